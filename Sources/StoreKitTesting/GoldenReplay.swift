@@ -1,0 +1,1 @@
+// Golden replay assertions arrive with the core issue.

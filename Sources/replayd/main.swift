@@ -1,0 +1,2 @@
+// Placeholder until its own issue: prints its usage.
+print("usage: replayd --help (not implemented yet)")

@@ -1,0 +1,2 @@
+import Testing
+@Test func placeholderCore() { #expect(Bool(true)) }
