@@ -4,7 +4,6 @@ import PackageDescription
 /// Settings every target shares: Swift 6 language mode (strict concurrency) and no warnings left behind.
 let strictSettings: [SwiftSetting] = [
     .treatAllWarnings(as: .error),
-    .enableUpcomingFeature("ExistentialAny"),
 ]
 
 var package = Package(

@@ -1,1 +1,162 @@
-// Golden replay assertions arrive with the core issue.
+import Foundation
+import StoreKitCore
+
+/// Replays the golden session at `path` through the current reducers and throws unless every state matches.
+///
+/// Works from XCTest and Swift Testing alike: a thrown error fails the test, and its description is the
+/// divergence with a -/+ diff.
+///
+/// ```swift
+/// @Test func todosGoldenStillReplays() throws {
+///     try assertReplayMatches(session: "samples/sessions/todos-basic.jsonl", stores: [Todos.replayable])
+/// }
+/// ```
+///
+/// With record mode ``GoldenRecordMode/failed`` or ``GoldenRecordMode/all`` a golden that diverges (or any golden)
+/// is rewritten with the replayed states, accepting the current reducers, and the assertion still fails so the
+/// change gets reviewed. A missing file always fails: there is nothing to replay (record one with your app, or use
+/// ``assertGolden(_:storeID:initialState:reducer:actions:record:)``).
+/// - Parameters:
+///   - path: The golden session file.
+///   - stores: The replayable stores; the session's header names which one replays it.
+///   - record: The record mode; `nil` uses ``GoldenRecordMode/fromEnvironment(_:)``.
+/// - Returns: The replay report, for further assertions.
+/// - Throws: ``GoldenReplayError`` describing the divergence, the gap, the decoding failure or the read error.
+@discardableResult
+public func assertReplayMatches(
+    session path: String, stores: [ReplayableStore], record: GoldenRecordMode? = nil
+) throws(GoldenReplayError) -> ReplayReport {
+    let mode = try resolvedMode(record)
+    let engine = ReplayEngine(stores: stores)
+    let session: Session
+    do {
+        session = try Session(contentsOf: path)
+    } catch {
+        throw GoldenReplayError("golden session \(error)")
+    }
+    let report = engine.replay(session)
+    let rewrite = mode == .all || (mode == .failed && !report.isMatch)
+    if rewrite {
+        try writeRerecorded(session, engine: engine, to: path)
+        throw GoldenReplayError(
+            "re-recorded golden \(path) with the current reducers (record mode '\(mode.rawValue)'); review the change "
+                + "and run again without recording\n\n" + report.explanation(source: path))
+    }
+    guard report.isMatch else { throw GoldenReplayError(report.explanation(source: path)) }
+    return report
+}
+
+/// Asserts that `actions`, run through `reducer` from `initialState`, give the states in the golden session at
+/// `path`; records the golden when it is missing (or when the record mode says so) and then fails for review.
+///
+/// This is the snapshot-testing form: the test owns the script of actions, and the golden file holds the states
+/// they produced when it was recorded. A later change to the reducer shows up as a divergence at the first step
+/// whose state differs; a change to the script shows up as a different action at that step.
+/// ```swift
+/// @Test func addingTwoTodos() throws {
+///     try assertGolden("Goldens/two-todos.jsonl", storeID: Todos.storeID, initialState: Todos.State(),
+///                      reducer: Todos.reducer, actions: [.addTodo(id: id1, title: "Milk", createdAt: date), ...])
+/// }
+/// ```
+/// - Throws: ``GoldenReplayError`` on any difference, and after recording.
+public func assertGolden<State: Codable & Equatable & Sendable, Action: Codable & Sendable>(
+    _ path: String, storeID: String, initialState: State, reducer: Reducer<State, Action>, actions: [Action],
+    record: GoldenRecordMode? = nil
+) throws(GoldenReplayError) {
+    let mode = try resolvedMode(record)
+    let exists = FileManager.default.fileExists(atPath: path)
+    if mode == .all || (!exists && mode != .never) {
+        try writeSession(
+            try recordSession(storeID: storeID, initialState: initialState, reducer: reducer, actions: actions),
+            to: path)
+        throw GoldenReplayError(
+            "recorded golden \(path) (\(actions.count) actions, record mode '\(mode.rawValue)'); review it and run again")
+    }
+    guard exists else {
+        throw GoldenReplayError(
+            "no golden session at \(path), and record mode 'never' may not record one (CI is set, or REPLAY_RECORD=never); "
+                + "record it locally and commit it")
+    }
+    let store = ReplayableStore(id: storeID, reducer: reducer)
+    let golden: Session
+    do {
+        golden = try Session(contentsOf: path)
+    } catch {
+        throw GoldenReplayError("golden session \(error)")
+    }
+    let fresh = try recordSession(storeID: storeID, initialState: initialState, reducer: reducer, actions: actions)
+    let sameScript = golden.actions.map(\.action) == fresh.actions.map(\.action)
+        && golden.header.initialState == fresh.header.initialState
+    let report = ReplayEngine(stores: [store]).replay(golden)
+    if sameScript && report.isMatch { return }
+    if mode == .failed {
+        try writeSession(fresh, to: path)
+        throw GoldenReplayError("re-recorded golden \(path) (record mode 'failed'); review the change and run again")
+    }
+    guard sameScript else {
+        throw GoldenReplayError(scriptDifference(golden: golden, fresh: fresh, path: path))
+    }
+    throw GoldenReplayError(report.explanation(source: path))
+}
+
+/// The record mode given, else the one the environment chooses.
+private func resolvedMode(_ record: GoldenRecordMode?) throws(GoldenReplayError) -> GoldenRecordMode {
+    if let record { return record }
+    return try GoldenRecordMode.fromEnvironment()
+}
+
+/// Runs `actions` through `reducer` and returns the session a recorder would have written.
+private func recordSession<State: Codable & Equatable & Sendable, Action: Codable & Sendable>(
+    storeID: String, initialState: State, reducer: Reducer<State, Action>, actions: [Action]
+) throws(GoldenReplayError) -> Session {
+    let transport = MemoryTransport()
+    let store = Store(initialState: initialState, reducer: reducer)
+    let recorder = store.startRecording(
+        .init(storeID: storeID, app: AppInfo(name: "golden"), sessionID: "golden-\(storeID)"), to: transport)
+    for action in actions { store.dispatch(action) }
+    let statistics = recorder.finish()
+    guard statistics.dropped == 0 else {
+        throw GoldenReplayError("could not record the golden: \(statistics.lastError ?? "actions were dropped")")
+    }
+    do {
+        return try transport.session()
+    } catch {
+        throw GoldenReplayError("could not read back the recorded golden: \(error)")
+    }
+}
+
+private func scriptDifference(golden: Session, fresh: Session, path: String) -> String {
+    if golden.header.initialState != fresh.header.initialState {
+        return "\(path): the initial state differs from the golden's\n"
+            + (diff(golden.header.initialState, fresh.header.initialState) ?? "")
+    }
+    let old = golden.actions
+    let new = fresh.actions
+    let firstDifferent = zip(old, new).enumerated().first { $0.element.0.action != $0.element.1.action }?.offset
+        ?? min(old.count, new.count)
+    let recorded = firstDifferent < old.count ? old[firstDifferent].action.canonicalString : "(no action)"
+    let scripted = firstDifferent < new.count ? new[firstDifferent].action.canonicalString : "(no action)"
+    return "\(path): the test's actions differ from the golden's at step \(firstDifferent + 1)\n"
+        + "  - golden  \(recorded)\n  + test    \(scripted)\n"
+        + "(re-record with REPLAY_RECORD=failed if the new script is intended)"
+}
+
+private func writeRerecorded(_ session: Session, engine: ReplayEngine, to path: String) throws(GoldenReplayError) {
+    do {
+        try writeSession(try engine.rerecord(session), to: path)
+    } catch let error as GoldenReplayError {
+        throw error
+    } catch {
+        throw GoldenReplayError("cannot re-record \(path): \(error)")
+    }
+}
+
+private func writeSession(_ session: Session, to path: String) throws(GoldenReplayError) {
+    do {
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(session.ndjson).write(to: url, options: .atomic)
+    } catch {
+        throw GoldenReplayError("cannot write the golden \(path): \(error)")
+    }
+}

@@ -1,1 +1,3 @@
-print("sample-app")
+import Foundation
+
+exit(await SampleApp.run(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,57 @@
+/// Where a value sits inside a JSON document, written like Swift code: `todos[0].isComplete`.
+public struct JSONPath: Hashable, Sendable, CustomStringConvertible, ExpressibleByArrayLiteral {
+    /// One step into a document.
+    public enum Component: Hashable, Sendable {
+        /// An object member.
+        case key(String)
+        /// An array element.
+        case index(Int)
+    }
+
+    /// The steps from the root.
+    public var components: [Component]
+
+    /// Creates a path from its steps.
+    public init(_ components: [Component] = []) {
+        self.components = components
+    }
+
+    /// Creates a path from its steps.
+    public init(arrayLiteral elements: Component...) {
+        self.components = elements
+    }
+
+    /// The path one step further.
+    public func appending(_ component: Component) -> JSONPath {
+        JSONPath(components + [component])
+    }
+
+    /// `todos[0].isComplete`; `(root)` for the empty path; keys that are not identifiers as `["my key"]`.
+    public var description: String {
+        if components.isEmpty { return "(root)" }
+        var text = ""
+        for component in components {
+            switch component {
+            case .index(let index):
+                text += "[\(index)]"
+            case .key(let key) where Self.isIdentifier(key):
+                text += text.isEmpty ? key : ".\(key)"
+            case .key(let key):
+                text += "[\(JSONValue.string(key).canonicalString)]"
+            }
+        }
+        return text
+    }
+
+    private static func isIdentifier(_ key: String) -> Bool {
+        guard let first = key.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return false }
+        return key.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+    }
+}
+
+extension JSONPath {
+    /// The path of a `Codable` coding path: integer keys become indexes, others members.
+    public init(codingPath: [any CodingKey]) {
+        self.init(codingPath.map { key in key.intValue.map(Component.index) ?? .key(key.stringValue) })
+    }
+}

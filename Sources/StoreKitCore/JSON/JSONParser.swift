@@ -1,0 +1,507 @@
+/// A strict RFC 8259 JSON parser that reads UTF-8 bytes into a ``JSONValue``.
+///
+/// The parser works directly on the input's contiguous bytes and accepts exactly the JSON grammar: one value,
+/// optionally surrounded by whitespace. It rejects what lenient parsers let through, because a session file that
+/// parses differently in two tools is worse than one that does not parse:
+/// trailing data, leading zeros, `NaN` and `Infinity`, unescaped control characters in strings, invalid UTF-8,
+/// unpaired UTF-16 surrogates in `\u` escapes, duplicate object keys, and nesting deeper than
+/// ``Limits-swift.struct/maxDepth``.
+///
+/// Numbers without a fraction or an exponent become ``JSONValue/integer(_:)`` when they fit `Int64`,
+/// ``JSONValue/unsignedInteger(_:)`` when they fit `UInt64`, and ``JSONValue/double(_:)`` otherwise. Numbers with
+/// a fraction or an exponent become ``JSONValue/double(_:)``; one too large for a finite `Double` is an error.
+/// `-0` is the integer `0`.
+///
+/// ```swift
+/// let value = try JSONParser().parse(Array(#"{"id": 3}"#.utf8))
+/// ```
+public struct JSONParser: Sendable {
+    /// Bounds the parser enforces so that hostile input cannot exhaust the stack.
+    public struct Limits: Sendable, Hashable {
+        /// The deepest nesting of arrays and objects accepted. `[[1]]` has depth 2.
+        public var maxDepth: Int
+
+        /// Creates limits.
+        /// - Parameter maxDepth: The deepest nesting of arrays and objects accepted; 512 unless told.
+        public init(maxDepth: Int = 512) {
+            self.maxDepth = maxDepth
+        }
+    }
+
+    /// The limits this parser enforces.
+    public var limits: Limits
+
+    /// Creates a parser.
+    /// - Parameter limits: The limits to enforce; the defaults unless told.
+    public init(limits: Limits = Limits()) {
+        self.limits = limits
+    }
+
+    /// Parses one JSON document.
+    /// - Parameter bytes: The document as UTF-8. Contiguous collections (`[UInt8]`, `Data`, `String.UTF8View`)
+    ///   are read in place; others are copied first.
+    /// - Returns: The document's value.
+    /// - Throws: ``JSONParseError`` for the first problem found, with its byte offset.
+    public func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
+        let result = bytes.withContiguousStorageIfAvailable { buffer in
+            parseBuffer(buffer)
+        }
+        if let result {
+            return try result.get()
+        }
+        let copy = Array(bytes)
+        return try copy.withUnsafeBufferPointer { parseBuffer($0) }.get()
+    }
+
+    private func parseBuffer(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONParseError> {
+        guard let base = buffer.baseAddress, !buffer.isEmpty else {
+            return .failure(JSONParseError(offset: 0, message: "unexpected end of input (expected a value)"))
+        }
+        var reader = ByteReader(base: base, count: buffer.count, maxDepth: limits.maxDepth)
+        do throws(JSONParseError) {
+            return .success(try reader.parseDocument())
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+extension JSONValue {
+    /// Parses a JSON document from UTF-8 bytes with the default ``JSONParser``.
+    /// - Parameter bytes: The document as UTF-8.
+    /// - Throws: ``JSONParseError`` for the first problem found.
+    public init(parsing bytes: some Collection<UInt8>) throws(JSONParseError) {
+        self = try JSONParser().parse(bytes)
+    }
+
+    /// Parses a JSON document from a string with the default ``JSONParser``.
+    /// - Parameter string: The document.
+    /// - Throws: ``JSONParseError`` for the first problem found; offsets count the string's UTF-8 bytes.
+    public init(parsing string: String) throws(JSONParseError) {
+        var string = string
+        let result = string.withUTF8 { buffer in
+            Result { () throws(JSONParseError) -> JSONValue in try JSONParser().parse(buffer) }
+        }
+        self = try result.get()
+    }
+}
+
+// MARK: - The reader
+
+private enum ASCII {
+    static let quote = UInt8(ascii: "\"")
+    static let backslash = UInt8(ascii: "\\")
+    static let slash = UInt8(ascii: "/")
+    static let comma = UInt8(ascii: ",")
+    static let colon = UInt8(ascii: ":")
+    static let openBrace = UInt8(ascii: "{")
+    static let closeBrace = UInt8(ascii: "}")
+    static let openBracket = UInt8(ascii: "[")
+    static let closeBracket = UInt8(ascii: "]")
+    static let minus = UInt8(ascii: "-")
+    static let plus = UInt8(ascii: "+")
+    static let dot = UInt8(ascii: ".")
+    static let zero = UInt8(ascii: "0")
+    static let nine = UInt8(ascii: "9")
+    static let space = UInt8(ascii: " ")
+    static let tab = UInt8(ascii: "\t")
+    static let newline = UInt8(ascii: "\n")
+    static let carriageReturn = UInt8(ascii: "\r")
+}
+
+/// The parsing state over one contiguous input. Everything here is internal to the parser.
+private struct ByteReader {
+    let base: UnsafePointer<UInt8>
+    let count: Int
+    let maxDepth: Int
+    var index = 0
+    var depth = 0
+    /// Reused buffer for strings that contain escapes.
+    var scratch: [UInt8] = []
+
+    init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) {
+        self.base = base
+        self.count = count
+        self.maxDepth = maxDepth
+    }
+
+    mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+        let value = try parseValue()
+        skipWhitespace()
+        if index < count {
+            throw JSONParseError(offset: index, message: "unexpected data after the top-level value")
+        }
+        return value
+    }
+
+    // MARK: Helpers
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while index < count {
+            let byte = base[index]
+            guard byte == ASCII.space || byte == ASCII.newline || byte == ASCII.carriageReturn || byte == ASCII.tab
+            else { return }
+            index += 1
+        }
+    }
+
+    @inline(__always)
+    static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= ASCII.zero && byte <= ASCII.nine
+    }
+
+    /// An error at the current position; at the end of input the message says so.
+    func failure(_ expectation: String) -> JSONParseError {
+        if index >= count {
+            return JSONParseError(offset: count, message: "unexpected end of input (\(expectation))")
+        }
+        return JSONParseError(offset: index, message: expectation)
+    }
+
+    func text(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(start: base + range.lowerBound, count: range.count), as: UTF8.self)
+    }
+
+    func hasPrefix(_ literal: StaticString, at position: Int) -> Bool {
+        let length = literal.utf8CodeUnitCount
+        guard position + length <= count else { return false }
+        let pointer = literal.utf8Start
+        for offset in 0..<length where base[position + offset] != pointer[offset] {
+            return false
+        }
+        return true
+    }
+
+    // MARK: Values
+
+    mutating func parseValue() throws(JSONParseError) -> JSONValue {
+        skipWhitespace()
+        guard index < count else { throw failure("expected a value") }
+        switch base[index] {
+        case ASCII.openBrace:
+            return try parseObject()
+        case ASCII.openBracket:
+            return try parseArray()
+        case ASCII.quote:
+            return .string(try parseString())
+        case UInt8(ascii: "t"):
+            try parseLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try parseLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try parseLiteral("null")
+            return .null
+        case ASCII.minus, ASCII.zero...ASCII.nine:
+            return try parseNumber()
+        case UInt8(ascii: "N"), UInt8(ascii: "I"):
+            if hasPrefix("NaN", at: index) || hasPrefix("Infinity", at: index) {
+                throw JSONParseError(offset: index, message: "NaN and Infinity are not valid JSON numbers")
+            }
+            throw failure("expected a value")
+        default:
+            throw failure("expected a value")
+        }
+    }
+
+    mutating func parseLiteral(_ literal: StaticString) throws(JSONParseError) {
+        guard hasPrefix(literal, at: index) else {
+            throw JSONParseError(offset: index, message: "invalid literal, expected '\(literal)'")
+        }
+        index += literal.utf8CodeUnitCount
+    }
+
+    mutating func enterContainer() throws(JSONParseError) {
+        depth += 1
+        if depth > maxDepth {
+            throw JSONParseError(offset: index, message: "nesting deeper than the limit of \(maxDepth)")
+        }
+    }
+
+    mutating func parseObject() throws(JSONParseError) -> JSONValue {
+        try enterContainer()
+        index += 1  // {
+        skipWhitespace()
+        var members: [String: JSONValue] = [:]
+        if index < count && base[index] == ASCII.closeBrace {
+            index += 1
+            depth -= 1
+            return .object(members)
+        }
+        var expectation = "expected a string key or '}'"
+        while true {
+            guard index < count && base[index] == ASCII.quote else { throw failure(expectation) }
+            let keyOffset = index
+            let key = try parseString()
+            skipWhitespace()
+            guard index < count && base[index] == ASCII.colon else {
+                throw failure("expected ':' after an object key")
+            }
+            index += 1
+            let value = try parseValue()
+            if members.updateValue(value, forKey: key) != nil {
+                throw JSONParseError(offset: keyOffset, message: "duplicate key '\(key)'")
+            }
+            skipWhitespace()
+            guard index < count else { throw failure("expected ',' or '}' after an object member") }
+            switch base[index] {
+            case ASCII.comma:
+                index += 1
+                skipWhitespace()
+                expectation = "expected a string key after ','"
+            case ASCII.closeBrace:
+                index += 1
+                depth -= 1
+                return .object(members)
+            default:
+                throw failure("expected ',' or '}' after an object member")
+            }
+        }
+    }
+
+    mutating func parseArray() throws(JSONParseError) -> JSONValue {
+        try enterContainer()
+        index += 1  // [
+        skipWhitespace()
+        var elements: [JSONValue] = []
+        if index < count && base[index] == ASCII.closeBracket {
+            index += 1
+            depth -= 1
+            return .array(elements)
+        }
+        while true {
+            elements.append(try parseValue())
+            skipWhitespace()
+            guard index < count else { throw failure("expected ',' or ']' after an array element") }
+            switch base[index] {
+            case ASCII.comma:
+                index += 1
+            case ASCII.closeBracket:
+                index += 1
+                depth -= 1
+                return .array(elements)
+            default:
+                throw failure("expected ',' or ']' after an array element")
+            }
+        }
+    }
+
+    // MARK: Numbers
+
+    mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+        let start = index
+        var negative = false
+        if base[index] == ASCII.minus {
+            negative = true
+            index += 1
+            if hasPrefix("Infinity", at: index) {
+                throw JSONParseError(offset: start, message: "NaN and Infinity are not valid JSON numbers")
+            }
+        }
+        guard index < count && Self.isDigit(base[index]) else { throw failure("expected a digit after '-'") }
+
+        var magnitude: UInt64 = 0
+        var overflow = false
+        if base[index] == ASCII.zero {
+            index += 1
+            if index < count && Self.isDigit(base[index]) {
+                throw JSONParseError(offset: start, message: "leading zeros are not allowed in numbers")
+            }
+        } else {
+            while index < count {
+                let byte = base[index]
+                guard Self.isDigit(byte) else { break }
+                if !overflow {
+                    let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
+                    let (sum, overflow2) = times10.addingReportingOverflow(UInt64(byte &- ASCII.zero))
+                    magnitude = sum
+                    overflow = overflow1 || overflow2
+                }
+                index += 1
+            }
+        }
+
+        var isInteger = true
+        if index < count && base[index] == ASCII.dot {
+            isInteger = false
+            index += 1
+            guard index < count && Self.isDigit(base[index]) else { throw failure("expected a digit after '.'") }
+            while index < count && Self.isDigit(base[index]) { index += 1 }
+        }
+        if index < count && (base[index] == UInt8(ascii: "e") || base[index] == UInt8(ascii: "E")) {
+            isInteger = false
+            index += 1
+            if index < count && (base[index] == ASCII.plus || base[index] == ASCII.minus) { index += 1 }
+            guard index < count && Self.isDigit(base[index]) else {
+                throw failure("expected a digit in the exponent")
+            }
+            while index < count && Self.isDigit(base[index]) { index += 1 }
+        }
+
+        if isInteger && !overflow {
+            if !negative {
+                if magnitude <= UInt64(Int64.max) { return .integer(Int64(magnitude)) }
+                return .unsignedInteger(magnitude)
+            }
+            if magnitude <= UInt64(Int64.max) { return .integer(-Int64(magnitude)) }
+            if magnitude == UInt64(Int64.max) + 1 { return .integer(.min) }
+        }
+        let literal = text(start..<index)
+        guard let double = Double(literal), double.isFinite else {
+            throw JSONParseError(offset: start, message: "number \(literal) is too large for a double")
+        }
+        return .double(double)
+    }
+
+    // MARK: Strings
+
+    /// Parses a string starting at its opening quote, validating UTF-8 and decoding escapes.
+    mutating func parseString() throws(JSONParseError) -> String {
+        let openingQuote = index
+        index += 1
+        var segmentStart = index
+        var escaped = false
+        while true {
+            guard index < count else {
+                throw JSONParseError(offset: openingQuote, message: "unterminated string")
+            }
+            let byte = base[index]
+            if byte == ASCII.quote {
+                let string: String
+                if escaped {
+                    appendSegment(segmentStart..<index)
+                    string = String(decoding: scratch, as: UTF8.self)
+                } else {
+                    string = text(segmentStart..<index)
+                }
+                index += 1
+                return string
+            } else if byte == ASCII.backslash {
+                if !escaped {
+                    escaped = true
+                    scratch.removeAll(keepingCapacity: true)
+                }
+                appendSegment(segmentStart..<index)
+                try parseEscape(openingQuote: openingQuote)
+                segmentStart = index
+            } else if byte < 0x20 {
+                throw JSONParseError(
+                    offset: index, message: "control character \(Self.codePoint(UInt32(byte))) must be escaped in a string")
+            } else if byte < 0x80 {
+                index += 1
+            } else {
+                index += try utf8SequenceLength()
+            }
+        }
+    }
+
+    mutating func appendSegment(_ range: Range<Int>) {
+        scratch.append(contentsOf: UnsafeBufferPointer(start: base + range.lowerBound, count: range.count))
+    }
+
+    static func codePoint(_ value: UInt32) -> String {
+        let hex = String(value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
+    /// Parses one escape starting at its backslash and appends its UTF-8 to `scratch`.
+    mutating func parseEscape(openingQuote: Int) throws(JSONParseError) {
+        let escapeOffset = index
+        index += 1
+        guard index < count else { throw JSONParseError(offset: openingQuote, message: "unterminated string") }
+        let byte = base[index]
+        index += 1
+        switch byte {
+        case ASCII.quote: scratch.append(ASCII.quote)
+        case ASCII.backslash: scratch.append(ASCII.backslash)
+        case ASCII.slash: scratch.append(ASCII.slash)
+        case UInt8(ascii: "b"): scratch.append(0x08)
+        case UInt8(ascii: "f"): scratch.append(0x0C)
+        case UInt8(ascii: "n"): scratch.append(ASCII.newline)
+        case UInt8(ascii: "r"): scratch.append(ASCII.carriageReturn)
+        case UInt8(ascii: "t"): scratch.append(ASCII.tab)
+        case UInt8(ascii: "u"):
+            let unit = try parseHex4(escapeOffset: escapeOffset)
+            let scalarValue: UInt32
+            switch unit {
+            case 0xD800...0xDBFF:
+                guard hasPrefix("\\u", at: index) else { throw loneSurrogate(unit, at: escapeOffset) }
+                let lowOffset = index
+                index += 2
+                let low = try parseHex4(escapeOffset: lowOffset)
+                guard (0xDC00...0xDFFF).contains(low) else { throw loneSurrogate(unit, at: escapeOffset) }
+                scalarValue = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
+            case 0xDC00...0xDFFF:
+                throw loneSurrogate(unit, at: escapeOffset)
+            default:
+                scalarValue = UInt32(unit)
+            }
+            // Every value here is a valid scalar: surrogates were handled above.
+            let scalar = Unicode.Scalar(scalarValue) ?? "\u{FFFD}"
+            scratch.append(contentsOf: UTF8.encode(scalar)!)
+        default:
+            let shown = byte >= 0x20 && byte < 0x7F ? "'\\\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(Self.hex2(byte))"
+            throw JSONParseError(offset: escapeOffset, message: "invalid escape \(shown) in a string")
+        }
+    }
+
+    static func hex2(_ byte: UInt8) -> String {
+        let hex = String(byte, radix: 16, uppercase: true)
+        return hex.count == 1 ? "0" + hex : hex
+    }
+
+    func loneSurrogate(_ unit: UInt16, at offset: Int) -> JSONParseError {
+        JSONParseError(
+            offset: offset, message: "lone surrogate '\\u\(String(unit, radix: 16, uppercase: true))' in a string")
+    }
+
+    /// Reads the four hex digits after `\u`.
+    mutating func parseHex4(escapeOffset: Int) throws(JSONParseError) -> UInt16 {
+        var value: UInt16 = 0
+        for _ in 0..<4 {
+            guard index < count else {
+                throw JSONParseError(offset: escapeOffset, message: "invalid \\u escape: expected 4 hex digits")
+            }
+            let byte = base[index]
+            let digit: UInt8
+            switch byte {
+            case ASCII.zero...ASCII.nine: digit = byte - ASCII.zero
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default:
+                throw JSONParseError(offset: escapeOffset, message: "invalid \\u escape: expected 4 hex digits")
+            }
+            value = value << 4 | UInt16(digit)
+            index += 1
+        }
+        return value
+    }
+
+    /// Validates the multi-byte UTF-8 sequence at `index` (Unicode Table 3-7) and returns its length.
+    func utf8SequenceLength() throws(JSONParseError) -> Int {
+        let lead = base[index]
+        let length: Int
+        var secondRange: ClosedRange<UInt8> = 0x80...0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; secondRange = 0xA0...0xBF
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; secondRange = 0x80...0x9F
+        case 0xF0: length = 4; secondRange = 0x90...0xBF
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; secondRange = 0x80...0x8F
+        default: throw invalidUTF8()
+        }
+        guard index + length <= count, secondRange.contains(base[index + 1]) else { throw invalidUTF8() }
+        for offset in 2..<length where base[index + offset] & 0xC0 != 0x80 {
+            throw invalidUTF8()
+        }
+        return length
+    }
+
+    func invalidUTF8() -> JSONParseError {
+        JSONParseError(offset: index, message: "invalid UTF-8 byte 0x\(Self.hex2(base[index])) in a string")
+    }
+}

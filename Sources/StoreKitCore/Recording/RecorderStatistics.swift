@@ -1,0 +1,21 @@
+/// What a ``SessionRecorder`` has done so far.
+public struct RecorderStatistics: Sendable, Hashable {
+    /// Actions the recorder saw (recorded or not).
+    public var actionsSeen = 0
+    /// Actions delivered to the transport.
+    public var actionsWritten = 0
+    /// Actions dropped because the bounded queue was full.
+    public var droppedBufferFull = 0
+    /// Actions the transport failed to deliver.
+    public var droppedTransportFailed = 0
+    /// Actions whose action or state could not be encoded.
+    public var droppedEncodingFailed = 0
+    /// The most recent transport or encoding error, for diagnostics.
+    public var lastError: String?
+
+    /// All actions that did not reach the transport.
+    public var dropped: Int { droppedBufferFull + droppedTransportFailed + droppedEncodingFailed }
+
+    /// Creates empty statistics.
+    public init() {}
+}

@@ -1,0 +1,312 @@
+import Foundation
+
+/// An interceptor that records every action a store applies, with the state after it, as a session.
+///
+/// The app's thread only appends the action and the new state (a copy-on-write value, not a deep copy) to a
+/// bounded queue; a background thread encodes them canonically and hands NDJSON lines to a ``SessionTransport``.
+/// Nothing proportional to the state's size happens on the dispatching thread.
+///
+/// When the queue is full the recorder drops the action, counts it, and writes a `gap` line once there is room
+/// again. When the transport fails, the undelivered actions become a `gap` too. The recorder never blocks, throws
+/// into, or crashes the app, whatever happens to its transport.
+///
+/// ```swift
+/// let recorder = store.startRecording(
+///     SessionRecorder.Configuration(storeID: "todos", app: AppInfo(name: "TodoApp", version: "1.4")),
+///     to: FileTransport(path: "/tmp/todos.jsonl"))
+/// store.dispatch(.addTodo(title: "Milk"))
+/// recorder.finish()
+/// ```
+///
+/// > Warning: Register one recorder on one store. Call ``finish(reason:timeout:)`` when the session is over;
+/// > a recorder that is never finished keeps its background thread and leaves the session without an `end` line.
+public final class SessionRecorder<State: Encodable & Sendable, Action: Encodable & Sendable>: Interceptor,
+    @unchecked Sendable
+{
+    /// How a recorder names and bounds its session.
+    public struct Configuration: Sendable {
+        /// The id of the replayable store that replays this session.
+        public var storeID: String
+        /// The app that records.
+        public var app: AppInfo
+        /// The session's id; a fresh UUID unless given.
+        public var sessionID: String
+        /// How many actions may wait for the background thread before new ones are dropped.
+        public var bufferCapacity: Int
+        /// Free-form metadata for the header.
+        public var metadata: [String: JSONValue]
+        /// A display name for an action; by default the enum case's name as its JSON spells it.
+        public var actionName: (@Sendable (Action) -> String)?
+
+        /// Creates a configuration.
+        public init(
+            storeID: String, app: AppInfo, sessionID: String = UUID().uuidString.lowercased(),
+            bufferCapacity: Int = 4096, metadata: [String: JSONValue] = [:],
+            actionName: (@Sendable (Action) -> String)? = nil
+        ) {
+            self.storeID = storeID
+            self.app = app
+            self.sessionID = sessionID
+            self.bufferCapacity = max(1, bufferCapacity)
+            self.metadata = metadata
+            self.actionName = actionName
+        }
+    }
+
+    private enum Pending {
+        case action(sequence: Int, time: Double, action: Action, state: State, origin: ActionEvent.Origin)
+        case gap(GapEvent)
+    }
+
+    /// The configuration the recorder was created with.
+    public let configuration: Configuration
+    private let transport: any SessionTransport
+    private let initialState: State
+    private let startedAt: Date
+    private let startNanoseconds: UInt64
+    private let encoder = CanonicalJSONEncoder()
+
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var queue: [Pending] = []
+    private var bufferFullRange: ClosedRange<Int>?
+    private var baseStoreSequence: Int?
+    private var lastSequence = 0
+    private var endReason: EndEvent.Reason?
+    private var isDone = false
+    private var stats = RecorderStatistics()
+
+    // Used by the background thread only.
+    private var needsStart = true
+    private var lastDelivered = 0
+    private var undelivered: [ClosedRange<Int>] = []
+
+    /// Creates a recorder and starts its background thread, which writes the header at once.
+    ///
+    /// Prefer `Store.startRecording(_:to:)`, which reads the store's current state and registers the recorder in
+    /// one step so no action slips in between.
+    /// - Parameters:
+    ///   - initialState: The store's state when recording starts.
+    ///   - transport: Where the lines go.
+    ///   - configuration: Names and bounds.
+    public init(initialState: State, transport: any SessionTransport, configuration: Configuration) {
+        self.initialState = initialState
+        self.transport = transport
+        self.configuration = configuration
+        self.startedAt = Date()
+        self.startNanoseconds = MonotonicClock.nanoseconds()
+        let thread = Thread { [self] in runWorker() }
+        thread.name = "SessionRecorder \(configuration.storeID)"
+        thread.start()
+    }
+
+    /// What the recorder has done so far.
+    public var statistics: RecorderStatistics {
+        condition.withLock { stats }
+    }
+
+    /// Enqueues the action and the new state; called by the store on the dispatching thread.
+    public func actionDispatched(_ action: Action, oldState: State, newState: State, context: DispatchContext) {
+        let time = Double(MonotonicClock.nanoseconds() &- startNanoseconds) / 1e9
+        condition.lock()
+        defer { condition.unlock() }
+        guard endReason == nil else { return }
+        let base = baseStoreSequence ?? (context.sequence - 1)
+        baseStoreSequence = base
+        let sequence = context.sequence - base
+        lastSequence = sequence
+        stats.actionsSeen += 1
+        if queue.count >= configuration.bufferCapacity {
+            bufferFullRange = (bufferFullRange?.lowerBound ?? sequence)...sequence
+            stats.droppedBufferFull += 1
+            return
+        }
+        flushBufferFullGap()
+        let origin: ActionEvent.Origin
+        switch context.origin {
+        case .app: origin = .app
+        case .effect(let cause): origin = .effect(cause: cause > base ? cause - base : nil)
+        }
+        queue.append(.action(sequence: sequence, time: time, action: action, state: newState, origin: origin))
+        condition.signal()
+    }
+
+    /// Flushes every queued action, writes the `end` line and closes the transport.
+    ///
+    /// Waits for the background thread at most `timeout`; later calls do nothing and return the statistics.
+    /// - Parameters:
+    ///   - reason: Why the session ends.
+    ///   - timeout: How long to wait for the flush.
+    /// - Returns: The final statistics.
+    @discardableResult
+    public func finish(reason: EndEvent.Reason = .finished, timeout: Duration = .seconds(5)) -> RecorderStatistics {
+        condition.lock()
+        defer { condition.unlock() }
+        if endReason == nil {
+            endReason = reason
+            flushBufferFullGap()
+            condition.broadcast()
+        }
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while !isDone {
+            if !condition.wait(until: deadline) { break }
+        }
+        return stats
+    }
+
+    /// Moves a pending buffer-full range into the queue as a gap; call with the lock held.
+    private func flushBufferFullGap() {
+        guard let range = bufferFullRange else { return }
+        bufferFullRange = nil
+        queue.append(
+            .gap(GapEvent(firstSequence: range.lowerBound, lastSequence: range.upperBound, reason: .bufferFull)))
+    }
+
+    // MARK: - Background thread
+
+    private func runWorker() {
+        _ = send([], through: nil)
+        while true {
+            condition.lock()
+            while queue.isEmpty && endReason == nil { condition.wait() }
+            let batch = queue
+            queue.removeAll(keepingCapacity: true)
+            let ending = endReason
+            condition.unlock()
+
+            deliver(batch)
+            if let ending, batch.isEmpty {
+                writeEnd(ending)
+                return
+            }
+        }
+    }
+
+    private func deliver(_ batch: [Pending]) {
+        var lines: [UInt8] = []
+        var covered: ClosedRange<Int>?
+        var written = 0
+        var encodingFailures = 0
+        var lastEncodingError: String?
+        for item in batch {
+            switch item {
+            case .action(let sequence, let time, let action, let state, let origin):
+                covered = (covered?.lowerBound ?? sequence)...sequence
+                do {
+                    let actionJSON = try encoder.encode(action)
+                    let event = ActionEvent(
+                        sequence: sequence, time: time,
+                        name: configuration.actionName?(action) ?? ActionName.of(actionJSON, action: action),
+                        action: actionJSON, origin: origin, state: try encoder.encode(state))
+                    SessionEvent.action(event).appendLine(to: &lines)
+                    written += 1
+                } catch {
+                    encodingFailures += 1
+                    lastEncodingError = "\(error)"
+                    let gap = GapEvent(
+                        firstSequence: sequence, lastSequence: sequence, reason: .encodingFailed,
+                        message: "\(error)")
+                    SessionEvent.gap(gap).appendLine(to: &lines)
+                }
+            case .gap(let gap):
+                covered = (covered?.lowerBound ?? gap.firstSequence)...gap.lastSequence
+                SessionEvent.gap(gap).appendLine(to: &lines)
+            }
+        }
+        let delivered = send(lines, through: covered?.upperBound)
+        condition.withLock {
+            stats.droppedEncodingFailed += encodingFailures
+            if let lastEncodingError { stats.lastError = lastEncodingError }
+            if delivered {
+                stats.actionsWritten += written
+            } else {
+                stats.droppedTransportFailed += written
+            }
+        }
+        if !delivered, let covered { markUndelivered(covered) }
+    }
+
+    /// Starts the transport if needed, then sends earlier undelivered ranges as gaps followed by `lines`, which
+    /// cover sequence numbers up to `lastSequence`.
+    private func send(_ lines: [UInt8], through lastSequence: Int?) -> Bool {
+        do {
+            if needsStart {
+                let persisted = try transport.start(header: headerLine())
+                needsStart = false
+                if let persisted, persisted < lastDelivered {
+                    markUndelivered((persisted + 1)...lastDelivered)
+                    condition.withLock {
+                        stats.actionsWritten -= lastDelivered - persisted
+                        stats.droppedTransportFailed += lastDelivered - persisted
+                    }
+                    lastDelivered = persisted
+                }
+            }
+            guard !lines.isEmpty || !undelivered.isEmpty else { return true }
+            var payload: [UInt8] = []
+            for range in undelivered {
+                let gap = GapEvent(
+                    firstSequence: range.lowerBound, lastSequence: range.upperBound, reason: .transportFailed,
+                    message: lastError())
+                SessionEvent.gap(gap).appendLine(to: &payload)
+            }
+            payload.append(contentsOf: lines)
+            try transport.write(payload)
+            undelivered.removeAll()
+            if let lastSequence { lastDelivered = lastSequence }
+            return true
+        } catch {
+            needsStart = true
+            condition.withLock { stats.lastError = "\(error)" }
+            return false
+        }
+    }
+
+    private func lastError() -> String? { condition.withLock { stats.lastError } }
+
+    /// Adds `range` to the undelivered ranges, keeping them sorted and merged.
+    private func markUndelivered(_ range: ClosedRange<Int>) {
+        var merged: [ClosedRange<Int>] = []
+        for existing in (undelivered + [range]).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = merged.last, last.upperBound + 1 >= existing.lowerBound {
+                merged[merged.count - 1] = last.lowerBound...max(last.upperBound, existing.upperBound)
+            } else {
+                merged.append(existing)
+            }
+        }
+        undelivered = merged
+    }
+
+    private func headerLine() throws -> [UInt8] {
+        let header = SessionHeader(
+            sessionID: configuration.sessionID, storeID: configuration.storeID, app: configuration.app,
+            startedAt: Self.iso8601(startedAt), host: HostInfo.hostName, pid: HostInfo.processID,
+            initialState: try encoder.encode(initialState), metadata: configuration.metadata)
+        return SessionEvent.header(header).line
+    }
+
+    private func writeEnd(_ reason: EndEvent.Reason) {
+        let time = Double(MonotonicClock.nanoseconds() &- startNanoseconds) / 1e9
+        let (seen, dropped) = condition.withLock { (stats.actionsSeen, stats.dropped) }
+        let end = EndEvent(reason: reason, actions: seen, dropped: dropped, time: time)
+        if send(SessionEvent.end(end).line, through: nil) {
+            do {
+                try transport.close()
+            } catch {
+                condition.withLock { stats.lastError = "\(error)" }
+            }
+        }
+        condition.withLock {
+            isDone = true
+            condition.broadcast()
+        }
+    }
+
+    private static func iso8601(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date)
+    }
+}

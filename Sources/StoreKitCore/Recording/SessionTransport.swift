@@ -1,0 +1,23 @@
+/// Where a ``SessionRecorder`` sends its NDJSON lines: a file, memory, or the `replayd` daemon.
+///
+/// The recorder calls a transport from its one background thread only, never from the app's threads, and never
+/// concurrently. A transport reports failure by throwing; the recorder then counts the lines it could not deliver,
+/// records them as a `gap` once the transport works again, and keeps the app running.
+public protocol SessionTransport: Sendable {
+    /// Begins (or resumes) the session by delivering its header line (`\n`-terminated).
+    ///
+    /// The recorder calls this before the first ``write(_:)``, and again before the next write whenever a call
+    /// threw, so a transport that lost its connection reconnects here and continues the same session.
+    /// - Returns: The last sequence number the receiver has persisted for this session, when it can tell (the
+    ///   daemon does, on a reconnect); `nil` means every line delivered so far was kept. The recorder records
+    ///   actions it delivered after that number as a gap, because they were lost on the way.
+    /// - Throws: Any error; the recorder retries with the next batch of lines.
+    func start(header: [UInt8]) throws -> Int?
+
+    /// Delivers one or more complete lines, each `\n`-terminated.
+    /// - Throws: Any error when the lines were not delivered; the recorder records them as a gap.
+    func write(_ lines: [UInt8]) throws
+
+    /// Flushes and releases the transport after the recorder wrote the `end` line.
+    func close() throws
+}

@@ -1,0 +1,34 @@
+/// Actions the recorder had to drop: the session is incomplete between ``firstSequence`` and ``lastSequence``.
+public struct GapEvent: Sendable, Hashable {
+    /// Why the actions were dropped.
+    public enum Reason: String, Sendable, Hashable, CaseIterable {
+        /// The recorder's bounded queue was full.
+        case bufferFull
+        /// The transport could not deliver them (daemon down, disk full).
+        case transportFailed
+        /// The action or its state could not be encoded (for example a NaN in the state).
+        case encodingFailed
+        /// A reader found sequence numbers missing with no gap line to explain them.
+        case missing
+    }
+
+    /// The first dropped sequence number.
+    public var firstSequence: Int
+    /// The last dropped sequence number (inclusive).
+    public var lastSequence: Int
+    /// Why they were dropped.
+    public var reason: Reason
+    /// Details, such as the transport's error.
+    public var message: String?
+
+    /// How many actions were dropped.
+    public var count: Int { lastSequence - firstSequence + 1 }
+
+    /// Creates a gap covering `firstSequence...lastSequence`.
+    public init(firstSequence: Int, lastSequence: Int, reason: Reason, message: String? = nil) {
+        self.firstSequence = firstSequence
+        self.lastSequence = lastSequence
+        self.reason = reason
+        self.message = message
+    }
+}

@@ -1,0 +1,33 @@
+/// One line of a session file.
+public enum SessionEvent: Sendable, Hashable {
+    /// The header, always the first line.
+    case header(SessionHeader)
+    /// An applied action with the state after it.
+    case action(ActionEvent)
+    /// Actions that were dropped.
+    case gap(GapEvent)
+    /// The end of the session.
+    case end(EndEvent)
+
+    /// The line's `kind` as written in the file.
+    public var kind: Kind {
+        switch self {
+        case .header: .session
+        case .action: .action
+        case .gap: .gap
+        case .end: .end
+        }
+    }
+
+    /// The values of a line's `kind` field.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// The header line.
+        case session
+        /// An action line.
+        case action
+        /// A gap line.
+        case gap
+        /// The end line.
+        case end
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+
+/// Holds an app's state and applies actions to it, one at a time, in a single total order.
+///
+/// Dispatch order for each action:
+/// 1. the **reducer** computes the new state from the old one and the action;
+/// 2. the new state is **published**: `state` returns it and observers are told;
+/// 3. every **interceptor** gets `(action, oldState, newState, context)`, in registration order;
+/// 4. every **effect** is started in a `Task` with the action and the new state.
+///
+/// `dispatch` is safe from any thread and synchronous: when it returns, the state reflects the action. Actions
+/// from several threads are applied one after another, and interceptors see them in that same order.
+/// An interceptor or observer may dispatch; that action is applied right after the current one, before the outer
+/// `dispatch` returns.
+///
+/// ```swift
+/// let store = Store(initialState: Todos.State(), reducer: Todos.reducer, effects: [saveEffect])
+/// store.dispatch(.addTodo(id: UUID(), title: "Milk", createdAt: Date()))
+/// let open = store.select(Todos.activeCount)
+/// ```
+///
+/// > Warning: A reducer must be pure: dispatching from inside a reducer is a programmer error and stops the
+/// > program with a message naming the action being reduced (as ReSwift and Fluxor do).
+public final class Store<State: Codable & Equatable & Sendable, Action: Codable & Sendable>: @unchecked Sendable {
+    private let lock = NSRecursiveLock()
+    private let reducer: Reducer<State, Action>
+    private let createdAt = MonotonicClock.nanoseconds()
+    private let effectTasks = EffectTasks()
+
+    // Guarded by `lock`.
+    private var current: State
+    private var interceptors: [any Interceptor<State, Action>]
+    private var effects: [Effect<State, Action>]
+    private var observers: [UInt64: @Sendable (State) -> Void] = [:]
+    private var nextObserverID: UInt64 = 0
+    private var sequence = 0
+    private var isDispatching = false
+    private var actionBeingReduced: Action?
+    private var pending: [(Action, DispatchContext.Origin)] = []
+
+    /// Creates a store.
+    /// - Parameters:
+    ///   - initialState: The state before any action.
+    ///   - reducer: How actions change the state.
+    ///   - effects: Asynchronous reactions to actions.
+    ///   - interceptors: Watchers of every applied action, such as a ``SessionRecorder``.
+    public init(
+        initialState: State, reducer: Reducer<State, Action>, effects: [Effect<State, Action>] = [],
+        interceptors: [any Interceptor<State, Action>] = []
+    ) {
+        self.current = initialState
+        self.reducer = reducer
+        self.effects = effects
+        self.interceptors = interceptors
+    }
+
+    /// The current state.
+    public var state: State {
+        lock.withLock { current }
+    }
+
+    /// The value `selector` selects from the current state.
+    public func select<Value>(_ selector: Selector<State, Value>) -> Value {
+        selector(state)
+    }
+
+    /// Applies `action` and returns its sequence number in the store (1, 2, 3 ...).
+    @discardableResult
+    public func dispatch(_ action: Action) -> Int {
+        dispatch(action, origin: .app)
+    }
+
+    private func dispatch(_ action: Action, origin: DispatchContext.Origin) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        if let actionBeingReduced {
+            preconditionFailure(
+                "Store.dispatch(_:) was called from inside a reducer while reducing \(actionBeingReduced); "
+                    + "reducers must be pure: dispatch \(action) from an effect or from app code instead")
+        }
+        if isDispatching {
+            pending.append((action, origin))
+            return sequence + pending.count
+        }
+        isDispatching = true
+        defer { isDispatching = false }
+        let assigned = apply(action, origin: origin)
+        while !pending.isEmpty {
+            let (next, nextOrigin) = pending.removeFirst()
+            apply(next, origin: nextOrigin)
+        }
+        return assigned
+    }
+
+    /// Runs one action through the whole dispatch order; call with the lock held.
+    @discardableResult
+    private func apply(_ action: Action, origin: DispatchContext.Origin) -> Int {
+        sequence += 1
+        let context = DispatchContext(
+            sequence: sequence, origin: origin, uptimeNanoseconds: MonotonicClock.nanoseconds() &- createdAt)
+        let oldState = current
+        var newState = oldState
+        actionBeingReduced = action
+        reducer.reduce(&newState, action)
+        actionBeingReduced = nil
+        current = newState
+        if newState != oldState {
+            for observer in observers.values { observer(newState) }
+        }
+        for interceptor in interceptors {
+            interceptor.actionDispatched(action, oldState: oldState, newState: newState, context: context)
+        }
+        let cause = context.sequence
+        let send = Send<Action> { [weak self] answer in _ = self?.dispatch(answer, origin: .effect(cause: cause)) }
+        let published = newState
+        for effect in effects {
+            effectTasks.start { await effect.run(action, published, send) }
+        }
+        return context.sequence
+    }
+
+    /// Adds an interceptor; it sees every action applied from now on.
+    public func register(interceptor: some Interceptor<State, Action>) {
+        lock.withLock { interceptors.append(interceptor) }
+    }
+
+    /// Reads the current state and registers the interceptor made from it in one step, so no action is applied
+    /// in between. `startRecording(_:to:)` uses this to capture the initial state of a session.
+    /// - Returns: The registered interceptor.
+    @discardableResult
+    public func register<I: Interceptor<State, Action>>(_ make: (_ currentState: State) throws -> I) rethrows -> I {
+        try lock.withLock {
+            let interceptor = try make(current)
+            interceptors.append(interceptor)
+            return interceptor
+        }
+    }
+
+    /// Adds an effect; it is started for every action applied from now on.
+    public func register(effect: Effect<State, Action>) {
+        lock.withLock { effects.append(effect) }
+    }
+
+    /// Waits until every effect task has finished, including tasks started by actions that effects dispatched.
+    public func waitForEffects() async {
+        await effectTasks.waitUntilIdle()
+    }
+
+    /// Cancels every running effect task.
+    public func cancelEffects() {
+        effectTasks.cancelAll()
+    }
+
+    /// Calls `onChange` with every new state that differs from the previous one, until the subscription is
+    /// cancelled or released. Called on the dispatching thread, inside the dispatch: return quickly.
+    public func observe(_ onChange: @escaping @Sendable (State) -> Void) -> StoreSubscription {
+        let id = lock.withLock {
+            nextObserverID += 1
+            observers[nextObserverID] = onChange
+            return nextObserverID
+        }
+        return StoreSubscription { [weak self] in
+            guard let self else { return }
+            _ = lock.withLock { observers.removeValue(forKey: id) }
+        }
+    }
+
+    /// The values `selector` selects: the current one first, then each one that differs from the last.
+    public func values<Value: Equatable & Sendable>(of selector: Selector<State, Value>) -> AsyncStream<Value> {
+        AsyncStream { continuation in
+            let last = Locked<Value?>(nil)
+            let yieldIfNew: @Sendable (State) -> Void = { state in
+                let value = selector(state)
+                let isNew = last.withLock { previous in
+                    guard previous != value else { return false }
+                    previous = value
+                    return true
+                }
+                if isNew { continuation.yield(value) }
+            }
+            let subscription = lock.withLock {
+                yieldIfNew(current)
+                return observe(yieldIfNew)
+            }
+            continuation.onTermination = { _ in subscription.cancel() }
+        }
+    }
+}
+
+/// A running observation of a store; it ends on ``cancel()`` or when released.
+public final class StoreSubscription: Sendable {
+    private let cancellation: Locked<(@Sendable () -> Void)?>
+
+    init(_ cancel: @escaping @Sendable () -> Void) {
+        self.cancellation = Locked(cancel)
+    }
+
+    deinit {
+        cancel()
+    }
+
+    /// Stops the observation; later calls do nothing.
+    public func cancel() {
+        let cancel = cancellation.withLock { stored -> (@Sendable () -> Void)? in
+            defer { stored = nil }
+            return stored
+        }
+        cancel?()
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import StoreKitCore
+import Testing
+
+@Suite struct SessionRecorderTests {
+    @Test func recordsEveryActionWithTheStateAfterIt() throws {
+        // Given a store recording to memory, when three actions are dispatched and the recorder finishes
+        let session = try recordTally([.add(2), .label("home"), .add(5)])
+
+        // Then the header holds the initial state and each action line the state after it, in order
+        #expect(session.header.storeID == "tally")
+        #expect(session.header.app == AppInfo(name: "TallyApp", version: "2.0", build: "7"))
+        #expect(session.header.initialState["total"] == .integer(0))
+        let actions = session.actions
+        #expect(actions.map(\.sequence) == [1, 2, 3])
+        #expect(actions.map(\.name) == ["add", "label", "add"])
+        #expect(actions.map { $0.state["total"] } == [.integer(2), .integer(2), .integer(7)])
+        #expect(actions[1].action == .object(["label": .object(["_0": .string("home")])]))
+        #expect(actions.allSatisfy { $0.origin == .app })
+        #expect(actions.map(\.time) == actions.map(\.time).sorted())
+        guard case .end(let end) = session.events.last else {
+            Issue.record("the session has no end line")
+            return
+        }
+        #expect(end.reason == .finished)
+        #expect(end.actions == 3)
+        #expect(end.dropped == 0)
+    }
+
+    @Test func marksEffectActionsWithTheActionThatCausedThem() async throws {
+        // Given a store whose effect answers every `add` with a `label`
+        let transport = MemoryTransport()
+        let echo = Effect<Tally.State, Tally.Action>.dispatchingOne { action, _ in
+            if case .add(let value) = action { return .label("after \(value)") }
+            return nil
+        }
+        let store = Store(initialState: Tally.State(), reducer: Tally.reducer, effects: [echo])
+        let recorder = store.startRecording(.init(storeID: "tally", app: AppInfo(name: "T")), to: transport)
+
+        // When two adds are dispatched and the effects have run
+        store.dispatch(.add(1))
+        await store.waitForEffects()
+        store.dispatch(.add(2))
+        await store.waitForEffects()
+        recorder.finish()
+
+        // Then each effect action names its cause
+        let actions = try transport.session().actions
+        #expect(actions.map(\.origin) == [.app, .effect(cause: 1), .app, .effect(cause: 3)])
+    }
+
+    @Test func dropsWhenTheQueueIsFullAndRecordsTheGap() throws {
+        // Given a recorder with room for 2 actions whose transport is held up
+        let transport = ControlledTransport()
+        let store = Store(initialState: Tally.State(), reducer: Tally.reducer)
+        transport.hold()
+        let recorder = store.startRecording(
+            .init(storeID: "tally", app: AppInfo(name: "T"), bufferCapacity: 2), to: transport)
+        store.dispatch(.add(1))
+        #expect(transport.waitUntilWriteIsHeld())
+
+        // When 5 more actions are dispatched while the transport is stuck (dispatch must not block)
+        for value in 2...6 { store.dispatch(.add(value)) }
+        transport.release()
+        try waitUntil { recorder.statistics.actionsWritten == 3 }
+        store.dispatch(.add(7))
+        let statistics = recorder.finish()
+
+        // Then 2 were queued, 3 dropped as one gap, and the actions after it recorded
+        #expect(statistics.droppedBufferFull == 3)
+        let session = try transport.session()
+        #expect(session.actions.map(\.sequence) == [1, 2, 3, 7])
+        #expect(session.events.contains(.gap(GapEvent(firstSequence: 4, lastSequence: 6, reason: .bufferFull))))
+        guard case .end(let end) = session.events.last else {
+            Issue.record("no end line")
+            return
+        }
+        #expect(end.actions == 7)
+        #expect(end.dropped == 3)
+    }
+
+    @Test func recordsUndeliveredActionsAsAGapAndCarriesOn() throws {
+        // Given a recorder whose transport fails for a while
+        let transport = ControlledTransport()
+        let store = Store(initialState: Tally.State(), reducer: Tally.reducer)
+        let recorder = store.startRecording(.init(storeID: "tally", app: AppInfo(name: "T")), to: transport)
+        store.dispatch(.add(1))
+        try waitUntil { recorder.statistics.actionsWritten == 1 }
+
+        // When two actions are dispatched while it fails, then one after it recovers
+        transport.setFailing(true)
+        store.dispatch(.add(2))
+        store.dispatch(.add(3))
+        try waitUntil { recorder.statistics.droppedTransportFailed == 2 }
+        transport.setFailing(false)
+        store.dispatch(.add(4))
+        recorder.finish()
+
+        // Then the session says which actions were lost and why, and goes on
+        let session = try transport.session()
+        #expect(session.actions.map(\.sequence) == [1, 4])
+        let gaps = session.events.compactMap { if case .gap(let gap) = $0 { gap } else { nil } }
+        #expect(gaps.map(\.firstSequence) == [2])
+        #expect(gaps.map(\.lastSequence) == [3])
+        #expect(gaps.first?.reason == .transportFailed)
+        #expect(gaps.first?.message == "the test broke the transport")
+    }
+
+    @Test func recordsAnUnencodableStateAsAGap() throws {
+        // Given a state that cannot be encoded after the second action (JSON has no NaN)
+        let session = try recordTally([.add(1), .setRatio(.nan), .setRatio(0.5)])
+
+        // Then that step is an encodingFailed gap and recording continues
+        #expect(session.actions.map(\.sequence) == [1, 3])
+        let gap = session.events.compactMap { if case .gap(let gap) = $0 { gap } else { nil } }.first
+        #expect(gap?.firstSequence == 2)
+        #expect(gap?.reason == .encodingFailed)
+    }
+
+    @Test func survivesATransportThatNeverWorks() throws {
+        // Given a file transport pointing into a directory that does not exist
+        let store = Store(initialState: Tally.State(), reducer: Tally.reducer)
+        let recorder = store.startRecording(
+            .init(storeID: "tally", app: AppInfo(name: "T")),
+            to: FileTransport(path: "/tmp/no-such-directory-\(UUID().uuidString)/s.jsonl"))
+
+        // When actions are dispatched, then the app carries on and the recorder counts what it lost
+        for value in 1...5 { store.dispatch(.add(value)) }
+        let statistics = recorder.finish()
+        #expect(store.state.total == 15)
+        #expect(statistics.actionsWritten == 0)
+        #expect(statistics.dropped == 5)
+        #expect(statistics.lastError?.contains("No such file or directory") == true)
+    }
+
+    @Test func writesASessionFileThatReadsBack() throws {
+        // Given a file transport
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("tally.jsonl")
+        let store = Store(initialState: Tally.State(), reducer: Tally.reducer)
+        let recorder = store.startRecording(.init(storeID: "tally", app: AppInfo(name: "T")), to: FileTransport(path: path))
+
+        // When actions are recorded and the recorder finishes
+        store.dispatch(.add(4))
+        store.dispatch(.label("x"))
+        recorder.finish()
+
+        // Then the file is a valid session, readable only by its owner
+        let session = try Session(contentsOf: path)
+        #expect(session.actions.count == 2)
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+}
+
+/// Waits until `condition` holds, polling, and fails after a generous timeout.
+func waitUntil(timeout: TimeInterval = 30, _ condition: () -> Bool) throws {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while !condition() {
+        guard Date() < deadline else { throw WaitTimedOut() }
+        usleep(1000)
+    }
+}
+
+/// A condition did not come true in time.
+struct WaitTimedOut: Error {}

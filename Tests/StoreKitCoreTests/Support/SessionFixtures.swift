@@ -1,0 +1,87 @@
+import Foundation
+import StoreKitCore
+
+/// A tiny feature for session, recorder and replay tests: a list of numbered items with a `Set` of labels.
+enum Tally {
+    struct State: Codable, Equatable, Sendable {
+        var total = 0
+        var items: [Int] = []
+        var labels: Set<String> = []
+        var ratio = 1.0
+    }
+
+    enum Action: Codable, Equatable, Sendable {
+        case add(Int)
+        case label(String)
+        case setRatio(Double)
+        case clear
+    }
+
+    static let reducer = Reducer<State, Action> { state, action in
+        switch action {
+        case .add(let value):
+            state.total += value
+            state.items.append(value)
+        case .label(let label):
+            state.labels.insert(label)
+        case .setRatio(let ratio):
+            state.ratio = ratio
+        case .clear:
+            state = State()
+        }
+    }
+
+    /// The same feature with a regression: `add` forgets to append to `items` when the value is 3.
+    static let brokenReducer = Reducer<State, Action> { state, action in
+        if case .add(3) = action {
+            state.total += 3
+            return
+        }
+        reducer.reduce(&state, action)
+    }
+
+    static let replayable = ReplayableStore(id: "tally", reducer: reducer)
+    static let broken = ReplayableStore(id: "tally", reducer: brokenReducer)
+}
+
+/// Records `actions` on a fresh tally store into memory and returns the session.
+func recordTally(_ actions: [Tally.Action], bufferCapacity: Int = 4096) throws -> Session {
+    let transport = MemoryTransport()
+    let store = Store(initialState: Tally.State(), reducer: Tally.reducer)
+    let recorder = store.startRecording(
+        .init(storeID: "tally", app: AppInfo(name: "TallyApp", version: "2.0", build: "7"), bufferCapacity: bufferCapacity),
+        to: transport)
+    for action in actions { store.dispatch(action) }
+    recorder.finish()
+    return try transport.session()
+}
+
+/// A temporary directory under /tmp, removed by `remove()`.
+struct TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        path = "/tmp/skr-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> String { "\(path)/\(name)" }
+
+    func write(_ name: String, _ text: String) throws -> String {
+        let file = file(name)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        return file
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
+
+/// A valid header line for hand-written sessions.
+let headerLine = #"{"app":{"name":"TallyApp"},"format":1,"initialState":{"items":[],"labels":[],"ratio":1.0,"total":0},"kind":"session","sessionId":"s1","startedAt":"2026-11-22T10:00:00.000Z","storeId":"tally"}"#
+
+/// An action line for hand-written sessions.
+func actionLine(_ seq: Int, action: String, state: String) -> String {
+    #"{"action":\#(action),"kind":"action","seq":\#(seq),"state":\#(state),"time":0.5}"#
+}

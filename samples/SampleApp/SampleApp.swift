@@ -1,0 +1,58 @@
+import Foundation
+import SampleFeatures
+import StoreKitCore
+
+/// The scripted sample app: drives one sample feature and records its session.
+enum SampleApp {
+    /// Runs the app with its command line (without the program name) and returns the exit code.
+    static func run(_ arguments: [String]) async -> Int32 {
+        let options: SampleAppOptions
+        do {
+            guard let parsed = try SampleAppOptions.parse(arguments) else {
+                print(SampleAppOptions.usage)
+                return 0
+            }
+            options = parsed
+        } catch {
+            printError("Error: \(error)\nUsage: sample-app --feature <name> --out <file>")
+            return 2
+        }
+        let path = options.outputPath ?? ""
+        let statistics = await record(options, to: FileTransport(path: path))
+        printError("sample-app: recorded \(statistics.actionsWritten) of \(statistics.actionsSeen) actions to \(path)")
+        guard statistics.dropped == 0 else {
+            printError("sample-app: \(statistics.dropped) actions were not recorded: \(statistics.lastError ?? "")")
+            return 1
+        }
+        return 0
+    }
+
+    /// Drives the chosen feature with the recorder attached and returns what the recorder did.
+    static func record(_ options: SampleAppOptions, to transport: any SessionTransport) async -> RecorderStatistics {
+        let app = AppInfo(name: "SampleApp", version: "1.0", build: "1", schemaVersion: "1")
+        var random = SeededGenerator(seed: options.seed)
+        switch options.feature {
+        case .counter:
+            let store = Store(initialState: Counter.State(), reducer: Counter.reducer)
+            let recorder = store.startRecording(.init(storeID: Counter.storeID, app: app), to: transport)
+            SampleScripts.counter(store, actions: options.actions, random: &random)
+            return recorder.finish()
+        case .todos:
+            let store = Store(initialState: Todos.State(), reducer: Todos.reducer)
+            let recorder = store.startRecording(.init(storeID: Todos.storeID, app: app), to: transport)
+            SampleScripts.todos(store, actions: options.actions, random: &random)
+            return recorder.finish()
+        case .scoreboard:
+            let store = Store(
+                initialState: Scoreboard.State(), reducer: Scoreboard.reducer,
+                effects: [Scoreboard.postScore(to: FakeScoreServer())])
+            let recorder = store.startRecording(.init(storeID: Scoreboard.storeID, app: app), to: transport)
+            await SampleScripts.scoreboard(store, actions: options.actions, random: &random)
+            return recorder.finish()
+        }
+    }
+
+    private static func printError(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+}

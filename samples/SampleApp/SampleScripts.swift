@@ -1,0 +1,90 @@
+import Foundation
+import SampleFeatures
+import StoreKitCore
+
+/// Scripted user journeys through each sample feature, as a real app would dispatch them.
+enum SampleScripts {
+    /// A user counting up and down, changing the step, and resetting.
+    static func counter(_ store: Store<Counter.State, Counter.Action>, actions: Int, random: inout SeededGenerator) {
+        for index in 0..<actions {
+            switch (index % 10, Int.random(in: 0..<4, using: &random)) {
+            case (9, _): store.dispatch(.reset)
+            case (4, let choice): store.dispatch(.setStep(choice + 1))
+            case (_, 0): store.dispatch(.decrement)
+            default: store.dispatch(.increment)
+            }
+        }
+    }
+
+    /// A user adding a shopping list, tagging, ticking off, filtering, deleting and clearing.
+    static func todos(_ store: Store<Todos.State, Todos.Action>, actions: Int, random: inout SeededGenerator) {
+        let titles = ["Milk", "Eggs", "Bread", "Call mum", "Pay rent", "Book flights", "Fix bike", "Water plants"]
+        let tags = ["home", "errand", "urgent", "weekend"]
+        var clock = Date(timeIntervalSince1970: 1_795_000_000)
+        for _ in 0..<actions {
+            clock += Double.random(in: 0.5...30, using: &random)
+            let todos = store.state.todos
+            let roll = Int.random(in: 0..<100, using: &random)
+            if todos.count < 3 || roll < 30 {
+                let title = titles.randomElement(using: &random)!
+                store.dispatch(.addTodo(id: random.uuid(), title: title, createdAt: clock))
+            } else if roll < 55 {
+                store.dispatch(.toggleCompleted(id: todos.randomElement(using: &random)!.id))
+            } else if roll < 75 {
+                let todo = todos.randomElement(using: &random)!
+                store.dispatch(.tag(id: todo.id, tag: tags.randomElement(using: &random)!))
+            } else if roll < 85 {
+                store.dispatch(.setFilter(Todos.Filter.allCases.randomElement(using: &random)!))
+            } else if roll < 93 {
+                store.dispatch(.delete(id: todos.randomElement(using: &random)!.id))
+            } else {
+                store.dispatch(.clearCompleted)
+            }
+        }
+    }
+
+    /// A match: goals for both sides, each posted to the server by the effect, and a reset at half time.
+    static func scoreboard(
+        _ store: Store<Scoreboard.State, Scoreboard.Action>, actions: Int, random: inout SeededGenerator
+    ) async {
+        let home = ["Ada", "Grace", "Linus"]
+        let away = ["Ken", "Dennis", "Barbara"]
+        var dispatched = 0
+        while dispatched < actions {
+            let roll = Int.random(in: 0..<10, using: &random)
+            if roll == 0 && dispatched > actions / 2 {
+                store.dispatch(.reset)
+            } else if roll < 6 {
+                store.dispatch(.homeScored(points: roll < 3 ? 1 : 2, scorer: home.randomElement(using: &random)!))
+            } else {
+                store.dispatch(.awayScored(points: roll < 8 ? 1 : 3, scorer: away.randomElement(using: &random)!))
+            }
+            // The effect's answer is part of the journey: wait for it so the session reads like a real match.
+            await store.waitForEffects()
+            dispatched += 1
+        }
+    }
+}
+
+/// A pretend score server: every receipt counts up, and every fifth post fails as a busy server would.
+struct FakeScoreServer: Scoreboard.ScoreServer {
+    private let counter = ReceiptCounter()
+
+    func post(home: Int, away: Int) async throws -> Int {
+        let receipt = await counter.next()
+        if receipt % 5 == 0 { throw ServerBusy() }
+        return receipt
+    }
+
+    private struct ServerBusy: Error, CustomStringConvertible {
+        var description: String { "server busy (HTTP 503)" }
+    }
+
+    private actor ReceiptCounter {
+        private var value = 1000
+        func next() -> Int {
+            value += 1
+            return value
+        }
+    }
+}
