@@ -1,0 +1,114 @@
+import Foundation
+import StoreKitCore
+import Testing
+
+/// A value exercising every part of the Codable model.
+private struct Everything: Codable, Equatable {
+    enum Kind: Codable, Equatable {
+        case plain
+        case labelled(name: String, count: Int)
+        case unlabelled(Double, [Int])
+    }
+
+    var text = "héllo \"quoted\"\n"
+    var small: Int8 = -8
+    var big = UInt64.max
+    var smallest = Int64.min
+    var ratio = 0.1
+    var float: Float = 0.1
+    var flag = true
+    var maybe: String? = nil
+    var list = [1, 2, 3]
+    var nested = [["a": 1], ["b": 2]]
+    var byInt = [3: "three", 1: "one"]
+    var set: Set<String> = ["x", "y"]
+    var date = Date(timeIntervalSince1970: 1_795_000_000.25)
+    var data = Data([0, 1, 2, 255])
+    var url = URL(string: "https://example.com/a?b=c")!
+    var kinds: [Kind] = [.plain, .labelled(name: "n", count: 2), .unlabelled(2.5, [7])]
+    var raw: JSONValue = .object(["any": .array([.null])])
+}
+
+@Suite struct CanonicalJSONEncoderTests {
+    @Test func roundTripsEverythingThroughTheDecoder() throws {
+        let value = Everything()
+        let json = try CanonicalJSONEncoder().encode(value)
+        #expect(try JSONValueDecoder().decode(Everything.self, from: json) == value)
+    }
+
+    @Test func usesTheFixedStrategies() throws {
+        let json = try CanonicalJSONEncoder().encode(Everything())
+        #expect(json["date"] == .double(1_795_000_000.25))
+        #expect(json["data"] == .string("AAEC/w=="))
+        #expect(json["url"] == .string("https://example.com/a?b=c"))
+        #expect(json["float"] == .double(0.1))
+        #expect(json["big"] == .unsignedInteger(.max))
+        #expect(json["maybe"] == nil)
+        #expect(json["byInt"] == .object(["1": .string("one"), "3": .string("three")]))
+        #expect(json["kinds"]?.arrayValue?[1] == .object(["labelled": .object(["name": .string("n"), "count": .integer(2)])]))
+    }
+
+    @Test func writesCanonicalBytes() throws {
+        let value: [String: [JSONValue]] = ["b": [.double(1.0), .double(0.5)], "a": [.string("x/y")]]
+        let bytes = try CanonicalJSONEncoder().encodeToBytes(value)
+        #expect(String(decoding: bytes, as: UTF8.self) == #"{"a":["x/y"],"b":[1.0,0.5]}"#)
+    }
+
+    @Test func equalValuesGiveEqualBytesWhateverTheirHistory() throws {
+        var first: [String: Int] = [:]
+        for key in ["z", "a", "m"] { first[key] = key.count }
+        var second: [String: Int] = [:]
+        for key in ["m", "z", "a"] { second[key] = key.count }
+        #expect(try CanonicalJSONEncoder().encodeToBytes(first) == CanonicalJSONEncoder().encodeToBytes(second))
+    }
+
+    @Test func rejectsNonFiniteNumbersNamingThePath() {
+        struct Holder: Codable { var values: [Double] }
+        let error = #expect(throws: EncodingError.self) {
+            _ = try CanonicalJSONEncoder().encode(Holder(values: [1, .infinity]))
+        }
+        #expect(error?.jsonPath == "values[1]")
+    }
+
+    @Test func canonicalTextParsesBackToTheSameValue() throws {
+        // Given many random values from a fixed seed
+        var random = SplitMix(seed: 42)
+        for _ in 0..<300 {
+            let value = random.value(depth: 0)
+            // When written canonically and parsed, then nothing changes
+            #expect(try JSONValue(parsing: value.canonicalBytes()) == value)
+        }
+    }
+}
+
+/// A small deterministic generator of random JSON values.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func value(depth: Int) -> JSONValue {
+        switch next() % (depth > 3 ? 6 : 8) {
+        case 0: return .null
+        case 1: return .bool(next() % 2 == 0)
+        case 2: return .integer(Int64(bitPattern: next()))
+        case 3: return .double(Double(bitPattern: next() & 0x7FEF_FFFF_FFFF_FFFF) * (next() % 2 == 0 ? 1 : -1))
+        case 4: return .unsignedInteger(UInt64(Int64.max) + 1 + next() % 1000)
+        case 5:
+            let scalars = (0..<Int(next() % 6)).map { _ in Character(Unicode.Scalar(UInt32(next() % 0xD7FF)) ?? "x") }
+            return .string(String(scalars))
+        case 6: return .array((0..<Int(next() % 4)).map { _ in value(depth: depth + 1) })
+        default:
+            var members: [String: JSONValue] = [:]
+            for index in 0..<Int(next() % 4) { members["k\(index)\(next() % 10)"] = value(depth: depth + 1) }
+            return .object(members)
+        }
+    }
+}
