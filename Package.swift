@@ -26,6 +26,8 @@ var package = Package(
             name: "sample-app", dependencies: ["SampleFeatures", "StoreKitCore"], path: "samples/SampleApp"),
 
         .testTarget(name: "StoreKitCoreTests", dependencies: ["StoreKitCore"]),
+        .testTarget(
+            name: "StoreKitTestingTests", dependencies: ["StoreKitTesting", "StoreKitCore", "SampleFeatures"]),
         .testTarget(name: "SampleGoldenTests", dependencies: ["SampleFeatures", "StoreKitCore", "StoreKitTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -14,7 +14,7 @@
 public struct Effect<State: Sendable, Action: Sendable>: Sendable {
     /// A name for logs and test failures.
     public let name: String
-    let run: @Sendable (_ action: Action, _ state: State, _ send: Send<Action>) async -> Void
+    private let work: @Sendable (_ action: Action, _ state: State, _ send: Send<Action>) async -> Void
 
     /// Creates an effect from its full form: it gets every action, the state after it, and a way to send actions.
     /// - Parameters:
@@ -25,7 +25,13 @@ public struct Effect<State: Sendable, Action: Sendable>: Sendable {
         run: @escaping @Sendable (_ action: Action, _ state: State, _ send: Send<Action>) async -> Void
     ) {
         self.name = name
-        self.run = run
+        self.work = run
+    }
+
+    /// Runs the effect once for `action` and `state`, sending what it dispatches to `send`; returns when the
+    /// effect's work returns. The store calls this; tests can too (StoreKitTesting's `run(with:state:)` does).
+    public func perform(_ action: Action, state: State, send: Send<Action>) async {
+        await work(action, state, send)
     }
 
     /// An effect that answers an action with at most one action (`nil` for none).

@@ -114,7 +114,7 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
         let send = Send<Action> { [weak self] answer in _ = self?.dispatch(answer, origin: .effect(cause: cause)) }
         let published = newState
         for effect in effects {
-            effectTasks.start { await effect.run(action, published, send) }
+            effectTasks.start { await effect.perform(action, state: published, send: send) }
         }
         return context.sequence
     }

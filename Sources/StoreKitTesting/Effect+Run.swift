@@ -1,0 +1,29 @@
+import Foundation
+import StoreKitCore
+
+extension Effect {
+    /// Runs the effect once with `action` and `state` and returns the actions it dispatched, in order.
+    ///
+    /// Waits for the effect's work to return; with `count`, also waits (at most `timeout`) until that many actions
+    /// arrived, for effects that dispatch from work they start in the background. Give the effect its test doubles
+    /// (an API client, a ``TestClock``) where you build it.
+    /// ```swift
+    /// let actions = try await Scoreboard.postScore(to: StubServer(receipt: 7))
+    ///     .run(with: .homeScored(points: 1, scorer: "Ada"), state: state)
+    /// #expect(actions == [.scorePosted(receipt: 7)])
+    /// ```
+    /// - Throws: ``StoreTestingError/timedOut(_:)`` when `count` actions did not arrive in time.
+    public func run(
+        with action: Action, state: State, expecting count: Int? = nil, timeout: Duration = .seconds(5)
+    ) async throws -> [Action] {
+        let log = ActionLog<Action>()
+        await perform(action, state: state, send: Send { log.append($0) })
+        guard let count else { return log.all }
+        return try await log.wait(forCount: count, timeout: timeout)
+    }
+
+    /// Runs an effect that dispatches nothing to completion.
+    public func runToCompletion(with action: Action, state: State) async {
+        await perform(action, state: state, send: Send { _ in })
+    }
+}
