@@ -25,6 +25,9 @@ var package = Package(
         .executableTarget(
             name: "sample-app", dependencies: ["SampleFeatures", "StoreKitCore"], path: "samples/SampleApp"),
 
+        .executableTarget(
+            name: "storekit-benchmarks", dependencies: ["StoreKitCore"], path: "Benchmarks/StoreKitBenchmarks"),
+
         .testTarget(name: "StoreKitCoreTests", dependencies: ["StoreKitCore"]),
         .testTarget(
             name: "StoreKitTestingTests", dependencies: ["StoreKitTesting", "StoreKitCore", "SampleFeatures"]),

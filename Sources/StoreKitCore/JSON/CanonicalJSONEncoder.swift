@@ -22,7 +22,8 @@ public struct CanonicalJSONEncoder: Sendable {
     /// Encodes `value` as canonical JSON bytes.
     /// - Throws: Like ``encode(_:)``.
     public func encodeToBytes(_ value: some Encodable) throws -> [UInt8] {
-        try encode(value).canonicalBytes()
+        if let bytes = try? CanonicalByteWriter.encode(value) { return bytes }
+        return try encode(value).canonicalBytes()
     }
 }
 

@@ -103,7 +103,20 @@ extension JSONValue {
     /// Appends `string` as a JSON string literal with minimal escapes.
     static func writeString(_ string: String, to buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
+        var string = string
+        string.withUTF8 { utf8 in
+            if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                buffer.append(contentsOf: utf8)
+            } else {
+                writeEscaped(utf8, to: &buffer)
+            }
+        }
+        buffer.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends UTF-8 bytes with `"`, `\` and control characters escaped (without the surrounding quotes).
+    static func writeEscaped(_ utf8: some Sequence<UInt8>, to buffer: inout [UInt8]) {
+        for byte in utf8 {
             switch byte {
             case UInt8(ascii: "\""): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
             case UInt8(ascii: "\\"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
@@ -119,6 +132,5 @@ extension JSONValue {
             default: buffer.append(byte)
             }
         }
-        buffer.append(UInt8(ascii: "\""))
     }
 }

@@ -1,14 +1,11 @@
-/// Derives an action's display name from its JSON, the way Swift's synthesized `Codable` spells enum cases.
+/// Derives an action's display name: the enum case's name, or the type's name for other actions.
 enum ActionName {
-    /// `addTodo` for `{"addTodo":{...}}` or `"addTodo"`; the type's name for anything else.
-    static func of<Action>(_ json: JSONValue, action: Action) -> String {
-        switch json {
-        case .string(let name):
-            return name
-        case .object(let members) where members.count == 1:
-            return members.keys.first!
-        default:
-            return String(describing: Action.self)
-        }
+    /// `addTodo` for `.addTodo(title: "Milk")` or `.addTodo`; `SaveAction` for a struct `SaveAction`.
+    static func of<Action>(_ action: Action) -> String {
+        let mirror = Mirror(reflecting: action)
+        guard mirror.displayStyle == .enum else { return String(describing: Action.self) }
+        if let label = mirror.children.first?.label { return label }
+        // A case without a payload describes itself by its name.
+        return String(describing: action)
     }
 }

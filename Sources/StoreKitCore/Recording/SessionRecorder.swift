@@ -194,12 +194,10 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
             case .action(let sequence, let time, let action, let state, let origin):
                 covered = (covered?.lowerBound ?? sequence)...sequence
                 do {
-                    let actionJSON = try encoder.encode(action)
-                    let event = ActionEvent(
-                        sequence: sequence, time: time,
-                        name: configuration.actionName?(action) ?? ActionName.of(actionJSON, action: action),
-                        action: actionJSON, origin: origin, state: try encoder.encode(state))
-                    SessionEvent.action(event).appendLine(to: &lines)
+                    ActionLineWriter.append(
+                        sequence: sequence, time: time, name: configuration.actionName?(action) ?? ActionName.of(action),
+                        action: try encoder.encodeToBytes(action), origin: origin,
+                        state: try encoder.encodeToBytes(state), to: &lines)
                     written += 1
                 } catch {
                     encodingFailures += 1

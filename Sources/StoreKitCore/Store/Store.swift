@@ -104,7 +104,7 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
         reducer.reduce(&newState, action)
         actionBeingReduced = nil
         current = newState
-        if newState != oldState {
+        if !observers.isEmpty && newState != oldState {
             for observer in observers.values { observer(newState) }
         }
         for interceptor in interceptors {

@@ -112,3 +112,68 @@ private struct SplitMix {
         }
     }
 }
+
+/// A class hierarchy that encodes through a super encoder, which the byte fast path hands to the tree encoder.
+private class Base: Encodable {
+    var base = 1
+    private enum CodingKeys: String, CodingKey { case base }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(base, forKey: .base)
+    }
+}
+
+private final class Derived: Base {
+    var extra = "x"
+    private enum CodingKeys: String, CodingKey { case extra, parent }
+    override func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(extra, forKey: .extra)
+        try super.encode(to: container.superEncoder(forKey: .parent))
+    }
+}
+
+/// Writes to a parent container after filling a nested one, in an order synthesized code never uses.
+private struct Interleaved: Encodable {
+    private enum Keys: String, CodingKey { case z, a, m }
+    private enum Inner: String, CodingKey { case y, b }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        var nested = container.nestedContainer(keyedBy: Inner.self, forKey: .m)
+        try nested.encode(2, forKey: .y)
+        try nested.encode(1, forKey: .b)
+        try container.encode("last", forKey: .z)
+        var list = container.nestedUnkeyedContainer(forKey: .a)
+        try list.encode(1)
+        var inList = list.nestedContainer(keyedBy: Inner.self)
+        try inList.encode(3, forKey: .y)
+    }
+}
+
+@Suite struct CanonicalByteWriterTests {
+    private func expectSameBytes<T: Encodable>(_ value: T) throws {
+        let encoder = CanonicalJSONEncoder()
+        let fast = try encoder.encodeToBytes(value)
+        let tree = try encoder.encode(value).canonicalBytes()
+        #expect(String(decoding: fast, as: UTF8.self) == String(decoding: tree, as: UTF8.self))
+    }
+
+    @Test func writesTheSameBytesAsTheTreeEncoder() throws {
+        try expectSameBytes(Everything())
+        try expectSameBytes([Everything(), Everything()])
+        try expectSameBytes(["b": 1, "a": 2, "é": 3, "Z": 4])
+        try expectSameBytes([Int?.none, 1])
+        try expectSameBytes(Derived())
+        try expectSameBytes(Interleaved())
+        try expectSameBytes(Set(["x", "y", "z"]).sorted())
+        try expectSameBytes(Decimal(string: "12.50")!)
+    }
+
+    @Test func errorsStillNameThePath() {
+        struct Holder: Codable { var values: [Double] }
+        let error = #expect(throws: EncodingError.self) {
+            _ = try CanonicalJSONEncoder().encodeToBytes(Holder(values: [.nan]))
+        }
+        #expect(error?.jsonPath == "values[0]")
+    }
+}

@@ -133,6 +133,26 @@ import Testing
         #expect(statistics.lastError?.contains("No such file or directory") == true)
     }
 
+    @Test func writesExactlyTheCanonicalLinesOfItsEvents() async throws {
+        // Given a recording with app and effect actions
+        let transport = MemoryTransport()
+        let echo = Effect<Tally.State, Tally.Action>.dispatchingOne { action, _ in
+            if case .add = action { return .label("é \"quoted\"") }
+            return nil
+        }
+        let store = Store(initialState: Tally.State(), reducer: Tally.reducer, effects: [echo])
+        let recorder = store.startRecording(.init(storeID: "tally", app: AppInfo(name: "T")), to: transport)
+        store.dispatch(.add(1))
+        await store.waitForEffects()
+        store.dispatch(.setRatio(0.1))
+        recorder.finish()
+
+        // When the bytes are parsed and written again canonically, then they are the same bytes
+        let session = try transport.session()
+        #expect(String(decoding: session.ndjson, as: UTF8.self) == String(decoding: transport.data, as: UTF8.self))
+        #expect(session.actions.map(\.name) == ["add", "label", "setRatio"])
+    }
+
     @Test func writesASessionFileThatReadsBack() throws {
         // Given a file transport
         let directory = try TemporaryDirectory()

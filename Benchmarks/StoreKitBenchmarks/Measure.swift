@@ -1,0 +1,60 @@
+import Foundation
+
+/// Timing helpers for the benchmark table.
+enum Measure {
+    /// Seconds since an arbitrary point, from the monotonic clock.
+    static func now() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
+    /// Runs `body` and returns the seconds it took.
+    static func seconds(_ body: () throws -> Void) rethrows -> Double {
+        let start = now()
+        try body()
+        return now() - start
+    }
+
+    /// The value at quantile `q` (0...1) of `samples`.
+    static func quantile(_ samples: [Double], _ q: Double) -> Double {
+        let sorted = samples.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * q))]
+    }
+}
+
+/// One row of the printed table: a figure beside its reference, with the ratio.
+struct Row {
+    var name: String
+    var figure: Double
+    var unit: String
+    var reference: Double
+    var referenceName: String
+    var target: String
+
+    var ratio: Double { reference == 0 ? 0 : figure / reference }
+}
+
+/// Prints rows as an aligned table.
+enum Table {
+    static func format(_ value: Double) -> String {
+        if value >= 100 { return String(format: "%.0f", value) }
+        if value >= 10 { return String(format: "%.1f", value) }
+        return String(format: "%.3g", value)
+    }
+
+    static func print(_ rows: [Row]) {
+        let header = ["measure", "figure", "reference", "ratio", "target"]
+        let lines = rows.map { row in
+            [
+                row.name, "\(format(row.figure)) \(row.unit)", "\(format(row.reference)) \(row.unit) (\(row.referenceName))",
+                String(format: "%.2fx", row.ratio), row.target,
+            ]
+        }
+        let widths = (0..<header.count).map { column in ([header] + lines).map { $0[column].count }.max() ?? 0 }
+        for line in [header] + lines {
+            Swift.print(zip(line, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  "))
+        }
+    }
+}

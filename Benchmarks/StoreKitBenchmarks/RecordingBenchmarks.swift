@@ -1,0 +1,76 @@
+import Foundation
+import StoreKitCore
+
+/// Recording cost on the app's thread, and the rate at which recorded events reach a session file.
+enum RecordingBenchmarks {
+    /// Per-dispatch time with and without a recorder, for a state of about `bytes` bytes.
+    static func dispatchCost(label: String, bytes: Int, dispatches: Int) -> [Row] {
+        let itemCount = Inventory.itemCount(forBytes: bytes)
+        func run(recording: Bool) -> [Double] {
+            let store = Store(initialState: Inventory.state(itemCount: itemCount), reducer: Inventory.reducer)
+            let path = "/tmp/skr-bench-\(getpid()).jsonl"
+            defer { unlink(path) }
+            let recorder = recording
+                ? store.startRecording(
+                    .init(storeID: "inventory", app: AppInfo(name: "bench"), bufferCapacity: 1024),
+                    to: FileTransport(path: path))
+                : nil
+            var samples: [Double] = []
+            samples.reserveCapacity(dispatches)
+            for index in 0..<dispatches {
+                let start = Measure.now()
+                store.dispatch(.restock(index: index, amount: 1))
+                samples.append(Measure.now() - start)
+            }
+            recorder?.finish(timeout: .seconds(120))
+            return samples
+        }
+        _ = run(recording: false)
+        let without = run(recording: false)
+        let with = run(recording: true)
+        return [0.5, 0.99].map { q in
+            Row(
+                name: "dispatch, \(label) state, \(q == 0.5 ? "median" : "p99")",
+                figure: Measure.quantile(with, q) * 1e6, unit: "µs",
+                reference: Measure.quantile(without, q) * 1e6, referenceName: "no recorder",
+                target: label == "10 KB" ? "<= 1.5x" : "")
+        }
+    }
+
+    /// Actions per second from dispatch to a flushed session file, with a buffer large enough to drop nothing.
+    static func sustainedRate(label: String, bytes: Int, actions: Int) -> (Row, Int) {
+        let itemCount = Inventory.itemCount(forBytes: bytes)
+        let store = Store(initialState: Inventory.state(itemCount: itemCount), reducer: Inventory.reducer)
+        let path = "/tmp/skr-bench-rate-\(getpid()).jsonl"
+        defer { unlink(path) }
+        let recorder = store.startRecording(
+            .init(storeID: "inventory", app: AppInfo(name: "bench"), bufferCapacity: actions + 1),
+            to: FileTransport(path: path))
+        var statistics = RecorderStatistics()
+        let seconds = Measure.seconds {
+            for index in 0..<actions { store.dispatch(.restock(index: index, amount: 1)) }
+            statistics = recorder.finish(timeout: .seconds(600))
+        }
+        let encoder = CanonicalJSONEncoder()
+        let foundationRate = foundationEncodeRate(Inventory.state(itemCount: itemCount))
+        _ = encoder
+        let row = Row(
+            name: "recorded to a file, \(label) state", figure: Double(actions) / seconds, unit: "actions/s",
+            reference: foundationRate, referenceName: "Foundation JSONEncoder alone", target: ">= 10000 actions/s")
+        return (row, statistics.dropped)
+    }
+
+    /// How many times a second Foundation's JSONEncoder (sorted keys) encodes `state`.
+    static func foundationEncodeRate<T: Encodable>(_ state: T) -> Double {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var count = 0
+        let seconds = Measure.seconds {
+            while count < 2000 {
+                _ = try? encoder.encode(state)
+                count += 1
+            }
+        }
+        return Double(count) / seconds
+    }
+}
