@@ -65,3 +65,17 @@ import Testing
         }
     }
 }
+
+@Suite struct DeltaGoldenTests {
+    @Test func theDeltaAndFullGoldensHoldTheSameStatesAndBothReplay() throws {
+        let full = try Session(contentsOf: SampleSessions.path("todos-basic.jsonl"))
+        let delta = try Session(contentsOf: SampleSessions.path("todos-delta.jsonl"))
+        #expect(delta.actions.contains { $0.patch != nil })
+        // The tags are a Set, whose JSON order differs between the two recording processes: compare typed states.
+        let decoder = JSONValueDecoder()
+        let fullStates = try full.actions.map { try decoder.decode(Todos.State.self, from: $0.state) }
+        let deltaStates = try delta.actions.map { try decoder.decode(Todos.State.self, from: $0.state) }
+        #expect(fullStates == deltaStates)
+        #expect(ReplayEngine(stores: SampleStores.all).replay(delta).verdict == .match)
+    }
+}

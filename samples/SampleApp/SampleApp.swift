@@ -31,22 +31,23 @@ enum SampleApp {
     static func record(_ options: SampleAppOptions, to transport: any SessionTransport) async -> RecorderStatistics {
         let app = AppInfo(name: "SampleApp", version: "1.0", build: "1", schemaVersion: "1")
         var random = SeededGenerator(seed: options.seed)
+        let snapshots: SnapshotPolicy = options.deltaSnapshots ? .delta(keyframeInterval: 10) : .full
         switch options.feature {
         case .counter:
             let store = Store(initialState: Counter.State(), reducer: Counter.reducer)
-            let recorder = store.startRecording(.init(storeID: Counter.storeID, app: app), to: transport)
+            let recorder = store.startRecording(.init(storeID: Counter.storeID, app: app, snapshots: snapshots), to: transport)
             SampleScripts.counter(store, actions: options.actions, random: &random)
             return recorder.finish()
         case .todos:
             let store = Store(initialState: Todos.State(), reducer: Todos.reducer)
-            let recorder = store.startRecording(.init(storeID: Todos.storeID, app: app), to: transport)
+            let recorder = store.startRecording(.init(storeID: Todos.storeID, app: app, snapshots: snapshots), to: transport)
             SampleScripts.todos(store, actions: options.actions, random: &random)
             return recorder.finish()
         case .scoreboard:
             let store = Store(
                 initialState: Scoreboard.State(), reducer: Scoreboard.reducer,
                 effects: [Scoreboard.postScore(to: FakeScoreServer())])
-            let recorder = store.startRecording(.init(storeID: Scoreboard.storeID, app: app), to: transport)
+            let recorder = store.startRecording(.init(storeID: Scoreboard.storeID, app: app, snapshots: snapshots), to: transport)
             await SampleScripts.scoreboard(store, actions: options.actions, random: &random)
             return recorder.finish()
         }

@@ -9,17 +9,19 @@ struct SampleAppOptions {
     var outputPath: String?
     var actions = 40
     var seed: UInt64 = 1
+    var deltaSnapshots = false
 
     static let usage = """
         OVERVIEW: A scripted sample app that drives one sample feature and records the session.
 
-        USAGE: sample-app [--feature <name>] --out <file> [--actions <n>] [--seed <n>]
+        USAGE: sample-app [--feature <name>] --out <file> [--actions <n>] [--seed <n>] [--delta]
 
         OPTIONS:
           --feature <name>   counter, todos or scoreboard (default: todos)
           --out <file>       where to write the session (NDJSON)
           --actions <n>      how many user actions to dispatch (default: 40)
           --seed <n>         the script's random seed, for a reproducible session (default: 1)
+          --delta            store states as patches with keyframes (delta snapshots)
           -h, --help         show this help
         """
 
@@ -47,6 +49,8 @@ struct SampleAppOptions {
                     throw UsageError(description: "unknown feature '\(name)'; expected one of \(known)")
                 }
                 options.feature = feature
+            case "--delta":
+                options.deltaSnapshots = true
             case "--out":
                 options.outputPath = try value(for: argument)
             case "--actions":

@@ -3,9 +3,17 @@
 ///
 /// The bytes are exactly those of `SessionEvent.action(event).line` for the same event (a test checks this).
 enum ActionLineWriter {
+    /// How the line carries the state.
+    enum Snapshot {
+        /// The full state's canonical bytes.
+        case state([UInt8])
+        /// A patch's canonical bytes.
+        case patch([UInt8])
+    }
+
     /// Appends one `action` line, `\n` included.
     static func append(
-        sequence: Int, time: Double, name: String, action: [UInt8], origin: ActionEvent.Origin, state: [UInt8],
+        sequence: Int, time: Double, name: String, action: [UInt8], origin: ActionEvent.Origin, snapshot: Snapshot,
         to buffer: inout [UInt8]
     ) {
         buffer.append(contentsOf: #"{"action":"#.utf8)
@@ -18,10 +26,16 @@ enum ActionLineWriter {
         JSONValue.writeString(name, to: &buffer)
         buffer.append(contentsOf: #","origin":"#.utf8)
         buffer.append(contentsOf: (origin == .app ? #""app""# : #""effect""#).utf8)
+        if case .patch(let patch) = snapshot {
+            buffer.append(contentsOf: #","patch":"#.utf8)
+            buffer.append(contentsOf: patch)
+        }
         buffer.append(contentsOf: #","seq":"#.utf8)
         buffer.append(contentsOf: String(sequence).utf8)
-        buffer.append(contentsOf: #","state":"#.utf8)
-        buffer.append(contentsOf: state)
+        if case .state(let state) = snapshot {
+            buffer.append(contentsOf: #","state":"#.utf8)
+            buffer.append(contentsOf: state)
+        }
         buffer.append(contentsOf: #","time":"#.utf8)
         buffer.append(contentsOf: JSONValue.canonicalNumber(time).utf8)
         buffer.append(contentsOf: "}\n".utf8)

@@ -35,14 +35,16 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         public var bufferCapacity: Int
         /// Free-form metadata for the header.
         public var metadata: [String: JSONValue]
-        /// A display name for an action; by default the enum case's name as its JSON spells it.
+        /// A display name for an action; by default the enum case's name.
         public var actionName: (@Sendable (Action) -> String)?
+        /// Full states on every line, or patches with keyframes.
+        public var snapshots: SnapshotPolicy
 
         /// Creates a configuration.
         public init(
             storeID: String, app: AppInfo, sessionID: String = UUID().uuidString.lowercased(),
             bufferCapacity: Int = 4096, metadata: [String: JSONValue] = [:],
-            actionName: (@Sendable (Action) -> String)? = nil
+            actionName: (@Sendable (Action) -> String)? = nil, snapshots: SnapshotPolicy = .full
         ) {
             self.storeID = storeID
             self.app = app
@@ -50,6 +52,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
             self.bufferCapacity = max(1, bufferCapacity)
             self.metadata = metadata
             self.actionName = actionName
+            self.snapshots = snapshots
         }
     }
 
@@ -79,6 +82,9 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     // Used by the background thread only.
     private var needsStart = true
     private var lastDelivered = 0
+    /// For delta snapshots: the state of the last line written, and how many lines since the last keyframe.
+    private var previousState: JSONValue?
+    private var sinceKeyframe = 0
     private var undelivered: [ClosedRange<Int>] = []
 
     /// Creates a recorder and starts its background thread, which writes the header at once.
@@ -189,6 +195,8 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         var written = 0
         var encodingFailures = 0
         var lastEncodingError: String?
+        // After a failure the lines before this batch may be lost: start it with a full state.
+        if needsStart || !undelivered.isEmpty { previousState = nil }
         for item in batch {
             switch item {
             case .action(let sequence, let time, let action, let state, let origin):
@@ -197,11 +205,12 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
                     ActionLineWriter.append(
                         sequence: sequence, time: time, name: configuration.actionName?(action) ?? ActionName.of(action),
                         action: try encoder.encodeToBytes(action), origin: origin,
-                        state: try encoder.encodeToBytes(state), to: &lines)
+                        snapshot: try snapshot(of: state), to: &lines)
                     written += 1
                 } catch {
                     encodingFailures += 1
                     lastEncodingError = "\(error)"
+                    previousState = nil
                     let gap = GapEvent(
                         firstSequence: sequence, lastSequence: sequence, reason: .encodingFailed,
                         message: "\(error)")
@@ -209,6 +218,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
                 }
             case .gap(let gap):
                 covered = (covered?.lowerBound ?? gap.firstSequence)...gap.lastSequence
+                previousState = nil
                 SessionEvent.gap(gap).appendLine(to: &lines)
             }
         }
@@ -222,7 +232,27 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
                 stats.droppedTransportFailed += written
             }
         }
-        if !delivered, let covered { markUndelivered(covered) }
+        if !delivered {
+            previousState = nil
+            if let covered { markUndelivered(covered) }
+        }
+    }
+
+    /// The state as a full snapshot, or as a patch against the previous line's state under delta snapshots.
+    private func snapshot(of state: State) throws -> ActionLineWriter.Snapshot {
+        let bytes = try encoder.encodeToBytes(state)
+        guard case .delta(let interval) = configuration.snapshots else { return .state(bytes) }
+        let current = try JSONValue(parsing: bytes)
+        defer { previousState = current }
+        if let previous = previousState, sinceKeyframe + 1 < max(1, interval) {
+            let patch = JSONPatch(from: previous, to: current).jsonValue.canonicalBytes()
+            if patch.count < bytes.count {
+                sinceKeyframe += 1
+                return .patch(patch)
+            }
+        }
+        sinceKeyframe = 0
+        return .state(bytes)
     }
 
     /// Starts the transport if needed, then sends earlier undelivered ranges as gaps followed by `lines`, which

@@ -44,9 +44,11 @@ extension ReplayEngine {
                 }
                 if needsResync || action.sequence > expected {
                     try replayer.load(action.state, as: .recordedState)
+                    action.patch = nil
                 } else {
                     try replayer.apply(action.action)
                     action.state = try replayer.currentState()
+                    action.patch = nil
                 }
                 needsResync = false
                 expected = action.sequence + 1

@@ -19,16 +19,24 @@ public struct ActionEvent: Sendable, Hashable {
     public var action: JSONValue
     /// Where the action came from.
     public var origin: Origin
-    /// The full state after the action, canonically encoded.
+    /// The full state after the action, canonically encoded. For a line stored as a patch, the reader fills it
+    /// in by applying ``patch`` to the previous state.
     public var state: JSONValue
+    /// Set when the line stores the state as a patch against the previous line's state (a delta snapshot);
+    /// `nil` for a full snapshot (a keyframe).
+    public var patch: JSONPatch?
 
     /// Creates an action event.
-    public init(sequence: Int, time: Double, name: String, action: JSONValue, origin: Origin, state: JSONValue) {
+    public init(
+        sequence: Int, time: Double, name: String, action: JSONValue, origin: Origin, state: JSONValue,
+        patch: JSONPatch? = nil
+    ) {
         self.sequence = sequence
         self.time = time
         self.name = name
         self.action = action
         self.origin = origin
         self.state = state
+        self.patch = patch
     }
 }

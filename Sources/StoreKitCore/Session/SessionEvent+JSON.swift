@@ -49,8 +49,12 @@ extension SessionEvent {
             "time": .double(event.time),
             "name": .string(event.name),
             "action": event.action,
-            "state": event.state,
         ]
+        if let patch = event.patch {
+            members["patch"] = patch.jsonValue
+        } else {
+            members["state"] = event.state
+        }
         switch event.origin {
         case .app:
             members["origin"] = .string("app")
@@ -112,13 +116,28 @@ extension SessionEvent {
         guard sequence >= 1 else {
             throw SessionEventDecodingError(path: "seq", message: "is \(sequence); sequence numbers start at 1")
         }
+        let patch: JSONPatch?
+        let state: JSONValue
+        switch (fields.members["state"], fields.members["patch"]) {
+        case (let full?, nil):
+            state = full
+            patch = nil
+        case (nil, let operations?):
+            state = .null
+            patch = try JSONPatch(jsonValue: operations, path: "patch")
+        case (nil, nil):
+            throw SessionEventDecodingError(path: "state", message: "is missing (an action line has 'state' or 'patch')")
+        case (_?, _?):
+            throw SessionEventDecodingError(path: "patch", message: "cannot stand beside 'state'; a line has one of them")
+        }
         return ActionEvent(
             sequence: sequence,
             time: try fields.number("time"),
             name: try fields.optionalString("name") ?? "",
             action: try fields.value("action"),
             origin: origin,
-            state: try fields.value("state"))
+            state: state,
+            patch: patch)
     }
 
     private static func gap(_ fields: EventFields) throws(SessionEventDecodingError) -> GapEvent {

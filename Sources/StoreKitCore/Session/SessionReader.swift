@@ -18,6 +18,8 @@ public final class SessionReader {
     private let ownsDescriptor: Bool
     private let maxLineBytes: Int
     private var sawHeader = false
+    /// The state of the last line, the base a `patch` line applies to; `nil` after a gap.
+    private var previousState: JSONValue?
     private var lastLineNumber = 0
 
     /// Opens the session file at `path` (`-` reads standard input).
@@ -78,7 +80,7 @@ public final class SessionReader {
             return nil
         }
         lastLineNumber = line.number
-        let event = try decode(line)
+        var event = try decode(line)
         switch event {
         case .header(let header):
             if sawHeader { throw error(.duplicateHeader) }
@@ -86,8 +88,32 @@ public final class SessionReader {
                 throw error(.unsupportedFormat(header.formatVersion))
             }
             sawHeader = true
+            previousState = header.initialState
         default:
             if !sawHeader { throw error(.missingHeader(foundKind: event.kind.rawValue)) }
+        }
+        switch event {
+        case .action(var action):
+            if let patch = action.patch {
+                guard let base = previousState else {
+                    throw error(
+                        .invalidEvent(
+                            SessionEventDecodingError(
+                                path: "patch",
+                                message: "has no state to apply to: a gap came before it (after a gap a line holds a full 'state')")))
+                }
+                do {
+                    action.state = try patch.apply(to: base)
+                } catch {
+                    throw self.error(.invalidEvent(SessionEventDecodingError(path: "patch", message: "\(error)")))
+                }
+                event = .action(action)
+            }
+            previousState = action.state
+        case .gap:
+            previousState = nil
+        default:
+            break
         }
         return event
     }

@@ -185,3 +185,46 @@ func waitUntil(timeout: TimeInterval = 30, _ condition: () -> Bool) throws {
 
 /// A condition did not come true in time.
 struct WaitTimedOut: Error {}
+
+@Suite struct DeltaSnapshotTests {
+    private func record(_ policy: SnapshotPolicy, _ actions: [Tally.Action]) throws -> (Session, MemoryTransport) {
+        // A state large enough that a patch is smaller than the state.
+        var initial = Tally.State()
+        initial.items = Array(0..<300)
+        let transport = MemoryTransport()
+        let store = Store(initialState: initial, reducer: Tally.reducer)
+        let recorder = store.startRecording(.init(storeID: "tally", app: AppInfo(name: "T"), snapshots: policy), to: transport)
+        for action in actions { store.dispatch(action) }
+        recorder.finish()
+        return (try transport.session(), transport)
+    }
+
+    @Test func deltaSessionsReadBackToTheSameStatesAndAreSmaller() throws {
+        let script = (1...60).map { Tally.Action.add($0) }
+        let (full, fullBytes) = try record(.full, script)
+        let (delta, deltaBytes) = try record(.delta(keyframeInterval: 25), script)
+        #expect(delta.actions.map(\.state) == full.actions.map(\.state))
+        #expect(deltaBytes.data.count * 3 < fullBytes.data.count)
+        // A keyframe opens the session and then every 25 actions
+        #expect(delta.actions.filter { $0.patch == nil }.map(\.sequence) == [1, 26, 51])
+        #expect(ReplayEngine(stores: [Tally.replayable]).replay(delta).verdict == .match)
+    }
+
+    @Test func aGapIsFollowedByAKeyframe() throws {
+        let (session, _) = try record(.delta, [.add(1), .add(2), .setRatio(.nan), .add(3)])
+        let after = session.actions.first { $0.sequence == 4 }
+        #expect(after?.patch == nil)
+        #expect(session.actions.first { $0.sequence == 2 }?.patch != nil)
+    }
+
+    @Test func aPatchAfterAGapLineIsRejected() throws {
+        let text = [
+            headerLine,
+            #"{"count":1,"from":1,"kind":"gap","reason":"bufferFull","to":1}"#,
+            #"{"action":"clear","kind":"action","patch":[],"seq":2,"time":0.5}"#,
+        ].joined(separator: "\n") + "\n"
+        let error = #expect(throws: SessionReadError.self) { _ = try Session(ndjson: Array(text.utf8)) }
+        #expect(error?.line == 3)
+        #expect(error?.reason.hasPrefix("field 'patch' has no state to apply to") == true)
+    }
+}
