@@ -2,7 +2,19 @@ import Foundation
 import StoreKitCore
 
 // Benchmarks print figures; they are never timed tests. Run: swift run -c release storekit-benchmarks
-if CommandLine.arguments.contains("--encode-only") {
+// or Benchmarks/run.sh for the whole table, with the comparisons against jq and Python.
+let arguments = CommandLine.arguments
+if let index = arguments.firstIndex(of: "--diff-files"), arguments.count > index + 2 {
+    // Whole-process diff of two JSON files, timed from outside by Benchmarks/run.sh.
+    print((try? DiffBenchmarks.diffFiles(arguments[index + 1], arguments[index + 2])) ?? -1)
+    exit(0)
+}
+if let index = arguments.firstIndex(of: "--write-diff-pair"), arguments.count > index + 1 {
+    let (old, new) = try DiffBenchmarks.writePair(bytes: 5_000_000, to: arguments[index + 1])
+    print(old, new)
+    exit(0)
+}
+if arguments.contains("--encode-only") {
     // A profiling hook: encode the 10 KB state in a loop (for valgrind --tool=callgrind).
     let state = Inventory.state(itemCount: Inventory.itemCount(forBytes: 10_000))
     var total = 0
@@ -10,12 +22,21 @@ if CommandLine.arguments.contains("--encode-only") {
     print(total)
     exit(0)
 }
-FileHandle.standardError.write(Data("running recording benchmarks...\n".utf8))
+let quick = arguments.contains("--quick")
+func progress(_ text: String) { FileHandle.standardError.write(Data("\(text)\n".utf8)) }
+
 var rows: [Row] = []
+progress("recording cost on the app's thread...")
 for (label, bytes) in [("small", 50), ("10 KB", 10_000), ("1 MB", 1_000_000)] {
     rows += RecordingBenchmarks.dispatchCost(label: label, bytes: bytes, dispatches: bytes >= 1_000_000 ? 200 : 5000)
 }
-let (rate, dropped) = RecordingBenchmarks.sustainedRate(label: "10 KB", bytes: 10_000, actions: 20_000)
+progress("sustained recording...")
+let (rate, dropped) = RecordingBenchmarks.sustainedRate(label: "10 KB", bytes: 10_000, actions: quick ? 5_000 : 20_000)
 rows.append(rate)
+progress("storage...")
+rows.append(StorageBenchmarks.bytesPerAction(bytes: 100_000, actions: quick ? 200 : 1_000))
+progress("replay + verify...")
+rows += ReplayBenchmarks.rows(label: "small state", bytes: 50, actions: quick ? 100_000 : 1_000_000)
+rows += ReplayBenchmarks.rows(label: "100 KB state", bytes: 100_000, actions: quick ? 300 : 2_000)
 Table.print(rows)
 print("dropped while recording the sustained run: \(dropped)")

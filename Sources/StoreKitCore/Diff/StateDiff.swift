@@ -56,7 +56,11 @@ public struct StateDiff: Sendable, Equatable {
     private static func collect(_ old: JSONValue, _ new: JSONValue, path: JSONPath, into changes: inout [Change]) {
         switch (old, new) {
         case (.object(let oldMembers), .object(let newMembers)):
-            for key in JSONValue.sortedKeys(oldMembers.merging(newMembers) { first, _ in first }) {
+            if oldMembers == newMembers { return }
+            var keys = Array(oldMembers.keys)
+            keys += newMembers.keys.filter { oldMembers[$0] == nil }
+            keys.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            for key in keys {
                 let member = path.appending(.key(key))
                 switch (oldMembers[key], newMembers[key]) {
                 case (let before?, let after?): collect(before, after, path: member, into: &changes)

@@ -231,6 +231,8 @@ private struct ByteReader {
             return .object(members)
         }
         var expectation = "expected a string key or '}'"
+        // Most objects in states are small records: one allocation instead of growing 1, 2, 4, 8.
+        members.reserveCapacity(8)
         while true {
             guard index < count && base[index] == ASCII.quote else { throw failure(expectation) }
             let keyOffset = index
