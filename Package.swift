@@ -24,6 +24,8 @@ var package = Package(
         .target(name: "SampleFeatures", dependencies: ["StoreKitCore"], path: "samples/Features"),
         .executableTarget(
             name: "sample-app", dependencies: ["SampleFeatures", "StoreKitCore"], path: "samples/SampleApp"),
+        .executableTarget(
+            name: "sample-replay-host", dependencies: ["SampleFeatures", "StoreKitCore"], path: "samples/ReplayHost"),
 
         .executableTarget(
             name: "storekit-benchmarks", dependencies: ["StoreKitCore"], path: "Benchmarks/StoreKitBenchmarks"),

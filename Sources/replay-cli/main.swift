@@ -1,2 +1,5 @@
-// Placeholder until its own issue: prints its usage.
-print("usage: replay-cli --help (not implemented yet)")
+import Foundation
+
+// The executable only runs the command line and maps its result to an exit status.
+signal(SIGPIPE, SIG_IGN)
+exit(ReplayCLI.main(Array(CommandLine.arguments.dropFirst())))

@@ -15,11 +15,17 @@ public struct ReplayEngine: Sendable {
         public var findAllDivergences: Bool
         /// Stop after this step (inclusive); `nil` replays everything.
         public var lastStep: Int?
+        /// Called before each action is replayed (a replay host reports progress with it).
+        public var willReplay: (@Sendable (ActionEvent) -> Void)?
 
         /// Creates options; by default the engine stops at the first divergence and replays every step.
-        public init(findAllDivergences: Bool = false, lastStep: Int? = nil) {
+        public init(
+            findAllDivergences: Bool = false, lastStep: Int? = nil,
+            willReplay: (@Sendable (ActionEvent) -> Void)? = nil
+        ) {
             self.findAllDivergences = findAllDivergences
             self.lastStep = lastStep
+            self.willReplay = willReplay
         }
     }
 
@@ -100,6 +106,7 @@ public struct ReplayEngine: Sendable {
                     stopped = true
                     continue
                 }
+                options.willReplay?(action)
                 stopped = !step(action, replayer: replayer, resync: needsResync, run: &run)
                 needsResync = false
             }

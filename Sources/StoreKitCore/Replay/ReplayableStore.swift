@@ -46,6 +46,8 @@ protocol StateReplayer: AnyObject {
     func compare(with recorded: JSONValue) throws(ReplayStepFailure) -> StateComparison
     /// The current state as canonical JSON.
     func currentState() throws(ReplayStepFailure) -> JSONValue
+    /// Checks that a recorded value still decodes as the part it is, without touching the replay state.
+    func checkDecodes(_ value: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure)
 }
 
 /// The typed replayer behind ``ReplayableStore``.
@@ -82,6 +84,14 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
             throw ReplayStepFailure(part: .replayedState, path: error.jsonPath, message: error.summary)
         } catch {
             throw ReplayStepFailure(part: .replayedState, path: "", message: "\(error)")
+        }
+    }
+
+    func checkDecodes(_ value: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure) {
+        if part == .action {
+            _ = try decode(Action.self, from: value, part: part)
+        } else {
+            _ = try decode(State.self, from: value, part: part)
         }
     }
 
