@@ -33,6 +33,7 @@ var package = Package(
         .testTarget(name: "StoreKitCoreTests", dependencies: ["StoreKitCore"]),
         .testTarget(
             name: "StoreKitTestingTests", dependencies: ["StoreKitTesting", "StoreKitCore", "SampleFeatures"]),
+        .testTarget(name: "ReplayCLITests", dependencies: ["replay-cli", "sample-replay-host"]),
         .testTarget(name: "SampleGoldenTests", dependencies: ["SampleFeatures", "StoreKitCore", "StoreKitTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,90 @@
+import Foundation
+
+/// Runs the real built executables and cleans up what tests make.
+enum CLI {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The folder the test bundle was built into, where the executables are too.
+    static let binaries: URL = {
+        var directory = Bundle.main.bundleURL
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("replay-cli").path),
+            directory.path != "/"
+        {
+            directory.deleteLastPathComponent()
+        }
+        return directory.path == "/" ? packageRoot.appendingPathComponent(".build/debug") : directory
+    }()
+
+    static func session(_ name: String) -> String {
+        packageRoot.appendingPathComponent("samples/sessions/\(name)").path
+    }
+
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `replay-cli` (or another built executable) with `arguments` in the package root.
+    static func run(
+        _ arguments: [String], executable: String = "replay-cli", environment: [String: String] = [:],
+        stdin: Data? = nil, directory: URL? = nil
+    ) throws -> Outcome {
+        let process = Process()
+        process.executableURL = binaries.appendingPathComponent(executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = directory ?? packageRoot
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        env["REPLAY_HOST"] = nil
+        env["SAMPLE_HOST_REGRESSION"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
+        let stderrData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(
+            status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
+            stderr: String(decoding: stderrData, as: UTF8.self))
+    }
+}
+
+/// A temporary folder under /tmp for one test.
+struct Scratch {
+    let url: URL
+
+    init() throws {
+        url = URL(fileURLWithPath: "/tmp/skr-cli-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    var path: String { url.path }
+
+    func file(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    @discardableResult
+    func write(_ name: String, _ text: String, executable: Bool = false) throws -> String {
+        let path = file(name)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        if executable { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path) }
+        return path
+    }
+
+    func copy(_ session: String, as name: String) throws -> String {
+        let path = file(name)
+        try FileManager.default.copyItem(atPath: CLI.session(session), toPath: path)
+        return path
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+}

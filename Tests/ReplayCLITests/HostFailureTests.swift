@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// A host that crashes, hangs, prints garbage or does not know the store is reported as such; the CLI survives.
+@Suite struct HostFailureTests {
+    private func fakeHost(_ body: String, in scratch: Scratch) throws -> String {
+        try scratch.write(
+            "host.sh",
+            """
+            #!/bin/sh
+            cat > /dev/null &
+            echo '{"kind":"hello","protocol":1,"stores":["todos"]}'
+            case "$*" in *drift*) echo '{"kind":"result","header":{},"drift":{"checkedValues":2,"entries":[]}}'; exit 0;; esac
+            \(body)
+            """, executable: true)
+    }
+
+    @Test(arguments: [
+        ("echo '{\"kind\":\"step\",\"seq\":1,\"name\":\"addTodo\"}'; kill -SEGV $$", "the replay host crashed (signal 11) at step 1 (addTodo)"),
+        ("echo '{\"kind\":\"step\",\"seq\":2,\"name\":\"tag\"}'; exit 3", "the replay host exited with status 3 at step 2 (tag)"),
+        ("echo '{\"kind\":\"step\",\"seq\":1,\"name\":\"addTodo\"}'; sleep 30", "the replay host hung at step 1 (addTodo): no answer for 1 s"),
+        ("echo 'Fatal error: oops'", "the replay host printed something that is not the replay-host protocol before the first step: 'Fatal error: oops'"),
+    ])
+    func aFailingHostIsReportedWithItsStep(_ body: String, _ message: String) throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let host = try fakeHost(body, in: scratch)
+        let outcome = try CLI.run(["diff", CLI.session("todos-basic.jsonl"), "--host", host, "--timeout", "1"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
+    }
+
+    @Test func aHostThatDoesNotKnowTheStoreSaysWhichItKnows() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let text = try String(contentsOfFile: CLI.session("counter-basic.jsonl"), encoding: .utf8)
+        let session = try scratch.write("other.jsonl", text.replacingOccurrences(of: #""storeId":"counter""#, with: #""storeId":"checkout""#))
+        let outcome = try CLI.run(["diff", session])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("the replay host does not know store 'checkout' (it knows: counter, scoreboard, todos)"), "\(outcome.stderr)")
+    }
+
+    @Test func aHostThatCannotStartIsNamed() throws {
+        let outcome = try CLI.run(["diff", CLI.session("todos-basic.jsonl"), "--host", "/nonexistent/host"])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("the replay host exited with status 127 before the first step"), "\(outcome.stderr)")
+    }
+
+    @Test func withoutAnyHostConfigurationTheMessageSaysHowToAddOne() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let session = try scratch.copy("counter-basic.jsonl", as: "c.jsonl")
+        let outcome = try CLI.run(["diff", session], directory: scratch.url)
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("no replay host: pass '--host <command>'"))
+    }
+}
