@@ -1,2 +1,3 @@
-// Placeholder until its own issue: prints its usage.
-print("usage: replayd --help (not implemented yet)")
+import Foundation
+
+exit(Replayd.main(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))

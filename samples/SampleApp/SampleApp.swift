@@ -14,12 +14,21 @@ enum SampleApp {
             }
             options = parsed
         } catch {
-            printError("Error: \(error)\nUsage: sample-app --feature <name> --out <file>")
+            printError("Error: \(error)\nUsage: sample-app --feature <name> (--out <file> | --socket <path>)")
             return 2
         }
-        let path = options.outputPath ?? ""
-        let statistics = await record(options, to: FileTransport(path: path))
-        printError("sample-app: recorded \(statistics.actionsWritten) of \(statistics.actionsSeen) actions to \(path)")
+        let transport: any SessionTransport
+        let destination: String
+        if let socket = options.socketPath {
+            let socketTransport = UnixSocketTransport(path: socket == "default" ? nil : socket)
+            transport = socketTransport
+            destination = "replayd at \(socketTransport.path)"
+        } else {
+            destination = options.outputPath ?? ""
+            transport = FileTransport(path: destination)
+        }
+        let statistics = await record(options, to: transport)
+        printError("sample-app: recorded \(statistics.actionsWritten) of \(statistics.actionsSeen) actions to \(destination)")
         guard statistics.dropped == 0 else {
             printError("sample-app: \(statistics.dropped) actions were not recorded: \(statistics.lastError ?? "")")
             return 1

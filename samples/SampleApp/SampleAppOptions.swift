@@ -7,6 +7,7 @@ struct SampleAppOptions {
 
     var feature = Feature.todos
     var outputPath: String?
+    var socketPath: String?
     var actions = 40
     var seed: UInt64 = 1
     var deltaSnapshots = false
@@ -14,11 +15,13 @@ struct SampleAppOptions {
     static let usage = """
         OVERVIEW: A scripted sample app that drives one sample feature and records the session.
 
-        USAGE: sample-app [--feature <name>] --out <file> [--actions <n>] [--seed <n>] [--delta]
+        USAGE: sample-app [--feature <name>] (--out <file> | --socket <path>) [--actions <n>] [--seed <n>] [--delta]
 
         OPTIONS:
           --feature <name>   counter, todos or scoreboard (default: todos)
           --out <file>       where to write the session (NDJSON)
+          --socket <path>    stream the session to replayd at this socket instead ('default' for the
+                             default socket)
           --actions <n>      how many user actions to dispatch (default: 40)
           --seed <n>         the script's random seed, for a reproducible session (default: 1)
           --delta            store states as patches with keyframes (delta snapshots)
@@ -53,6 +56,8 @@ struct SampleAppOptions {
                 options.deltaSnapshots = true
             case "--out":
                 options.outputPath = try value(for: argument)
+            case "--socket":
+                options.socketPath = try value(for: argument)
             case "--actions":
                 let text = try value(for: argument)
                 guard let count = Int(text), count >= 0 else {
@@ -69,7 +74,9 @@ struct SampleAppOptions {
                 throw UsageError(description: "unknown option '\(argument)'")
             }
         }
-        guard options.outputPath != nil else { throw UsageError(description: "missing '--out <file>'") }
+        guard (options.outputPath == nil) != (options.socketPath == nil) else {
+            throw UsageError(description: "give one of '--out <file>' and '--socket <path>'")
+        }
         return options
     }
 }

@@ -1,7 +1,7 @@
 /// Reads the system's monotonic clock, which never jumps when the wall clock is changed.
-enum MonotonicClock {
+package enum MonotonicClock {
     /// Nanoseconds since an arbitrary fixed point (boot, on most systems).
-    static func nanoseconds() -> UInt64 {
+    package static func nanoseconds() -> UInt64 {
         var spec = timespec()
         // CLOCK_MONOTONIC cannot fail with a valid clock id and pointer.
         _ = clock_gettime(CLOCK_MONOTONIC, &spec)

@@ -1,9 +1,9 @@
 /// The one place that calls the C library for files: every call retries on `EINTR` and turns `errno` into a
 /// ``SystemError`` naming the call.
-enum Syscall {
+package enum Syscall {
     /// Runs `body` until it stops failing with `EINTR`; a result of -1 becomes a ``SystemError``.
     @discardableResult
-    static func retrying<T: FixedWidthInteger>(
+    package static func retrying<T: FixedWidthInteger>(
         _ call: String, subject: String? = nil, _ body: () -> T
     ) throws(SystemError) -> T {
         while true {
@@ -16,7 +16,7 @@ enum Syscall {
     }
 
     /// Opens `path` with `flags` and `mode`, close-on-exec.
-    static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o600) throws(SystemError) -> Int32 {
+    package static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o600) throws(SystemError) -> Int32 {
         try retrying("open", subject: path) { () -> Int32 in
             #if canImport(Darwin)
             Darwin.open(path, flags | O_CLOEXEC, mode)
@@ -27,7 +27,7 @@ enum Syscall {
     }
 
     /// Reads up to `count` bytes into `buffer`; 0 means end of file.
-    static func read(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int) throws(SystemError) -> Int {
+    package static func read(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int) throws(SystemError) -> Int {
         try retrying("read") { () -> Int in
             #if canImport(Darwin)
             Darwin.read(fd, buffer, count)
@@ -38,7 +38,7 @@ enum Syscall {
     }
 
     /// Writes all of `bytes`, looping over short writes.
-    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, subject: String? = nil) throws(SystemError) {
+    package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, subject: String? = nil) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
             let written = try retrying("write", subject: subject) { () -> Int in
@@ -53,7 +53,7 @@ enum Syscall {
     }
 
     /// Writes all of `bytes`, looping over short writes.
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8], subject: String? = nil) throws(SystemError) {
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8], subject: String? = nil) throws(SystemError) {
         let failure = bytes.withUnsafeBytes { buffer -> SystemError? in
             do {
                 try writeAll(fd, buffer, subject: subject)
@@ -68,7 +68,7 @@ enum Syscall {
     }
 
     /// Reads up to `buffer.count` bytes into `buffer`; 0 means end of file.
-    static func read(_ fd: Int32, into buffer: inout [UInt8]) throws(SystemError) -> Int {
+    package static func read(_ fd: Int32, into buffer: inout [UInt8]) throws(SystemError) -> Int {
         let result = buffer.withUnsafeMutableBytes { raw -> Result<Int, SystemError> in
             do {
                 return .success(try read(fd, into: raw.baseAddress!, count: raw.count))
@@ -82,7 +82,7 @@ enum Syscall {
     }
 
     /// Flushes the file's data to stable storage.
-    static func fsync(_ fd: Int32, subject: String? = nil) throws(SystemError) {
+    package static func fsync(_ fd: Int32, subject: String? = nil) throws(SystemError) {
         try retrying("fsync", subject: subject) { () -> Int32 in
             #if canImport(Darwin)
             Darwin.fsync(fd)
@@ -93,7 +93,7 @@ enum Syscall {
     }
 
     /// Closes `fd`; `EINTR` is ignored because the descriptor is released either way.
-    static func close(_ fd: Int32) {
+    package static func close(_ fd: Int32) {
         precondition(fd >= 0, "closing a negative file descriptor is a bug")
         #if canImport(Darwin)
         _ = Darwin.close(fd)

@@ -1,0 +1,140 @@
+/// A transport that streams the session to `replayd` over its Unix domain socket.
+///
+/// The recorder calls it from its background thread only, so it may block, but never for long: sends and the wait
+/// for the daemon's welcome are bounded by ``timeout``, and while the daemon is away, ``start(header:)`` fails at
+/// once until the next retry is due (the delay doubles from 50 ms up to 5 s and resets after a success). It never
+/// raises `SIGPIPE` in the app. On every (re)connect it sends the header and reads the daemon's welcome, which says
+/// how much of this session the daemon has stored; the recorder records the rest as a `gap`.
+///
+/// ```swift
+/// let recorder = store.startRecording(.init(storeID: "todos", app: app), to: UnixSocketTransport())
+/// ```
+public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
+    /// Why the transport could not deliver.
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        /// The last connection attempt failed; the next is allowed after `seconds`.
+        case backingOff(seconds: Double)
+        /// The daemon refused the session (its `rejected` reply).
+        case refused(reason: String)
+        /// The daemon answered with something other than a welcome.
+        case unexpectedReply(String)
+
+        /// A sentence for logs and gap messages.
+        public var description: String {
+            switch self {
+            case .backingOff(let seconds):
+                "replayd is unreachable; next attempt in \(Int((seconds * 1000).rounded())) ms"
+            case .refused(let reason): "replayd refused the session: \(reason)"
+            case .unexpectedReply(let reply): "replayd sent an unexpected reply: \(reply)"
+            }
+        }
+    }
+
+    /// The socket's path.
+    public let path: String
+    /// The longest a send or the wait for the welcome may take, in seconds.
+    public let timeout: Double
+    private var fd: Int32 = -1
+    private var retryDelay = UnixSocketTransport.firstRetryDelay
+    private var nextAttempt: UInt64 = 0
+    private static let firstRetryDelay = 0.05
+    private static let longestRetryDelay = 5.0
+    private static let longestReply = 1 << 16
+
+    /// Creates a transport to the daemon at `path`, or at ``ReplaydSocketPath/resolve(environment:)`` when nil.
+    /// - Parameters:
+    ///   - path: The socket's path.
+    ///   - timeout: The longest a send or the wait for the welcome may take, in seconds.
+    public init(path: String? = nil, timeout: Double = 2) {
+        self.path = path ?? ReplaydSocketPath.resolve()
+        self.timeout = timeout
+    }
+
+    deinit {
+        if fd >= 0 { Syscall.close(fd) }
+    }
+
+    /// Connects (again), sends the header and reads the welcome.
+    /// - Returns: The last sequence number the daemon has stored for this session (0 for a new one).
+    /// - Throws: ``Failure`` or ``SystemError``; the recorder retries with its next batch.
+    public func start(header: [UInt8]) throws -> Int? {
+        disconnect()
+        let now = MonotonicClock.nanoseconds()
+        guard now >= nextAttempt else {
+            throw Failure.backingOff(seconds: Double(nextAttempt - now) / 1e9)
+        }
+        do {
+            let lastSequence = try connect(header: header)
+            retryDelay = Self.firstRetryDelay
+            return lastSequence
+        } catch {
+            disconnect()
+            nextAttempt = MonotonicClock.nanoseconds() + UInt64(retryDelay * 1e9)
+            retryDelay = min(retryDelay * 2, Self.longestRetryDelay)
+            throw error
+        }
+    }
+
+    /// Sends the lines.
+    public func write(_ lines: [UInt8]) throws {
+        guard fd >= 0 else { throw SystemError(call: "send", subject: path, errno: ENOTCONN) }
+        do {
+            try Syscall.sendAll(fd, lines, subject: path)
+        } catch {
+            disconnect()
+            throw error
+        }
+    }
+
+    /// Closes the connection; the daemon stores what it received and closes the session file.
+    public func close() throws {
+        disconnect()
+    }
+
+    private func disconnect() {
+        if fd >= 0 { Syscall.close(fd) }
+        fd = -1
+    }
+
+    private func connect(header: [UInt8]) throws -> Int {
+        let address = try UnixSocketAddress(path: path)
+        fd = try Syscall.makeUnixSocket()
+        try Syscall.setTimeouts(fd, seconds: timeout)
+        try Syscall.connect(fd, to: address)
+        try Syscall.sendAll(fd, header, subject: path)
+        let reply = try readLine()
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: reply)
+        } catch {
+            throw Failure.unexpectedReply(String(decoding: reply.prefix(200), as: UTF8.self))
+        }
+        switch (value["kind"], value["lastSeq"], value["reason"]) {
+        case (.string("welcome"), .integer(let last), _):
+            return Int(last)
+        case (.string("rejected"), _, .string(let reason)):
+            throw Failure.refused(reason: reason)
+        default:
+            throw Failure.unexpectedReply(String(decoding: reply.prefix(200), as: UTF8.self))
+        }
+    }
+
+    /// Reads the daemon's one-line reply to the header, bounded by the receive timeout.
+    private func readLine() throws -> [UInt8] {
+        var line: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while line.count < Self.longestReply {
+            let count = try chunk.withUnsafeMutableBytes { raw in
+                try Syscall.receive(fd, into: raw.baseAddress!, count: raw.count, subject: path)
+            }
+            guard let count else { throw SystemError(call: "recv", subject: path, errno: ETIMEDOUT) }
+            guard count > 0 else { throw SystemError(call: "recv", subject: path, errno: ECONNRESET) }
+            if let newline = chunk[..<count].firstIndex(of: 0x0A) {
+                // The reply is one line and nothing follows it until the next header.
+                return line + chunk[..<newline]
+            }
+            line += chunk[..<count]
+        }
+        throw Failure.unexpectedReply("a reply longer than \(Self.longestReply) bytes")
+    }
+}

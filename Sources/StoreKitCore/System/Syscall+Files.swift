@@ -1,0 +1,126 @@
+extension Syscall {
+    /// The parts of `stat` the daemon checks: the kind, permission bits and owner of a path.
+    package struct FileStatus: Sendable, Equatable {
+        /// The permission bits (`st_mode & 0o7777`).
+        package var permissions: mode_t
+        /// The owner's user id.
+        package var owner: uid_t
+        /// True for a directory.
+        package var isDirectory: Bool
+        /// True for a socket.
+        package var isSocket: Bool
+        /// The size in bytes.
+        package var size: Int
+    }
+
+    /// Returns the status of `path` (following symbolic links), or `nil` when it does not exist.
+    package static func status(_ path: String) throws(SystemError) -> FileStatus? {
+        var info = stat()
+        do {
+            try retrying("stat", subject: path) { stat(path, &info) }
+        } catch where error.errno == ENOENT {
+            return nil
+        }
+        return FileStatus(info)
+    }
+
+    /// Returns the status of an open descriptor.
+    package static func status(of fd: Int32, subject: String? = nil) throws(SystemError) -> FileStatus {
+        var info = stat()
+        try retrying("fstat", subject: subject) { fstat(fd, &info) }
+        return FileStatus(info)
+    }
+
+    /// Creates the directory `path` with `mode` unless it exists.
+    package static func makeDirectory(_ path: String, mode: mode_t) throws(SystemError) {
+        do {
+            try retrying("mkdir", subject: path) { mkdir(path, mode) }
+        } catch where error.errno == EEXIST {
+            return
+        }
+    }
+
+    /// Sets the permission bits of `path`.
+    package static func changeMode(_ path: String, _ mode: mode_t) throws(SystemError) {
+        try retrying("chmod", subject: path) { chmod(path, mode) }
+    }
+
+    /// Removes the file `path`; a missing file is not an error.
+    package static func unlink(_ path: String) throws(SystemError) {
+        do {
+            #if canImport(Darwin)
+            try retrying("unlink", subject: path) { Darwin.unlink(path) }
+            #else
+            try retrying("unlink", subject: path) { Glibc.unlink(path) }
+            #endif
+        } catch where error.errno == ENOENT {
+            return
+        }
+    }
+
+    /// Cuts the file open as `fd` to `length` bytes.
+    package static func truncate(_ fd: Int32, to length: Int, subject: String? = nil) throws(SystemError) {
+        try retrying("ftruncate", subject: subject) { ftruncate(fd, off_t(length)) }
+    }
+
+    /// Reads up to `count` bytes at `offset` without moving the file position.
+    package static func read(
+        _ fd: Int32, at offset: Int, count: Int, subject: String? = nil
+    ) throws(SystemError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let result = bytes.withUnsafeMutableBytes { raw -> Result<Int, SystemError> in
+            do {
+                return .success(try retrying("pread", subject: subject) { pread(fd, raw.baseAddress!, count, off_t(offset)) })
+            } catch let error as SystemError {
+                return .failure(error)
+            } catch {
+                preconditionFailure("pread throws only SystemError")
+            }
+        }
+        bytes.removeLast(count - (try result.get()))
+        return bytes
+    }
+
+    /// Takes an exclusive advisory lock on `fd` without waiting.
+    /// - Returns: False when another process holds the lock.
+    package static func tryLockExclusively(_ fd: Int32, subject: String? = nil) throws(SystemError) -> Bool {
+        do {
+            try retrying("flock", subject: subject) { flock(fd, LOCK_EX | LOCK_NB) }
+            return true
+        } catch where error.errno == EWOULDBLOCK {
+            return false
+        }
+    }
+
+    /// Creates a pipe whose two ends are close-on-exec and non-blocking: `(read, write)`.
+    package static func makePipe() throws(SystemError) -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [0, 0]
+        try retrying("pipe") { pipe(&ends) }
+        for end in ends {
+            try setFlags(end, descriptor: FD_CLOEXEC, status: O_NONBLOCK)
+        }
+        return (ends[0], ends[1])
+    }
+
+    /// Adds descriptor flags (`FD_CLOEXEC`) and status flags (`O_NONBLOCK`) to `fd`.
+    package static func setFlags(_ fd: Int32, descriptor: Int32 = 0, status: Int32 = 0) throws(SystemError) {
+        if descriptor != 0 {
+            let current = try retrying("fcntl") { fcntl(fd, F_GETFD) }
+            try retrying("fcntl") { fcntl(fd, F_SETFD, current | descriptor) }
+        }
+        if status != 0 {
+            let current = try retrying("fcntl") { fcntl(fd, F_GETFL) }
+            try retrying("fcntl") { fcntl(fd, F_SETFL, current | status) }
+        }
+    }
+}
+
+extension Syscall.FileStatus {
+    init(_ info: stat) {
+        permissions = info.st_mode & 0o7777
+        owner = info.st_uid
+        isDirectory = info.st_mode & S_IFMT == S_IFDIR
+        isSocket = info.st_mode & S_IFMT == S_IFSOCK
+        size = Int(info.st_size)
+    }
+}

@@ -1,0 +1,190 @@
+extension Syscall {
+    /// Creates a Unix domain stream socket, close-on-exec, that never raises `SIGPIPE` (`SO_NOSIGPIPE` where the
+    /// platform has it; elsewhere ``send(_:_:subject:)`` passes `MSG_NOSIGNAL`).
+    package static func makeUnixSocket() throws(SystemError) -> Int32 {
+        #if canImport(Darwin)
+        let fd = try retrying("socket") { socket(AF_UNIX, SOCK_STREAM, 0) }
+        var on: Int32 = 1
+        try retrying("setsockopt", subject: "SO_NOSIGPIPE") {
+            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+        }
+        #else
+        let fd = try retrying("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0) }
+        #endif
+        try setFlags(fd, descriptor: FD_CLOEXEC)
+        return fd
+    }
+
+    /// Binds `fd` to the socket path in `address`.
+    package static func bind(_ fd: Int32, to address: UnixSocketAddress) throws(SystemError) {
+        try address.withSockaddr { pointer, length throws(SystemError) in
+            try retrying("bind", subject: address.path) { () -> Int32 in
+                #if canImport(Darwin)
+                Darwin.bind(fd, pointer, length)
+                #else
+                Glibc.bind(fd, pointer, length)
+                #endif
+            }
+        }
+    }
+
+    /// Connects `fd` to the socket at `address`.
+    package static func connect(_ fd: Int32, to address: UnixSocketAddress) throws(SystemError) {
+        try address.withSockaddr { pointer, length throws(SystemError) in
+            try retrying("connect", subject: address.path) { () -> Int32 in
+                #if canImport(Darwin)
+                Darwin.connect(fd, pointer, length)
+                #else
+                Glibc.connect(fd, pointer, length)
+                #endif
+            }
+        }
+    }
+
+    /// Marks `fd` as accepting connections.
+    package static func listen(_ fd: Int32, backlog: Int32, subject: String? = nil) throws(SystemError) {
+        try retrying("listen", subject: subject) { () -> Int32 in
+            #if canImport(Darwin)
+            Darwin.listen(fd, backlog)
+            #else
+            Glibc.listen(fd, backlog)
+            #endif
+        }
+    }
+
+    /// Accepts one pending connection as a non-blocking, close-on-exec descriptor; `nil` when none is waiting.
+    package static func accept(_ fd: Int32, subject: String? = nil) throws(SystemError) -> Int32? {
+        do {
+            let client = try retrying("accept", subject: subject) { () -> Int32 in
+                #if canImport(Darwin)
+                Darwin.accept(fd, nil, nil)
+                #else
+                Glibc.accept(fd, nil, nil)
+                #endif
+            }
+            try setFlags(client, descriptor: FD_CLOEXEC, status: O_NONBLOCK)
+            #if canImport(Darwin)
+            var on: Int32 = 1
+            try retrying("setsockopt", subject: "SO_NOSIGPIPE") {
+                setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+            }
+            #endif
+            return client
+        } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK || error.errno == ECONNABORTED {
+            return nil
+        }
+    }
+
+    /// Sends as much of `bytes` as the socket takes now, never raising `SIGPIPE`.
+    /// - Returns: The number of bytes sent; 0 when the socket would block.
+    package static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, subject: String? = nil) throws(SystemError) -> Int {
+        #if canImport(Darwin)
+        let flags: Int32 = 0
+        #else
+        let flags = Int32(MSG_NOSIGNAL)
+        #endif
+        do {
+            return try retrying("send", subject: subject) { () -> Int in
+                #if canImport(Darwin)
+                Darwin.send(fd, bytes.baseAddress, bytes.count, flags)
+                #else
+                Glibc.send(fd, bytes.baseAddress, bytes.count, flags)
+                #endif
+            }
+        } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
+            return 0
+        }
+    }
+
+    /// Sends all of `bytes` on a blocking socket (bounded by its send timeout), never raising `SIGPIPE`.
+    package static func sendAll(_ fd: Int32, _ bytes: [UInt8], subject: String? = nil) throws(SystemError) {
+        let failure = bytes.withUnsafeBytes { buffer -> SystemError? in
+            var offset = 0
+            while offset < buffer.count {
+                do {
+                    let sent = try send(fd, UnsafeRawBufferPointer(rebasing: buffer[offset...]), subject: subject)
+                    // A blocking socket that returns EAGAIN has hit its send timeout.
+                    guard sent > 0 else { return SystemError(call: "send", subject: subject, errno: ETIMEDOUT) }
+                    offset += sent
+                } catch let error as SystemError {
+                    return error
+                } catch {
+                    preconditionFailure("send throws only SystemError")
+                }
+            }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    /// Receives up to `count` bytes into `buffer`.
+    /// - Returns: The number of bytes read, 0 at end of stream, `nil` when a non-blocking socket has nothing yet.
+    package static func receive(
+        _ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int, subject: String? = nil
+    ) throws(SystemError) -> Int? {
+        do {
+            return try retrying("recv", subject: subject) { recv(fd, buffer, count, 0) }
+        } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
+            return nil
+        }
+    }
+
+    /// Sets the send and receive timeouts of a blocking socket.
+    package static func setTimeouts(_ fd: Int32, seconds: Double) throws(SystemError) {
+        var time = timeval()
+        time.tv_sec = Int(seconds)
+        time.tv_usec = .init((seconds - Double(Int(seconds))) * 1_000_000)
+        for option in [SO_SNDTIMEO, SO_RCVTIMEO] {
+            try retrying("setsockopt", subject: option == SO_SNDTIMEO ? "SO_SNDTIMEO" : "SO_RCVTIMEO") {
+                setsockopt(fd, SOL_SOCKET, option, &time, socklen_t(MemoryLayout<timeval>.size))
+            }
+        }
+    }
+
+    /// The user id of the process at the other end of a connected Unix socket (`SO_PEERCRED` on Linux,
+    /// `getpeereid` on Darwin).
+    package static func peerUserID(_ fd: Int32) throws(SystemError) -> uid_t {
+        #if canImport(Darwin)
+        var uid: uid_t = 0
+        var gid: gid_t = 0
+        try retrying("getpeereid") { getpeereid(fd, &uid, &gid) }
+        return uid
+        #else
+        var credentials = PeerCredentials()
+        var length = socklen_t(MemoryLayout<PeerCredentials>.size)
+        try retrying("getsockopt", subject: "SO_PEERCRED") {
+            getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length)
+        }
+        return credentials.uid
+        #endif
+    }
+
+    /// Waits until one of `descriptors` is ready or `timeoutMilliseconds` pass (-1 waits forever).
+    /// - Returns: The number of ready descriptors; their `revents` are filled in.
+    package static func poll(_ descriptors: inout [pollfd], timeoutMilliseconds: Int32) throws(SystemError) -> Int {
+        let count = nfds_t(descriptors.count)
+        let result = descriptors.withUnsafeMutableBufferPointer { buffer -> Result<Int32, SystemError> in
+            do {
+                #if canImport(Darwin)
+                return .success(try retrying("poll") { Darwin.poll(buffer.baseAddress, count, timeoutMilliseconds) })
+                #else
+                return .success(try retrying("poll") { Glibc.poll(buffer.baseAddress, count, timeoutMilliseconds) })
+                #endif
+            } catch let error as SystemError {
+                return .failure(error)
+            } catch {
+                preconditionFailure("poll throws only SystemError")
+            }
+        }
+        return Int(try result.get())
+    }
+}
+
+#if !canImport(Darwin)
+/// Linux's `struct ucred`, which Glibc only declares under `_GNU_SOURCE`.
+private struct PeerCredentials {
+    var pid: Int32 = 0
+    var uid: UInt32 = 0
+    var gid: UInt32 = 0
+}
+#endif
