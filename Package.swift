@@ -34,6 +34,8 @@ var package = Package(
         .testTarget(
             name: "StoreKitTestingTests", dependencies: ["StoreKitTesting", "StoreKitCore", "SampleFeatures"]),
         .testTarget(name: "ReplayCLITests", dependencies: ["replay-cli", "sample-replay-host"]),
+        .testTarget(
+            name: "ReplaydTests", dependencies: ["replayd", "sample-app", "StoreKitCore", "SampleFeatures"]),
         .testTarget(name: "SampleGoldenTests", dependencies: ["SampleFeatures", "StoreKitCore", "StoreKitTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -18,6 +18,11 @@ package final class SignalPipe {
         (readEnd, writeEnd) = try Syscall.makePipe()
         signalPipeWriteEnd = writeEnd
         signal(SIGPIPE, SIG_IGN)
+        // A parent may have started this process with these signals blocked (the mask is inherited).
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        for number in signals { sigaddset(&unblocked, number) }
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         for number in signals {
             signal(number) { received in
                 var byte = UInt8(truncatingIfNeeded: received)

@@ -1,0 +1,187 @@
+import Foundation
+import StoreKitCore
+import Testing
+
+/// Waits until `condition` holds, checking every 20 ms, and fails the test after `timeout` seconds.
+@discardableResult
+func waitUntil(
+    _ what: String, timeout: Double = 30, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () throws -> Bool
+) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if try condition() { return true }
+        Thread.sleep(forTimeInterval: 0.02)
+    }
+    Issue.record("timed out after \(timeout) s waiting until \(what)", sourceLocation: sourceLocation)
+    return false
+}
+
+/// A private temporary folder under a short /tmp path (socket paths must fit `sun_path`), removed by ``remove()``.
+struct TemporaryFolder {
+    let path: String
+
+    init() throws {
+        path = "/tmp/rdt-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(
+            atPath: path, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+    }
+
+    var socket: String { path + "/d.sock" }
+    var sessions: String { path + "/sessions" }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+
+    /// The session files stored so far, by name.
+    func sessionFiles() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: sessions)) ?? []).filter { $0.hasSuffix(".jsonl") }.sorted()
+    }
+
+    /// The lines of a stored session file.
+    func lines(of name: String) -> [String] {
+        let text = (try? String(contentsOfFile: sessions + "/" + name, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+}
+
+/// The built executables, found next to the test bundle.
+enum Executables {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static let directory: URL = {
+        var directory = Bundle.main.bundleURL
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("replayd").path),
+            directory.path != "/"
+        {
+            directory.deleteLastPathComponent()
+        }
+        return directory.path == "/" ? packageRoot.appendingPathComponent(".build/debug") : directory
+    }()
+
+    static func url(_ name: String) -> URL { directory.appendingPathComponent(name) }
+
+    /// Runs an executable to completion and returns its status and standard error.
+    static func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = url(name)
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let data = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// A real `replayd` process on a temporary socket and directory, its log kept in a file.
+final class DaemonProcess {
+    let folder: TemporaryFolder
+    let process = Process()
+    let logPath: String
+
+    /// Starts replayd and waits until its socket accepts connections.
+    init(folder: TemporaryFolder, arguments: [String] = [], logName: String = "replayd.log") throws {
+        self.folder = folder
+        logPath = folder.path + "/" + logName
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        process.executableURL = Executables.url("replayd")
+        process.arguments = ["--socket", folder.socket, "--dir", folder.sessions, "--log-level", "debug"] + arguments
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        waitUntil("replayd listens on \(folder.socket)") {
+            (try? RawClient(socket: folder.socket)) != nil || !process.isRunning
+        }
+    }
+
+    /// The daemon's log so far.
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// The log's entries as JSON objects.
+    var entries: [[String: Any]] {
+        log.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    /// How many log entries have `event`.
+    func count(_ event: String) -> Int { entries.filter { $0["event"] as? String == event }.count }
+
+    /// Sends SIGTERM and waits for the exit status.
+    @discardableResult
+    func stop() -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        waitUntil("replayd exits") { !process.isRunning }
+        return process.terminationStatus
+    }
+
+    /// Kills the daemon with SIGKILL and waits for it to be gone.
+    func kill9() {
+        kill(process.processIdentifier, SIGKILL)
+        waitUntil("replayd dies") { !process.isRunning }
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}
+
+/// A test client speaking the wire protocol with raw lines; each instance is used by one thread at a time.
+final class RawClient: @unchecked Sendable {
+    let fd: Int32
+    private var received: [UInt8] = []
+
+    /// Connects to the daemon's socket.
+    init(socket: String) throws {
+        fd = try Syscall.makeUnixSocket()
+        try Syscall.setTimeouts(fd, seconds: 10)
+        try Syscall.connect(fd, to: UnixSocketAddress(path: socket))
+    }
+
+    deinit { Syscall.close(fd) }
+
+    /// Sends bytes as they are.
+    func send(_ bytes: [UInt8]) throws { try Syscall.sendAll(fd, bytes) }
+
+    /// Sends one line, adding the `\n`.
+    func send(line: String) throws { try send(Array(line.utf8) + [0x0A]) }
+
+    /// Reads the next reply line as JSON (within the socket's 10 s timeout); `nil` when the daemon closed.
+    func nextReply() throws -> [String: Any]? {
+        while true {
+            if let newline = received.firstIndex(of: 0x0A) {
+                let line = Data(received[..<newline])
+                received.removeFirst(newline + 1)
+                return try JSONSerialization.jsonObject(with: line) as? [String: Any]
+            }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let count = try chunk.withUnsafeMutableBytes { try Syscall.receive(fd, into: $0.baseAddress!, count: 4096) }
+            guard let count, count > 0 else { return nil }
+            received += chunk[..<count]
+        }
+    }
+}
+
+/// Lines of a made-up session for raw clients.
+enum SessionLines {
+    static func header(session: String, store: String = "counter") -> String {
+        let header = SessionHeader(
+            sessionID: session, storeID: store, app: AppInfo(name: "Tests", version: "1", build: "1", schemaVersion: "1"),
+            startedAt: "2026-11-22T00:00:00.000Z", host: "test", pid: 1,
+            initialState: .object(["count": .integer(0), "step": .integer(1)]))
+        return String(decoding: SessionEvent.header(header).line.dropLast(), as: UTF8.self)
+    }
+
+    static func action(_ sequence: Int) -> String {
+        #"{"action":{"increment":{}},"kind":"action","name":"increment","origin":"app","seq":\#(sequence),"state":{"count":\#(sequence),"step":1},"time":\#(Double(sequence) / 1000)}"#
+    }
+
+    static func end(actions: Int) -> String {
+        #"{"actions":\#(actions),"dropped":0,"kind":"end","reason":"finished","time":1.5}"#
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import SampleFeatures
+import StoreKitCore
+import Testing
+
+@Suite struct ReplaydSessionTests {
+    @Test func theSampleAppsSessionIsStoredAndReplaysAsAMatch() throws {
+        // Given a daemon on a temporary socket
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let daemon = try DaemonProcess(folder: folder)
+
+        // When the real sample app records through it
+        let app = try Executables.run("sample-app", ["--socket", folder.socket, "--feature", "todos", "--actions", "60"])
+        #expect(app.status == 0, "\(app.stderr)")
+        #expect(daemon.stop() == 0)
+
+        // Then one session file holds the session, and it replays as a match
+        let files = folder.sessionFiles()
+        try #require(files.count == 1, "\(files)")
+        let report = try ReplayEngine(stores: SampleStores.all).replay(path: folder.sessions + "/" + files[0])
+        #expect(report.verdict == .match)
+        #expect(report.actionCount == 60)
+        #expect(report.end?.reason == .finished)
+        #expect(files[0].hasPrefix("todos-"))
+    }
+
+    @Test func twoHundredConcurrentClientsAreAllStoredCompletely() throws {
+        // Given 200 clients connected at once
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let daemon = try DaemonProcess(folder: folder, arguments: ["--log-level", "warn"])
+        let clients = try (0..<200).map { _ in try RawClient(socket: folder.socket) }
+        let actions = 50
+
+        // When they stream their sessions interleaved, a few lines at a time, from four threads
+        DispatchQueue.concurrentPerform(iterations: 4) { lane in
+            for (index, client) in clients.enumerated() where index % 4 == lane {
+                try? client.send(line: SessionLines.header(session: "client-\(index)"))
+            }
+            for chunk in stride(from: 1, through: actions, by: 5) {
+                for (index, client) in clients.enumerated() where index % 4 == lane {
+                    let lines = (chunk..<(chunk + 5)).map(SessionLines.action).joined(separator: "\n") + "\n"
+                    try? client.send(Array(lines.utf8))
+                }
+            }
+            for (index, client) in clients.enumerated() where index % 4 == lane {
+                try? client.send(line: SessionLines.end(actions: actions))
+            }
+        }
+
+        // Then every session is complete, line for line
+        waitUntil("200 sessions hold 52 lines") {
+            folder.sessionFiles().count == 200 && folder.sessionFiles().allSatisfy { folder.lines(of: $0).count == 52 }
+        }
+        for index in 0..<200 {
+            let lines = folder.lines(of: "counter-client-\(index).jsonl")
+            #expect(lines.first == SessionLines.header(session: "client-\(index)"))
+            #expect(Array(lines.dropFirst().prefix(actions)) == (1...actions).map(SessionLines.action))
+            #expect(lines.last == SessionLines.end(actions: actions))
+        }
+        #expect(daemon.count("line.rejected") == 0)
+        _ = clients
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test func aReconnectContinuesTheSameFileWithoutASecondHeader() throws {
+        // Given a session whose client vanished after three actions
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let daemon = try DaemonProcess(folder: folder)
+        do {
+            let first = try RawClient(socket: folder.socket)
+            try first.send(line: SessionLines.header(session: "s1"))
+            #expect(try first.nextReply()?["lastSeq"] as? Int == 0)
+            for sequence in 1...3 { try first.send(line: SessionLines.action(sequence)) }
+        }
+        waitUntil("the daemon notes the disconnection") { daemon.count("session.disconnected") == 1 }
+        #expect(folder.lines(of: "counter-s1.jsonl").last?.contains(#""reason":"disconnected""#) == true)
+
+        // When the app reconnects with the same session id
+        let second = try RawClient(socket: folder.socket)
+        try second.send(line: SessionLines.header(session: "s1"))
+        let welcome = try second.nextReply()
+
+        // Then it is told what is stored, and its lines follow on in the same file
+        #expect(welcome?["kind"] as? String == "welcome")
+        #expect(welcome?["lastSeq"] as? Int == 3)
+        // A second connection for a session being recorded is refused
+        let intruder = try RawClient(socket: folder.socket)
+        try intruder.send(line: SessionLines.header(session: "s1"))
+        #expect((try intruder.nextReply()?["reason"] as? String)?.contains("another connection") == true)
+        #expect(try intruder.nextReply() == nil)
+
+        for sequence in 4...5 { try second.send(line: SessionLines.action(sequence)) }
+        try second.send(line: SessionLines.end(actions: 5))
+        waitUntil("the end is stored") { folder.lines(of: "counter-s1.jsonl").count == 7 }
+        let lines = folder.lines(of: "counter-s1.jsonl")
+        #expect(lines.filter { $0.contains(#""kind":"session""#) }.count == 1)
+        #expect(Array(lines[1...5]) == (1...5).map(SessionLines.action))
+        #expect(try Session(contentsOf: folder.sessions + "/counter-s1.jsonl").actions.count == 5)
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test func sigtermClosesOpenSessionsAndRemovesTheSocket() throws {
+        // Given a client in the middle of a session
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let daemon = try DaemonProcess(folder: folder)
+        let client = try RawClient(socket: folder.socket)
+        try client.send(line: SessionLines.header(session: "open"))
+        _ = try client.nextReply()
+        try client.send(line: SessionLines.action(1))
+        waitUntil("the action is stored") { folder.lines(of: "counter-open.jsonl").count == 2 }
+
+        // When the daemon gets SIGTERM
+        #expect(daemon.stop() == 0)
+
+        // Then the session ends properly and the socket is gone
+        let lines = folder.lines(of: "counter-open.jsonl")
+        #expect(lines.count == 3)
+        let end = try SessionEvent(jsonValue: JSONValue(parsing: lines[2]))
+        #expect(end == .end(EndEvent(reason: .disconnected, actions: 1, dropped: 0, time: 0.001)))
+        #expect(!FileManager.default.fileExists(atPath: folder.socket))
+        #expect(daemon.count("daemon.stopped") == 1)
+    }
+}
