@@ -82,17 +82,18 @@ final class DaemonProcess {
     let logPath: String
 
     /// Starts replayd and waits until its socket accepts connections.
-    init(folder: TemporaryFolder, arguments: [String] = [], logName: String = "replayd.log") throws {
+    init(folder: TemporaryFolder, socket: String? = nil, arguments: [String] = [], logName: String = "replayd.log") throws {
+        let socket = socket ?? folder.socket
         self.folder = folder
         logPath = folder.path + "/" + logName
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process.executableURL = Executables.url("replayd")
-        process.arguments = ["--socket", folder.socket, "--dir", folder.sessions, "--log-level", "debug"] + arguments
+        process.arguments = ["--socket", socket, "--dir", folder.sessions, "--log-level", "debug"] + arguments
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        waitUntil("replayd listens on \(folder.socket)") {
-            (try? RawClient(socket: folder.socket)) != nil || !process.isRunning
+        waitUntil("replayd listens on \(socket)") {
+            (try? RawClient(socket: socket)) != nil || !process.isRunning
         }
     }
 

@@ -1,0 +1,55 @@
+import Foundation
+import StoreKitCore
+import Testing
+
+@Suite struct UnixSocketTransportTests {
+    private static func temporarySocketPath() -> String { "/tmp/ust-\(UUID().uuidString.prefix(8)).sock" }
+
+    @Test func withNoDaemonStartFailsAtOnceAndThenBacksOff() throws {
+        let transport = UnixSocketTransport(path: Self.temporarySocketPath(), timeout: 1)
+        #expect(throws: SystemError.self) { try transport.start(header: Array("{}\n".utf8)) }
+        #expect {
+            try transport.start(header: Array("{}\n".utf8))
+        } throws: { error in
+            guard case .backingOff(let seconds) = error as? UnixSocketTransport.Failure else { return false }
+            return seconds > 0 && seconds <= 0.05
+        }
+    }
+
+    @Test func aDaemonThatGoesAwayGivesAnErrorNotSIGPIPE() throws {
+        // Given a fake daemon that welcomes the session and then closes the connection
+        let path = Self.temporarySocketPath()
+        defer { try? Syscall.unlink(path) }
+        let listener = try Syscall.makeUnixSocket()
+        defer { Syscall.close(listener) }
+        try Syscall.bind(listener, to: UnixSocketAddress(path: path))
+        try Syscall.listen(listener, backlog: 1)
+        let transport = UnixSocketTransport(path: path, timeout: 2)
+        let server = Thread {
+            guard let client = try? Syscall.accept(listener) else { return }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            Thread.sleep(forTimeInterval: 0.05)
+            _ = try? Syscall.read(client, into: &buffer)
+            try? Syscall.sendAll(client, Array(#"{"kind":"welcome","lastSeq":7,"sessionId":"s","file":"f"}"#.utf8) + [0x0A])
+            Syscall.close(client)
+        }
+        server.start()
+
+        // When the app starts the session and keeps writing after the daemon left
+        #expect(try transport.start(header: Array("{}\n".utf8)) == 7)
+        var failure: (any Error)?
+        for _ in 0..<1000 where failure == nil {
+            do { try transport.write([UInt8](repeating: 0x0A, count: 4096)) } catch { failure = error }
+        }
+
+        // Then the write throws EPIPE or ECONNRESET, and the process is still alive to see it
+        let errno = (failure as? SystemError)?.errno
+        #expect(errno == EPIPE || errno == ECONNRESET, "\(String(describing: failure))")
+    }
+
+    @Test func theDefaultSocketPathFollowsTheEnvironment() {
+        #expect(ReplaydSocketPath.resolve(environment: ["REPLAYD_SOCKET": "/x/s", "XDG_RUNTIME_DIR": "/run/u"]) == "/x/s")
+        #expect(ReplaydSocketPath.resolve(environment: ["XDG_RUNTIME_DIR": "/run/u", "HOME": "/h"]) == "/run/u/replayd/replayd.sock")
+        #expect(ReplaydSocketPath.resolve(environment: ["HOME": "/h"]) == "/h/.replayd/replayd.sock")
+    }
+}
