@@ -4,6 +4,7 @@
 #   Benchmarks/run.sh --quick   smaller inputs (about half a minute)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+swift build -c release --product replayd >&2
 swift build -c release --product storekit-benchmarks >&2
 bin=.build/release/storekit-benchmarks
 "$bin" "$@"

@@ -37,26 +37,26 @@ enum RecordingBenchmarks {
         }
     }
 
-    /// Actions per second from dispatch to a flushed session file, with a buffer large enough to drop nothing.
-    static func sustainedRate(label: String, bytes: Int, actions: Int) -> (Row, Int) {
+    /// Actions per second from dispatch to a flushed session, with a buffer large enough to drop nothing:
+    /// to a file directly, and through a running `replayd` when `daemon` is given.
+    static func sustainedRate(label: String, bytes: Int, actions: Int, daemon: BenchmarkDaemon? = nil) -> (Row, Int) {
         let itemCount = Inventory.itemCount(forBytes: bytes)
         let store = Store(initialState: Inventory.state(itemCount: itemCount), reducer: Inventory.reducer)
         let path = "/tmp/skr-bench-rate-\(getpid()).jsonl"
         defer { unlink(path) }
+        let transport: any SessionTransport = daemon.map { UnixSocketTransport(path: $0.socket) } ?? FileTransport(path: path)
         let recorder = store.startRecording(
-            .init(storeID: "inventory", app: AppInfo(name: "bench"), bufferCapacity: actions + 1),
-            to: FileTransport(path: path))
+            .init(storeID: "inventory", app: AppInfo(name: "bench"), bufferCapacity: actions + 1), to: transport)
         var statistics = RecorderStatistics()
         let seconds = Measure.seconds {
             for index in 0..<actions { store.dispatch(.restock(index: index, amount: 1)) }
             statistics = recorder.finish(timeout: .seconds(600))
         }
-        let encoder = CanonicalJSONEncoder()
-        let foundationRate = foundationEncodeRate(Inventory.state(itemCount: itemCount))
-        _ = encoder
         let row = Row(
-            name: "recorded to a file, \(label) state", figure: Double(actions) / seconds, unit: "actions/s",
-            reference: foundationRate, referenceName: "Foundation JSONEncoder alone", target: ">= 10000 actions/s")
+            name: "recorded \(daemon == nil ? "to a file" : "through replayd"), \(label) state",
+            figure: Double(actions) / seconds, unit: "actions/s",
+            reference: foundationEncodeRate(Inventory.state(itemCount: itemCount)),
+            referenceName: "Foundation JSONEncoder alone", target: ">= 10000 actions/s")
         return (row, statistics.dropped)
     }
 

@@ -24,6 +24,11 @@ if arguments.contains("--encode-only") {
 }
 let quick = arguments.contains("--quick")
 func progress(_ text: String) { FileHandle.standardError.write(Data("\(text)\n".utf8)) }
+if arguments.contains("--daemon-only") {
+    progress("daemon ingest...")
+    Table.print(try DaemonIngestBenchmarks.rows(totalBytes: quick ? 32_000_000 : 256_000_000))
+    exit(0)
+}
 
 var rows: [Row] = []
 progress("recording cost on the app's thread...")
@@ -31,12 +36,20 @@ for (label, bytes) in [("small", 50), ("10 KB", 10_000), ("1 MB", 1_000_000)] {
     rows += RecordingBenchmarks.dispatchCost(label: label, bytes: bytes, dispatches: bytes >= 1_000_000 ? 200 : 5000)
 }
 progress("sustained recording...")
-let (rate, dropped) = RecordingBenchmarks.sustainedRate(label: "10 KB", bytes: 10_000, actions: quick ? 5_000 : 20_000)
+let sustainedActions = quick ? 5_000 : 20_000
+let (rate, dropped) = RecordingBenchmarks.sustainedRate(label: "10 KB", bytes: 10_000, actions: sustainedActions)
 rows.append(rate)
+let daemon = try BenchmarkDaemon()
+let (daemonRate, daemonDropped) = RecordingBenchmarks.sustainedRate(
+    label: "10 KB", bytes: 10_000, actions: sustainedActions, daemon: daemon)
+daemon.stop()
+rows.append(daemonRate)
+progress("daemon ingest...")
+rows += try DaemonIngestBenchmarks.rows(totalBytes: quick ? 32_000_000 : 256_000_000)
 progress("storage...")
 rows.append(StorageBenchmarks.bytesPerAction(bytes: 100_000, actions: quick ? 200 : 1_000))
 progress("replay + verify...")
 rows += ReplayBenchmarks.rows(label: "small state", bytes: 50, actions: quick ? 100_000 : 1_000_000)
 rows += ReplayBenchmarks.rows(label: "100 KB state", bytes: 100_000, actions: quick ? 300 : 2_000)
 Table.print(rows)
-print("dropped while recording the sustained run: \(dropped)")
+print("dropped while recording the sustained runs: \(dropped) to a file, \(daemonDropped) through replayd")

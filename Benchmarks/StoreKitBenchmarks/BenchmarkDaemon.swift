@@ -1,0 +1,53 @@
+import Foundation
+import StoreKitCore
+
+/// A release-build `replayd` started for a benchmark on a private temporary folder.
+final class BenchmarkDaemon {
+    let folder: String
+    let process = Process()
+    var socket: String { folder + "/d.sock" }
+    var sessions: String { folder + "/sessions" }
+
+    /// Starts the `replayd` built beside this benchmark and waits until it accepts connections.
+    init() throws {
+        folder = "/tmp/skr-ingest-\(getpid())-\(UUID().uuidString.prefix(4))"
+        try FileManager.default.createDirectory(
+            atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("replayd")
+        process.executableURL = binary
+        process.arguments = ["--socket", socket, "--dir", sessions, "--log-level", "warn"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if let probe = try? Syscall.makeUnixSocket() {
+                defer { Syscall.close(probe) }
+                if (try? Syscall.connect(probe, to: UnixSocketAddress(path: socket))) != nil { return }
+            }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        throw DaemonError.notListening(binary.path)
+    }
+
+    /// Why the daemon could not be used.
+    enum DaemonError: Error {
+        case notListening(String)
+    }
+
+    /// The daemon's peak resident memory in bytes (Linux `VmHWM`), or nil where it cannot be read.
+    func peakMemory() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
+        return kilobytes * 1024
+    }
+
+    /// Stops the daemon and removes its folder.
+    func stop() {
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+}

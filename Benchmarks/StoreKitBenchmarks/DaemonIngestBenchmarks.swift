@@ -1,0 +1,141 @@
+import Foundation
+import StoreKitCore
+
+/// Daemon ingest: the same session bytes pushed by N clients through replayd (which checks every line) and
+/// through a plain Unix socket into files with no parsing at all (the machine's limit).
+enum DaemonIngestBenchmarks {
+    /// Rows for 1 and 8 clients, plus the daemon's peak memory.
+    static func rows(totalBytes: Int) throws -> [Row] {
+        var rows: [Row] = []
+        for clients in [1, 8] {
+            let payloads = (0..<clients).map { payload(session: "ingest-\($0)", bytes: totalBytes / clients) }
+            let lines = payloads.reduce(0) { $0 + $1.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } }
+            let bytes = Double(payloads.reduce(0) { $0 + $1.count })
+            let plain = try plainSocketSeconds(payloads)
+            let daemon = try BenchmarkDaemon()
+            let seconds = try push(payloads, to: daemon.socket, until: daemon.sessions)
+            let peak = daemon.peakMemory()
+            daemon.stop()
+            let name = "replayd ingest, \(clients) client\(clients == 1 ? "" : "s")"
+            rows.append(Row(
+                name: name, figure: bytes / seconds / 1e6, unit: "MB/s", reference: bytes / plain / 1e6,
+                referenceName: "plain socket to file", target: clients == 8 ? ">= 0.50x" : ""))
+            rows.append(Row(
+                name: name, figure: Double(lines) / seconds, unit: "lines/s", reference: Double(lines) / plain,
+                referenceName: "plain socket to file", target: ""))
+            if let peak {
+                rows.append(Row(
+                    name: "replayd peak memory, \(clients) client\(clients == 1 ? "" : "s")", figure: Double(peak) / 1e6,
+                    unit: "MB", reference: bytes / 1e6, referenceName: "bytes ingested", target: "flat"))
+            }
+        }
+        return rows
+    }
+
+    /// One session of about `bytes` bytes: a header, action lines with a 1 KB state, and an end.
+    static func payload(session: String, bytes: Int) -> [UInt8] {
+        let header = SessionHeader(
+            sessionID: session, storeID: "inventory", app: AppInfo(name: "bench"), startedAt: "2026-11-22T00:00:00.000Z",
+            host: "bench", pid: 1, initialState: .object([:]))
+        var out = SessionEvent.header(header).line
+        out.reserveCapacity(bytes + 2048)
+        let state = (try? CanonicalJSONEncoder().encodeToBytes(Inventory.state(itemCount: 10))) ?? []
+        var sequence = 0
+        while out.count < bytes {
+            sequence += 1
+            out += Array(#"{"action":{"restock":{"amount":1,"index":\#(sequence)}},"kind":"action","name":"restock","origin":"app","seq":\#(sequence),"state":"#.utf8)
+            out += state
+            out += Array(#","time":\#(Double(sequence) / 1000)}"#.utf8)
+            out.append(0x0A)
+        }
+        out += SessionEvent.end(EndEvent(reason: .finished, actions: sequence, dropped: 0, time: 1)).line
+        return out
+    }
+
+    /// Sends each payload on its own connection and thread, and returns the seconds until every byte is in a
+    /// file under `directory`.
+    static func push(_ payloads: [[UInt8]], to socket: String, until directory: String) throws -> Double {
+        let expected = payloads.reduce(0) { $0 + $1.count }
+        let start = Measure.now()
+        let senders = try payloads.map { payload -> Thread in
+            let fd = try Syscall.makeUnixSocket()
+            try Syscall.connect(fd, to: UnixSocketAddress(path: socket))
+            let thread = Thread {
+                var offset = 0
+                while offset < payload.count {
+                    let end = min(payload.count, offset + (1 << 18))
+                    try? Syscall.sendAll(fd, Array(payload[offset..<end]))
+                    offset = end
+                }
+                Syscall.close(fd)
+            }
+            thread.start()
+            return thread
+        }
+        let deadline = start + 120
+        while storedBytes(in: directory) < expected {
+            guard Measure.now() < deadline else {
+                throw IngestError.incomplete(stored: storedBytes(in: directory), expected: expected)
+            }
+            usleep(200)
+        }
+        let seconds = Measure.now() - start
+        for sender in senders { while !sender.isFinished { usleep(100) } }
+        return seconds
+    }
+
+    /// Why an ingest run could not be measured.
+    enum IngestError: Error {
+        /// The files never reached the bytes sent within the deadline.
+        case incomplete(stored: Int, expected: Int)
+    }
+
+    private static func storedBytes(in directory: String) -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.reduce(0) { total, name in
+            total + ((try? Syscall.status(directory + "/" + name))?.size ?? 0)
+        }
+    }
+
+    /// The same payloads through a plain Unix socket: one thread per connection copies what it reads into a
+    /// file, checking nothing.
+    static func plainSocketSeconds(_ payloads: [[UInt8]]) throws -> Double {
+        let folder = "/tmp/skr-plain-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let socket = folder + "/p.sock"
+        let listener = try Syscall.makeUnixSocket()
+        defer { Syscall.close(listener) }
+        try Syscall.bind(listener, to: UnixSocketAddress(path: socket))
+        try Syscall.listen(listener, backlog: 64)
+        let sessions = folder + "/files"
+        try FileManager.default.createDirectory(atPath: sessions, withIntermediateDirectories: true)
+        let acceptor = Thread {
+            for index in 0..<payloads.count {
+                guard let client = try? Syscall.accept(listener) else { return }
+                Thread {
+                    guard let file = try? Syscall.open("\(sessions)/\(index).jsonl", O_WRONLY | O_CREAT | O_APPEND) else { return }
+                    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+                    var ready = [pollfd(fd: client, events: Int16(POLLIN), revents: 0)]
+                    while true {
+                        // Accepted sockets are non-blocking: nil means "nothing yet", so wait for more; 0 is the end.
+                        let received = buffer.withUnsafeMutableBytes { bytes in
+                            Result { try Syscall.receive(client, into: bytes.baseAddress!, count: bytes.count) }
+                        }
+                        guard case .success(let count) = received else { break }
+                        guard let read = count else {
+                            _ = try? Syscall.poll(&ready, timeoutMilliseconds: 1000)
+                            continue
+                        }
+                        guard read > 0 else { break }
+                        try? buffer.withUnsafeBytes { try Syscall.writeAll(file, UnsafeRawBufferPointer(rebasing: $0[..<read])) }
+                    }
+                    Syscall.close(file)
+                    Syscall.close(client)
+                }.start()
+            }
+        }
+        acceptor.start()
+        return try push(payloads, to: socket, until: sessions)
+    }
+}
