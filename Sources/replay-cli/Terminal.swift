@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitCore
 
 /// Where the command line writes: stdout for results, stderr for errors and progress; colour only on a terminal
 /// and never with `NO_COLOR`.
@@ -13,22 +14,34 @@ struct Terminal {
     }
 
     func out(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        write(text + "\n", to: 1)
     }
 
     func err(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        write(text + "\n", to: 2)
     }
 
     /// A progress line on stderr that overwrites itself, on a terminal only.
     func progress(_ text: String) {
         guard showProgress else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+        write("\r\u{1B}[K\(text)", to: 2)
     }
 
     func endProgress() {
         guard showProgress else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        write("\r\u{1B}[K", to: 2)
+    }
+
+    /// Writes to stdout or stderr. A reader that went away (`replay-cli log s.jsonl | head`) ends the command
+    /// quietly with the shell's status for a broken pipe, 141, as a tool killed by SIGPIPE would.
+    private func write(_ text: String, to fd: Int32) {
+        do {
+            try Syscall.writeAll(fd, Array(text.utf8))
+        } catch where error.errno == EPIPE {
+            exit(141)
+        } catch {
+            // stderr or stdout is unusable; there is nowhere left to say so.
+        }
     }
 
     func red(_ text: String) -> String { paint(text, "31") }

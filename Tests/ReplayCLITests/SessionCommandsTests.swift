@@ -45,6 +45,24 @@ import Testing
         #expect(lines.last?.contains("- end: finished") == true)
     }
 
+    @Test func aReaderThatGoesAwayEndsTheCommandQuietly() throws {
+        // `replay-cli log s.jsonl | head`: stdout is a pipe nobody reads any more.
+        let process = Process()
+        process.executableURL = CLI.binaries.appendingPathComponent("replay-cli")
+        process.arguments = ["log", CLI.session("scoreboard-match.jsonl")]
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try out.fileHandleForReading.close()
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 141)
+        #expect(stderr.isEmpty, "\(stderr)")
+    }
+
     @Test func statsCountsActionsByNameAndOrigin() throws {
         let outcome = try CLI.run(["stats", CLI.session("scoreboard-match.jsonl"), "--json"])
         #expect(outcome.status == 0)
