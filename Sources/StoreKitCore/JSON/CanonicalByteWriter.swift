@@ -74,6 +74,13 @@ final class CanonicalByteWriter {
             buffer.appendJSONString((value as! URL).absoluteString)
         } else if T.self == Decimal.self {
             throw Unavailable()
+        } else if let unordered = value as? any UnorderedEncodable {
+            buffer.append(UInt8(ascii: "["))
+            for (index, element) in try unordered.sortedCanonicalElements().enumerated() {
+                if index > 0 { buffer.append(UInt8(ascii: ",")) }
+                buffer.append(element)
+            }
+            buffer.append(UInt8(ascii: "]"))
         } else {
             let depth = stack.count
             let mark = buffer.count

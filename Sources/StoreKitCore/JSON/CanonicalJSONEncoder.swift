@@ -4,7 +4,7 @@ import Foundation
 /// canonical bytes (see ``JSONValue/canonicalBytes()``).
 ///
 /// Strategies: `Date` as seconds since 1970 (a double), `Data` as Base64, `URL` as its absolute string, `Decimal`
-/// as a number, a ``JSONValue`` as itself. NaN and infinities throw `EncodingError.invalidValue` naming the path.
+/// as a number, a ``JSONValue`` as itself, a `Set` with its elements sorted by their canonical bytes. NaN and infinities throw `EncodingError.invalidValue` naming the path.
 ///
 /// ```swift
 /// let bytes = try CanonicalJSONEncoder().encodeToBytes(store.state)
@@ -57,6 +57,8 @@ private final class EncodingNode {
         case let url as URL: return .string(url.absoluteString)
         case let decimal as Decimal:
             return (try? JSONValue(parsing: decimal.description)) ?? .string(decimal.description)
+        case let unordered as any UnorderedEncodable:
+            return .array(try unordered.sortedCanonicalElements().map { try JSONValue(parsing: $0) })
         default:
             let node = EncodingNode()
             try value.encode(to: NodeEncoder(node: node, codingPath: codingPath))

@@ -62,6 +62,19 @@ private struct Everything: Codable, Equatable {
         #expect(try CanonicalJSONEncoder().encodeToBytes(first) == CanonicalJSONEncoder().encodeToBytes(second))
     }
 
+    @Test func setsEncodeSortedSoEqualSetsAreEqualBytesInEveryProcess() throws {
+        // A Set's own iteration order is seeded per process; the canonical form must not depend on it.
+        let words = (0..<200).map { "word-\($0)" }
+        let set = Set(words)
+        let expected = try CanonicalJSONEncoder().encodeToBytes(words.map { Array($0.utf8) }.sorted {
+            $0.lexicographicallyPrecedes($1)
+        }.map { String(decoding: $0, as: UTF8.self) })
+        #expect(try CanonicalJSONEncoder().encodeToBytes(set) == expected)
+        #expect(try CanonicalJSONEncoder().encode(set).canonicalBytes() == expected)
+        let nested: [String: Set<Int>] = ["b": [10, 2, 33], "a": []]
+        #expect(String(decoding: try CanonicalJSONEncoder().encodeToBytes(nested), as: UTF8.self) == #"{"a":[],"b":[10,2,33]}"#)
+    }
+
     @Test func rejectsNonFiniteNumbersNamingThePath() {
         struct Holder: Codable { var values: [Double] }
         let error = #expect(throws: EncodingError.self) {
@@ -166,6 +179,7 @@ private struct Interleaved: Encodable {
         try expectSameBytes(Derived())
         try expectSameBytes(Interleaved())
         try expectSameBytes(Set(["x", "y", "z"]).sorted())
+        try expectSameBytes(Set((0..<50).map { "s\($0)" }))
         try expectSameBytes(Decimal(string: "12.50")!)
     }
 
