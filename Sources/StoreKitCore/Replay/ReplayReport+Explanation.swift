@@ -36,6 +36,15 @@ extension ReplayReport {
         if !app.version.isEmpty { recordedBy += " \(app.version)" }
         if !app.build.isEmpty { recordedBy += " (build \(app.build))" }
         let day = header.startedAt.prefix(10)
+        // Replay stops at a value that no longer decodes or a store it does not know, before the rest is read.
+        let readToTheEnd: Bool
+        switch verdict {
+        case .undecodable, .unknownStore: readToTheEnd = false
+        case .match, .diverged, .incomplete: readToTheEnd = true
+        }
+        guard readToTheEnd else {
+            return "\(source): store \"\(header.storeID)\", recorded by \(recordedBy) on \(day); replay stopped before the end"
+        }
         let unfinished = end == nil ? ", no end line (cut off)" : ""
         return "\(source): store \"\(header.storeID)\", \(actionCount) actions, recorded by \(recordedBy) on \(day)\(unfinished)"
     }
