@@ -39,12 +39,15 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         public var actionName: (@Sendable (Action) -> String)?
         /// Full states on every line, or patches with keyframes.
         public var snapshots: SnapshotPolicy
+        /// The secret parts of the state and actions, replaced before anything is written (see ``Redaction``).
+        public var redaction: Redaction
 
         /// Creates a configuration.
         public init(
             storeID: String, app: AppInfo, sessionID: String = UUID().uuidString.lowercased(),
             bufferCapacity: Int = 4096, metadata: [String: JSONValue] = [:],
-            actionName: (@Sendable (Action) -> String)? = nil, snapshots: SnapshotPolicy = .full
+            actionName: (@Sendable (Action) -> String)? = nil, snapshots: SnapshotPolicy = .full,
+            redaction: Redaction = Redaction()
         ) {
             self.storeID = storeID
             self.app = app
@@ -53,6 +56,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
             self.metadata = metadata
             self.actionName = actionName
             self.snapshots = snapshots
+            self.redaction = redaction
         }
     }
 
@@ -204,7 +208,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
                 do {
                     ActionLineWriter.append(
                         sequence: sequence, time: time, name: configuration.actionName?(action) ?? ActionName.of(action),
-                        action: try encoder.encodeToBytes(action), origin: origin,
+                        action: try encodedAction(action), origin: origin,
                         snapshot: try snapshot(of: state), to: &lines)
                     written += 1
                 } catch {
@@ -240,7 +244,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
 
     /// The state as a full snapshot, or as a patch against the previous line's state under delta snapshots.
     private func snapshot(of state: State) throws -> ActionLineWriter.Snapshot {
-        let bytes = try encoder.encodeToBytes(state)
+        let bytes = try encodedState(state)
         guard case .delta(let interval) = configuration.snapshots else { return .state(bytes) }
         let current = try JSONValue(parsing: bytes)
         defer { previousState = current }
@@ -253,6 +257,20 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         }
         sinceKeyframe = 0
         return .state(bytes)
+    }
+
+    /// The state's canonical bytes, its secrets replaced.
+    private func encodedState(_ state: State) throws -> [UInt8] {
+        let redaction = configuration.redaction
+        guard !redaction.statePaths.isEmpty else { return try encoder.encodeToBytes(state) }
+        return redaction.redactingState(try encoder.encode(state)).canonicalBytes()
+    }
+
+    /// The action's canonical bytes, its secrets replaced.
+    private func encodedAction(_ action: Action) throws -> [UInt8] {
+        let redaction = configuration.redaction
+        guard !redaction.actionPaths.isEmpty else { return try encoder.encodeToBytes(action) }
+        return redaction.redactingAction(try encoder.encode(action)).canonicalBytes()
     }
 
     /// Starts the transport if needed, then sends earlier undelivered ranges as gaps followed by `lines`, which
@@ -310,7 +328,8 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         let header = SessionHeader(
             sessionID: configuration.sessionID, storeID: configuration.storeID, app: configuration.app,
             startedAt: Self.iso8601(startedAt), host: HostInfo.hostName, pid: HostInfo.processID,
-            initialState: try encoder.encode(initialState), metadata: configuration.metadata)
+            initialState: configuration.redaction.redactingState(try encoder.encode(initialState)),
+            metadata: configuration.metadata, redaction: configuration.redaction)
         return SessionEvent.header(header).line
     }
 

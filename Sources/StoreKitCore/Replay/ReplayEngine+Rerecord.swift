@@ -27,7 +27,7 @@ extension ReplayEngine {
             throw RerecordError(
                 verdict: .unknownStore(storeID: session.header.storeID, knownStores: stores.keys.sorted()))
         }
-        let replayer = store.makeReplayer()
+        let replayer = store.makeReplayer(session.header.redaction)
         var events: [SessionEvent] = []
         var expected = 1
         var needsResync = false

@@ -70,7 +70,7 @@ public struct ReplayEngine: Sendable {
             while let event = try next() { run.count(event) }
             return run.report
         }
-        let replayer = store.makeReplayer()
+        let replayer = store.makeReplayer(header.redaction)
         do {
             try replayer.load(header.initialState, as: .initialState)
         } catch {

@@ -7,7 +7,8 @@
 public struct ReplayableStore: Sendable {
     /// The store id sessions name in their header (`storeId`).
     public let id: String
-    let makeReplayer: @Sendable () -> any StateReplayer
+    /// Makes a replayer for one session, masking the paths its header says were redacted.
+    let makeReplayer: @Sendable (Redaction) -> any StateReplayer
 
     /// Describes a replayable store.
     /// - Parameters:
@@ -17,7 +18,7 @@ public struct ReplayableStore: Sendable {
         id: String, reducer: Reducer<State, Action>
     ) {
         self.id = id
-        self.makeReplayer = { TypedStateReplayer(reducer: reducer) }
+        self.makeReplayer = { redaction in TypedStateReplayer(reducer: reducer, redaction: redaction) }
     }
 }
 
@@ -44,7 +45,7 @@ protocol StateReplayer: AnyObject {
     func apply(_ action: JSONValue) throws(ReplayStepFailure)
     /// Compares the current state with a recorded one.
     func compare(with recorded: JSONValue) throws(ReplayStepFailure) -> StateComparison
-    /// The current state as canonical JSON.
+    /// The current state as canonical JSON, with the session's redacted paths masked.
     func currentState() throws(ReplayStepFailure) -> JSONValue
     /// Checks that a recorded value still decodes as the part it is, without touching the replay state.
     func checkDecodes(_ value: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure)
@@ -53,12 +54,14 @@ protocol StateReplayer: AnyObject {
 /// The typed replayer behind ``ReplayableStore``.
 final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Codable & Sendable>: StateReplayer {
     private let reducer: Reducer<State, Action>
+    private let redaction: Redaction
     private let encoder = CanonicalJSONEncoder()
     private let decoder = JSONValueDecoder()
     private var state: State?
 
-    init(reducer: Reducer<State, Action>) {
+    init(reducer: Reducer<State, Action>, redaction: Redaction) {
         self.reducer = reducer
+        self.redaction = redaction
     }
 
     func load(_ recorded: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure) {
@@ -74,12 +77,14 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
         let replayed = try currentState()
         if replayed == recorded { return .equal }
         let recordedState = try decode(State.self, from: recorded, part: .recordedState)
-        return recordedState == state! ? .equal : .different(replayed: replayed)
+        // With secrets, compare what was recorded with the replayed state as it would have been recorded.
+        let comparable = redaction.statePaths.isEmpty ? state : try? decoder.decode(State.self, from: replayed)
+        return recordedState == comparable ? .equal : .different(replayed: replayed)
     }
 
     func currentState() throws(ReplayStepFailure) -> JSONValue {
         do {
-            return try encoder.encode(state!)
+            return redaction.redactingState(try encoder.encode(state!))
         } catch let error as EncodingError {
             throw ReplayStepFailure(part: .replayedState, path: error.jsonPath, message: error.summary)
         } catch {

@@ -96,7 +96,7 @@ extension ReplayEngine {
             while try reader.next() != nil {}
             return nil
         }
-        let replayer = store.makeReplayer()
+        let replayer = store.makeReplayer(header.redaction)
         var entries: [SchemaDrift.Entry] = []
         var checked = 0
         func check(_ value: JSONValue, _ part: Undecodable.Part, step: Int, caseName: String) {

@@ -3,23 +3,7 @@ extension SessionEvent {
     public var jsonValue: JSONValue {
         switch self {
         case .header(let header):
-            .object([
-                "kind": .string(Kind.session.rawValue),
-                "format": .integer(Int64(header.formatVersion)),
-                "sessionId": .string(header.sessionID),
-                "storeId": .string(header.storeID),
-                "app": .object([
-                    "name": .string(header.app.name),
-                    "version": .string(header.app.version),
-                    "build": .string(header.app.build),
-                    "schemaVersion": .string(header.app.schemaVersion),
-                ]),
-                "startedAt": .string(header.startedAt),
-                "host": .string(header.host),
-                "pid": .integer(Int64(header.pid)),
-                "initialState": header.initialState,
-                "metadata": .object(header.metadata),
-            ])
+            .object(Self.headerMembers(header))
         case .action(let event):
             .object(Self.actionMembers(event))
         case .gap(let gap):
@@ -85,6 +69,33 @@ extension SessionEvent {
         }
     }
 
+    private static func headerMembers(_ header: SessionHeader) -> [String: JSONValue] {
+        var members: [String: JSONValue] = [
+            "kind": .string(Kind.session.rawValue),
+            "format": .integer(Int64(header.formatVersion)),
+            "sessionId": .string(header.sessionID),
+            "storeId": .string(header.storeID),
+            "app": .object([
+                "name": .string(header.app.name),
+                "version": .string(header.app.version),
+                "build": .string(header.app.build),
+                "schemaVersion": .string(header.app.schemaVersion),
+            ]),
+            "startedAt": .string(header.startedAt),
+            "host": .string(header.host),
+            "pid": .integer(Int64(header.pid)),
+            "initialState": header.initialState,
+            "metadata": .object(header.metadata),
+        ]
+        if !header.redaction.isEmpty {
+            members["redacted"] = .object([
+                "state": .array(header.redaction.statePaths.map(JSONValue.string)),
+                "action": .array(header.redaction.actionPaths.map(JSONValue.string)),
+            ])
+        }
+        return members
+    }
+
     private static func header(_ fields: EventFields) throws(SessionEventDecodingError) -> SessionHeader {
         let app = try fields.object("app")
         return SessionHeader(
@@ -100,7 +111,14 @@ extension SessionEvent {
             host: try fields.optionalString("host") ?? "",
             pid: try fields.optionalInteger("pid") ?? 0,
             initialState: try fields.value("initialState"),
-            metadata: try fields.optionalObject("metadata")?.members ?? [:])
+            metadata: try fields.optionalObject("metadata")?.members ?? [:],
+            redaction: try redaction(fields.optionalObject("redacted")))
+    }
+
+    private static func redaction(_ fields: EventFields?) throws(SessionEventDecodingError) -> Redaction {
+        guard let fields else { return Redaction() }
+        return Redaction(
+            state: try fields.optionalStrings("state") ?? [], actions: try fields.optionalStrings("action") ?? [])
     }
 
     private static func action(_ fields: EventFields) throws(SessionEventDecodingError) -> ActionEvent {
@@ -256,6 +274,17 @@ private struct EventFields {
         }
         guard case .object(let nested) = value else { throw mismatch(key, "an object", value) }
         return EventFields(members: nested, prefix: path(key))
+    }
+
+    func optionalStrings(_ key: String) throws(SessionEventDecodingError) -> [String]? {
+        guard let value = members[key], value != .null else { return nil }
+        guard case .array(let elements) = value else { throw mismatch(key, "an array of strings", value) }
+        var strings: [String] = []
+        for (index, element) in elements.enumerated() {
+            guard case .string(let string) = element else { throw mismatch("\(key)[\(index)]", "a string", element) }
+            strings.append(string)
+        }
+        return strings
     }
 
     func optionalObject(_ key: String) throws(SessionEventDecodingError) -> EventFields? {

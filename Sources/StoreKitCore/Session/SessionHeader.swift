@@ -18,11 +18,14 @@ public struct SessionHeader: Sendable, Hashable {
     public var initialState: JSONValue
     /// Free-form metadata the app attached.
     public var metadata: [String: JSONValue]
+    /// The paths the recorder redacted (see ``Redaction``); replay masks the same paths. Empty when none.
+    public var redaction: Redaction
 
     /// Creates a session header.
     public init(
         formatVersion: Int = SessionFormat.version, sessionID: String, storeID: String, app: AppInfo,
-        startedAt: String, host: String, pid: Int, initialState: JSONValue, metadata: [String: JSONValue] = [:]
+        startedAt: String, host: String, pid: Int, initialState: JSONValue, metadata: [String: JSONValue] = [:],
+        redaction: Redaction = Redaction()
     ) {
         self.formatVersion = formatVersion
         self.sessionID = sessionID
@@ -33,5 +36,6 @@ public struct SessionHeader: Sendable, Hashable {
         self.pid = pid
         self.initialState = initialState
         self.metadata = metadata
+        self.redaction = redaction
     }
 }

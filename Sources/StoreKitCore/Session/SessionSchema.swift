@@ -86,6 +86,24 @@ public enum SessionSchema {
         "initialState": {},
         "metadata": {
           "type": "object"
+        },
+        "redacted": {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "state": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "action": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          }
         }
       }
     },

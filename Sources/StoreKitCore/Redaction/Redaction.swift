@@ -1,0 +1,87 @@
+/// Which parts of a store's state and actions are secret, so that their values never leave the app process.
+///
+/// Paths name JSON members of the encoded state or action: keys separated by dots, `[]` for every element of an
+/// array, `*` for every member of an object. An action's JSON starts with its case name, so `login.password` is
+/// the `password` of `case login(user: String, password: String)`, and `setToken._0` the unlabelled value of
+/// `case setToken(String)`.
+///
+/// The recorder replaces each secret value before it is written anywhere, keeping its JSON type so the state
+/// still decodes: strings become `"<redacted>"`, numbers `0`, booleans `false`, and the values inside arrays and
+/// objects are replaced one by one. The session header lists the paths, and replay masks the same paths of every
+/// replayed state before comparing, so a secret can never cause a false divergence. A value the reducers compute
+/// from a secret (a token's length, a hash of a password) replays from the placeholder: mark it secret too.
+///
+/// ```swift
+/// let recorder = store.startRecording(
+///     .init(storeID: "account", app: AppInfo(name: "Bank"),
+///           redaction: Redaction(state: ["session.token", "cards[].number"], actions: ["login.password"])),
+///     to: UnixSocketTransport())
+/// ```
+public struct Redaction: Sendable, Hashable {
+    /// The placeholder a secret string becomes.
+    public static let placeholder = "<redacted>"
+
+    /// Paths into the state whose values are secret.
+    public var statePaths: [String]
+    /// Paths into each action whose values are secret.
+    public var actionPaths: [String]
+
+    /// Creates a redaction.
+    /// - Parameters:
+    ///   - state: Paths into the encoded state, such as `"session.token"` or `"users[].password"`.
+    ///   - actions: Paths into the encoded actions, starting with the case name, such as `"login.password"`.
+    public init(state: [String] = [], actions: [String] = []) {
+        self.statePaths = state
+        self.actionPaths = actions
+    }
+
+    /// True when nothing is secret.
+    public var isEmpty: Bool { statePaths.isEmpty && actionPaths.isEmpty }
+
+    /// `state` with every secret value replaced.
+    public func redactingState(_ state: JSONValue) -> JSONValue {
+        Self.redact(state, paths: statePaths)
+    }
+
+    /// `action` with every secret value replaced.
+    public func redactingAction(_ action: JSONValue) -> JSONValue {
+        Self.redact(action, paths: actionPaths)
+    }
+
+    private static func redact(_ value: JSONValue, paths: [String]) -> JSONValue {
+        paths.reduce(value) { value, path in redact(value, at: Substring(path)) }
+    }
+
+    /// Replaces what `path` names inside `value`.
+    private static func redact(_ value: JSONValue, at path: Substring) -> JSONValue {
+        guard !path.isEmpty else { return placeholder(for: value) }
+        if path.hasPrefix("[]") {
+            guard case .array(let elements) = value else { return value }
+            let rest = path.dropFirst(2).drop { $0 == "." }
+            return .array(elements.map { redact($0, at: rest) })
+        }
+        let keyEnd = path.firstIndex { $0 == "." || $0 == "[" } ?? path.endIndex
+        let key = path[..<keyEnd]
+        let rest = path[keyEnd...].drop { $0 == "." }
+        guard case .object(var members) = value else { return value }
+        if key == "*" {
+            for (name, member) in members { members[name] = redact(member, at: rest) }
+        } else if let member = members[String(key)] {
+            members[String(key)] = redact(member, at: rest)
+        }
+        return .object(members)
+    }
+
+    /// A value of the same JSON type that carries nothing of the secret.
+    private static func placeholder(for value: JSONValue) -> JSONValue {
+        switch value {
+        case .null: .null
+        case .bool: .bool(false)
+        case .integer, .unsignedInteger: .integer(0)
+        case .double: .double(0)
+        case .string: .string(placeholder)
+        case .array(let elements): .array(elements.map(placeholder(for:)))
+        case .object(let members): .object(members.mapValues(placeholder(for:)))
+        }
+    }
+}
