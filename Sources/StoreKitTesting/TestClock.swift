@@ -94,7 +94,12 @@ public final class TestClock: Clock, @unchecked Sendable {
         let target = now.advanced(by: duration)
         while true {
             let due = lock.withLock { () -> [Sleeper] in
-                guard let earliest = sleepers.filter({ $0.deadline <= target }).map(\.deadline).min() else { return [] }
+                guard let earliest = sleepers.filter({ $0.deadline <= target }).map(\.deadline).min() else {
+                    // In the same critical section that found no one due: a task that goes to sleep from now on
+                    // sees the new time and returns at once, instead of sleeping past a deadline already reached.
+                    current = max(current, target)
+                    return []
+                }
                 current = earliest
                 let woken = sleepers.filter { $0.deadline == earliest }
                 sleepers.removeAll { $0.deadline == earliest }
@@ -105,6 +110,5 @@ public final class TestClock: Clock, @unchecked Sendable {
             // Give the woken tasks a chance to run (and perhaps sleep again) before time moves on.
             for _ in 0..<20 { await Task.yield() }
         }
-        lock.withLock { current = max(current, target) }
     }
 }

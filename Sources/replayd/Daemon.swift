@@ -20,6 +20,7 @@ final class Daemon {
     var linesStored = 0
     var linesRejected = 0
     private var acceptPausedUntil: UInt64 = 0
+    private var socketCheckedAt: UInt64 = 0
     private let userID = geteuid()
 
     /// Prepares the session directory and the socket, and repairs cut-off session files.
@@ -67,13 +68,15 @@ final class Daemon {
             for connection in connections.values where connection.unwritten.isEmpty {
                 descriptors.append(pollfd(fd: connection.fd, events: Int16(POLLIN), revents: 0))
             }
-            let timeout: Int32 = stalled.isEmpty && accepting ? -1 : 200
+            // Wake at least once a second to check the socket file; every 200 ms while a write or accept waits.
+            let timeout: Int32 = stalled.isEmpty && accepting ? 1000 : 200
             do {
                 _ = try Syscall.poll(&descriptors, timeoutMilliseconds: timeout)
             } catch {
                 log.write(.error, "daemon.poll_failed", ["error": .string("\(error)")])
                 continue
             }
+            checkSocketFile(now: MonotonicClock.nanoseconds())
             if descriptors[0].revents != 0, !signals.drain().isEmpty {
                 shutDown()
                 return
@@ -86,6 +89,27 @@ final class Daemon {
                     serve(connection)
                 }
             }
+        }
+    }
+
+    /// Once a second: recreates the socket file if someone deleted it, and reports one that was replaced.
+    private func checkSocketFile(now: UInt64) {
+        guard now &- socketCheckedAt >= 1_000_000_000 else { return }
+        socketCheckedAt = now
+        switch listener.checkSocketFile() {
+        case .intact:
+            break
+        case .recreated:
+            log.write(.warn, "socket.recreated", [
+                "socket": .string(options.socketPath), "reason": .string("the socket file had been deleted"),
+            ])
+        case .replaced:
+            log.write(.error, "socket.replaced", [
+                "socket": .string(options.socketPath),
+                "reason": .string("another file now has the socket's name; new clients cannot reach this daemon"),
+            ])
+        case .failed(let error):
+            log.write(.error, "socket.recreate_failed", ["socket": .string(options.socketPath), "error": .string(error)])
         }
     }
 

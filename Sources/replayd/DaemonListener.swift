@@ -7,8 +7,13 @@ final class DaemonListener {
     /// The socket's path.
     let path: String
     /// The listening socket, non-blocking.
-    let fd: Int32
+    private(set) var fd: Int32
     private let lockFD: Int32
+    private let address: UnixSocketAddress
+    /// Which file the socket is, to notice when it is deleted or replaced.
+    private var identity: [UInt64]
+    /// True once a replacement was reported, so it is reported once.
+    private var replacementReported = false
 
     /// Prepares the socket's directory (0700, refused when others can write to it), takes the lock, removes a
     /// stale socket file, and listens with mode 0600.
@@ -16,7 +21,6 @@ final class DaemonListener {
     init(path: String) throws(DaemonError) {
         self.path = path
         let directory = (path as NSString).deletingLastPathComponent
-        let address: UnixSocketAddress
         do {
             address = try UnixSocketAddress(path: path)
             try Self.preparePrivateDirectory(directory.isEmpty ? "." : directory)
@@ -28,20 +32,62 @@ final class DaemonListener {
         lockFD = try Self.lock(path + ".lock", socketPath: path)
         do {
             try Syscall.unlink(path)
-            let fd = try Syscall.makeUnixSocket()
-            do {
-                try Syscall.bind(fd, to: address)
-                try Syscall.changeMode(path, 0o600)
-                try Syscall.listen(fd, backlog: 512, subject: path)
-                try Syscall.setFlags(fd, status: O_NONBLOCK)
-            } catch {
-                Syscall.close(fd)
-                throw error
-            }
-            self.fd = fd
+            (fd, identity) = try Self.listen(at: address, path: path)
         } catch {
             Syscall.close(lockFD)
             throw DaemonError("cannot listen on \(path): \(error)")
+        }
+    }
+
+    private static func listen(at address: UnixSocketAddress, path: String) throws(SystemError) -> (Int32, [UInt64]) {
+        let fd = try Syscall.makeUnixSocket()
+        do {
+            try Syscall.bind(fd, to: address)
+            try Syscall.changeMode(path, 0o600)
+            try Syscall.listen(fd, backlog: 512, subject: path)
+            try Syscall.setFlags(fd, status: O_NONBLOCK)
+            return (fd, try Syscall.status(path)?.identity ?? [])
+        } catch {
+            Syscall.close(fd)
+            throw error
+        }
+    }
+
+    /// What ``checkSocketFile()`` found.
+    enum SocketFileCheck: Equatable {
+        /// The socket file is the one this daemon listens on.
+        case intact
+        /// It had been deleted, and was created again; clients can connect again.
+        case recreated
+        /// Another file took its name (reported once); this daemon leaves it alone.
+        case replaced
+        /// It had been deleted, and could not be created again.
+        case failed(String)
+    }
+
+    /// Checks that the socket file still exists and is ours, and listens again on a new one if it was deleted,
+    /// so a stray `rm` does not leave the apps with no daemon to reach.
+    func checkSocketFile() -> SocketFileCheck {
+        let current: Syscall.FileStatus?
+        do {
+            current = try Syscall.status(path)
+        } catch {
+            return .failed("\(error)")
+        }
+        if let current {
+            guard current.identity != identity, !replacementReported else { return .intact }
+            replacementReported = true
+            return .replaced
+        }
+        do {
+            let (newFD, newIdentity) = try Self.listen(at: address, path: path)
+            Syscall.close(fd)
+            fd = newFD
+            identity = newIdentity
+            replacementReported = false
+            return .recreated
+        } catch {
+            return .failed("\(error)")
         }
     }
 
@@ -49,7 +95,7 @@ final class DaemonListener {
     /// daemons lock two different files for one socket.
     func close() {
         Syscall.close(fd)
-        try? Syscall.unlink(path)
+        if (try? Syscall.status(path))??.identity == identity { try? Syscall.unlink(path) }
         Syscall.close(lockFD)
     }
 

@@ -22,6 +22,8 @@ final class SessionFile {
     /// True when the file continued an existing one (a reconnect).
     let isContinuation: Bool
     private var fd: Int32
+    /// The bytes of complete lines in the file: where a failed write is cut back to.
+    private var size = 0
 
     private init(name: String, path: String, fd: Int32, isContinuation: Bool) {
         self.name = name
@@ -46,19 +48,37 @@ final class SessionFile {
         do {
             let fd = try Syscall.open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND, mode: 0o600)
             let file = SessionFile(name: name, path: path, fd: fd, isContinuation: false)
-            try file.append(headerLine)
+            try file.writeHeader(headerLine)
             return file
         } catch where error.errno == EEXIST {
             let fd = try Syscall.open(path, O_RDWR | O_APPEND)
             let file = SessionFile(name: name, path: path, fd: fd, isContinuation: true)
             try file.resumeFromTail(maxLineBytes: maxLineBytes)
+            file.size = try Syscall.status(of: fd, subject: path).size
             return file
         }
     }
 
-    /// Appends complete lines in one write.
+    /// Writes a new file's header; when that fails, removes the file, which would be unreadable without it.
+    private func writeHeader(_ line: [UInt8]) throws(SystemError) {
+        do {
+            try append(line)
+        } catch {
+            try? Syscall.unlink(path)
+            throw error
+        }
+    }
+
+    /// Appends complete lines in one write. When the write fails part way (a full disk), the file is cut back to
+    /// its last complete line, so a retry of the same lines cannot leave half a line or a duplicate behind.
     func append(_ lines: [UInt8]) throws(SystemError) {
-        try Syscall.writeAll(fd, lines, subject: path)
+        do {
+            try Syscall.writeAll(fd, lines, subject: path)
+            size += lines.count
+        } catch {
+            try? Syscall.truncate(fd, to: size, subject: path)
+            throw error
+        }
     }
 
     /// Records what a stored line says, to answer a reconnect and to write a closing `end`.

@@ -79,6 +79,8 @@ struct SessionLineValidator {
                 snapshots += 1
             case .origin:
                 guard matches(line, member.value, #""app""#) else { return nil }
+            case .name:
+                guard member.type == .string else { return nil }
             case .patch, .cause:
                 return nil
             case .other:
@@ -91,7 +93,7 @@ struct SessionLineValidator {
 
     /// The top-level keys the fast path looks at.
     private enum Key {
-        case kind, seq, time, action, state, patch, origin, cause, other
+        case kind, seq, time, action, state, patch, origin, cause, name, other
 
         init(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
             let bytes = UnsafeBufferPointer(rebasing: line[range])
@@ -99,6 +101,7 @@ struct SessionLineValidator {
             case 3 where bytes.elementsEqual("seq".utf8): self = .seq
             case 4 where bytes.elementsEqual("kind".utf8): self = .kind
             case 4 where bytes.elementsEqual("time".utf8): self = .time
+            case 4 where bytes.elementsEqual("name".utf8): self = .name
             case 5 where bytes.elementsEqual("state".utf8): self = .state
             case 5 where bytes.elementsEqual("patch".utf8): self = .patch
             case 5 where bytes.elementsEqual("cause".utf8): self = .cause

@@ -30,6 +30,14 @@ enum CLI {
     static func run(
         _ arguments: [String], executable: String = "replay-cli", environment: [String: String] = [:],
         stdin: Data? = nil, directory: URL? = nil
+    ) async throws -> Outcome {
+        try await onOwnThread {
+            try runBlocking(arguments, executable: executable, environment: environment, stdin: stdin, directory: directory)
+        }
+    }
+
+    private static func runBlocking(
+        _ arguments: [String], executable: String, environment: [String: String], stdin: Data?, directory: URL?
     ) throws -> Outcome {
         let process = Process()
         process.executableURL = binaries.appendingPathComponent(executable)
@@ -56,6 +64,14 @@ enum CLI {
         return Outcome(
             status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
             stderr: String(decoding: stderrData, as: UTF8.self))
+    }
+}
+
+/// Runs blocking work (a child process, a wait) on a thread of its own and awaits it. Never on the shared pool:
+/// on Linux it is also Dispatch's global queues, and blocking work there starves the async tests beside it.
+func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
     }
 }
 

@@ -2,15 +2,15 @@ import Foundation
 import Testing
 
 @Suite struct DiffCommandTests {
-    @Test func aSampleSessionReplaysThroughTheSamplesHostAsAMatch() throws {
-        let outcome = try CLI.run(["diff", CLI.session("todos-basic.jsonl")])
+    @Test func aSampleSessionReplaysThroughTheSamplesHostAsAMatch() async throws {
+        let outcome = try await CLI.run(["diff", CLI.session("todos-basic.jsonl")])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("match: all 40 replayed states equal the recorded ones"))
     }
 
-    @Test func aChangedReducerExitsOneAndNamesStepActionAndPath() throws {
+    @Test func aChangedReducerExitsOneAndNamesStepActionAndPath() async throws {
         // Given the samples' host with a todo reducer that no longer toggles
-        let outcome = try CLI.run(["diff", CLI.session("todos-basic.jsonl")], environment: ["SAMPLE_HOST_REGRESSION": "todos-toggle"])
+        let outcome = try await CLI.run(["diff", CLI.session("todos-basic.jsonl")], environment: ["SAMPLE_HOST_REGRESSION": "todos-toggle"])
 
         // Then diff exits 1 and names the step, the action and the path
         #expect(outcome.status == 1)
@@ -22,8 +22,8 @@ import Testing
         #expect(outcome.stdout.contains("before  4 clearCompleted"))
     }
 
-    @Test func jsonOutputIsOneDocumentWithTheVerdict() throws {
-        let outcome = try CLI.run(
+    @Test func jsonOutputIsOneDocumentWithTheVerdict() async throws {
+        let outcome = try await CLI.run(
             ["diff", CLI.session("todos-basic.jsonl"), "--json", "--all"], environment: ["SAMPLE_HOST_REGRESSION": "todos-toggle"])
         #expect(outcome.status == 1)
         let document = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
@@ -34,38 +34,38 @@ import Testing
         #expect(divergences?.first?["step"] as? Int == 5)
     }
 
-    @Test func readsTheSessionFromStandardInput() throws {
+    @Test func readsTheSessionFromStandardInput() async throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: CLI.session("counter-basic.jsonl")))
-        let outcome = try CLI.run(["diff", "-"], stdin: data)
+        let outcome = try await CLI.run(["diff", "-"], stdin: data)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.hasPrefix("<stdin>: store \"counter\""))
     }
 
-    @Test func twoSessionsAreComparedStepByStepWithoutReducers() throws {
+    @Test func twoSessionsAreComparedStepByStepWithoutReducers() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let same = try CLI.run(["diff", CLI.session("counter-basic.jsonl"), CLI.session("counter-basic.jsonl")])
+        let same = try await CLI.run(["diff", CLI.session("counter-basic.jsonl"), CLI.session("counter-basic.jsonl")])
         #expect(same.status == 0)
         #expect(same.stdout.contains("the same 40 steps"))
         // A copy whose step 3 state was edited
         var lines = try String(contentsOfFile: CLI.session("counter-basic.jsonl"), encoding: .utf8).split(separator: "\n").map(String.init)
         lines[3] = lines[3].replacingOccurrences(of: #""step":"#, with: #""step":9,"old":"#)
         let edited = try scratch.write("edited.jsonl", lines.joined(separator: "\n") + "\n")
-        let different = try CLI.run(["diff", CLI.session("counter-basic.jsonl"), edited])
+        let different = try await CLI.run(["diff", CLI.session("counter-basic.jsonl"), edited])
         #expect(different.status == 1)
         #expect(different.stdout.contains("step 3: state after"))
     }
 
-    @Test func aMalformedSessionIsTroubleWithFileAndLine() throws {
+    @Test func aMalformedSessionIsTroubleWithFileAndLine() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let text = try String(contentsOfFile: CLI.session("counter-basic.jsonl"), encoding: .utf8)
         let broken = try scratch.write("broken.jsonl", text.split(separator: "\n").prefix(3).joined(separator: "\n") + "\n{\"kind\":\"acton\"}\n")
-        let outcome = try CLI.run(["diff", broken])
+        let outcome = try await CLI.run(["diff", broken])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("broken.jsonl:4: field 'kind' is 'acton'"), "\(outcome.stderr)")
         let truncated = try scratch.write("cut.jsonl", text.split(separator: "\n").prefix(3).joined(separator: "\n") + "\n{\"kind\":\"action\",\"seq\":3")
-        let cut = try CLI.run(["diff", truncated])
+        let cut = try await CLI.run(["diff", truncated])
         #expect(cut.status == 2)
         #expect(cut.stderr.contains("cut.jsonl:4: the last line is cut off"), "\(cut.stderr)")
     }

@@ -21,36 +21,36 @@ import Testing
         ("echo '{\"kind\":\"step\",\"seq\":1,\"name\":\"addTodo\"}'; sleep 30", "the replay host hung at step 1 (addTodo): no answer for 1 s"),
         ("echo 'Fatal error: oops'", "the replay host printed something that is not the replay-host protocol before the first step: 'Fatal error: oops'"),
     ])
-    func aFailingHostIsReportedWithItsStep(_ body: String, _ message: String) throws {
+    func aFailingHostIsReportedWithItsStep(_ body: String, _ message: String) async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let host = try fakeHost(body, in: scratch)
-        let outcome = try CLI.run(["diff", CLI.session("todos-basic.jsonl"), "--host", host, "--timeout", "1"])
+        let outcome = try await CLI.run(["diff", CLI.session("todos-basic.jsonl"), "--host", host, "--timeout", "1"])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
     }
 
-    @Test func aHostThatDoesNotKnowTheStoreSaysWhichItKnows() throws {
+    @Test func aHostThatDoesNotKnowTheStoreSaysWhichItKnows() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let text = try String(contentsOfFile: CLI.session("counter-basic.jsonl"), encoding: .utf8)
         let session = try scratch.write("other.jsonl", text.replacingOccurrences(of: #""storeId":"counter""#, with: #""storeId":"checkout""#))
-        let outcome = try CLI.run(["diff", session])
+        let outcome = try await CLI.run(["diff", session])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("the replay host does not know store 'checkout' (it knows: counter, scoreboard, todos)"), "\(outcome.stderr)")
     }
 
-    @Test func aHostThatCannotStartIsNamed() throws {
-        let outcome = try CLI.run(["diff", CLI.session("todos-basic.jsonl"), "--host", "/nonexistent/host"])
+    @Test func aHostThatCannotStartIsNamed() async throws {
+        let outcome = try await CLI.run(["diff", CLI.session("todos-basic.jsonl"), "--host", "/nonexistent/host"])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("the replay host exited with status 127 before the first step"), "\(outcome.stderr)")
     }
 
-    @Test func withoutAnyHostConfigurationTheMessageSaysHowToAddOne() throws {
+    @Test func withoutAnyHostConfigurationTheMessageSaysHowToAddOne() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let session = try scratch.copy("counter-basic.jsonl", as: "c.jsonl")
-        let outcome = try CLI.run(["diff", session], directory: scratch.url)
+        let outcome = try await CLI.run(["diff", session], directory: scratch.url)
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("no replay host: pass '--host <command>'"))
     }

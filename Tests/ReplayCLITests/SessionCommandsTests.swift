@@ -2,42 +2,42 @@ import Foundation
 import Testing
 
 @Suite struct SessionCommandsTests {
-    @Test func checkListsEverySessionAndWritesJUnit() throws {
+    @Test func checkListsEverySessionAndWritesJUnit() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let junit = scratch.file("report.xml")
-        let outcome = try CLI.run(["check", "samples/sessions", "--jobs", "2", "--junit", junit])
+        let outcome = try await CLI.run(["check", "samples/sessions", "--jobs", "2", "--junit", junit])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("✓ match       samples/sessions/todos-basic.jsonl (40 actions)"))
         #expect(outcome.stdout.contains("4 sessions: 4 match"))
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.contains(#"<testsuites name="replay-cli check" tests="4" failures="0" errors="0">"#))
 
-        let regressed = try CLI.run(["check", "samples/sessions", "--junit", junit], environment: ["SAMPLE_HOST_REGRESSION": "todos-toggle"])
+        let regressed = try await CLI.run(["check", "samples/sessions", "--junit", junit], environment: ["SAMPLE_HOST_REGRESSION": "todos-toggle"])
         #expect(regressed.status == 1)
         #expect(regressed.stdout.contains("✗ diverged    samples/sessions/todos-basic.jsonl (40 actions): step 5 toggleCompleted, todos[0].isComplete"))
         #expect(try String(contentsOfFile: junit, encoding: .utf8).contains(#"<failure message="diverged">"#))
     }
 
-    @Test func replayPrintsTheReplayedStateAtAStep() throws {
-        let outcome = try CLI.run(["replay", CLI.session("counter-basic.jsonl"), "--step", "1", "--json"])
+    @Test func replayPrintsTheReplayedStateAtAStep() async throws {
+        let outcome = try await CLI.run(["replay", CLI.session("counter-basic.jsonl"), "--step", "1", "--json"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let document = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
         #expect(document?["step"] as? Int == 1)
         #expect((document?["state"] as? [String: Any])?["count"] != nil)
     }
 
-    @Test func showPrintsTheRecordedStateAtAStep() throws {
-        let initial = try CLI.run(["show", CLI.session("counter-basic.jsonl"), "--step", "0"])
+    @Test func showPrintsTheRecordedStateAtAStep() async throws {
+        let initial = try await CLI.run(["show", CLI.session("counter-basic.jsonl"), "--step", "0"])
         #expect(initial.status == 0)
         #expect(initial.stdout == "{\n  \"count\": 0,\n  \"step\": 1\n}\n")
-        let missing = try CLI.run(["show", CLI.session("counter-basic.jsonl"), "--step", "99"])
+        let missing = try await CLI.run(["show", CLI.session("counter-basic.jsonl"), "--step", "99"])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("has no step 99 (it has 40 actions"))
     }
 
-    @Test func logListsEveryEvent() throws {
-        let outcome = try CLI.run(["log", CLI.session("scoreboard-match.jsonl")])
+    @Test func logListsEveryEvent() async throws {
+        let outcome = try await CLI.run(["log", CLI.session("scoreboard-match.jsonl")])
         #expect(outcome.status == 0)
         let lines = outcome.stdout.split(separator: "\n")
         #expect(lines.count == 80)
@@ -45,7 +45,7 @@ import Testing
         #expect(lines.last?.contains("- end: finished") == true)
     }
 
-    @Test func aReaderThatGoesAwayEndsTheCommandQuietly() throws {
+    @Test func aReaderThatGoesAwayEndsTheCommandQuietly() async throws {
         // `replay-cli log s.jsonl | head`: stdout is a pipe nobody reads any more.
         let process = Process()
         process.executableURL = CLI.binaries.appendingPathComponent("replay-cli")
@@ -63,8 +63,8 @@ import Testing
         #expect(stderr.isEmpty, "\(stderr)")
     }
 
-    @Test func statsCountsActionsByNameAndOrigin() throws {
-        let outcome = try CLI.run(["stats", CLI.session("scoreboard-match.jsonl"), "--json"])
+    @Test func statsCountsActionsByNameAndOrigin() async throws {
+        let outcome = try await CLI.run(["stats", CLI.session("scoreboard-match.jsonl"), "--json"])
         #expect(outcome.status == 0)
         let document = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
         #expect(document?["actions"] as? Int == 78)
@@ -72,13 +72,13 @@ import Testing
         #expect(document?["status"] as? String == "finished")
     }
 
-    @Test func sessionsListsAFolderNewestFirst() throws {
+    @Test func sessionsListsAFolderNewestFirst() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         _ = try scratch.copy("counter-basic.jsonl", as: "a.jsonl")
         _ = try scratch.copy("todos-basic.jsonl", as: "b.jsonl")
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: scratch.file("a.jsonl"))
-        let outcome = try CLI.run(["sessions", "--dir", scratch.path])
+        let outcome = try await CLI.run(["sessions", "--dir", scratch.path])
         #expect(outcome.status == 0)
         let lines = outcome.stdout.split(separator: "\n")
         #expect(lines.count == 3)
@@ -86,32 +86,32 @@ import Testing
         #expect(lines[2].contains("counter"))
     }
 
-    @Test func verifyListsEveryProblem() throws {
+    @Test func verifyListsEveryProblem() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let good = try CLI.run(["verify", CLI.session("todos-delta.jsonl")])
+        let good = try await CLI.run(["verify", CLI.session("todos-delta.jsonl")])
         #expect(good.status == 0)
         #expect(good.stdout.hasPrefix("ok "))
         var lines = try String(contentsOfFile: CLI.session("counter-basic.jsonl"), encoding: .utf8).split(separator: "\n").map(String.init)
         lines.remove(at: 5)
         lines[2] = lines[2].replacingOccurrences(of: #""kind":"action""#, with: #""kind":"action","colour":"red""#)
         let bad = try scratch.write("bad.jsonl", lines.joined(separator: "\n"))
-        let outcome = try CLI.run(["verify", bad])
+        let outcome = try await CLI.run(["verify", bad])
         #expect(outcome.status == 1)
         #expect(outcome.stdout.contains("bad.jsonl:3: schema: colour: is not a known field"))
         #expect(outcome.stdout.contains("bad.jsonl:6: seq jumps from 4 to 6 with no gap line for 5...5"))
         #expect(outcome.stdout.contains("the last line has no newline at the end"))
     }
 
-    @Test func updateAcceptsTheCurrentReducersAndKeepsTheOriginal() throws {
+    @Test func updateAcceptsTheCurrentReducersAndKeepsTheOriginal() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let session = try scratch.copy("todos-basic.jsonl", as: "golden.jsonl")
         let regression = ["SAMPLE_HOST_REGRESSION": "todos-toggle"]
-        let update = try CLI.run(["update", session], environment: regression)
+        let update = try await CLI.run(["update", session], environment: regression)
         #expect(update.status == 0, "\(update.stderr)")
         #expect(update.stdout.contains("the original is kept as \(session).orig"))
-        #expect(try CLI.run(["diff", session], environment: regression).status == 0)
-        #expect(try CLI.run(["diff", session + ".orig"], environment: regression).status == 1)
+        #expect(try await CLI.run(["diff", session], environment: regression).status == 0)
+        #expect(try await CLI.run(["diff", session + ".orig"], environment: regression).status == 1)
     }
 }

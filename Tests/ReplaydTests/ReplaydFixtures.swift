@@ -16,6 +16,52 @@ func waitUntil(
     return false
 }
 
+/// Waits until `condition` holds, checking every 20 ms without holding a thread of the shared concurrency pool
+/// (so long end-to-end waits never starve the async tests running beside them); fails after `timeout` seconds.
+@discardableResult
+func waitUntil(
+    _ what: String, timeout: Double = 30, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () throws -> Bool
+) async rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if try condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    Issue.record("timed out after \(timeout) s waiting until \(what)", sourceLocation: sourceLocation)
+    return false
+}
+
+/// Runs blocking work (a child process, a wait) on a thread of its own and awaits it. Never on the shared pool:
+/// on Linux it is also Dispatch's global queues, and blocking work there starves the async tests beside it.
+func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
+
+/// Blocking work (streaming clients) on dedicated threads. Never on Dispatch's global queues: on Linux they are
+/// the same threads the async tests run on, and long blocking work there starves those tests.
+final class Workers: @unchecked Sendable {
+    private let group = DispatchGroup()
+
+    /// Starts `body(index)` on `count` threads at once.
+    init(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        for index in 0..<count {
+            group.enter()
+            let group = group
+            Thread {
+                body(index)
+                group.leave()
+            }.start()
+        }
+    }
+
+    /// Waits until every thread has finished, without holding a thread meanwhile.
+    func finished() async {
+        await withCheckedContinuation { continuation in group.notify(queue: .global()) { continuation.resume() } }
+    }
+}
+
 /// A private temporary folder under a short /tmp path (socket paths must fit `sun_path`), removed by ``remove()``.
 struct TemporaryFolder {
     let path: String
@@ -34,6 +80,11 @@ struct TemporaryFolder {
     /// The session files stored so far, by name.
     func sessionFiles() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: sessions)) ?? []).filter { $0.hasSuffix(".jsonl") }.sorted()
+    }
+
+    /// The bytes in every stored session file, cheaply (no file is read).
+    func storedBytes() throws -> Int {
+        try sessionFiles().reduce(0) { $0 + (try Syscall.status(sessions + "/" + $1)?.size ?? 0) }
     }
 
     /// The lines of a stored session file.
@@ -61,7 +112,11 @@ enum Executables {
     static func url(_ name: String) -> URL { directory.appendingPathComponent(name) }
 
     /// Runs an executable to completion and returns its status and standard error.
-    static func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, stderr: String) {
+    static func run(_ name: String, _ arguments: [String]) async throws -> (status: Int32, stderr: String) {
+        try await onOwnThread { try runBlocking(name, arguments) }
+    }
+
+    private static func runBlocking(_ name: String, _ arguments: [String]) throws -> (status: Int32, stderr: String) {
         let process = Process()
         process.executableURL = url(name)
         process.arguments = arguments
@@ -136,6 +191,7 @@ final class DaemonProcess {
 final class RawClient: @unchecked Sendable {
     let fd: Int32
     private var received: [UInt8] = []
+    private var closed = false
 
     /// Connects to the daemon's socket.
     init(socket: String) throws {
@@ -144,7 +200,14 @@ final class RawClient: @unchecked Sendable {
         try Syscall.connect(fd, to: UnixSocketAddress(path: socket))
     }
 
-    deinit { Syscall.close(fd) }
+    deinit { close() }
+
+    /// Closes the connection now, as an app that goes away would.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        Syscall.close(fd)
+    }
 
     /// Sends bytes as they are.
     func send(_ bytes: [UInt8]) throws { try Syscall.sendAll(fd, bytes) }

@@ -13,9 +13,11 @@ import Testing
         ("over the line limit", Array(#"{"kind":"action","pad":""#.utf8) + [UInt8](repeating: 0x61, count: 5000) + Array(#""}"#.utf8), "over the limit of 2048"),
         ("missing field", Array(#"{"kind":"action","seq":1,"time":0.1,"action":{}}"#.utf8), "field 'state' is missing"),
         ("second header", Array(SessionLines.header(session: "bad").utf8), "only be the first line"),
+        // Found by Fuzz/run.sh daemon-lines: the fast path accepted a mistyped field the session reader rejects.
+        ("mistyped name", Array(#"{"action":{},"kind":"action","name":5,"seq":2,"state":{},"time":0.1}"#.utf8), "field 'name' expected a string"),
     ]
 
-    @Test func eachBadLineIsRejectedWhileAConcurrentGoodSessionCompletes() throws {
+    @Test func eachBadLineIsRejectedWhileAConcurrentGoodSessionCompletes() async throws {
         // Given a daemon with a small line limit and a good session streaming beside bad clients
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -45,12 +47,12 @@ import Testing
             let reason = rejection?["reason"] as? String ?? ""
             #expect(reason.contains(bad.reason), "\(bad.name): \(reason)")
             try client.send(line: SessionLines.end(actions: 2))
-            waitUntil("\(bad.name): the good lines are stored") { folder.lines(of: "counter-bad-\(index).jsonl").count == 4 }
+            await waitUntil("\(bad.name): the good lines are stored") { folder.lines(of: "counter-bad-\(index).jsonl").count == 4 }
             #expect(folder.lines(of: "counter-bad-\(index).jsonl").dropFirst().first == SessionLines.action(1))
         }
         for line in golden.dropFirst(Self.badLines.count + 1) { try good.send(line: line) }
         let goodFile = try #require(folder.sessionFiles().first { !$0.contains("bad-") })
-        waitUntil("the good session is stored") { folder.lines(of: goodFile).count == golden.count }
+        await waitUntil("the good session is stored") { folder.lines(of: goodFile).count == golden.count }
 
         // And the good session replays as a match, and the daemon counted every rejection
         #expect(folder.lines(of: goodFile) == golden)
@@ -82,7 +84,7 @@ import Testing
         #expect(daemon.stop() == 0)
     }
 
-    @Test func idsCannotChooseAPathAndHugeIdsAreRefused() throws {
+    @Test func idsCannotChooseAPathAndHugeIdsAreRefused() async throws {
         // Given ids that try to escape the session directory
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -98,7 +100,7 @@ import Testing
         #expect((try huge.nextReply()?["reason"] as? String)?.contains("the limit is 1024") == true)
 
         // Then every file is a plain name inside the session directory, one per id
-        waitUntil("four session files") { folder.sessionFiles().count == 4 }
+        await waitUntil("four session files") { folder.sessionFiles().count == 4 }
         let files = folder.sessionFiles()
         for file in files {
             #expect(!file.contains("/") && !file.hasPrefix("."), "\(file)")

@@ -25,7 +25,7 @@ private enum Vault {
 }
 
 @Suite struct ReplaydRedactionTests {
-    @Test func redactedSecretsReachNeitherTheDaemonNorItsFilesNorItsLog() throws {
+    @Test func redactedSecretsReachNeitherTheDaemonNorItsFilesNorItsLog() async throws {
         // Given a running daemon and an app that marks its API key secret
         let folder = try TemporaryFolder()
         defer { folder.remove() }

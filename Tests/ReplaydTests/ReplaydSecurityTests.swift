@@ -3,7 +3,7 @@ import StoreKitCore
 import Testing
 
 @Suite struct ReplaydSecurityTests {
-    @Test func theSocketAndSessionFilesAreOwnerOnlyInPrivateDirectories() throws {
+    @Test func theSocketAndSessionFilesAreOwnerOnlyInPrivateDirectories() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let nested = folder.path + "/run/replayd/d.sock"
@@ -20,11 +20,11 @@ import Testing
         #expect(daemon.stop() == 0)
     }
 
-    @Test func aSecondInstanceOnTheSameSocketIsRefused() throws {
+    @Test func aSecondInstanceOnTheSameSocketIsRefused() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let daemon = try DaemonProcess(folder: folder)
-        let second = try Executables.run("replayd", ["--socket", folder.socket, "--dir", folder.sessions])
+        let second = try await Executables.run("replayd", ["--socket", folder.socket, "--dir", folder.sessions])
         #expect(second.status == 2)
         #expect(second.stderr.contains("another replayd is already serving \(folder.socket) (pid \(daemon.process.processIdentifier))"))
         // The first one still serves
@@ -34,7 +34,7 @@ import Testing
         #expect(daemon.stop() == 0)
     }
 
-    @Test func aStaleSocketFileFromADeadDaemonIsCleanedUp() throws {
+    @Test func aStaleSocketFileFromADeadDaemonIsCleanedUp() async throws {
         // Given a socket file left behind by a daemon that was killed
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -50,25 +50,25 @@ import Testing
     }
 
     @Test(arguments: [0o770, 0o777, 0o720])
-    func aSocketDirectoryOthersCanWriteIsRefused(mode: Int) throws {
+    func aSocketDirectoryOthersCanWriteIsRefused(mode: Int) async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let open = folder.path + "/shared"
         try FileManager.default.createDirectory(atPath: open, withIntermediateDirectories: false)
         try Syscall.changeMode(open, mode_t(mode))
-        let outcome = try Executables.run("replayd", ["--socket", open + "/d.sock", "--dir", folder.sessions])
+        let outcome = try await Executables.run("replayd", ["--socket", open + "/d.sock", "--dir", folder.sessions])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("refusing to use \(open): others can write to it"), "\(outcome.stderr)")
         #expect(!FileManager.default.fileExists(atPath: open + "/d.sock"))
     }
 
-    @Test func usageErrorsAndHelp() throws {
-        let help = try Executables.run("replayd", ["--help"])
+    @Test func usageErrorsAndHelp() async throws {
+        let help = try await Executables.run("replayd", ["--help"])
         #expect(help.status == 0)
-        let wrong = try Executables.run("replayd", ["--max-line-bytes", "ten"])
+        let wrong = try await Executables.run("replayd", ["--max-line-bytes", "ten"])
         #expect(wrong.status == 2)
         #expect(wrong.stderr.contains("Error: option '--max-line-bytes' needs a whole number"))
-        let unknown = try Executables.run("replayd", ["--sockt", "/tmp/x"])
+        let unknown = try await Executables.run("replayd", ["--sockt", "/tmp/x"])
         #expect(unknown.stderr.contains("unknown option '--sockt'"))
     }
 }

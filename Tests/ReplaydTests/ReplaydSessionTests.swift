@@ -4,14 +4,14 @@ import StoreKitCore
 import Testing
 
 @Suite struct ReplaydSessionTests {
-    @Test func theSampleAppsSessionIsStoredAndReplaysAsAMatch() throws {
+    @Test func theSampleAppsSessionIsStoredAndReplaysAsAMatch() async throws {
         // Given a daemon on a temporary socket
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let daemon = try DaemonProcess(folder: folder)
 
         // When the real sample app records through it
-        let app = try Executables.run("sample-app", ["--socket", folder.socket, "--feature", "todos", "--actions", "60"])
+        let app = try await Executables.run("sample-app", ["--socket", folder.socket, "--feature", "todos", "--actions", "60"])
         #expect(app.status == 0, "\(app.stderr)")
         #expect(daemon.stop() == 0)
 
@@ -25,7 +25,7 @@ import Testing
         #expect(files[0].hasPrefix("todos-"))
     }
 
-    @Test func twoHundredConcurrentClientsAreAllStoredCompletely() throws {
+    @Test func twoHundredConcurrentClientsAreAllStoredCompletely() async throws {
         // Given 200 clients connected at once
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -34,7 +34,7 @@ import Testing
         let actions = 50
 
         // When they stream their sessions interleaved, a few lines at a time, from four threads
-        DispatchQueue.concurrentPerform(iterations: 4) { lane in
+        await Workers(4) { lane in
             for (index, client) in clients.enumerated() where index % 4 == lane {
                 try? client.send(line: SessionLines.header(session: "client-\(index)"))
             }
@@ -47,10 +47,10 @@ import Testing
             for (index, client) in clients.enumerated() where index % 4 == lane {
                 try? client.send(line: SessionLines.end(actions: actions))
             }
-        }
+        }.finished()
 
         // Then every session is complete, line for line
-        waitUntil("200 sessions hold 52 lines") {
+        await waitUntil("200 sessions hold 52 lines") {
             folder.sessionFiles().count == 200 && folder.sessionFiles().allSatisfy { folder.lines(of: $0).count == 52 }
         }
         for index in 0..<200 {
@@ -64,7 +64,7 @@ import Testing
         #expect(daemon.stop() == 0)
     }
 
-    @Test func aReconnectContinuesTheSameFileWithoutASecondHeader() throws {
+    @Test func aReconnectContinuesTheSameFileWithoutASecondHeader() async throws {
         // Given a session whose client vanished after three actions
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -75,7 +75,7 @@ import Testing
             #expect(try first.nextReply()?["lastSeq"] as? Int == 0)
             for sequence in 1...3 { try first.send(line: SessionLines.action(sequence)) }
         }
-        waitUntil("the daemon notes the disconnection") { daemon.count("session.disconnected") == 1 }
+        await waitUntil("the daemon notes the disconnection") { daemon.count("session.disconnected") == 1 }
         #expect(folder.lines(of: "counter-s1.jsonl").last?.contains(#""reason":"disconnected""#) == true)
 
         // When the app reconnects with the same session id
@@ -94,7 +94,7 @@ import Testing
 
         for sequence in 4...5 { try second.send(line: SessionLines.action(sequence)) }
         try second.send(line: SessionLines.end(actions: 5))
-        waitUntil("the end is stored") { folder.lines(of: "counter-s1.jsonl").count == 7 }
+        await waitUntil("the end is stored") { folder.lines(of: "counter-s1.jsonl").count == 7 }
         let lines = folder.lines(of: "counter-s1.jsonl")
         #expect(lines.filter { $0.contains(#""kind":"session""#) }.count == 1)
         #expect(Array(lines[1...5]) == (1...5).map(SessionLines.action))
@@ -102,7 +102,7 @@ import Testing
         #expect(daemon.stop() == 0)
     }
 
-    @Test func sigtermClosesOpenSessionsAndRemovesTheSocket() throws {
+    @Test func sigtermClosesOpenSessionsAndRemovesTheSocket() async throws {
         // Given a client in the middle of a session
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -111,7 +111,7 @@ import Testing
         try client.send(line: SessionLines.header(session: "open"))
         _ = try client.nextReply()
         try client.send(line: SessionLines.action(1))
-        waitUntil("the action is stored") { folder.lines(of: "counter-open.jsonl").count == 2 }
+        await waitUntil("the action is stored") { folder.lines(of: "counter-open.jsonl").count == 2 }
 
         // When the daemon gets SIGTERM
         #expect(daemon.stop() == 0)

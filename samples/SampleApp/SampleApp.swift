@@ -39,7 +39,7 @@ enum SampleApp {
     /// Drives the chosen feature with the recorder attached and returns what the recorder did.
     static func record(_ options: SampleAppOptions, to transport: any SessionTransport) async -> RecorderStatistics {
         let app = AppInfo(name: "SampleApp", version: "1.0", build: "1", schemaVersion: "1")
-        var random = SeededGenerator(seed: options.seed)
+        var random = SeededRandom(seed: options.seed)
         let snapshots: SnapshotPolicy = options.deltaSnapshots ? .delta(keyframeInterval: 10) : .full
         switch options.feature {
         case .counter:

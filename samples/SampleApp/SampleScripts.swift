@@ -5,7 +5,7 @@ import StoreKitCore
 /// Scripted user journeys through each sample feature, as a real app would dispatch them.
 enum SampleScripts {
     /// A user counting up and down, changing the step, and resetting.
-    static func counter(_ store: Store<Counter.State, Counter.Action>, actions: Int, random: inout SeededGenerator) {
+    static func counter(_ store: Store<Counter.State, Counter.Action>, actions: Int, random: inout SeededRandom) {
         for index in 0..<actions {
             switch (index % 10, Int.random(in: 0..<4, using: &random)) {
             case (9, _): store.dispatch(.reset)
@@ -17,7 +17,7 @@ enum SampleScripts {
     }
 
     /// A user adding a shopping list, tagging, ticking off, filtering, deleting and clearing.
-    static func todos(_ store: Store<Todos.State, Todos.Action>, actions: Int, random: inout SeededGenerator) {
+    static func todos(_ store: Store<Todos.State, Todos.Action>, actions: Int, random: inout SeededRandom) {
         let titles = ["Milk", "Eggs", "Bread", "Call mum", "Pay rent", "Book flights", "Fix bike", "Water plants"]
         let tags = ["home", "errand", "urgent", "weekend"]
         var clock = Date(timeIntervalSince1970: 1_795_000_000)
@@ -45,7 +45,7 @@ enum SampleScripts {
 
     /// A match: goals for both sides, each posted to the server by the effect, and a reset at half time.
     static func scoreboard(
-        _ store: Store<Scoreboard.State, Scoreboard.Action>, actions: Int, random: inout SeededGenerator
+        _ store: Store<Scoreboard.State, Scoreboard.Action>, actions: Int, random: inout SeededRandom
     ) async {
         let home = ["Ada", "Grace", "Linus"]
         let away = ["Ken", "Dennis", "Barbara"]

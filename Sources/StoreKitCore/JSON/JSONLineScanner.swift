@@ -173,23 +173,31 @@ private struct Cursor {
 
     /// Scans a number by RFC 8259's grammar (no leading zeros, no NaN or Infinity).
     mutating func number() -> Bool {
+        let start = index
         if base[index] == UInt8(ascii: "-") { index += 1 }
         guard index < count else { return false }
+        var integerDigits = 1
         if base[index] == UInt8(ascii: "0") {
             index += 1
-        } else if digits() == 0 {
-            return false
+        } else {
+            integerDigits = digits()
+            guard integerDigits > 0 else { return false }
         }
         if index < count && base[index] == UInt8(ascii: ".") {
             index += 1
             guard digits() > 0 else { return false }
         }
+        var hasExponent = false
         if index < count && (base[index] == UInt8(ascii: "e") || base[index] == UInt8(ascii: "E")) {
+            hasExponent = true
             index += 1
             if index < count && (base[index] == UInt8(ascii: "+") || base[index] == UInt8(ascii: "-")) { index += 1 }
             guard digits() > 0 else { return false }
         }
-        return true
+        // Only an exponent or a very long integer part can overflow a Double; the parser rejects those that do.
+        guard hasExponent || integerDigits > 300 else { return true }
+        let text = String(decoding: UnsafeBufferPointer(start: base + start, count: index - start), as: UTF8.self)
+        return Double(text)?.isFinite == true
     }
 
     /// Scans a string at its opening quote: valid UTF-8, no raw control characters, valid escapes and surrogate

@@ -11,6 +11,8 @@ extension Syscall {
         package var isSocket: Bool
         /// The size in bytes.
         package var size: Int
+        /// The device and inode: which file this is, whatever its name.
+        package var identity: [UInt64]
     }
 
     /// Returns the status of `path` (following symbolic links), or `nil` when it does not exist.
@@ -122,5 +124,6 @@ extension Syscall.FileStatus {
         isDirectory = info.st_mode & S_IFMT == S_IFDIR
         isSocket = info.st_mode & S_IFMT == S_IFSOCK
         size = Int(info.st_size)
+        identity = [UInt64(info.st_dev), UInt64(info.st_ino)]
     }
 }

@@ -85,7 +85,7 @@ private struct Everything: Codable, Equatable {
 
     @Test func canonicalTextParsesBackToTheSameValue() throws {
         // Given many random values from a fixed seed
-        var random = SplitMix(seed: 42)
+        var random = SeededRandom(seed: 42)
         for _ in 0..<300 {
             let value = random.value(depth: 0)
             // When written canonically and parsed, then nothing changes
@@ -94,18 +94,8 @@ private struct Everything: Codable, Equatable {
     }
 }
 
-/// A small deterministic generator of random JSON values.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// Random JSON values from a seed.
+extension SeededRandom {
 
     mutating func value(depth: Int) -> JSONValue {
         switch next() % (depth > 3 ? 6 : 8) {

@@ -8,6 +8,9 @@ import Testing
         #"{"a":"é😀"}"#, #"[1]"#, #""text""#, #"{"a":1,}"#, #"{"a" 1}"#, #"{"a":01}"#, #"{"a":1.}"#, #"{"a":-}"#,
         #"{"a":"\x"}"#, #"{"a":"\ud800"}"#, #"{"a":"\udc00\ud800"}"#, #"{"a":NaN}"#, #"{"a":tru}"#, #"{"a":1}x"#,
         #"{"a":1,"a":2}"#, "{\"a\":\"tab\there\"}", #"{"a":[1,2}"#, #"{"a":{"b":1}"#, #"{"#, "",
+        // Found by Fuzz/run.sh daemon-lines: numbers beyond a Double's range, which the parser rejects.
+        #"{"a":0.001e30803}"#, #"{"a":-1E309}"#, #"{"a":1e308}"#, #"{"a":1e-400}"#,
+        "{\"a\":\(String(repeating: "9", count: 400))}", "{\"a\":\(String(repeating: "9", count: 300))}",
     ]
 
     @Test(arguments: lines)

@@ -130,10 +130,3 @@ final class StoreHolder: @unchecked Sendable {
     var store: Store<Tally.State, Tally.Action>?
 }
 
-/// A lock-guarded value for test bookkeeping.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
-}

@@ -1,21 +1,9 @@
 import Foundation
+import StoreKitCore
 
-/// A small deterministic random number generator (SplitMix64), so a scripted run records the same actions each time.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The sample app's random source is seeded, so a scripted run records the same actions each time; its UUIDs
+/// come from it too.
+extension SeededRandom {
     /// A random (version 4 layout) UUID drawn from this generator.
     mutating func uuid() -> UUID {
         var bytes = [UInt8](repeating: 0, count: 16)
