@@ -120,13 +120,24 @@ extension Daemon {
     }
 
     /// Counts and logs a rejected line and tells the client.
+    /// Counts and logs a rejected line and tells the client. A connection's first ``loggedRejections`` are logged
+    /// one by one; later ones are only counted (in `connection.closed`), so a flood of bad lines cannot make the
+    /// daemon spend its time writing its log while other clients wait.
     func reject(_ connection: ClientConnection, line: Int, reason: String) {
         connection.rejectedLines += 1
         linesRejected += 1
         connection.reply(.object(["kind": .string("rejected"), "line": .integer(Int64(line)), "reason": .string(reason)]))
-        log.write(.warn, "line.rejected", [
+        guard connection.rejectedLines <= Self.loggedRejections else { return }
+        var fields: [String: JSONValue] = [
             "connection": .integer(Int64(connection.id)), "sessionId": .string(connection.sessionID ?? ""),
             "line": .integer(Int64(line)), "reason": .string(reason),
-        ])
+        ]
+        if connection.rejectedLines == Self.loggedRejections {
+            fields["note"] = .string("further rejected lines on this connection are counted, not logged")
+        }
+        log.write(.warn, "line.rejected", fields)
     }
+
+    /// How many rejected lines per connection are logged one by one.
+    static let loggedRejections = 100
 }

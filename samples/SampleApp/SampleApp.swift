@@ -20,7 +20,8 @@ enum SampleApp {
         let transport: any SessionTransport
         let destination: String
         if let socket = options.socketPath {
-            let socketTransport = UnixSocketTransport(path: socket == "default" ? nil : socket)
+            let socketTransport = UnixSocketTransport(
+                path: socket == "default" ? nil : socket, timeout: options.socketTimeout)
             transport = socketTransport
             destination = "replayd at \(socketTransport.path)"
         } else {

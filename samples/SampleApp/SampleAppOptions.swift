@@ -11,17 +11,19 @@ struct SampleAppOptions {
     var actions = 40
     var seed: UInt64 = 1
     var deltaSnapshots = false
+    var socketTimeout = 2.0
 
     static let usage = """
         OVERVIEW: A scripted sample app that drives one sample feature and records the session.
 
-        USAGE: sample-app [--feature <name>] (--out <file> | --socket <path>) [--actions <n>] [--seed <n>] [--delta]
+        USAGE: sample-app [--feature <name>] (--out <file> | --socket <path> [--timeout <s>]) [--actions <n>] [--seed <n>] [--delta]
 
         OPTIONS:
           --feature <name>   counter, todos or scoreboard (default: todos)
           --out <file>       where to write the session (NDJSON)
           --socket <path>    stream the session to replayd at this socket instead ('default' for the
                              default socket)
+          --timeout <s>      how long to wait for replayd's answers, in seconds (default: 2)
           --actions <n>      how many user actions to dispatch (default: 40)
           --seed <n>         the script's random seed, for a reproducible session (default: 1)
           --delta            store states as patches with keyframes (delta snapshots)
@@ -64,6 +66,12 @@ struct SampleAppOptions {
                     throw UsageError(description: "'--actions' needs a non-negative whole number, not '\(text)'")
                 }
                 options.actions = count
+            case "--timeout":
+                let text = try value(for: argument)
+                guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+                    throw UsageError(description: "'--timeout' needs a number of seconds above 0 and up to 3600, not '\(text)'")
+                }
+                options.socketTimeout = seconds
             case "--seed":
                 let text = try value(for: argument)
                 guard let seed = UInt64(text) else {
