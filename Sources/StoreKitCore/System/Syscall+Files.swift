@@ -124,6 +124,6 @@ extension Syscall.FileStatus {
         isDirectory = info.st_mode & S_IFMT == S_IFDIR
         isSocket = info.st_mode & S_IFMT == S_IFSOCK
         size = Int(info.st_size)
-        identity = [UInt64(info.st_dev), UInt64(info.st_ino)]
+        identity = [UInt64(truncatingIfNeeded: info.st_dev), UInt64(truncatingIfNeeded: info.st_ino)]
     }
 }
