@@ -22,6 +22,21 @@ import Testing
         #expect(scanned == parsed)
     }
 
+    @Test func agreesWithTheParserWhereverASpecialByteFallsInAString() {
+        // The scanner skips plain ASCII 8 bytes at a time; a special byte at any offset must still be seen.
+        let specials: [[UInt8]] = [[0x01], [0x1F], Array(#"\""#.utf8), Array(#"\n"#.utf8), Array("é".utf8), [0xC0, 0x80], [0xFF], [0x7F]]
+        for special in specials {
+            for offset in 0..<20 {
+                let text = [UInt8](repeating: UInt8(ascii: "a"), count: offset) + special + [UInt8](repeating: UInt8(ascii: "b"), count: 9)
+                let line = Array(#"{"k":""#.utf8) + text + Array(#""}"#.utf8)
+                var scanner = JSONLineScanner()
+                let scanned = line.withUnsafeBufferPointer { scanner.scanObject($0) }
+                let parsed = (try? JSONValue(parsing: line)) != nil
+                #expect(scanned == parsed, "special \(special) at \(offset)")
+            }
+        }
+    }
+
     @Test func rejectsInvalidUTF8AndTooDeepNesting() {
         var scanner = JSONLineScanner(maxDepth: 3)
         let invalid: [UInt8] = Array(#"{"a":""#.utf8) + [0xC0, 0x80] + Array(#""}"#.utf8)
