@@ -11,7 +11,7 @@ final class DaemonListener {
     private let lockFD: Int32
     private let address: UnixSocketAddress
     /// Which file the socket is, to notice when it is deleted or replaced.
-    private var identity: [UInt64]
+    private var identity: Syscall.FileIdentity?
     /// True once a replacement was reported, so it is reported once.
     private var replacementReported = false
 
@@ -39,14 +39,14 @@ final class DaemonListener {
         }
     }
 
-    private static func listen(at address: UnixSocketAddress, path: String) throws(SystemError) -> (Int32, [UInt64]) {
+    private static func listen(at address: UnixSocketAddress, path: String) throws(SystemError) -> (Int32, Syscall.FileIdentity?) {
         let fd = try Syscall.makeUnixSocket()
         do {
             try Syscall.bind(fd, to: address)
             try Syscall.changeMode(path, 0o600)
             try Syscall.listen(fd, backlog: 512, subject: path)
             try Syscall.setFlags(fd, status: O_NONBLOCK)
-            return (fd, try Syscall.status(path)?.identity ?? [])
+            return (fd, try Syscall.status(path)?.identity)
         } catch {
             Syscall.close(fd)
             throw error

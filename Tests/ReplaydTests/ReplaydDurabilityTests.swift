@@ -8,7 +8,7 @@ import Testing
         // Given a client streaming a session
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let daemon = try DaemonProcess(folder: folder)
+        let daemon = try await DaemonProcess(folder: folder)
         let client = try RawClient(socket: folder.socket)
         try client.send(line: SessionLines.header(session: "k9"))
         _ = try client.nextReply()
@@ -20,7 +20,7 @@ import Testing
         await waitUntil("200 actions are stored") { folder.lines(of: "counter-k9.jsonl").count == 201 }
 
         // When the daemon is killed while the client keeps sending, and a torn line is left at the end
-        daemon.kill9()
+        await daemon.kill9()
         for sequence in 201...260 {
             guard (try? client.send(line: SessionLines.action(sequence))) != nil else { break }
             sent = sequence
@@ -40,7 +40,7 @@ import Testing
         #expect(stored.count <= sent)
 
         // And a restarted daemon moves the torn bytes aside and truncates the file after its last complete line
-        let restarted = try DaemonProcess(folder: folder, logName: "restarted.log")
+        let restarted = try await DaemonProcess(folder: folder, logName: "restarted.log")
         // (The socket accepts connections before the start-up repair is logged; serving waits for the repair.)
         await waitUntil("the repair is logged") { restarted.count("file.repaired") == 1 }
         let kept = try FileManager.default.contentsOfDirectory(atPath: folder.sessions).filter { $0.contains(".partial-") }
@@ -54,14 +54,14 @@ import Testing
         let again = try RawClient(socket: folder.socket)
         try again.send(line: SessionLines.header(session: "k9"))
         #expect(try again.nextReply()?["lastSeq"] as? Int == stored.count)
-        #expect(restarted.stop() == 0)
+        #expect(await restarted.stop() == 0)
     }
 
     @Test func aRecorderWhoseDaemonIsKilledAndRestartedRecordsAGapAndContinues() async throws {
         // Given an app recording through replayd
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        var daemon = try DaemonProcess(folder: folder)
+        var daemon = try await DaemonProcess(folder: folder)
         let store = Store(initialState: Counter.State(), reducer: Counter.reducer)
         let app = AppInfo(name: "Tests", version: "1", build: "1", schemaVersion: "1")
         let recorder = store.startRecording(
@@ -72,15 +72,15 @@ import Testing
         await waitUntil("20 actions are stored") { folder.lines(of: name).count == 21 }
 
         // When the daemon is killed, the app goes on, and the daemon comes back
-        daemon.kill9()
+        await daemon.kill9()
         for _ in 1...10 { store.dispatch(.increment) }
-        daemon = try DaemonProcess(folder: folder, logName: "restarted.log")
+        daemon = try await DaemonProcess(folder: folder, logName: "restarted.log")
         await waitUntil("the recorder reconnects and stores new actions") {
             store.dispatch(.increment)
             return daemon.count("session.started") == 1 && folder.lines(of: name).count > 23
         }
         let statistics = recorder.finish()
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
 
         // Then the session has a gap for what was lost, and continues after it
         let session = try Session(contentsOf: folder.sessions + "/" + name)

@@ -19,7 +19,7 @@ import Testing
         var sent = [Int](repeating: 0, count: clients)
         var faults = 0
         for round in 0...5 {
-            let daemon = try DaemonProcess(folder: folder, arguments: ["--log-level", "warn"], logName: "round-\(round).log")
+            let daemon = try await DaemonProcess(folder: folder, arguments: ["--log-level", "warn"], logName: "round-\(round).log")
             // Each client reconnects, learns what was stored, and continues right after it.
             let connections = try (0..<clients).map { index -> (RawClient, Int) in
                 let client = try RawClient(socket: folder.socket)
@@ -49,12 +49,12 @@ import Testing
                 await waitUntil("every session has its end line") {
                     (0..<clients).allSatisfy { folder.lines(of: "counter-fault-\($0).jsonl").last?.contains(#""reason":"finished""#) == true }
                 }
-                #expect(daemon.stop() == 0)
+                #expect(await daemon.stop() == 0)
             } else {
                 // Kill once a random amount is on disk (about 300 to 3,000 lines), while every client still sends.
                 let threshold = try folder.storedBytes() + Int.random(in: 50_000...500_000, using: &generator)
                 try await waitUntil("\(threshold) bytes are stored") { try folder.storedBytes() >= threshold }
-                daemon.kill9()
+                await daemon.kill9()
                 faults += 1
                 await streaming.finished()
             }
@@ -79,7 +79,7 @@ import Testing
         // Given four clients whose good sessions are interleaved with 2,500 malformed lines each
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let daemon = try DaemonProcess(folder: folder, arguments: ["--max-line-bytes", "4096"])
+        let daemon = try await DaemonProcess(folder: folder, arguments: ["--max-line-bytes", "4096"])
         var generator = SeededRandom(seed: 7)
         let good = 500
         let badPerClient = 2_500
@@ -111,7 +111,7 @@ import Testing
             let lines = folder.lines(of: "counter-mixed-\(index).jsonl")
             #expect(lines == [SessionLines.header(session: "mixed-\(index)")] + (1...good).map(SessionLines.action) + [SessionLines.end(actions: good)])
         }
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
         let stopped = daemon.entries.last { $0["event"] as? String == "daemon.stopped" }
         #expect(stopped?["linesRejected"] as? Int == 4 * badPerClient)
         #expect(stopped?["linesStored"] as? Int == 4 * (good + 2))  // header, actions and end
@@ -121,7 +121,7 @@ import Testing
         // Given a client that sends 20,000 rejected lines and never reads the replies
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let daemon = try DaemonProcess(folder: folder)
+        let daemon = try await DaemonProcess(folder: folder)
         let slow = try RawClient(socket: folder.socket)
         try slow.send(line: SessionLines.header(session: "slow"))
         let flood = Array(repeating: #"{"kind":"nonsense"}"#, count: 20_000).joined(separator: "\n") + "\n"
@@ -143,7 +143,7 @@ import Testing
         #expect(report.verdict == .match)
         #expect(report.actionCount == 300)
         withExtendedLifetime(slow) {}
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
         let closed = daemon.entries.filter { $0["event"] as? String == "connection.closed" }
             .max { ($0["linesRejected"] as? Int ?? 0) < ($1["linesRejected"] as? Int ?? 0) }
         #expect(closed?["linesRejected"] as? Int == 20_000)
@@ -155,7 +155,7 @@ import Testing
         // Given a running daemon whose socket file someone deletes
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let daemon = try DaemonProcess(folder: folder)
+        let daemon = try await DaemonProcess(folder: folder)
         unlink(folder.socket)
 
         // Then the daemon listens on a new socket file within a few seconds and logs it
@@ -163,7 +163,7 @@ import Testing
         let app = try await Executables.run("sample-app", ["--socket", folder.socket, "--feature", "todos", "--actions", "30"])
         #expect(app.status == 0, "\(app.stderr)")
         #expect(folder.sessionFiles().count == 1)
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
         #expect(!FileManager.default.fileExists(atPath: folder.socket))
     }
 
@@ -171,7 +171,7 @@ import Testing
         // Given an app recording a long session through the daemon
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let daemon = try DaemonProcess(folder: folder)
+        let daemon = try await DaemonProcess(folder: folder)
         let app = Process()
         app.executableURL = Executables.url("sample-app")
         app.arguments = ["--socket", folder.socket, "--feature", "todos", "--actions", "10000000"]
@@ -192,13 +192,13 @@ import Testing
         #expect(report.verdict == .match)
         #expect(report.end?.reason == .disconnected)
         #expect(report.end?.actions == report.actionCount)
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
     }
 
     @Test func aClientCutOffMidLineHasItsCompleteLinesKeptAndThePartialOneRejected() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let daemon = try DaemonProcess(folder: folder)
+        let daemon = try await DaemonProcess(folder: folder)
         do {
             let client = try RawClient(socket: folder.socket)
             try client.send(line: SessionLines.header(session: "cut"))
@@ -210,7 +210,7 @@ import Testing
         }
         #expect(Self.storedActions(folder, "counter-cut.jsonl") == (1...10).map(SessionLines.action))
         #expect(daemon.log.contains("incomplete last line: the connection closed after 40 bytes without a newline"))
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
     }
 }
 
@@ -310,7 +310,7 @@ struct ReplaydFullDiskTests {
         defer { folder.remove() }
         let disk = try SmallFilesystem(at: folder.sessions, kilobytes: 256)
         defer { disk.unmount() }
-        let daemon = try DaemonProcess(folder: folder)
+        let daemon = try await DaemonProcess(folder: folder)
         let client = try RawClient(socket: folder.socket)
         try client.send(line: SessionLines.header(session: "disk"))
         _ = try client.nextReply()
@@ -349,6 +349,6 @@ struct ReplaydFullDiskTests {
         let accepted = try RawClient(socket: folder.socket)
         try accepted.send(line: SessionLines.header(session: "later"))
         #expect(try accepted.nextReply()?["kind"] as? String == "welcome")
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
     }
 }

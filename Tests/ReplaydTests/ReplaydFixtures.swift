@@ -2,20 +2,6 @@ import Foundation
 import StoreKitCore
 import Testing
 
-/// Waits until `condition` holds, checking every 20 ms, and fails the test after `timeout` seconds.
-@discardableResult
-func waitUntil(
-    _ what: String, timeout: Double = 30, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () throws -> Bool
-) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if try condition() { return true }
-        Thread.sleep(forTimeInterval: 0.02)
-    }
-    Issue.record("timed out after \(timeout) s waiting until \(what)", sourceLocation: sourceLocation)
-    return false
-}
-
 /// Waits until `condition` holds, checking every 20 ms without holding a thread of the shared concurrency pool
 /// (so long end-to-end waits never starve the async tests running beside them); fails after `timeout` seconds.
 @discardableResult
@@ -137,7 +123,9 @@ final class DaemonProcess {
     let logPath: String
 
     /// Starts replayd and waits until its socket accepts connections.
-    init(folder: TemporaryFolder, socket: String? = nil, arguments: [String] = [], logName: String = "replayd.log") throws {
+    init(
+        folder: TemporaryFolder, socket: String? = nil, arguments: [String] = [], logName: String = "replayd.log"
+    ) async throws {
         let socket = socket ?? folder.socket
         self.folder = folder
         logPath = folder.path + "/" + logName
@@ -147,7 +135,7 @@ final class DaemonProcess {
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        waitUntil("replayd listens on \(socket)") {
+        await waitUntil("replayd listens on \(socket)") {
             (try? RawClient(socket: socket)) != nil || !process.isRunning
         }
     }
@@ -167,16 +155,16 @@ final class DaemonProcess {
 
     /// Sends SIGTERM and waits for the exit status.
     @discardableResult
-    func stop() -> Int32 {
+    func stop() async -> Int32 {
         if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        waitUntil("replayd exits") { !process.isRunning }
+        await waitUntil("replayd exits") { !process.isRunning }
         return process.terminationStatus
     }
 
     /// Kills the daemon with SIGKILL and waits for it to be gone.
-    func kill9() {
+    func kill9() async {
         kill(process.processIdentifier, SIGKILL)
-        waitUntil("replayd dies") { !process.isRunning }
+        await waitUntil("replayd dies") { !process.isRunning }
     }
 
     deinit {

@@ -21,7 +21,7 @@ import Testing
         // Given a daemon with a small line limit and a good session streaming beside bad clients
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let daemon = try DaemonProcess(folder: folder, arguments: ["--max-line-bytes", "2048"])
+        let daemon = try await DaemonProcess(folder: folder, arguments: ["--max-line-bytes", "2048"])
         let good = try RawClient(socket: folder.socket)
         let golden = try String(
             contentsOfFile: Executables.packageRoot.appendingPathComponent("samples/sessions/counter-basic.jsonl").path,
@@ -59,7 +59,7 @@ import Testing
         let report = try ReplayEngine(stores: SampleStores.all).replay(path: folder.sessions + "/" + goodFile)
         #expect(report.verdict == .match)
         #expect(daemon.count("line.rejected") == Self.badLines.count)
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
         #expect(daemon.entries.last?["linesRejected"] as? Int == Self.badLines.count)
     }
 
@@ -70,10 +70,10 @@ import Testing
         (#"{"kind":"session","format":1,"sessionId":"","storeId":"b","app":{"name":"x"},"startedAt":"t","initialState":{}}"#, "field 'sessionId' is empty"),
         (#"{"kind":"session","format":1,"sessionId":"a\u0000b","storeId":"b","app":{"name":"x"},"startedAt":"t","initialState":{}}"#, "contains a NUL byte"),
     ])
-    func aFirstLineThatIsNotAValidHeaderIsRefusedAndTheConnectionClosed(line: String, reason: String) throws {
+    func aFirstLineThatIsNotAValidHeaderIsRefusedAndTheConnectionClosed(line: String, reason: String) async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let daemon = try DaemonProcess(folder: folder)
+        let daemon = try await DaemonProcess(folder: folder)
         let client = try RawClient(socket: folder.socket)
         try client.send(line: line)
         let reply = try client.nextReply()
@@ -81,14 +81,14 @@ import Testing
         #expect((reply?["reason"] as? String)?.contains(reason) == true, "\(reply ?? [:])")
         #expect(try client.nextReply() == nil)
         #expect(folder.sessionFiles().isEmpty)
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
     }
 
     @Test func idsCannotChooseAPathAndHugeIdsAreRefused() async throws {
         // Given ids that try to escape the session directory
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let daemon = try DaemonProcess(folder: folder)
+        let daemon = try await DaemonProcess(folder: folder)
         let hostile = ["../../etc/passwd", "/tmp/absolute", "..", "name with spaces/and\\slashes"]
         for id in hostile {
             let client = try RawClient(socket: folder.socket)
@@ -108,6 +108,6 @@ import Testing
         }
         #expect(Set(files).count == hostile.count)
         #expect(!FileManager.default.fileExists(atPath: "/tmp/absolute"))
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
     }
 }

@@ -29,7 +29,7 @@ private enum Vault {
         // Given a running daemon and an app that marks its API key secret
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let daemon = try DaemonProcess(folder: folder)
+        let daemon = try await DaemonProcess(folder: folder)
         let secret = "sk-live-0123456789abcdef"
         let store = Store(initialState: Vault.State(apiKey: secret), reducer: Vault.reducer)
         let redaction = Redaction(state: ["apiKey"], actions: ["unlock.apiKey"])
@@ -41,7 +41,7 @@ private enum Vault {
         for _ in 0..<20 { store.dispatch(.unlock(owner: "grace", apiKey: secret)) }
         let statistics = recorder.finish()
         #expect(statistics.actionsWritten == 20)
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
 
         // Then the stored session has every action but no byte of the secret, nor has the daemon's log
         let files = folder.sessionFiles()

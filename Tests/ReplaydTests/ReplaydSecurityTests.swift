@@ -7,7 +7,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let nested = folder.path + "/run/replayd/d.sock"
-        let daemon = try DaemonProcess(folder: folder, socket: nested)
+        let daemon = try await DaemonProcess(folder: folder, socket: nested)
         let client = try RawClient(socket: nested)
         try client.send(line: SessionLines.header(session: "perm"))
         _ = try client.nextReply()
@@ -17,13 +17,13 @@ import Testing
         #expect(try Syscall.status(folder.path + "/run/replayd")?.permissions == 0o700)
         #expect(try Syscall.status(folder.sessions)?.permissions == 0o700)
         #expect(try Syscall.status(folder.sessions + "/counter-perm.jsonl")?.permissions == 0o600)
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
     }
 
     @Test func aSecondInstanceOnTheSameSocketIsRefused() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let daemon = try DaemonProcess(folder: folder)
+        let daemon = try await DaemonProcess(folder: folder)
         let second = try await Executables.run("replayd", ["--socket", folder.socket, "--dir", folder.sessions])
         #expect(second.status == 2)
         #expect(second.stderr.contains("another replayd is already serving \(folder.socket) (pid \(daemon.process.processIdentifier))"))
@@ -31,22 +31,22 @@ import Testing
         let client = try RawClient(socket: folder.socket)
         try client.send(line: SessionLines.header(session: "still"))
         #expect(try client.nextReply()?["kind"] as? String == "welcome")
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
     }
 
     @Test func aStaleSocketFileFromADeadDaemonIsCleanedUp() async throws {
         // Given a socket file left behind by a daemon that was killed
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try DaemonProcess(folder: folder).kill9()
+        try await DaemonProcess(folder: folder).kill9()
         #expect(FileManager.default.fileExists(atPath: folder.socket))
 
         // When a new daemon starts on it, it serves
-        let daemon = try DaemonProcess(folder: folder, logName: "second.log")
+        let daemon = try await DaemonProcess(folder: folder, logName: "second.log")
         let client = try RawClient(socket: folder.socket)
         try client.send(line: SessionLines.header(session: "fresh"))
         #expect(try client.nextReply()?["kind"] as? String == "welcome")
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
     }
 
     @Test(arguments: [0o770, 0o777, 0o720])

@@ -8,12 +8,12 @@ import Testing
         // Given a daemon on a temporary socket
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let daemon = try DaemonProcess(folder: folder)
+        let daemon = try await DaemonProcess(folder: folder)
 
         // When the real sample app records through it
         let app = try await Executables.run("sample-app", ["--socket", folder.socket, "--feature", "todos", "--actions", "60"])
         #expect(app.status == 0, "\(app.stderr)")
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
 
         // Then one session file holds the session, and it replays as a match
         let files = folder.sessionFiles()
@@ -29,7 +29,7 @@ import Testing
         // Given 200 clients connected at once
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let daemon = try DaemonProcess(folder: folder, arguments: ["--log-level", "warn"])
+        let daemon = try await DaemonProcess(folder: folder, arguments: ["--log-level", "warn"])
         let clients = try (0..<200).map { _ in try RawClient(socket: folder.socket) }
         let actions = 50
 
@@ -61,14 +61,14 @@ import Testing
         }
         #expect(daemon.count("line.rejected") == 0)
         _ = clients
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
     }
 
     @Test func aReconnectContinuesTheSameFileWithoutASecondHeader() async throws {
         // Given a session whose client vanished after three actions
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let daemon = try DaemonProcess(folder: folder)
+        let daemon = try await DaemonProcess(folder: folder)
         do {
             let first = try RawClient(socket: folder.socket)
             try first.send(line: SessionLines.header(session: "s1"))
@@ -99,14 +99,14 @@ import Testing
         #expect(lines.filter { $0.contains(#""kind":"session""#) }.count == 1)
         #expect(Array(lines[1...5]) == (1...5).map(SessionLines.action))
         #expect(try Session(contentsOf: folder.sessions + "/counter-s1.jsonl").actions.count == 5)
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
     }
 
     @Test func sigtermClosesOpenSessionsAndRemovesTheSocket() async throws {
         // Given a client in the middle of a session
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let daemon = try DaemonProcess(folder: folder)
+        let daemon = try await DaemonProcess(folder: folder)
         let client = try RawClient(socket: folder.socket)
         try client.send(line: SessionLines.header(session: "open"))
         _ = try client.nextReply()
@@ -114,7 +114,7 @@ import Testing
         await waitUntil("the action is stored") { folder.lines(of: "counter-open.jsonl").count == 2 }
 
         // When the daemon gets SIGTERM
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
 
         // Then the session ends properly and the socket is gone
         let lines = folder.lines(of: "counter-open.jsonl")

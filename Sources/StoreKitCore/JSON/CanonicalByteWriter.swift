@@ -74,9 +74,10 @@ final class CanonicalByteWriter {
             buffer.appendJSONString((value as! URL).absoluteString)
         } else if T.self == Decimal.self {
             throw Unavailable()
-        } else if let unordered = value as? any UnorderedEncodable {
+        } else if T.self is any UnorderedEncodable.Type {
+            // A metatype check, so other values are not boxed into an existential on this hot path.
             buffer.append(UInt8(ascii: "["))
-            for (index, element) in try unordered.sortedCanonicalElements().enumerated() {
+            for (index, element) in try (value as! any UnorderedEncodable).sortedCanonicalElements().enumerated() {
                 if index > 0 { buffer.append(UInt8(ascii: ",")) }
                 buffer.append(element)
             }

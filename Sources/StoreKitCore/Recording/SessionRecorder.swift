@@ -244,9 +244,12 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
 
     /// The state as a full snapshot, or as a patch against the previous line's state under delta snapshots.
     private func snapshot(of state: State) throws -> ActionLineWriter.Snapshot {
-        let bytes = try encodedState(state)
+        // With secrets, the state is built as a tree to redact it; delta snapshots reuse that tree.
+        let redaction = configuration.redaction
+        let redacted = redaction.statePaths.isEmpty ? nil : redaction.redactingState(try encoder.encode(state))
+        let bytes = try redacted?.canonicalBytes() ?? encoder.encodeToBytes(state)
         guard case .delta(let interval) = configuration.snapshots else { return .state(bytes) }
-        let current = try JSONValue(parsing: bytes)
+        let current = try redacted ?? JSONValue(parsing: bytes)
         defer { previousState = current }
         if let previous = previousState, sinceKeyframe + 1 < max(1, interval) {
             let patch = JSONPatch(from: previous, to: current).jsonValue.canonicalBytes()
@@ -257,13 +260,6 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         }
         sinceKeyframe = 0
         return .state(bytes)
-    }
-
-    /// The state's canonical bytes, its secrets replaced.
-    private func encodedState(_ state: State) throws -> [UInt8] {
-        let redaction = configuration.redaction
-        guard !redaction.statePaths.isEmpty else { return try encoder.encodeToBytes(state) }
-        return redaction.redactingState(try encoder.encode(state)).canonicalBytes()
     }
 
     /// The action's canonical bytes, its secrets replaced.

@@ -11,8 +11,16 @@ extension Syscall {
         package var isSocket: Bool
         /// The size in bytes.
         package var size: Int
-        /// The device and inode: which file this is, whatever its name.
-        package var identity: [UInt64]
+        /// Which file this is, whatever its name.
+        package var identity: FileIdentity
+    }
+
+    /// A file's device and inode, which stay the same when it is renamed and differ for a new file of that name.
+    package struct FileIdentity: Sendable, Equatable {
+        /// The device the file is on.
+        package var device: UInt64
+        /// The file's inode on that device.
+        package var inode: UInt64
     }
 
     /// Returns the status of `path` (following symbolic links), or `nil` when it does not exist.
@@ -124,6 +132,7 @@ extension Syscall.FileStatus {
         isDirectory = info.st_mode & S_IFMT == S_IFDIR
         isSocket = info.st_mode & S_IFMT == S_IFSOCK
         size = Int(info.st_size)
-        identity = [UInt64(truncatingIfNeeded: info.st_dev), UInt64(truncatingIfNeeded: info.st_ino)]
+        identity = Syscall.FileIdentity(
+            device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
     }
 }

@@ -38,6 +38,16 @@ enum Account {
 
     static let redaction = Redaction(state: ["token", "pin", "cards[].number"], actions: ["login.password", "addCard.number", "setPin._0"])
     static let secrets = ["hunter2-PASSWORD", "4111111111111111", "tok-hunter2", "987654"]
+    /// The ``actions`` recorded from an empty state into memory, with ``redaction``.
+    static func recordedSession() throws -> Session {
+        let transport = MemoryTransport()
+        let store = Store(initialState: State(), reducer: reducer)
+        let recorder = store.startRecording(.init(storeID: "account", app: AppInfo(name: "Bank"), redaction: redaction), to: transport)
+        for action in actions { store.dispatch(action) }
+        recorder.finish()
+        return try transport.session()
+    }
+
     static let actions: [Action] = [
         .login(user: "ada", password: "hunter2-PASSWORD"), .addCard(number: "4111111111111111", label: "work"),
         .setPin(987654), .login(user: "ada", password: "hunter2-PASSWORD"),
@@ -100,16 +110,11 @@ private func contains(_ haystack: [UInt8], _ needle: String) -> Bool {
 
     @Test func aRedactedSessionReplaysAsAMatchAndKeepsSecretsOutOfTheReport() throws {
         // Given a session recorded with secrets redacted
-        let transport = MemoryTransport()
-        let store = Store(initialState: Account.State(), reducer: Account.reducer)
-        let recorder = store.startRecording(
-            .init(storeID: "account", app: AppInfo(name: "Bank"), redaction: Account.redaction), to: transport)
-        for action in Account.actions { store.dispatch(action) }
-        recorder.finish()
+        let session = try Account.recordedSession()
 
         // When it is replayed (the reducer derives the token from the redacted password)
         let report = ReplayEngine(stores: [ReplayableStore(id: "account", reducer: Account.reducer)])
-            .replay(try transport.session())
+            .replay(session)
 
         // Then the secrets cause no divergence, and the replayed state holds placeholders only
         #expect(report.verdict == .match, "\(report.explanation(source: "account"))")
@@ -119,17 +124,12 @@ private func contains(_ haystack: [UInt8], _ needle: String) -> Bool {
     }
 
     @Test func aRealChangeOutsideTheSecretsStillDiverges() throws {
-        let transport = MemoryTransport()
-        let store = Store(initialState: Account.State(), reducer: Account.reducer)
-        let recorder = store.startRecording(
-            .init(storeID: "account", app: AppInfo(name: "Bank"), redaction: Account.redaction), to: transport)
-        for action in Account.actions { store.dispatch(action) }
-        recorder.finish()
+        let session = try Account.recordedSession()
         let regressed = Reducer<Account.State, Account.Action> { state, action in
             Account.reducer.reduce(&state, action)
             if case .login = action { state.logins = 0 }
         }
-        let report = ReplayEngine(stores: [ReplayableStore(id: "account", reducer: regressed)]).replay(try transport.session())
+        let report = ReplayEngine(stores: [ReplayableStore(id: "account", reducer: regressed)]).replay(session)
         guard case .diverged(let divergence) = report.verdict else {
             Issue.record("expected a divergence, got \(report.verdict.name)")
             return
