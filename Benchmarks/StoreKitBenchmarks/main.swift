@@ -4,6 +4,20 @@ import StoreKitCore
 // Benchmarks print figures; they are never timed tests. Run: swift run -c release storekit-benchmarks
 // or Benchmarks/run.sh for the whole table, with the comparisons against jq and Python.
 let arguments = CommandLine.arguments
+if arguments.contains("--help") {
+    print("""
+        USAGE: storekit-benchmarks [--quick | --recording-only | --daemon-only]
+               storekit-benchmarks --write-diff-pair <dir> | --diff-files <old> <new> | --encode-only
+
+          (no option)        the whole table (several minutes); --quick uses smaller inputs
+          --recording-only   only the sustained recording rows (to a file and through replayd)
+          --daemon-only      only the replayd ingest rows
+          --write-diff-pair  write two 5 MB states that differ in about 1% of their leaves
+          --diff-files       diff two JSON files, as a whole process (timed from outside by Benchmarks/run.sh)
+          --encode-only      encode the 10 KB state 200 times (a hook for valgrind --tool=callgrind)
+        """)
+    exit(0)
+}
 if let index = arguments.firstIndex(of: "--diff-files"), arguments.count > index + 2 {
     // Whole-process diff of two JSON files, timed from outside by Benchmarks/run.sh.
     print((try? DiffBenchmarks.diffFiles(arguments[index + 1], arguments[index + 2])) ?? -1)
@@ -30,20 +44,32 @@ if arguments.contains("--daemon-only") {
     exit(0)
 }
 
+/// The sustained recording rows, to a file and through a running replayd, and how many actions each dropped.
+func sustainedRows(actions: Int) throws -> (rows: [Row], dropped: (file: Int, daemon: Int)) {
+    let (rate, dropped) = RecordingBenchmarks.sustainedRate(label: "10 KB", bytes: 10_000, actions: actions)
+    let daemon = try BenchmarkDaemon()
+    defer { daemon.stop() }
+    let (daemonRate, daemonDropped) = RecordingBenchmarks.sustainedRate(
+        label: "10 KB", bytes: 10_000, actions: actions, daemon: daemon)
+    return ([rate, daemonRate], (dropped, daemonDropped))
+}
+let sustainedActions = quick ? 5_000 : 20_000
+if arguments.contains("--recording-only") {
+    progress("sustained recording...")
+    let sustained = try sustainedRows(actions: sustainedActions)
+    Table.print(sustained.rows)
+    print("dropped while recording the sustained runs: \(sustained.dropped.file) to a file, \(sustained.dropped.daemon) through replayd")
+    exit(0)
+}
+
 var rows: [Row] = []
 progress("recording cost on the app's thread...")
 for (label, bytes) in [("small", 50), ("10 KB", 10_000), ("1 MB", 1_000_000)] {
     rows += RecordingBenchmarks.dispatchCost(label: label, bytes: bytes, dispatches: bytes >= 1_000_000 ? 200 : 5000)
 }
 progress("sustained recording...")
-let sustainedActions = quick ? 5_000 : 20_000
-let (rate, dropped) = RecordingBenchmarks.sustainedRate(label: "10 KB", bytes: 10_000, actions: sustainedActions)
-rows.append(rate)
-let daemon = try BenchmarkDaemon()
-let (daemonRate, daemonDropped) = RecordingBenchmarks.sustainedRate(
-    label: "10 KB", bytes: 10_000, actions: sustainedActions, daemon: daemon)
-daemon.stop()
-rows.append(daemonRate)
+let sustained = try sustainedRows(actions: sustainedActions)
+rows += sustained.rows
 progress("daemon ingest...")
 rows += try DaemonIngestBenchmarks.rows(totalBytes: quick ? 32_000_000 : 256_000_000)
 progress("storage...")
@@ -52,4 +78,4 @@ progress("replay + verify...")
 rows += ReplayBenchmarks.rows(label: "small state", bytes: 50, actions: quick ? 100_000 : 1_000_000)
 rows += ReplayBenchmarks.rows(label: "100 KB state", bytes: 100_000, actions: quick ? 300 : 2_000)
 Table.print(rows)
-print("dropped while recording the sustained runs: \(dropped) to a file, \(daemonDropped) through replayd")
+print("dropped while recording the sustained runs: \(sustained.dropped.file) to a file, \(sustained.dropped.daemon) through replayd")

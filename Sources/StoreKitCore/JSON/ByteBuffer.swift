@@ -31,10 +31,13 @@ final class ByteBuffer {
         UnsafeBufferPointer(start: storage.pointee.base + range.lowerBound, count: range.count)
     }
 
+    @inline(__always)
     private func reserve(_ extra: Int) {
-        let needed = storage.pointee.count + extra
-        guard needed > storage.pointee.capacity else { return }
-        let capacity = max(needed, storage.pointee.capacity * 2)
+        if storage.pointee.count + extra > storage.pointee.capacity { grow(toHold: extra) }
+    }
+
+    private func grow(toHold extra: Int) {
+        let capacity = max(storage.pointee.count + extra, storage.pointee.capacity * 2)
         let base = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         base.update(from: storage.pointee.base, count: storage.pointee.count)
         storage.pointee.base.deallocate()
@@ -70,7 +73,7 @@ final class ByteBuffer {
         var text = text
         text.withUTF8 { utf8 in
             append(UInt8(ascii: "\""))
-            if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            if !JSONValue.needsEscaping(utf8) {
                 append(utf8)
             } else {
                 var escaped: [UInt8] = []
@@ -81,9 +84,43 @@ final class ByteBuffer {
         }
     }
 
-    /// Replaces everything from `start` to the end with `bytes`.
-    func replaceTail(from start: Int, with bytes: [UInt8]) {
+    /// Appends `value` in decimal, as JSON writes an integer.
+    func appendDecimal(_ value: Int64) {
+        if value < 0 {
+            append(UInt8(ascii: "-"))
+            appendDecimal(value.magnitude)
+        } else {
+            appendDecimal(UInt64(value))
+        }
+    }
+
+    /// Appends `value` in decimal, as JSON writes an integer.
+    func appendDecimal(_ value: UInt64) {
+        var digitCount = 1
+        var rest = value
+        while rest >= 10 {
+            rest /= 10
+            digitCount += 1
+        }
+        reserve(digitCount)
+        var position = storage.pointee.base + storage.pointee.count + digitCount
+        rest = value
+        repeat {
+            position -= 1
+            let (quotient, remainder) = rest.quotientAndRemainder(dividingBy: 10)
+            position.pointee = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: remainder)
+            rest = quotient
+        } while rest > 0
+        storage.pointee.count += digitCount
+    }
+
+    /// Forgets every byte written, keeping the memory.
+    func removeAll() {
+        storage.pointee.count = 0
+    }
+
+    /// Forgets the bytes from `start` to the end.
+    func removeTail(from start: Int) {
         storage.pointee.count = start
-        append(bytes)
     }
 }

@@ -5,37 +5,64 @@ import Foundation
 /// Members are written as they come; when an object closes, its members are reordered by key. Codable has no
 /// "container finished" call, so a container counts as finished when the `encode(to:)` call that opened it
 /// returns, or when its parent is written to again. Anything this cannot follow exactly (a write to a container
-/// that was already finished, a super encoder) and every error throws ``Unavailable``, and the caller falls back
-/// to the tree encoder, which gives the same bytes and precise errors.
+/// that was already finished, a super encoder, a key written twice) and every error throws ``Unavailable``, and
+/// the caller falls back to the tree encoder, which gives the same bytes and precise errors.
+///
+/// It runs once per recorded action on the whole state, so it allocates little: open containers and their
+/// members live on two flat stacks, and the canonical order of an object's keys is worked out once per
+/// `CodingKey` type and reused for every later object of that type.
 final class CanonicalByteWriter {
     /// The fast path cannot encode this value; use the tree encoder.
     struct Unavailable: Error {}
 
-    final class Frame {
+    /// An open container.
+    struct Frame {
+        /// Identifies the frame while it is open; containers refer to their frame by it.
+        let id: Int
         let isObject: Bool
-        let start: Int
-        var members: [(key: String, start: Int, end: Int)] = []
+        /// Where the container's content begins, after its `{` or `[`.
+        let contentStart: Int
+        /// How many members or elements were begun.
         var count = 0
-        var isOpen = true
-        /// For a nested container: the parent frame and where this member's key began.
-        let parent: Frame?
-        let memberKey: String?
+        /// Where this frame's members begin in the member stack.
+        let firstMember: Int
+        /// For an object: its `CodingKey` type, and where the key order of the last object of that type is kept.
+        let keyType: ObjectIdentifier?
+        let keyOrderSlot: Int?
+        /// For a container nested under a key of its parent: that key, and where the member began.
+        let parentKey: String?
         let memberStart: Int
-
-        init(isObject: Bool, start: Int, parent: Frame?, memberKey: String?, memberStart: Int) {
-            self.isObject = isObject
-            self.start = start
-            self.parent = parent
-            self.memberKey = memberKey
-            self.memberStart = memberStart
-        }
     }
 
-    let buffer = ByteBuffer()
-    private var stack: [Frame] = []
-    /// Set when the value used Codable in a way the fast path does not follow.
-    private var failed = false
+    /// A member of an open object: its key and where its bytes (key included) lie in the buffer.
+    struct Member {
+        let key: String
+        let start: Int
+        let end: Int
+    }
 
+    /// The keys of the last object of a `CodingKey` type in the order written, each also as JSON ready to write
+    /// (`"key":`), and the order that sorts them (`nil` when they were written sorted).
+    struct KeyOrder {
+        let keys: [String]
+        let encodedKeys: [[UInt8]]
+        let sortingPermutation: [Int]?
+    }
+
+    /// The id of a frame that was never open: writes to it make the encoding unavailable.
+    static let closedFrameID = -1
+
+    let buffer = ByteBuffer()
+    /// Bytes of an object being reordered.
+    private let scratch = ByteBuffer()
+    // These are touched for every value of the state and never reached from two places at once.
+    @exclusivity(unchecked) private var frames: [Frame] = []
+    @exclusivity(unchecked) private var members: [Member] = []
+    @exclusivity(unchecked) private var keyOrders: [KeyOrder] = []
+    @exclusivity(unchecked) private var keyOrderSlots: [ObjectIdentifier: Int] = [:]
+    @exclusivity(unchecked) private var nextFrameID = 0
+    /// Set when the value used Codable in a way the fast path does not follow.
+    @exclusivity(unchecked) private(set) var failed = false
 
     /// Encodes `value` and returns its canonical bytes.
     static func encode(_ value: some Encodable) throws(Unavailable) -> [UInt8] {
@@ -57,7 +84,7 @@ final class CanonicalByteWriter {
         if T.self == String.self {
             buffer.appendJSONString(unsafeBitCast(value, to: String.self))
         } else if T.self == Int.self {
-            writeInteger(Int64(unsafeBitCast(value, to: Int.self)))
+            buffer.appendDecimal(Int64(unsafeBitCast(value, to: Int.self)))
         } else if T.self == Double.self {
             try writeDouble(unsafeBitCast(value, to: Double.self))
         } else if T.self == Bool.self {
@@ -83,7 +110,7 @@ final class CanonicalByteWriter {
             }
             buffer.append(UInt8(ascii: "]"))
         } else {
-            let depth = stack.count
+            let depth = frames.count
             let mark = buffer.count
             try value.encode(to: ByteEncoder(writer: self))
             closeFrames(above: depth)
@@ -92,20 +119,16 @@ final class CanonicalByteWriter {
     }
 
     func writeInteger(_ value: Int64) {
-        if value >= 0 && value < 10 {
-            buffer.append(UInt8(ascii: "0") + UInt8(value))
-            return
-        }
-        buffer.append(utf8: String(value))
+        buffer.appendDecimal(value)
     }
 
     func writeUnsigned(_ value: UInt64) {
-        buffer.append(utf8: String(value))
+        buffer.appendDecimal(value)
     }
 
     func writeDouble(_ value: Double) throws {
         guard value.isFinite else { throw Unavailable() }
-        buffer.append(utf8: JSONValue.canonicalNumber(value))
+        JSONValue.withCanonicalNumber(value) { buffer.append($0) }
     }
 
     func writeFloat(_ value: Float) throws {
@@ -119,251 +142,145 @@ final class CanonicalByteWriter {
 
     // MARK: Containers
 
-    /// Opens an object or array container at the current position.
-    func openFrame(isObject: Bool, parent: Frame? = nil, memberKey: String? = nil, memberStart: Int = 0) -> Frame {
+    /// Opens an object or array container at the current position and returns its frame's id.
+    func openFrame(
+        isObject: Bool, keyType: ObjectIdentifier? = nil, parentKey: String? = nil, memberStart: Int = 0
+    ) -> Int {
         buffer.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
-        let frame = Frame(
-            isObject: isObject, start: buffer.count, parent: parent, memberKey: memberKey, memberStart: memberStart)
-        stack.append(frame)
-        return frame
+        let id = nextFrameID
+        nextFrameID += 1
+        frames.append(Frame(
+            id: id, isObject: isObject, contentStart: buffer.count, firstMember: members.count, keyType: keyType,
+            keyOrderSlot: keyType.flatMap { keyOrderSlots[$0] }, parentKey: parentKey, memberStart: memberStart))
+        return id
     }
 
-    /// The frame a container may write to now: finishes frames opened after it; throws if it already finished.
-    func activate(_ frame: Frame) throws(Unavailable) {
-        guard frame.isOpen else { throw Unavailable() }
-        while let top = stack.last, top !== frame { close(stack.removeLast()) }
+    /// Makes frame `id` the one written to now, finishing frames opened after it; throws if it already finished.
+    func activate(_ id: Int) throws(Unavailable) {
+        while let top = frames.last, top.id > id { close(frames.removeLast()) }
+        guard frames.last?.id == id else { throw Unavailable() }
     }
 
-    /// Starts a keyed member: writes the comma before it when needed, and its key; returns where it began.
-    func beginMember(_ key: String, in frame: Frame) throws(Unavailable) -> Int {
-        try activate(frame)
-        if frame.count > 0 { buffer.append(UInt8(ascii: ",")) }
-        frame.count += 1
+    /// Starts a keyed member of frame `id`: writes the comma before it when needed, and its key; returns where it
+    /// began.
+    func beginMember(_ key: String, inFrame id: Int) throws(Unavailable) -> Int {
+        try activate(id)
+        let top = frames.count - 1
+        let memberIndex = frames[top].count
+        if memberIndex > 0 { buffer.append(UInt8(ascii: ",")) }
+        frames[top].count += 1
         let start = buffer.count
-        buffer.appendJSONString(key)
-        buffer.append(UInt8(ascii: ":"))
+        if let slot = frames[top].keyOrderSlot, memberIndex < keyOrders[slot].keys.count,
+            keyOrders[slot].keys[memberIndex] == key
+        {
+            buffer.append(keyOrders[slot].encodedKeys[memberIndex])
+        } else {
+            buffer.appendJSONString(key)
+            buffer.append(UInt8(ascii: ":"))
+        }
         return start
     }
 
-    /// Ends a keyed member that began at `start`.
-    func endMember(_ key: String, start: Int, in frame: Frame) {
-        frame.members.append((key, start, buffer.count))
+    /// Ends the keyed member that began at `start`.
+    func endMember(_ key: String, start: Int) {
+        members.append(Member(key: key, start: start, end: buffer.count))
     }
 
-    /// Starts an array element: writes the comma before it when needed.
-    func beginElement(in frame: Frame) throws(Unavailable) {
-        try activate(frame)
-        if frame.count > 0 { buffer.append(UInt8(ascii: ",")) }
-        frame.count += 1
+    /// Starts an element of array frame `id`: writes the comma before it when needed.
+    func beginElement(inFrame id: Int) throws(Unavailable) {
+        try activate(id)
+        if frames[frames.count - 1].count > 0 { buffer.append(UInt8(ascii: ",")) }
+        frames[frames.count - 1].count += 1
     }
 
-    /// Opens a nested container as a member of `frame`.
-    func openNested(isObject: Bool, key: String, in frame: Frame) throws(Unavailable) -> Frame {
-        let start = try beginMember(key, in: frame)
-        return openFrame(isObject: isObject, parent: frame, memberKey: key, memberStart: start)
+    /// Opens a nested container as the member `key` of frame `id`.
+    func openNested(isObject: Bool, keyType: ObjectIdentifier?, key: String, inFrame id: Int) -> Int {
+        guard let start = try? beginMember(key, inFrame: id) else { return closedFrame() }
+        return openFrame(isObject: isObject, keyType: keyType, parentKey: key, memberStart: start)
     }
 
-    /// Opens a nested container as an element of `frame`.
-    func openNestedElement(isObject: Bool, in frame: Frame) throws(Unavailable) -> Frame {
-        try beginElement(in: frame)
-        return openFrame(isObject: isObject)
+    /// Opens a nested container as an element of frame `id`.
+    func openNestedElement(isObject: Bool, keyType: ObjectIdentifier?, inFrame id: Int) -> Int {
+        guard (try? beginElement(inFrame: id)) != nil else { return closedFrame() }
+        return openFrame(isObject: isObject, keyType: keyType)
+    }
+
+    /// A frame that refuses every write; handing one out marks the whole encoding as failed.
+    func closedFrame() -> Int {
+        markFailed()
+        return Self.closedFrameID
+    }
+
+    /// Marks the encoding as one the fast path cannot follow.
+    func markFailed() {
+        failed = true
     }
 
     private func closeFrames(above depth: Int) {
-        while stack.count > depth { close(stack.removeLast()) }
+        while frames.count > depth { close(frames.removeLast()) }
     }
 
     private func close(_ frame: Frame) {
-        frame.isOpen = false
         if frame.isObject {
             sortMembers(of: frame)
             buffer.append(UInt8(ascii: "}"))
         } else {
             buffer.append(UInt8(ascii: "]"))
         }
-        if let parent = frame.parent, let key = frame.memberKey {
-            parent.members.append((key, frame.memberStart, buffer.count))
+        members.removeSubrange(frame.firstMember...)
+        if let key = frame.parentKey {
+            members.append(Member(key: key, start: frame.memberStart, end: buffer.count))
         }
     }
 
     /// Rewrites an object's members in canonical key order when they were written in another order.
     private func sortMembers(of frame: Frame) {
-        let members = frame.members
-        guard members.count > 1 else { return }
-        let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-        if zip(members, sorted).allSatisfy({ $0.start == $1.start }) { return }
-        var rewritten: [UInt8] = []
-        rewritten.reserveCapacity(buffer.count - frame.start)
-        for (index, member) in sorted.enumerated() {
-            if index > 0 { rewritten.append(UInt8(ascii: ",")) }
-            rewritten.append(contentsOf: buffer[member.start..<member.end])
+        guard members.count - frame.firstMember > 1, let permutation = sortingPermutation(of: frame) else { return }
+        let contentStart = frame.contentStart
+        scratch.removeAll()
+        scratch.append(buffer[contentStart..<buffer.count])
+        buffer.removeTail(from: contentStart)
+        for (index, memberOffset) in permutation.enumerated() {
+            if index > 0 { buffer.append(UInt8(ascii: ",")) }
+            let member = members[frame.firstMember + memberOffset]
+            buffer.append(scratch[(member.start - contentStart)..<(member.end - contentStart)])
         }
-        buffer.replaceTail(from: frame.start, with: rewritten)
+    }
+
+    /// The order that sorts `frame`'s members by key, or `nil` when they are sorted already. The last object of
+    /// the same `CodingKey` type usually had the same keys in the same order, so its answer is reused.
+    private func sortingPermutation(of frame: Frame) -> [Int]? {
+        let written = members[frame.firstMember...]
+        if let slot = frame.keyOrderSlot, keyOrders[slot].keys.count == written.count,
+            zip(keyOrders[slot].keys, written).allSatisfy({ $0 == $1.key })
+        {
+            return keyOrders[slot].sortingPermutation
+        }
+        let keys = written.map(\.key)
+        let sorted = keys.indices.sorted { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
+        // A key written twice: the tree encoder keeps the last value, as Foundation's encoder does.
+        for (left, right) in zip(sorted, sorted.dropFirst()) where keys[left] == keys[right] { markFailed() }
+        let permutation = sorted.elementsEqual(keys.indices) ? nil : sorted
+        if let keyType = frame.keyType {
+            let encodedKeys = keys.map { key in
+                var bytes: [UInt8] = []
+                JSONValue.writeString(key, to: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                return bytes
+            }
+            let order = KeyOrder(keys: keys, encodedKeys: encodedKeys, sortingPermutation: permutation)
+            if let slot = keyOrderSlots[keyType] {
+                keyOrders[slot] = order
+            } else {
+                keyOrderSlots[keyType] = keyOrders.count
+                keyOrders.append(order)
+            }
+        }
+        return permutation
     }
 
     private static let trueBytes = Array("true".utf8)
     private static let falseBytes = Array("false".utf8)
     private static let nullBytes = Array("null".utf8)
     private static let emptyObject = Array("{}".utf8)
-
-    // MARK: The Encoder
-
-    private struct ByteEncoder: Encoder {
-        let writer: CanonicalByteWriter
-        var codingPath: [any CodingKey] { [] }
-        var userInfo: [CodingUserInfoKey: Any] { [:] }
-
-        func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-            KeyedEncodingContainer(KeyedWriter<Key>(writer: writer, frame: writer.openFrame(isObject: true)))
-        }
-
-        func unkeyedContainer() -> any UnkeyedEncodingContainer {
-            UnkeyedWriter(writer: writer, frame: writer.openFrame(isObject: false))
-        }
-
-        func singleValueContainer() -> any SingleValueEncodingContainer {
-            SingleWriter(writer: writer)
-        }
-    }
-
-    private struct KeyedWriter<Key: CodingKey>: KeyedEncodingContainerProtocol {
-        let writer: CanonicalByteWriter
-        let frame: Frame
-        var codingPath: [any CodingKey] { [] }
-
-        private func member(_ key: Key, _ write: () throws -> Void) throws {
-            let start = try writer.beginMember(key.stringValue, in: frame)
-            try write()
-            writer.endMember(key.stringValue, start: start, in: frame)
-        }
-
-        mutating func encodeNil(forKey key: Key) throws { try member(key) { writer.writeNull() } }
-        mutating func encode(_ value: Bool, forKey key: Key) throws { try member(key) { try writer.writeValue(value) } }
-        mutating func encode(_ value: String, forKey key: Key) throws { try member(key) { try writer.writeValue(value) } }
-        mutating func encode(_ value: Double, forKey key: Key) throws { try member(key) { try writer.writeDouble(value) } }
-        mutating func encode(_ value: Float, forKey key: Key) throws { try member(key) { try writer.writeFloat(value) } }
-        mutating func encode(_ value: Int, forKey key: Key) throws { try member(key) { writer.writeInteger(Int64(value)) } }
-        mutating func encode(_ value: Int8, forKey key: Key) throws { try member(key) { writer.writeInteger(Int64(value)) } }
-        mutating func encode(_ value: Int16, forKey key: Key) throws { try member(key) { writer.writeInteger(Int64(value)) } }
-        mutating func encode(_ value: Int32, forKey key: Key) throws { try member(key) { writer.writeInteger(Int64(value)) } }
-        mutating func encode(_ value: Int64, forKey key: Key) throws { try member(key) { writer.writeInteger(value) } }
-        mutating func encode(_ value: UInt, forKey key: Key) throws { try member(key) { writer.writeUnsigned(UInt64(value)) } }
-        mutating func encode(_ value: UInt8, forKey key: Key) throws { try member(key) { writer.writeInteger(Int64(value)) } }
-        mutating func encode(_ value: UInt16, forKey key: Key) throws { try member(key) { writer.writeInteger(Int64(value)) } }
-        mutating func encode(_ value: UInt32, forKey key: Key) throws { try member(key) { writer.writeInteger(Int64(value)) } }
-        mutating func encode(_ value: UInt64, forKey key: Key) throws { try member(key) { writer.writeUnsigned(value) } }
-        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            try member(key) { try writer.writeValue(value) }
-        }
-
-        mutating func nestedContainer<NestedKey: CodingKey>(
-            keyedBy keyType: NestedKey.Type, forKey key: Key
-        ) -> KeyedEncodingContainer<NestedKey> {
-            let nested = (try? writer.openNested(isObject: true, key: key.stringValue, in: frame)) ?? writer.closedFrame(true)
-            return KeyedEncodingContainer(KeyedWriter<NestedKey>(writer: writer, frame: nested))
-        }
-
-        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-            let nested = (try? writer.openNested(isObject: false, key: key.stringValue, in: frame)) ?? writer.closedFrame(false)
-            return UnkeyedWriter(writer: writer, frame: nested)
-        }
-
-        mutating func superEncoder() -> any Encoder { UnavailableEncoder(writer: writer) }
-        mutating func superEncoder(forKey key: Key) -> any Encoder { UnavailableEncoder(writer: writer) }
-    }
-
-    private struct UnkeyedWriter: UnkeyedEncodingContainer {
-        let writer: CanonicalByteWriter
-        let frame: Frame
-        var codingPath: [any CodingKey] { [] }
-        var count: Int { frame.count }
-
-        private func element(_ write: () throws -> Void) throws {
-            try writer.beginElement(in: frame)
-            try write()
-        }
-
-        mutating func encodeNil() throws { try element { writer.writeNull() } }
-        mutating func encode(_ value: Bool) throws { try element { try writer.writeValue(value) } }
-        mutating func encode(_ value: String) throws { try element { try writer.writeValue(value) } }
-        mutating func encode(_ value: Double) throws { try element { try writer.writeDouble(value) } }
-        mutating func encode(_ value: Float) throws { try element { try writer.writeFloat(value) } }
-        mutating func encode(_ value: Int) throws { try element { writer.writeInteger(Int64(value)) } }
-        mutating func encode(_ value: Int8) throws { try element { writer.writeInteger(Int64(value)) } }
-        mutating func encode(_ value: Int16) throws { try element { writer.writeInteger(Int64(value)) } }
-        mutating func encode(_ value: Int32) throws { try element { writer.writeInteger(Int64(value)) } }
-        mutating func encode(_ value: Int64) throws { try element { writer.writeInteger(value) } }
-        mutating func encode(_ value: UInt) throws { try element { writer.writeUnsigned(UInt64(value)) } }
-        mutating func encode(_ value: UInt8) throws { try element { writer.writeInteger(Int64(value)) } }
-        mutating func encode(_ value: UInt16) throws { try element { writer.writeInteger(Int64(value)) } }
-        mutating func encode(_ value: UInt32) throws { try element { writer.writeInteger(Int64(value)) } }
-        mutating func encode(_ value: UInt64) throws { try element { writer.writeUnsigned(value) } }
-        mutating func encode<T: Encodable>(_ value: T) throws { try element { try writer.writeValue(value) } }
-
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-            let nested = (try? writer.openNestedElement(isObject: true, in: frame)) ?? writer.closedFrame(true)
-            return KeyedEncodingContainer(KeyedWriter<NestedKey>(writer: writer, frame: nested))
-        }
-
-        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-            let nested = (try? writer.openNestedElement(isObject: false, in: frame)) ?? writer.closedFrame(false)
-            return UnkeyedWriter(writer: writer, frame: nested)
-        }
-
-        mutating func superEncoder() -> any Encoder { UnavailableEncoder(writer: writer) }
-    }
-
-    private struct SingleWriter: SingleValueEncodingContainer {
-        let writer: CanonicalByteWriter
-        var codingPath: [any CodingKey] { [] }
-
-        mutating func encodeNil() throws { writer.writeNull() }
-        mutating func encode(_ value: Bool) throws { try writer.writeValue(value) }
-        mutating func encode(_ value: String) throws { try writer.writeValue(value) }
-        mutating func encode(_ value: Double) throws { try writer.writeDouble(value) }
-        mutating func encode(_ value: Float) throws { try writer.writeFloat(value) }
-        mutating func encode(_ value: Int) throws { writer.writeInteger(Int64(value)) }
-        mutating func encode(_ value: Int8) throws { writer.writeInteger(Int64(value)) }
-        mutating func encode(_ value: Int16) throws { writer.writeInteger(Int64(value)) }
-        mutating func encode(_ value: Int32) throws { writer.writeInteger(Int64(value)) }
-        mutating func encode(_ value: Int64) throws { writer.writeInteger(value) }
-        mutating func encode(_ value: UInt) throws { writer.writeUnsigned(UInt64(value)) }
-        mutating func encode(_ value: UInt8) throws { writer.writeInteger(Int64(value)) }
-        mutating func encode(_ value: UInt16) throws { writer.writeInteger(Int64(value)) }
-        mutating func encode(_ value: UInt32) throws { writer.writeInteger(Int64(value)) }
-        mutating func encode(_ value: UInt64) throws { writer.writeUnsigned(value) }
-        mutating func encode<T: Encodable>(_ value: T) throws { try writer.writeValue(value) }
-    }
-
-    /// A frame that refuses every write; handing one out marks the whole encoding as failed.
-    func closedFrame(_ isObject: Bool) -> Frame {
-        failed = true
-        let frame = Frame(isObject: isObject, start: 0, parent: nil, memberKey: nil, memberStart: 0)
-        frame.isOpen = false
-        return frame
-    }
-
-    /// An encoder for a super encoder, which the fast path does not follow: the encoding fails.
-    private struct UnavailableEncoder: Encoder {
-        let writer: CanonicalByteWriter
-        var codingPath: [any CodingKey] { [] }
-        var userInfo: [CodingUserInfoKey: Any] { [:] }
-
-        init(writer: CanonicalByteWriter) {
-            self.writer = writer
-            writer.failed = true
-        }
-
-        func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-            KeyedEncodingContainer(KeyedWriter<Key>(writer: writer, frame: writer.closedFrame(true)))
-        }
-
-        func unkeyedContainer() -> any UnkeyedEncodingContainer {
-            UnkeyedWriter(writer: writer, frame: writer.closedFrame(false))
-        }
-
-        func singleValueContainer() -> any SingleValueEncodingContainer {
-            SingleWriter(writer: CanonicalByteWriter())
-        }
-    }
 }

@@ -207,7 +207,7 @@ private struct Cursor {
         while index < count {
             // Plain ASCII runs, 8 bytes at a time: no quote, backslash, control character or non-ASCII byte.
             while index &+ 8 <= count,
-                !Self.hasSpecialStringByte(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                !JSONStringBytes.hasSpecialByte(JSONStringBytes.word(at: base + index))
             {
                 index &+= 8
             }
@@ -228,16 +228,6 @@ private struct Cursor {
             }
         }
         return false
-    }
-
-    /// Whether any of the 8 bytes in `word` needs a look inside a string: `"`, `\`, below 0x20 or above 0x7F.
-    static func hasSpecialStringByte(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
-        let belowSpace = (word &- 0x20 &* ones) & ~word & highs
-        return word & highs != 0 || belowSpace != 0 || hasZeroByte(word ^ (0x22 &* ones))
-            || hasZeroByte(word ^ (0x5C &* ones))
     }
 
     mutating func escape() -> Bool {

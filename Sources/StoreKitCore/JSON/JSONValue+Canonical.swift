@@ -26,7 +26,7 @@ extension JSONValue {
         case .unsignedInteger(let value):
             buffer.append(contentsOf: String(value).utf8)
         case .double(let value):
-            buffer.append(contentsOf: Self.canonicalNumber(value).utf8)
+            Self.withCanonicalNumber(value) { buffer.append(contentsOf: $0) }
         case .string(let value):
             Self.writeString(value, to: &buffer)
         case .array(let elements):
@@ -94,18 +94,36 @@ extension JSONValue {
     /// The shortest text that reads back as `value`, always with a `.` or an exponent.
     static func canonicalNumber(_ value: Double) -> String {
         let text = value.description
-        if text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) { return text }
+        if text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
+            return text
+        }
         return text + ".0"
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// Whether `utf8` holds a byte JSON must escape in a string: a control character, a quote or a backslash.
+    static func needsEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = utf8.baseAddress else { return false }
+        // Plain ASCII 8 bytes at a time; the rest (and anything non-ASCII) byte by byte.
+        var index = 0
+        while index &+ 8 <= utf8.count,
+            !JSONStringBytes.hasSpecialByte(JSONStringBytes.word(at: base + index))
+        {
+            index &+= 8
+        }
+        for byte in utf8[index...] where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            return true
+        }
+        return false
+    }
 
     /// Appends `string` as a JSON string literal with minimal escapes.
     static func writeString(_ string: String, to buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { utf8 in
-            if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            if !needsEscaping(utf8) {
                 buffer.append(contentsOf: utf8)
             } else {
                 writeEscaped(utf8, to: &buffer)

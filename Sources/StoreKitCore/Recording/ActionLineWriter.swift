@@ -37,7 +37,7 @@ enum ActionLineWriter {
             buffer.append(contentsOf: state)
         }
         buffer.append(contentsOf: #","time":"#.utf8)
-        buffer.append(contentsOf: JSONValue.canonicalNumber(time).utf8)
+        JSONValue.withCanonicalNumber(time) { buffer.append(contentsOf: $0) }
         buffer.append(contentsOf: "}\n".utf8)
     }
 }

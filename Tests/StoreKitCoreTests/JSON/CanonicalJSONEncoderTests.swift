@@ -153,6 +153,19 @@ private struct Interleaved: Encodable {
     }
 }
 
+/// Records of one `CodingKey` type whose keys differ from object to object: some absent, some written in
+/// another order, one written twice.
+private struct VaryingRecord: Encodable {
+    enum Keys: String, CodingKey { case zeta, alpha, mid }
+    var present: [Keys]
+    var repeated: Keys?
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        for (index, key) in present.enumerated() { try container.encode(index, forKey: key) }
+        if let repeated { try container.encode("again", forKey: repeated) }
+    }
+}
+
 @Suite struct CanonicalByteWriterTests {
     private func expectSameBytes<T: Encodable>(_ value: T) throws {
         let encoder = CanonicalJSONEncoder()
@@ -179,5 +192,41 @@ private struct Interleaved: Encodable {
             _ = try CanonicalJSONEncoder().encodeToBytes(Holder(values: [.nan]))
         }
         #expect(error?.jsonPath == "values[0]")
+    }
+
+    @Test func reusedKeyOrdersFollowEachObjectsOwnKeys() throws {
+        let records = [
+            VaryingRecord(present: [.zeta, .alpha, .mid]), VaryingRecord(present: [.zeta, .alpha, .mid]),
+            VaryingRecord(present: [.zeta, .mid]), VaryingRecord(present: [.alpha, .mid, .zeta]),
+            VaryingRecord(present: [.mid]), VaryingRecord(present: [.zeta, .alpha, .mid]),
+            VaryingRecord(present: [.zeta, .alpha]),
+        ]
+        try expectSameBytes(records)
+        let bytes = try CanonicalJSONEncoder().encodeToBytes(records)
+        #expect(String(decoding: bytes, as: UTF8.self).hasPrefix(#"[{"alpha":1,"mid":2,"zeta":0},"#))
+    }
+
+    @Test func aKeyWrittenTwiceKeepsTheLastValueAsTheTreeEncoderDoes() throws {
+        let record = VaryingRecord(present: [.zeta, .alpha], repeated: .zeta)
+        try expectSameBytes([record, record])
+        #expect(try CanonicalJSONEncoder().encodeToBytes(record) == Array(#"{"alpha":1,"zeta":"again"}"#.utf8))
+    }
+
+    @Test func doublesAreWrittenWithTheFewestDigitsThatReadBack() throws {
+        var random = SeededRandom(seed: 7)
+        var values: [Double] = [0, -0.0, 1, -1, 0.1, 0.99, 1.005, 2.675, 0.001, 0.0009, 999_999_999.999, 1e9, 1e15,
+                                9_007_199_254_740_992, 1e16, 123_456.78, .leastNonzeroMagnitude, .greatestFiniteMagnitude]
+        for _ in 0..<20_000 {
+            let scale = [1.0, 10, 100, 1000, 10_000][Int(random.next() % 5)]
+            values.append(Double(Int64(bitPattern: random.next()) % 2_000_000_000_000) / scale)
+            values.append(Double(bitPattern: random.next() & 0x7FEF_FFFF_FFFF_FFFF))
+        }
+        for value in values {
+            var expected = value.description
+            if !expected.contains(".") && !expected.contains("e") { expected += ".0" }
+            let written = String(decoding: try CanonicalJSONEncoder().encodeToBytes(value), as: UTF8.self)
+            #expect(written == expected, "\(value)")
+            #expect(Double(written) == value)
+        }
     }
 }
