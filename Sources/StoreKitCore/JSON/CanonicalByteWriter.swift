@@ -61,6 +61,8 @@ final class CanonicalByteWriter {
     @exclusivity(unchecked) private var keyOrders: [KeyOrder] = []
     @exclusivity(unchecked) private var keyOrderSlots: [ObjectIdentifier: Int] = [:]
     @exclusivity(unchecked) private var nextFrameID = 0
+    /// Types already found not to be sets, so the costly conformance check runs once per type.
+    @exclusivity(unchecked) private var orderedTypes: [ObjectIdentifier] = []
     /// Set when the value used Codable in a way the fast path does not follow.
     @exclusivity(unchecked) private(set) var failed = false
 
@@ -101,7 +103,7 @@ final class CanonicalByteWriter {
             buffer.appendJSONString((value as! URL).absoluteString)
         } else if T.self == Decimal.self {
             throw Unavailable()
-        } else if T.self is any UnorderedEncodable.Type {
+        } else if isUnordered(T.self) {
             // A metatype check, so other values are not boxed into an existential on this hot path.
             buffer.append(UInt8(ascii: "["))
             for (index, element) in try (value as! any UnorderedEncodable).sortedCanonicalElements().enumerated() {
@@ -116,6 +118,15 @@ final class CanonicalByteWriter {
             closeFrames(above: depth)
             if buffer.count == mark { buffer.append(Self.emptyObject) }
         }
+    }
+
+    /// Whether `type` encodes its elements in no particular order (a `Set`), so the writer must sort them.
+    private func isUnordered(_ type: Any.Type) -> Bool {
+        let id = ObjectIdentifier(type)
+        if orderedTypes.contains(id) { return false }
+        if type is any UnorderedEncodable.Type { return true }
+        if orderedTypes.count < 16 { orderedTypes.append(id) }
+        return false
     }
 
     func writeInteger(_ value: Int64) {
@@ -227,7 +238,7 @@ final class CanonicalByteWriter {
         } else {
             buffer.append(UInt8(ascii: "]"))
         }
-        members.removeSubrange(frame.firstMember...)
+        members.removeLast(members.count - frame.firstMember)
         if let key = frame.parentKey {
             members.append(Member(key: key, start: frame.memberStart, end: buffer.count))
         }
