@@ -56,6 +56,41 @@ import Testing
         #expect(different.stdout.contains("step 3: state after"))
     }
 
+    @Test func twoStateFilesAreComparedStructurally() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let old = try scratch.write("old.json", #"{"todos": [{"title": "Milk", "done": false}], "filter": "all"}"#)
+        let reordered = try scratch.write("same.json", "{\n  \"filter\": \"all\",\n  \"todos\": [{\"done\": false, \"title\": \"Milk\"}]\n}\n")
+        let new = try scratch.write("new.json", #"{"todos": [{"title": "Milk", "done": true}], "filter": "all"}"#)
+
+        let same = try await CLI.run(["diff", "--states", old, reordered])
+        #expect(same.status == 0, "\(same.stderr)")
+        #expect(same.stdout.contains("hold equal JSON"))
+
+        let different = try await CLI.run(["diff", "--states", old, new])
+        #expect(different.status == 1)
+        #expect(different.stdout.contains("1 difference: todos[0].done  false -> true"))
+        #expect(different.stdout.contains("+       \"done\": true,"))
+
+        let json = try await CLI.run(["diff", "--states", old, new, "--json"])
+        #expect(json.status == 1)
+        let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(document?["same"] as? Bool == false)
+    }
+
+    @Test func aMalformedStateFileIsTroubleWithFileLineAndColumn() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let good = try scratch.write("good.json", "{}")
+        let bad = try scratch.write("bad.json", "{\n  \"a\": 1,\n  \"b\": tru\n}")
+        let outcome = try await CLI.run(["diff", "--states", good, bad])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("\(bad):3:8: invalid literal, expected 'true'"))
+        let missing = try await CLI.run(["diff", "--states", scratch.file("absent.json"), good])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("cannot read \(scratch.file("absent.json"))"))
+    }
+
     @Test func aMalformedSessionIsTroubleWithFileAndLine() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -1,11 +1,11 @@
 import StoreKitCore
 
 /// `replay-cli diff`: replay a session through the current reducers and show the first divergence; or compare
-/// two sessions step by step.
+/// two sessions step by step, or two JSON states.
 enum DiffCommand: Command {
     static let name = "diff"
     static let abstract = "Replay a session through the current reducers and show where the state diverges, or compare two sessions."
-    static let usage = "replay-cli diff <session> [<other-session>] [--all] [--context <n>] [--host <command>] [--timeout <seconds>] [--json]"
+    static let usage = "replay-cli diff <session> [<other-session>] [--all] [--context <n>] [--host <command>] [--timeout <seconds>] [--json]\n       replay-cli diff --states <old.json> <new.json> [--json]"
     static let arguments = [
         ("<session>", "a recorded session (.jsonl), or '-' for standard input"),
         ("<other-session>", "compare the two sessions step by step instead (no reducers needed)"),
@@ -13,10 +13,12 @@ enum DiffCommand: Command {
     static let options = [
         OptionSpec(name: "--all", valueName: nil, help: "keep going and list every diverging step"),
         OptionSpec(name: "--context", valueName: "<n>", help: "show the n actions before the divergence (default: 2)"),
+        OptionSpec(name: "--states", valueName: nil, help: "compare two JSON documents (states, e.g. saved with show --json) instead"),
         CommonOptions.host, CommonOptions.timeout, CommonOptions.json,
     ]
 
     static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
+        if parsed.has("--states") { return try StateFileComparison.run(parsed, context) }
         switch parsed.positionals.count {
         case 1: break
         case 2: return try SessionComparison.run(parsed, context)
