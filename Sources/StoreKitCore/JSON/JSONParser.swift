@@ -118,6 +118,14 @@ private struct ByteReader {
     var depth = 0
     /// Reused buffer for strings that contain escapes.
     var scratch: [UInt8] = []
+    /// The keys of the objects being parsed, outermost first: each object pushes its short keys and pops them
+    /// when it ends.
+    var keyStack: [ShortKey] = []
+    /// The object shapes learned so far, by a hash of their first key; empty until the first object.
+    var shapeSlots: [ShapeSlot] = []
+    /// Short strings made so far, by a hash of their bytes: values such as `"USD"` repeat, and a hit costs no
+    /// allocation or validation. Empty until the first short string.
+    var shortStrings: [ShortString] = []
 
     init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) {
         self.base = base
@@ -175,6 +183,7 @@ private struct ByteReader {
 
     // MARK: Values
 
+    @inline(__always)
     mutating func parseValue() throws(JSONParseError) -> JSONValue {
         skipWhitespace()
         guard index < count else { throw failure("expected a value") }
@@ -213,6 +222,7 @@ private struct ByteReader {
         index += literal.utf8CodeUnitCount
     }
 
+    @inline(__always)
     mutating func enterContainer() throws(JSONParseError) {
         depth += 1
         if depth > maxDepth {
@@ -220,46 +230,167 @@ private struct ByteReader {
         }
     }
 
+    /// Parses an object at its `{`.
+    ///
+    /// Records usually repeat the keys of the object before them, so an object whose first key is the first key
+    /// of a learned ``ObjectShape`` follows that shape: see ``parseMembers(following:)``.
     mutating func parseObject() throws(JSONParseError) -> JSONValue {
         try enterContainer()
         index += 1  // {
         skipWhitespace()
-        var members: [String: JSONValue] = [:]
         if index < count && base[index] == ASCII.closeBrace {
             index += 1
             depth -= 1
-            return .object(members)
+            return .object(.init())
         }
-        var expectation = "expected a string key or '}'"
-        // Most objects in states are small records: one allocation instead of growing 1, 2, 4, 8.
+        guard index < count && base[index] == ASCII.quote else { throw failure("expected a string key or '}'") }
+        let firstKey = try scanKey()
+        var slot: Int?
+        if let short = firstKey.short {
+            let firstSlot = shapeSlot(for: short)
+            if let shape = shapeSlots[firstSlot].shape, shape.keys[0] == short {
+                return try parseMembers(following: shape)
+            }
+            slot = firstSlot
+        }
+        var members: [String: JSONValue] = .init()
         members.reserveCapacity(8)
+        return try parseMembers(into: &members, from: firstKey, keysStart: keyStack.count, slot: slot)
+    }
+
+    /// Parses the members of an object from just after its first key, which is `shape`'s first key, to its `}`.
+    ///
+    /// The object starts as a copy of the shape's template and, while its keys are the shape's, stores each value
+    /// at the index the shape knows: no key is turned into a string or hashed. At the first key that differs, or
+    /// at a `}` before the shape's last key, it goes on as a plain dictionary of the members so far.
+    mutating func parseMembers(following shape: ObjectShape) throws(JSONParseError) -> JSONValue {
+        var members = shape.template
+        var memberCount = 0
         while true {
-            guard index < count && base[index] == ASCII.quote else { throw failure(expectation) }
-            let keyOffset = index
-            let key = try parseString()
-            skipWhitespace()
-            guard index < count && base[index] == ASCII.colon else {
-                throw failure("expected ':' after an object key")
+            try skipColon()
+            members.values[shape.indices[memberCount]] = try parseValue()
+            memberCount += 1
+            guard try skipMemberSeparator() else {
+                if memberCount == shape.keys.count {
+                    shapeSlots[shape.slot].candidateSignature = nil
+                    depth -= 1
+                    return .object(members)
+                }
+                let keysStart = keyStack.count
+                keyStack.append(contentsOf: shape.keys[..<memberCount])
+                return finishObject(
+                    shape.plainMembers(members, count: memberCount), keysStart: keysStart, allKeysShort: true,
+                    slot: shape.slot)
             }
+            let key = try scanKey()
+            if memberCount == shape.keys.count || shape.keys[memberCount] != key.short {
+                let keysStart = keyStack.count
+                keyStack.append(contentsOf: shape.keys[..<memberCount])
+                var plain = shape.plainMembers(members, count: memberCount)
+                return try parseMembers(into: &plain, from: key, keysStart: keysStart, slot: shape.slot)
+            }
+        }
+    }
+
+    /// Parses the members of an object into a plain dictionary, from just after the key `key` to the `}`.
+    /// - Parameters:
+    ///   - keysStart: Where the object's keys begin on `keyStack`; those of the members already in `members` are
+    ///     there.
+    ///   - slot: The shape slot of the object's first key when it is short, where its keys may become a shape.
+    mutating func parseMembers(
+        into members: inout [String: JSONValue], from key: PendingKey, keysStart: Int, slot: Int?
+    ) throws(JSONParseError) -> JSONValue {
+        var key = key
+        var allKeysShort = true
+        while true {
+            if let short = key.short {
+                keyStack.append(short)
+            } else {
+                allKeysShort = false
+            }
+            try skipColon()
+            // A key with escapes is in `scratch`, which the value may reuse: it becomes a string first.
+            let name = key.content.map { string($0) } ?? String(decoding: scratch, as: UTF8.self)
+            if members.updateValue(try parseValue(), forKey: name) != nil {
+                throw JSONParseError(offset: key.offset, message: "duplicate key '\(name)'")
+            }
+            guard try skipMemberSeparator() else {
+                return finishObject(members, keysStart: keysStart, allKeysShort: allKeysShort, slot: slot)
+            }
+            key = try scanKey()
+        }
+    }
+
+    /// Ends an object built as a plain dictionary, after its `}`: learns its keys as a shape when they are all
+    /// short and the first one named a slot, and takes them off `keyStack`.
+    mutating func finishObject(
+        _ members: [String: JSONValue], keysStart: Int, allKeysShort: Bool, slot: Int?
+    ) -> JSONValue {
+        if allKeysShort, let slot {
+            learnShape(keyStack[keysStart...], slot: slot)
+        }
+        keyStack.removeLast(keyStack.count - keysStart)
+        depth -= 1
+        return .object(members)
+    }
+
+    /// Reads an object member's key at its opening quote.
+    @inline(__always)
+    mutating func scanKey() throws(JSONParseError) -> PendingKey {
+        let offset = index
+        let content = try scanString()
+        return PendingKey(
+            offset: offset, content: content,
+            short: content.flatMap { ShortKey(base: base, range: $0, inputCount: count) })
+    }
+
+    /// Moves past the `:` after an object key.
+    @inline(__always)
+    mutating func skipColon() throws(JSONParseError) {
+        skipWhitespace()
+        guard index < count && base[index] == ASCII.colon else { throw failure("expected ':' after an object key") }
+        index += 1
+    }
+
+    /// Moves past the `,` or the `}` after an object member.
+    /// - Returns: True after a `,` (the next key's opening quote is then at `index`); false after the `}`.
+    @inline(__always)
+    mutating func skipMemberSeparator() throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        guard index < count else { throw failure("expected ',' or '}' after an object member") }
+        switch base[index] {
+        case ASCII.comma:
             index += 1
-            let value = try parseValue()
-            if members.updateValue(value, forKey: key) != nil {
-                throw JSONParseError(offset: keyOffset, message: "duplicate key '\(key)'")
-            }
             skipWhitespace()
-            guard index < count else { throw failure("expected ',' or '}' after an object member") }
-            switch base[index] {
-            case ASCII.comma:
-                index += 1
-                skipWhitespace()
-                expectation = "expected a string key after ','"
-            case ASCII.closeBrace:
-                index += 1
-                depth -= 1
-                return .object(members)
-            default:
-                throw failure("expected ',' or '}' after an object member")
+            guard index < count && base[index] == ASCII.quote else {
+                throw failure("expected a string key after ','")
             }
+            return true
+        case ASCII.closeBrace:
+            index += 1
+            return false
+        default:
+            throw failure("expected ',' or '}' after an object member")
+        }
+    }
+
+    /// The slot of ``shapeSlots`` for objects whose first key is `firstKey`; creates the table on first use.
+    mutating func shapeSlot(for firstKey: ShortKey) -> Int {
+        if shapeSlots.isEmpty {
+            shapeSlots = Array(repeating: ShapeSlot(), count: 1 << ShapeSlot.indexBits)
+        }
+        return firstKey.tableIndex(bits: ShapeSlot.indexBits)
+    }
+
+    /// Notes the keys of an object built without a shape; the second object in a row with the same keys in `slot`
+    /// makes them the slot's shape.
+    mutating func learnShape(_ keys: ArraySlice<ShortKey>, slot: Int) {
+        var signature: UInt64 = 0
+        for key in keys { signature = key.hashValue(seed: signature) }
+        if shapeSlots[slot].candidateSignature == signature {
+            shapeSlots[slot] = ShapeSlot(shape: ObjectShape(keys: keys, slot: slot))
+        } else {
+            shapeSlots[slot].candidateSignature = signature
         }
     }
 
@@ -273,6 +404,8 @@ private struct ByteReader {
             depth -= 1
             return .array(elements)
         }
+        // Most arrays in states are short lists: one allocation instead of growing 1, 2, 4.
+        elements.reserveCapacity(4)
         while true {
             elements.append(try parseValue())
             skipWhitespace()
@@ -304,7 +437,8 @@ private struct ByteReader {
         }
         guard index < count && Self.isDigit(base[index]) else { throw failure("expected a digit after '-'") }
 
-        var magnitude: UInt64 = 0
+        // The digits of the integer part and then of the fraction, as one integer while it fits `UInt64`.
+        var significand: UInt64 = 0
         var overflow = false
         if base[index] == ASCII.zero {
             index += 1
@@ -312,43 +446,53 @@ private struct ByteReader {
                 throw JSONParseError(offset: start, message: "leading zeros are not allowed in numbers")
             }
         } else {
-            while index < count {
-                let byte = base[index]
-                guard Self.isDigit(byte) else { break }
-                if !overflow {
-                    let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
-                    let (sum, overflow2) = times10.addingReportingOverflow(UInt64(byte &- ASCII.zero))
-                    magnitude = sum
-                    overflow = overflow1 || overflow2
-                }
-                index += 1
-            }
+            accumulateDigits(into: &significand, overflow: &overflow)
         }
 
         var isInteger = true
+        var fractionDigits = 0
         if index < count && base[index] == ASCII.dot {
             isInteger = false
             index += 1
             guard index < count && Self.isDigit(base[index]) else { throw failure("expected a digit after '.'") }
-            while index < count && Self.isDigit(base[index]) { index += 1 }
+            let fractionStart = index
+            accumulateDigits(into: &significand, overflow: &overflow)
+            fractionDigits = index - fractionStart
         }
+        var exponent = 0
         if index < count && (base[index] == UInt8(ascii: "e") || base[index] == UInt8(ascii: "E")) {
             isInteger = false
             index += 1
-            if index < count && (base[index] == ASCII.plus || base[index] == ASCII.minus) { index += 1 }
+            var negativeExponent = false
+            if index < count && (base[index] == ASCII.plus || base[index] == ASCII.minus) {
+                negativeExponent = base[index] == ASCII.minus
+                index += 1
+            }
             guard index < count && Self.isDigit(base[index]) else {
                 throw failure("expected a digit in the exponent")
             }
-            while index < count && Self.isDigit(base[index]) { index += 1 }
+            while index < count {
+                let digit = base[index] &- ASCII.zero
+                guard digit < 10 else { break }
+                // Saturates far beyond any exponent a double can use, so that a long run of digits cannot overflow.
+                if exponent < 100_000 { exponent = exponent * 10 + Int(digit) }
+                index += 1
+            }
+            if negativeExponent { exponent = -exponent }
         }
 
         if isInteger && !overflow {
             if !negative {
-                if magnitude <= UInt64(Int64.max) { return .integer(Int64(magnitude)) }
-                return .unsignedInteger(magnitude)
+                if significand <= UInt64(Int64.max) { return .integer(Int64(significand)) }
+                return .unsignedInteger(significand)
             }
-            if magnitude <= UInt64(Int64.max) { return .integer(-Int64(magnitude)) }
-            if magnitude == UInt64(Int64.max) + 1 { return .integer(.min) }
+            if significand <= UInt64(Int64.max) { return .integer(-Int64(significand)) }
+            if significand == UInt64(Int64.max) + 1 { return .integer(.min) }
+        }
+        if !overflow,
+            let magnitude = DecimalFastPath.double(significand: significand, exponent: exponent - fractionDigits)
+        {
+            return .double(negative ? -magnitude : magnitude)
         }
         let literal = text(start..<index)
         guard let double = Double(literal), double.isFinite else {
@@ -357,45 +501,123 @@ private struct ByteReader {
         return .double(double)
     }
 
+    /// Reads a run of decimal digits, appending them to `value`; sets `overflow` once `value` no longer fits.
+    @inline(__always)
+    mutating func accumulateDigits(into value: inout UInt64, overflow: inout Bool) {
+        while index < count {
+            let digit = base[index] &- ASCII.zero
+            guard digit < 10 else { return }
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
+            value = sum
+            overflow = overflow || overflow1 || overflow2
+            index += 1
+        }
+    }
+
     // MARK: Strings
 
     /// Parses a string starting at its opening quote, validating UTF-8 and decoding escapes.
     mutating func parseString() throws(JSONParseError) -> String {
+        if let content = try scanString() {
+            return string(content)
+        }
+        return String(decoding: scratch, as: UTF8.self)
+    }
+
+    /// The string of the UTF-8 in `range`, which the parser has validated; short ones come from ``shortStrings``.
+    @inline(__always)
+    mutating func string(_ range: Range<Int>) -> String {
+        guard let key = ShortKey(base: base, range: range, inputCount: count) else { return text(range) }
+        if shortStrings.isEmpty {
+            shortStrings = Array(repeating: ShortString(), count: 1 << ShortString.indexBits)
+        }
+        let slot = key.tableIndex(bits: ShortString.indexBits)
+        if shortStrings[slot].bytes == key {
+            return shortStrings[slot].string
+        }
+        let string = text(range)
+        shortStrings[slot] = ShortString(bytes: key, string: string)
+        return string
+    }
+
+    /// Reads a string starting at its opening quote, validating UTF-8, and moves past its closing quote.
+    /// - Returns: The range of its content between the quotes when it has no escapes; otherwise `nil`, with the
+    ///   decoded content in `scratch`.
+    @inline(__always)
+    mutating func scanString() throws(JSONParseError) -> Range<Int>? {
         let openingQuote = index
         index += 1
-        var segmentStart = index
-        var escaped = false
+        let contentStart = index
+        if try moveToQuoteOrBackslash(openingQuote: openingQuote) == ASCII.quote {
+            index += 1
+            return contentStart..<(index - 1)
+        }
+        scratch.removeAll(keepingCapacity: true)
+        try scanEscapedString(openingQuote: openingQuote, segmentStart: contentStart)
+        return nil
+    }
+
+    /// Finishes a string at its first backslash, decoding it into `scratch`, and moves past its closing quote.
+    /// - Parameter segmentStart: Where the content not yet copied to `scratch` begins.
+    mutating func scanEscapedString(openingQuote: Int, segmentStart: Int) throws(JSONParseError) {
+        var segmentStart = segmentStart
         while true {
+            appendSegment(segmentStart..<index)
+            guard base[index] == ASCII.backslash else {
+                index += 1  // the closing quote
+                return
+            }
+            try parseEscape(openingQuote: openingQuote)
+            segmentStart = index
+            _ = try moveToQuoteOrBackslash(openingQuote: openingQuote)
+        }
+    }
+
+    /// Moves to the next `"` or `\` of the string whose opening quote is at `openingQuote`, checking the bytes it
+    /// passes, and returns that byte.
+    /// - Throws: At the end of the input, for a control character, or for invalid UTF-8.
+    @inline(__always)
+    mutating func moveToQuoteOrBackslash(openingQuote: Int) throws(JSONParseError) -> UInt8 {
+        while true {
+            skipPlainASCII()
             guard index < count else {
                 throw JSONParseError(offset: openingQuote, message: "unterminated string")
             }
             let byte = base[index]
-            if byte == ASCII.quote {
-                let string: String
-                if escaped {
-                    appendSegment(segmentStart..<index)
-                    string = String(decoding: scratch, as: UTF8.self)
-                } else {
-                    string = text(segmentStart..<index)
-                }
-                index += 1
-                return string
-            } else if byte == ASCII.backslash {
-                if !escaped {
-                    escaped = true
-                    scratch.removeAll(keepingCapacity: true)
-                }
-                appendSegment(segmentStart..<index)
-                try parseEscape(openingQuote: openingQuote)
-                segmentStart = index
-            } else if byte < 0x20 {
-                throw JSONParseError(
-                    offset: index, message: "control character \(Self.codePoint(UInt32(byte))) must be escaped in a string")
-            } else if byte < 0x80 {
-                index += 1
-            } else {
-                index += try utf8SequenceLength()
+            if byte == ASCII.quote || byte == ASCII.backslash { return byte }
+            try skipSpecialStringByte()
+        }
+    }
+
+    /// Moves past the plain ASCII at `index` (printable, neither `"` nor `\`), eight bytes at a time while eight
+    /// remain; stops at the first other byte, or before the last seven bytes of the input.
+    @inline(__always)
+    mutating func skipPlainASCII() {
+        while index &+ 8 <= count {
+            let word = UInt64(littleEndian: JSONStringBytes.word(at: base + index))
+            let special = JSONStringBytes.specialBytes(in: word)
+            if special != 0 {
+                index &+= special.trailingZeroBitCount &>> 3
+                return
             }
+            index &+= 8
+        }
+    }
+
+    /// Moves past the byte at `index` inside a string, which is neither `"` nor `\`: one plain ASCII byte or a
+    /// whole valid UTF-8 sequence.
+    /// - Throws: For a control character or invalid UTF-8.
+    @inline(__always)
+    mutating func skipSpecialStringByte() throws(JSONParseError) {
+        let byte = base[index]
+        if byte < 0x20 {
+            throw JSONParseError(
+                offset: index, message: "control character \(Self.codePoint(UInt32(byte))) must be escaped in a string")
+        } else if byte < 0x80 {
+            index += 1
+        } else {
+            index += try utf8SequenceLength()
         }
     }
 

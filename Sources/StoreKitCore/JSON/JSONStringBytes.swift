@@ -10,11 +10,20 @@ enum JSONStringBytes {
     /// Whether any of the 8 bytes in `word` needs a look inside a string: `"`, `\`, below 0x20 or above 0x7F.
     @inline(__always)
     static func hasSpecialByte(_ word: UInt64) -> Bool {
+        specialBytes(in: word) != 0
+    }
+
+    /// The high bit of each byte of `word` (read little-endian) that needs a look inside a string: `"`, `\`,
+    /// below 0x20 or above 0x7F. Bits above the lowest one set may be false alarms, but the lowest one is exact,
+    /// so `trailingZeroBitCount / 8` is the offset of the first such byte.
+    @inline(__always)
+    static func specialBytes(in word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
-        let belowSpace = (word &- 0x20 &* ones) & ~word & highs
-        return word & highs != 0 || belowSpace != 0 || hasZeroByte(word ^ (0x22 &* ones))
-            || hasZeroByte(word ^ (0x5C &* ones))
+        let quotes = word ^ (0x22 &* ones)
+        let backslashes = word ^ (0x5C &* ones)
+        let zeroByteBorrows =
+            (quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | (word &- 0x20 &* ones) & ~word
+        return (zeroByteBorrows | word) & highs
     }
 }

@@ -17,6 +17,51 @@ import Testing
         #expect(try JSONValue(parsing: #""\ud83d\ude00""#) == .string("😀"))
     }
 
+    @Test func decimalsParseToTheNearestDouble() throws {
+        // Given decimals with up to 19 digits and exponents on both sides of the exact-power range
+        var random = SeededRandom(seed: 11)
+        for _ in 0..<5_000 {
+            let digits = String(random.next() % 10_000_000_000_000_000_000)
+            let cut = Int(random.next() % UInt64(digits.count + 1))
+            let fraction = cut < digits.count ? "." + digits.dropFirst(cut) : ""
+            let exponent = Int(random.next() % 61) - 30
+            let text = (random.next() % 2 == 0 ? "-" : "") + (cut == 0 ? "0" : String(digits.prefix(cut))) + fraction
+                + (random.next() % 2 == 0 ? "e\(exponent)" : "")
+            guard text.contains(".") || text.contains("e") else { continue }
+            // When parsed, then the value is exactly what the standard library reads from the same text
+            let parsed = try JSONValue(parsing: text)
+            #expect(parsed == .double(Double(text)!), "\(text)")
+        }
+    }
+
+    @Test func objectsThatRepeatOneShapeParseAsTheyAreWritten() throws {
+        // Given an array of records that mostly share their keys, with some that lack one, add one or reorder them
+        var random = SeededRandom(seed: 5)
+        let keys = ["id", "name", "price", "z-a-much-longer-key-than-sixteen-bytes"]
+        for _ in 0..<50 {
+            let records: [JSONValue] = (0..<40).map { index in
+                var members: [String: JSONValue] = [:]
+                for key in keys where random.next() % 8 != 0 { members[key] = .integer(Int64(index)) }
+                if random.next() % 6 == 0 { members["extra\(random.next() % 3)"] = .string("x") }
+                return .object(members)
+            }
+            let shuffled = records.map { record -> String in
+                guard case .object(let members) = record else { return "" }
+                let pairs = members.map { "\(JSONValue.string($0.key).canonicalString):\($0.value.canonicalString)" }
+                return "{" + (random.next() % 4 == 0 ? pairs.reversed() : pairs.sorted()).joined(separator: ",") + "}"
+            }
+            // When parsed, then every record has exactly its own members
+            #expect(try JSONValue(parsing: "[" + shuffled.joined(separator: ",") + "]") == .array(records))
+        }
+    }
+
+    @Test func aDuplicateKeyInARecordOfAKnownShapeIsStillAnError() {
+        let record = #"{"a":1,"b":2}"#
+        let text = "[" + String(repeating: record + ",", count: 3) + #"{"a":1,"a":2}]"#
+        let error = #expect(throws: JSONParseError.self) { try JSONValue(parsing: text) }
+        #expect(error?.offset == 1 + 3 * (record.utf8.count + 1) + 7)
+    }
+
     struct Invalid: Sendable, CustomTestStringConvertible {
         let input: [UInt8]
         let offset: Int
