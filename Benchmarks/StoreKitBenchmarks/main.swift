@@ -7,20 +7,14 @@ let arguments = CommandLine.arguments
 if arguments.contains("--help") {
     print("""
         USAGE: storekit-benchmarks [--quick | --recording-only | --daemon-only]
-               storekit-benchmarks --write-diff-pair <dir> | --diff-files <old> <new> | --encode-only
+               storekit-benchmarks --write-diff-pair <dir> | --encode-only
 
           (no option)        the whole table (several minutes); --quick uses smaller inputs
           --recording-only   only the sustained recording rows (to a file and through replayd)
           --daemon-only      only the replayd ingest rows
           --write-diff-pair  write two 5 MB states that differ in about 1% of their leaves
-          --diff-files       diff two JSON files, as a whole process (timed from outside by Benchmarks/run.sh)
           --encode-only      encode the 10 KB state 200 times (a hook for valgrind --tool=callgrind)
         """)
-    exit(0)
-}
-if let index = arguments.firstIndex(of: "--diff-files"), arguments.count > index + 2 {
-    // Whole-process diff of two JSON files, timed from outside by Benchmarks/run.sh.
-    print((try? DiffBenchmarks.diffFiles(arguments[index + 1], arguments[index + 2])) ?? -1)
     exit(0)
 }
 if let index = arguments.firstIndex(of: "--write-diff-pair"), arguments.count > index + 1 {

@@ -5,7 +5,7 @@ extension StateDiff {
     public func rendered() -> String {
         guard !isEmpty else { return "  (no difference)" }
         var writer = DumpWriter()
-        writer.write(old, new, prefix: "", level: 0, comma: false)
+        writer.writeChanged(old, new, changes: ChangedPaths(changes), prefix: "", level: 0, comma: false)
         return writer.lines.joined(separator: "\n")
     }
 
@@ -77,45 +77,52 @@ private struct DumpWriter {
         }
     }
 
-    mutating func write(_ old: JSONValue, _ new: JSONValue, prefix: String, level: Int, comma: Bool) {
+    /// Writes two values that differ: containers of one kind member by member, anything else as `-` and `+`.
+    /// - Parameter changes: The changes below the values, which say which members differ without comparing them.
+    mutating func writeChanged(
+        _ old: JSONValue, _ new: JSONValue, changes: ChangedPaths, prefix: String, level: Int, comma: Bool
+    ) {
         let end = comma ? "," : ""
         switch (old, new) {
-        case (.object(let oldMembers), .object(let newMembers)) where old != new:
+        case (.object(let oldMembers), .object(let newMembers)):
             emit(" ", level: level, prefix + "{")
             let keys = JSONValue.sortedKeys(oldMembers.merging(newMembers) { first, _ in first })
-            var children: [Child] = []
-            for key in keys {
-                let label = JSONValue.string(key).canonicalString + ": "
-                children.append(Child(old: oldMembers[key], new: newMembers[key], prefix: label))
+            let children = keys.map { key in
+                Child(
+                    old: oldMembers[key], new: newMembers[key], changes: changes.below[.key(key)],
+                    prefix: JSONValue.string(key).canonicalString + ": ")
             }
             writeChildren(children, level: level + 1)
             emit(" ", level: level, "}" + end)
-        case (.array(let oldElements), .array(let newElements)) where old != new:
+        case (.array(let oldElements), .array(let newElements)):
             emit(" ", level: level, prefix + "[")
+            // Aligned as `StateDiff` aligned them, so that the changes' indices name the same elements.
             let alignment = ArrayAlignment(oldElements, newElements)
-            var children = oldElements.prefix(alignment.prefix).map { Child(old: $0, new: $0, prefix: "") }
-            children += alignment.middlePairs.map { Child(old: $0.0, new: $0.1, prefix: "") }
-            children += alignment.removed.map { Child(old: $0, new: nil, prefix: "") }
-            children += alignment.added.map { Child(old: nil, new: $0, prefix: "") }
-            children += oldElements.suffix(alignment.suffix).map { Child(old: $0, new: $0, prefix: "") }
+            let unchanged = { (element: JSONValue) in Child(old: element, new: element, changes: nil, prefix: "") }
+            let changed = { (index: Int, old: JSONValue?, new: JSONValue?) in
+                Child(old: old, new: new, changes: changes.below[.index(index)], prefix: "")
+            }
+            let firstExtra = alignment.prefix + alignment.middlePairs.count
+            var children = oldElements.prefix(alignment.prefix).map(unchanged)
+            children += alignment.middlePairs.enumerated().map { changed(alignment.prefix + $0, $1.0, $1.1) }
+            children += alignment.removed.enumerated().map { changed(firstExtra + $0, $1, nil) }
+            children += alignment.added.enumerated().map { changed(firstExtra + $0, nil, $1) }
+            children += oldElements.suffix(alignment.suffix).map(unchanged)
             writeChildren(children, level: level + 1)
             emit(" ", level: level, "]" + end)
         default:
-            if old == new {
-                whole(" ", old, prefix: prefix, level: level, comma: comma)
-            } else {
-                whole("-", old, prefix: prefix, level: level, comma: comma)
-                whole("+", new, prefix: prefix, level: level, comma: comma)
-            }
+            whole("-", old, prefix: prefix, level: level, comma: comma)
+            whole("+", new, prefix: prefix, level: level, comma: comma)
         }
     }
 
     private struct Child {
         let old: JSONValue?
         let new: JSONValue?
+        /// The changes at or below this child; `nil` when it is unchanged.
+        let changes: ChangedPaths?
         let prefix: String
 
-        var isUnchanged: Bool { old == new }
         var isScalar: Bool {
             switch old ?? new {
             case .array(let elements)?: elements.isEmpty
@@ -130,16 +137,19 @@ private struct DumpWriter {
         var folded = 0
         for (index, child) in children.enumerated() {
             let comma = index < children.count - 1
-            if child.isUnchanged && !(showScalarContext && child.isScalar) {
+            if child.changes == nil && !(showScalarContext && child.isScalar) {
                 folded += 1
                 continue
             }
             flushFolded(&folded, level: level)
-            switch (child.old, child.new) {
-            case (let old?, let new?): write(old, new, prefix: child.prefix, level: level, comma: comma)
-            case (let old?, nil): whole("-", old, prefix: child.prefix, level: level, comma: comma)
-            case (nil, let new?): whole("+", new, prefix: child.prefix, level: level, comma: comma)
-            case (nil, nil): break
+            switch (child.old, child.new, child.changes) {
+            case (let old?, _, nil):
+                whole(" ", old, prefix: child.prefix, level: level, comma: comma)
+            case (let old?, let new?, let changes?):
+                writeChanged(old, new, changes: changes, prefix: child.prefix, level: level, comma: comma)
+            case (let old?, nil, _?): whole("-", old, prefix: child.prefix, level: level, comma: comma)
+            case (nil, let new?, _): whole("+", new, prefix: child.prefix, level: level, comma: comma)
+            case (nil, nil, _): break
             }
         }
         flushFolded(&folded, level: level)
@@ -149,5 +159,22 @@ private struct DumpWriter {
         guard folded > 0 else { return }
         emit(" ", level: level, "... (\(folded) unchanged)")
         folded = 0
+    }
+}
+
+/// The paths of a diff's changes as a tree: a node for every member or element at or above a change.
+private struct ChangedPaths {
+    /// The nodes one step down, by the step.
+    var below: [JSONPath.Component: ChangedPaths] = [:]
+
+    init() {}
+
+    init(_ changes: [StateDiff.Change]) {
+        for change in changes { insert(change.path.components[...]) }
+    }
+
+    private mutating func insert(_ path: ArraySlice<JSONPath.Component>) {
+        guard let step = path.first else { return }
+        below[step, default: ChangedPaths()].insert(path.dropFirst())
     }
 }

@@ -70,6 +70,26 @@ import Testing
                 """)
     }
 
+    @Test func rendersChangedRemovedAndUnchangedElementsOfAnArray() {
+        // Given an array whose second element changed inside and whose last element is gone
+        let old: JSONValue = .array([.integer(1), .object(["a": .integer(1)]), .integer(3), .integer(4)])
+        let new: JSONValue = .array([.integer(1), .object(["a": .integer(2)]), .integer(3)])
+
+        // When they are diffed, then the dump shows the unchanged scalars as context around the two changes
+        #expect(
+            StateDiff(from: old, to: new).rendered() == """
+                  [
+                    1,
+                    {
+                -     "a": 1
+                +     "a": 2
+                    },
+                    3,
+                -   4
+                  ]
+                """)
+    }
+
     @Test func equalValuesHaveNoDiff() {
         let value: JSONValue = .object(["x": .array([.integer(1)])])
         #expect(StateDiff(from: value, to: value).isEmpty)
