@@ -41,3 +41,9 @@ row() {  # label, ours, theirs, reference, target
 row "diff of two 5 MB states (--json)" "$ours" "$patch" "(python jsonpatch.make_patch)" "target >= 3x"
 row "diff of two 5 MB states (text, -/+ dump)" "$text" "$patch" "(python jsonpatch.make_patch)" ""
 row "diff of two 5 MB states (--json)" "$ours" "$deep" "(python deepdiff.DeepDiff)" ""
+# Linear in size: the same diff on states four times as large should take about four times as long.
+mkdir "$work/large"
+read -r large_old large_new < <("$bin" --write-diff-pair "$work/large" 20)
+large=$(seconds .build/release/replay-cli diff --states --json "$large_old" "$large_new")
+printf '%-46s %8.3f s   %8.3f s %-33s %5.2fx the time  %s\n' "diff of two 20 MB states (--json)" "$large" "$ours" \
+    "(two 5 MB states)" "$(echo "$large / $ours" | bc -l)" "linear: about 4x"

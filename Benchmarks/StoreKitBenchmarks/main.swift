@@ -7,18 +7,19 @@ let arguments = CommandLine.arguments
 if arguments.contains("--help") {
     print("""
         USAGE: storekit-benchmarks [--quick | --recording-only | --daemon-only]
-               storekit-benchmarks --write-diff-pair <dir> | --encode-only
+               storekit-benchmarks --write-diff-pair <dir> [MB] | --encode-only
 
           (no option)        the whole table (several minutes); --quick uses smaller inputs
           --recording-only   only the sustained recording rows (to a file and through replayd)
           --daemon-only      only the replayd ingest rows
-          --write-diff-pair  write two 5 MB states that differ in about 1% of their leaves
+          --write-diff-pair  write two states of 5 MB (or MB) that differ in about 1% of their leaves
           --encode-only      encode the 10 KB state 200 times (a hook for valgrind --tool=callgrind)
         """)
     exit(0)
 }
 if let index = arguments.firstIndex(of: "--write-diff-pair"), arguments.count > index + 1 {
-    let (old, new) = try DiffBenchmarks.writePair(bytes: 5_000_000, to: arguments[index + 1])
+    let megabytes = arguments.count > index + 2 ? Int(arguments[index + 2]) ?? 5 : 5
+    let (old, new) = try DiffBenchmarks.writePair(bytes: megabytes * 1_000_000, to: arguments[index + 1])
     print(old, new)
     exit(0)
 }
