@@ -35,9 +35,10 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
     /// The longest a send or the wait for the welcome may take, in seconds.
     public let timeout: Double
     private var fd: Int32 = -1
-    private var retryDelay = UnixSocketTransport.firstRetryDelay
+    /// The wait after the first failed attempt, in seconds; it doubles with each failure in a row.
+    private let firstRetryDelay: Double
+    private var retryDelay: Double
     private var nextAttempt: UInt64 = 0
-    private static let firstRetryDelay = 0.05
     private static let longestRetryDelay = 5.0
     private static let longestReply = 1 << 16
 
@@ -45,9 +46,17 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
     /// - Parameters:
     ///   - path: The socket's path.
     ///   - timeout: The longest a send or the wait for the welcome may take, in seconds.
-    public init(path: String? = nil, timeout: Double = 2) {
+    public convenience init(path: String? = nil, timeout: Double = 2) {
+        self.init(path: path, timeout: timeout, firstRetryDelay: 0.05)
+    }
+
+    /// Creates a transport that waits `firstRetryDelay` seconds after a first failed attempt (for tests that must
+    /// not depend on how fast the machine is).
+    package init(path: String?, timeout: Double, firstRetryDelay: Double) {
         self.path = path ?? ReplaydSocketPath.resolve()
         self.timeout = timeout
+        self.firstRetryDelay = firstRetryDelay
+        self.retryDelay = firstRetryDelay
     }
 
     deinit {
@@ -65,7 +74,7 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
         }
         do {
             let lastSequence = try connect(header: header)
-            retryDelay = Self.firstRetryDelay
+            retryDelay = firstRetryDelay
             return lastSequence
         } catch {
             disconnect()

@@ -6,13 +6,14 @@ import Testing
     private static func temporarySocketPath() -> String { "/tmp/ust-\(UUID().uuidString.prefix(8)).sock" }
 
     @Test func withNoDaemonStartFailsAtOnceAndThenBacksOff() throws {
-        let transport = UnixSocketTransport(path: Self.temporarySocketPath(), timeout: 1)
+        // A first wait of a minute, so that however slow the machine the second attempt falls inside it
+        let transport = UnixSocketTransport(path: Self.temporarySocketPath(), timeout: 1, firstRetryDelay: 60)
         #expect(throws: SystemError.self) { try transport.start(header: Array("{}\n".utf8)) }
         #expect {
             try transport.start(header: Array("{}\n".utf8))
         } throws: { error in
             guard case .backingOff(let seconds) = error as? UnixSocketTransport.Failure else { return false }
-            return seconds > 0 && seconds <= 0.05
+            return seconds > 0 && seconds <= 60
         }
     }
 
