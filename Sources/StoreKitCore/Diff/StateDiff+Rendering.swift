@@ -86,8 +86,7 @@ private struct DumpWriter {
         switch (old, new) {
         case (.object(let oldMembers), .object(let newMembers)):
             emit(" ", level: level, prefix + "{")
-            let keys = JSONValue.sortedKeys(oldMembers.merging(newMembers) { first, _ in first })
-            let children = keys.map { key in
+            let children = StateDiff.sortedKeys(of: oldMembers, and: newMembers).map { key in
                 Child(
                     old: oldMembers[key], new: newMembers[key], changes: changes.below[.key(key)],
                     prefix: JSONValue.string(key).canonicalString + ": ")

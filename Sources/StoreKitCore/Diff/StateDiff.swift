@@ -53,14 +53,18 @@ public struct StateDiff: Sendable, Equatable {
     /// True when the values are equal.
     public var isEmpty: Bool { changes.isEmpty }
 
+    /// The keys of either object, each once, in canonical (UTF-8) order.
+    static func sortedKeys(of old: [String: JSONValue], and new: [String: JSONValue]) -> [String] {
+        var keys = Array(old.keys)
+        keys += new.keys.filter { old[$0] == nil }
+        return keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
     private static func collect(_ old: JSONValue, _ new: JSONValue, path: JSONPath, into changes: inout [Change]) {
         switch (old, new) {
         case (.object(let oldMembers), .object(let newMembers)):
             if oldMembers == newMembers { return }
-            var keys = Array(oldMembers.keys)
-            keys += newMembers.keys.filter { oldMembers[$0] == nil }
-            keys.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            for key in keys {
+            for key in sortedKeys(of: oldMembers, and: newMembers) {
                 let member = path.appending(.key(key))
                 switch (oldMembers[key], newMembers[key]) {
                 case (let before?, let after?): collect(before, after, path: member, into: &changes)

@@ -310,7 +310,7 @@ private struct ByteReader {
             }
             try skipColon()
             // A key with escapes is in `scratch`, which the value may reuse: it becomes a string first.
-            let name = key.content.map { string($0) } ?? String(decoding: scratch, as: UTF8.self)
+            let name = key.content.map { string($0, packed: key.short) } ?? String(decoding: scratch, as: UTF8.self)
             if members.updateValue(try parseValue(), forKey: name) != nil {
                 throw JSONParseError(offset: key.offset, message: "duplicate key '\(name)'")
             }
@@ -528,7 +528,13 @@ private struct ByteReader {
     /// The string of the UTF-8 in `range`, which the parser has validated; short ones come from ``shortStrings``.
     @inline(__always)
     mutating func string(_ range: Range<Int>) -> String {
-        guard let key = ShortKey(base: base, range: range, inputCount: count) else { return text(range) }
+        string(range, packed: ShortKey(base: base, range: range, inputCount: count))
+    }
+
+    /// The string of the UTF-8 in `range`, whose bytes `packed` holds when there are at most 16 of them.
+    @inline(__always)
+    mutating func string(_ range: Range<Int>, packed: ShortKey?) -> String {
+        guard let key = packed else { return text(range) }
         if shortStrings.isEmpty {
             shortStrings = Array(repeating: ShortString(), count: 1 << ShortString.indexBits)
         }
