@@ -52,6 +52,26 @@ enum DaemonIngestBenchmarks {
         return out
     }
 
+    /// The daemon's validating scanner alone, in one thread, over `bytes` of ingest lines: a figure for tuning it.
+    static func scanReport(bytes: Int) -> String {
+        let payload = payload(session: "scan", bytes: bytes)
+        var lines: [Range<Int>] = []
+        var lineStart = 0
+        for (index, byte) in payload.enumerated() where byte == 0x0A {
+            lines.append(lineStart..<index)
+            lineStart = index + 1
+        }
+        var scanner = JSONLineScanner()
+        var valid = 0
+        let start = Measure.now()
+        payload.withUnsafeBufferPointer { buffer in
+            for line in lines where scanner.scanObject(UnsafeBufferPointer(rebasing: buffer[line])) { valid += 1 }
+        }
+        let seconds = Measure.now() - start
+        let rate = Double(payload.count) / seconds / 1e6
+        return "scanned \(payload.count) bytes in \(lines.count) lines (\(valid) valid): \(Int(rate)) MB/s"
+    }
+
     /// Sends each payload on its own connection and thread, and returns the seconds until every byte is in a
     /// file under `directory`.
     static func push(_ payloads: [[UInt8]], to socket: String, until directory: String) throws -> Double {

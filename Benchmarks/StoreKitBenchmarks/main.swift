@@ -7,13 +7,14 @@ let arguments = CommandLine.arguments
 if arguments.contains("--help") {
     print("""
         USAGE: storekit-benchmarks [--quick | --recording-only | --daemon-only]
-               storekit-benchmarks --write-diff-pair <dir> [MB] | --encode-only
+               storekit-benchmarks --write-diff-pair <dir> [MB] | --encode-only | --scan-only
 
           (no option)        the whole table (several minutes); --quick uses smaller inputs
           --recording-only   only the sustained recording rows (to a file and through replayd)
           --daemon-only      only the replayd ingest rows
           --write-diff-pair  write two states of 5 MB (or MB) that differ in about 1% of their leaves
           --encode-only      encode the 10 KB state 200 times (a hook for valgrind --tool=callgrind)
+          --scan-only        the daemon's line scanner alone over 64 MB of ingest lines, in MB/s
         """)
     exit(0)
 }
@@ -29,6 +30,11 @@ if arguments.contains("--encode-only") {
     var total = 0
     for _ in 0..<200 { total += (try? CanonicalJSONEncoder().encodeToBytes(state).count) ?? 0 }
     print(total)
+    exit(0)
+}
+if arguments.contains("--scan-only") {
+    // A profiling hook: the daemon's validating scanner alone over 64 MB of ingest lines, in one thread.
+    print(DaemonIngestBenchmarks.scanReport(bytes: 64_000_000))
     exit(0)
 }
 let quick = arguments.contains("--quick")
