@@ -2,9 +2,11 @@ import Foundation
 import StoreKitCore
 
 /// replayd's own log: one JSON object per line on stderr, `{"time":…,"level":…,"event":…, fields…}`.
-final class DaemonLog {
+///
+/// The daemon's threads share one log: each entry is formatted and written under a lock, in one write.
+final class DaemonLog: @unchecked Sendable {
     /// How severe an entry is.
-    enum Level: Int, Comparable {
+    enum Level: Int, Comparable, Sendable {
         case debug, info, warn, error
 
         init?(name: String) {
@@ -30,7 +32,9 @@ final class DaemonLog {
     }
 
     private let minimum: Level
+    /// Not safe to share between threads by itself: used only under ``lock``.
     private let formatter: ISO8601DateFormatter
+    private let lock = NSLock()
 
     /// Creates a log that writes entries at `minimum` or above.
     init(minimum: Level) {
@@ -43,6 +47,8 @@ final class DaemonLog {
     /// Writes one entry; `fields` follow the time, level and event, sorted by name.
     func write(_ level: Level, _ event: String, _ fields: [String: JSONValue] = [:]) {
         guard level >= minimum else { return }
+        lock.lock()
+        defer { lock.unlock() }
         var line = Array(#"{"time":"#.utf8)
         JSONValue.string(formatter.string(from: Date())).writeCanonical(to: &line)
         line += Array(#","level":"#.utf8)

@@ -2,7 +2,7 @@ import Foundation
 import StoreKitCore
 
 /// replayd's command line, with the defaults the environment gives.
-struct DaemonOptions {
+struct DaemonOptions: Sendable {
     /// The socket to listen on.
     var socketPath: String
     /// Where session files go.
@@ -11,11 +11,13 @@ struct DaemonOptions {
     var maxLineBytes = SessionFormat.defaultMaxLineBytes
     /// The least severe log level written.
     var logLevel = DaemonLog.Level.info
+    /// How many threads read, check and store clients' lines: one per core unless set.
+    var workerCount = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 64)
 
     static let usage = """
         OVERVIEW: replayd collects the sessions that apps record, one NDJSON file per session.
 
-        USAGE: replayd [--socket <path>] [--dir <path>] [--max-line-bytes <n>] [--log-level <level>]
+        USAGE: replayd [--socket <path>] [--dir <path>] [--max-line-bytes <n>] [--threads <n>] [--log-level <level>]
 
         OPTIONS:
           --socket <path>         the Unix socket to listen on (default: $REPLAYD_SOCKET, else
@@ -23,6 +25,8 @@ struct DaemonOptions {
           --dir <path>            where session files are stored (default: $XDG_STATE_HOME/replayd/sessions,
                                   else ~/.replayd/sessions)
           --max-line-bytes <n>    the longest line accepted; longer lines are rejected (default: 16777216)
+          --threads <n>           how many threads read, check and store the clients' lines, from 1 to 64;
+                                  each client is served by one of them (default: one per core)
           --log-level <level>     debug, info, warn or error (default: info)
           -h, --help              show this help
 
@@ -67,6 +71,12 @@ struct DaemonOptions {
                         description: "option '--max-line-bytes' needs a whole number from 1024 to 1073741824, not '\(text)'")
                 }
                 options.maxLineBytes = bytes
+            case "--threads":
+                let text = try value()
+                guard let count = Int(text), (1...64).contains(count) else {
+                    throw UsageError(description: "option '--threads' needs a whole number from 1 to 64, not '\(text)'")
+                }
+                options.workerCount = count
             case "--log-level":
                 let text = try value()
                 guard let level = DaemonLog.Level(name: text) else {

@@ -13,7 +13,7 @@ enum Replayd {
             }
             options = parsed
         } catch {
-            printError("Error: \(error)\nUsage: replayd [--socket <path>] [--dir <path>] [--max-line-bytes <n>] [--log-level <level>]")
+            printError("Error: \(error)\nUsage: replayd [--socket <path>] [--dir <path>] [--max-line-bytes <n>] [--threads <n>] [--log-level <level>]")
             return 2
         }
         let log = DaemonLog(minimum: options.logLevel)

@@ -68,6 +68,9 @@ import Testing
         let wrong = try await Executables.run("replayd", ["--max-line-bytes", "ten"])
         #expect(wrong.status == 2)
         #expect(wrong.stderr.contains("Error: option '--max-line-bytes' needs a whole number"))
+        let noThreads = try await Executables.run("replayd", ["--threads", "0"])
+        #expect(noThreads.status == 2)
+        #expect(noThreads.stderr.contains("Error: option '--threads' needs a whole number from 1 to 64, not '0'"))
         let unknown = try await Executables.run("replayd", ["--sockt", "/tmp/x"])
         #expect(unknown.stderr.contains("unknown option '--sockt'"))
     }

@@ -65,10 +65,11 @@ import Testing
     }
 
     @Test func aReconnectContinuesTheSameFileWithoutASecondHeader() async throws {
-        // Given a session whose client vanished after three actions
+        // Given a session whose client vanished after three actions, on a daemon with two worker threads (clients
+        // are handed out in turn, so the intruder below is served by another thread than the reconnected client)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let daemon = try await DaemonProcess(folder: folder)
+        let daemon = try await DaemonProcess(folder: folder, arguments: ["--threads", "2"])
         do {
             let first = try RawClient(socket: folder.socket)
             try first.send(line: SessionLines.header(session: "s1"))

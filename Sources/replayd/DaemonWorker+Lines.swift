@@ -1,6 +1,6 @@
 import StoreKitCore
 
-extension Daemon {
+extension DaemonWorker {
     /// Checks one framed line and queues it for the session file, or rejects it.
     func handle(_ line: LineFramer.Line, number: Int, on connection: ClientConnection) {
         guard !connection.isClosing else { return }
@@ -67,7 +67,7 @@ extension Daemon {
             return
         }
         let name = SessionFileName.make(storeID: header.storeID, sessionID: header.sessionID)
-        guard !activeSessions.contains(name) else {
+        guard shared.withLock({ $0.activeSessions.insert(name).inserted }) else {
             reject(connection, line: line, reason: "session '\(header.sessionID)' is being recorded on another connection")
             refuseIfFirst(connection)
             return
@@ -78,12 +78,12 @@ extension Daemon {
                 directory: options.sessionDirectory, name: name, headerLine: headerLine,
                 maxLineBytes: options.maxLineBytes)
         } catch {
+            _ = shared.withLock { $0.activeSessions.remove(name) }
             log.write(.error, "session.open_failed", ["file": .string(name), "error": .string("\(error)")])
             reject(connection, line: line, reason: "cannot store the session: \(error)")
             refuseIfFirst(connection)
             return
         }
-        activeSessions.insert(name)
         connection.session = session
         connection.sessionID = header.sessionID
         connection.storedLines += session.isContinuation ? 0 : 1
@@ -119,7 +119,6 @@ extension Daemon {
         if connection.session == nil { connection.isClosing = true }
     }
 
-    /// Counts and logs a rejected line and tells the client.
     /// Counts and logs a rejected line and tells the client. A connection's first ``loggedRejections`` are logged
     /// one by one; later ones are only counted (in `connection.closed`), so a flood of bad lines cannot make the
     /// daemon spend its time writing its log while other clients wait.

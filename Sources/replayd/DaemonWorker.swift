@@ -1,0 +1,179 @@
+import StoreKitCore
+
+/// One of the daemon's reading threads: a `poll` loop over the clients handed to it, reading at most one chunk
+/// from each ready client per turn so no client holds up the others.
+///
+/// Every complete line read is checked and written to its session file before the next read from that client,
+/// so `kill -9` loses no line the daemon had read. A client is served by one worker for its whole connection, so
+/// its lines stay in order; the shared set of active sessions keeps one writer per session across workers.
+final class DaemonWorker {
+    let options: DaemonOptions
+    let log: DaemonLog
+    /// Shared with the other threads; used only under its lock.
+    let shared: Locked<SharedDaemonState>
+    private let inbox: WorkerInbox
+    private var connections: [Int32: ClientConnection] = [:]
+    var validator = SessionLineValidator()
+    /// The lines checked in the current read, written to the session file in one write.
+    var batch: [UInt8] = []
+    var linesStored = 0
+    var linesRejected = 0
+
+    /// Creates a worker that serves what `inbox` hands it.
+    init(options: DaemonOptions, log: DaemonLog, shared: Locked<SharedDaemonState>, inbox: WorkerInbox) {
+        self.options = options
+        self.log = log
+        self.shared = shared
+        self.inbox = inbox
+    }
+
+    /// Serves until the inbox says stop, then stores what the clients already sent and closes every session.
+    func run() {
+        while true {
+            var descriptors = [pollfd(fd: inbox.wakeReadEnd, events: Int16(POLLIN), revents: 0)]
+            let stalled = connections.values.filter { !$0.unwritten.isEmpty }
+            for connection in connections.values where connection.unwritten.isEmpty {
+                descriptors.append(pollfd(fd: connection.fd, events: Int16(POLLIN), revents: 0))
+            }
+            // While a write to a session file waits to be retried, wake every 200 ms to retry it.
+            do {
+                _ = try Syscall.poll(&descriptors, timeoutMilliseconds: stalled.isEmpty ? -1 : 200)
+            } catch {
+                log.write(.error, "daemon.poll_failed", ["error": .string("\(error)")])
+                continue
+            }
+            if descriptors[0].revents != 0 {
+                let delivery = inbox.take()
+                for accepted in delivery.connections {
+                    connections[accepted.fd] = ClientConnection(
+                        fd: accepted.fd, id: accepted.id, maxLineBytes: options.maxLineBytes)
+                }
+                if delivery.stopping {
+                    shutDown()
+                    return
+                }
+            }
+            for connection in stalled { retryWrite(connection) }
+            for descriptor in descriptors.dropFirst() where descriptor.revents != 0 {
+                if let connection = connections[descriptor.fd] { serve(connection) }
+            }
+        }
+    }
+
+    /// Reads one chunk from the client, and stores the lines it completed before anything else is read.
+    private func serve(_ connection: ClientConnection) {
+        let received: Int?
+        batch.removeAll(keepingCapacity: true)
+        do {
+            received = try connection.framer.read(from: connection.fd) { line, number in
+                handle(line, number: number, on: connection)
+            }
+        } catch {
+            store(connection)
+            close(connection, reason: "\(error)")
+            return
+        }
+        store(connection)
+        connection.flushReplies()
+        if received == 0 || connection.isClosing {
+            close(connection, reason: received == 0 ? "closed by the client" : "refused")
+        }
+    }
+
+    /// Writes the lines checked in this read to the session file, in one write.
+    private func store(_ connection: ClientConnection) {
+        guard !batch.isEmpty, let session = connection.session else { return }
+        do {
+            try session.append(batch)
+        } catch {
+            connection.unwritten = batch
+            log.write(.error, "session.write_failed", [
+                "connection": .integer(Int64(connection.id)), "file": .string(session.path),
+                "error": .string("\(error)"),
+                "action": .string("holding the lines and retrying; not reading from this client meanwhile"),
+            ])
+        }
+    }
+
+    private func retryWrite(_ connection: ClientConnection) {
+        guard let session = connection.session else { return }
+        do {
+            try session.append(connection.unwritten)
+            connection.unwritten = []
+            log.write(.info, "session.write_resumed", [
+                "connection": .integer(Int64(connection.id)), "file": .string(session.path),
+            ])
+        } catch {
+            // Still failing; the failure was logged when it began.
+        }
+    }
+
+    private func close(_ connection: ClientConnection, reason: String) {
+        let pending = connection.framer.pendingByteCount
+        if pending > 0 && !connection.isClosing {
+            reject(
+                connection, line: connection.framer.lineNumber + 1,
+                reason: "incomplete last line: the connection closed after \(pending) bytes without a newline")
+        }
+        if let session = connection.session {
+            endSession(session, of: connection, reason: reason)
+        }
+        connections[connection.fd] = nil
+        shared.withLock { $0.openConnections -= 1 }
+        log.write(.info, "connection.closed", [
+            "connection": .integer(Int64(connection.id)), "reason": .string(reason),
+            "linesStored": .integer(Int64(connection.storedLines)),
+            "linesRejected": .integer(Int64(connection.rejectedLines)),
+            "repliesDropped": .integer(Int64(connection.droppedReplies)),
+        ])
+    }
+
+    /// Closes a session file; one whose client left without an `end` gets one saying it was disconnected.
+    private func endSession(_ session: SessionFile, of connection: ClientConnection, reason: String) {
+        var event = "session.ended"
+        if !session.hasEnded {
+            event = "session.disconnected"
+            let end = EndEvent(
+                reason: .disconnected, actions: session.lastSequence, dropped: session.dropped, time: session.lastTime)
+            batch = SessionEvent.end(end).line
+            store(connection)
+            if !connection.unwritten.isEmpty {
+                log.write(.error, "session.end_lost", ["file": .string(session.path)])
+            }
+        }
+        do {
+            try session.close()
+        } catch {
+            log.write(.error, "session.close_failed", ["file": .string(session.path), "error": .string("\(error)")])
+        }
+        _ = shared.withLock { $0.activeSessions.remove(session.name) }
+        connection.session = nil
+        log.write(.info, event, [
+            "sessionId": .string(connection.sessionID ?? ""), "file": .string(session.path),
+            "lastSeq": .integer(Int64(session.lastSequence)), "reason": .string(reason),
+        ])
+    }
+
+    /// Stores what the clients already sent, closes every session, and adds this worker's counts to the totals.
+    private func shutDown() {
+        for connection in Array(connections.values) {
+            batch.removeAll(keepingCapacity: true)
+            if !connection.unwritten.isEmpty { retryWrite(connection) }
+            // Drain what is already buffered, boundedly, so a client streaming forever cannot hold up the stop.
+            for _ in 0..<256 where connection.unwritten.isEmpty && !connection.isClosing {
+                batch.removeAll(keepingCapacity: true)
+                let received = try? connection.framer.read(from: connection.fd) { line, number in
+                    handle(line, number: number, on: connection)
+                }
+                store(connection)
+                guard let received, received > 0 else { break }
+            }
+            batch.removeAll(keepingCapacity: true)
+            close(connection, reason: "daemon stopped")
+        }
+        shared.withLock {
+            $0.linesStored += linesStored
+            $0.linesRejected += linesRejected
+        }
+    }
+}

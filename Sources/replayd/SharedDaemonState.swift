@@ -1,0 +1,11 @@
+/// What the daemon's threads share, always used under one lock (`Locked<SharedDaemonState>`).
+struct SharedDaemonState {
+    /// File names of the sessions being recorded now, so one session has one writer whichever thread serves it.
+    var activeSessions: Set<String> = []
+    /// Connections accepted and not yet closed.
+    var openConnections = 0
+    /// Lines stored by the workers that have stopped.
+    var linesStored = 0
+    /// Lines rejected by the workers that have stopped.
+    var linesRejected = 0
+}
