@@ -6,10 +6,11 @@ import StoreKitCore
 let arguments = CommandLine.arguments
 if arguments.contains("--help") {
     print("""
-        USAGE: storekit-benchmarks [--quick | --recording-only | --daemon-only]
+        USAGE: storekit-benchmarks [--quick | --dispatch-only | --recording-only | --daemon-only]
                storekit-benchmarks --write-diff-pair <dir> [MB] | --encode-only | --scan-only
 
           (no option)        the whole table (several minutes); --quick uses smaller inputs
+          --dispatch-only    only the rows of recording cost on the app's thread
           --recording-only   only the sustained recording rows (to a file and through replayd)
           --daemon-only      only the replayd ingest rows
           --write-diff-pair  write two states of 5 MB (or MB) that differ in about 1% of their leaves
@@ -67,6 +68,10 @@ var rows: [Row] = []
 progress("recording cost on the app's thread...")
 for (label, bytes) in [("small", 50), ("10 KB", 10_000), ("1 MB", 1_000_000)] {
     rows += RecordingBenchmarks.dispatchCost(label: label, bytes: bytes, dispatches: bytes >= 1_000_000 ? 200 : 5000)
+}
+if arguments.contains("--dispatch-only") {
+    Table.print(rows)
+    exit(0)
 }
 progress("sustained recording...")
 let sustained = try sustainedRows(actions: sustainedActions)

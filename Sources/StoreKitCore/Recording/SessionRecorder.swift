@@ -176,12 +176,17 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     // MARK: - Background thread
 
     private func runWorker() {
+        // Encoding yields to the app's threads when both want the CPU. Where the priority cannot be lowered the
+        // recorder still works, only without that courtesy, so a failure here is not worth a report.
+        try? Syscall.lowerCurrentThreadPriority()
         _ = send([], through: nil)
+        // The queue and this batch swap buffers, so taking the queue neither allocates under the lock nor leaves
+        // the dispatching thread appending into fresh, untouched memory; the batch is emptied after the lock.
+        var batch: [Pending] = []
         while true {
             condition.lock()
             while queue.isEmpty && endReason == nil { condition.wait() }
-            let batch = queue
-            queue.removeAll(keepingCapacity: true)
+            swap(&queue, &batch)
             let ending = endReason
             condition.unlock()
 
@@ -190,6 +195,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
                 writeEnd(ending)
                 return
             }
+            batch.removeAll(keepingCapacity: true)
         }
     }
 
