@@ -45,21 +45,27 @@ enum RecordingBenchmarks {
 
     /// Actions per second from dispatch to a flushed session, with a buffer large enough to drop nothing:
     /// to a file directly, and through a running `replayd` when `daemon` is given.
-    static func sustainedRate(label: String, bytes: Int, actions: Int, daemon: BenchmarkDaemon? = nil) -> (Row, Int) {
+    static func sustainedRate(
+        label: String, bytes: Int, actions: Int, daemon: BenchmarkDaemon? = nil, reusingEqualParts: Bool = false
+    ) -> (Row, Int) {
         let itemCount = Inventory.itemCount(forBytes: bytes)
         let store = Store(initialState: Inventory.state(itemCount: itemCount), reducer: Inventory.reducer)
         let path = "/tmp/skr-bench-rate-\(getpid()).jsonl"
         defer { unlink(path) }
         let transport: any SessionTransport = daemon.map { UnixSocketTransport(path: $0.socket) } ?? FileTransport(path: path)
         let recorder = store.startRecording(
-            .init(storeID: "inventory", app: AppInfo(name: "bench"), bufferCapacity: actions + 1), to: transport)
+            .init(
+                storeID: "inventory", app: AppInfo(name: "bench"), bufferCapacity: actions + 1,
+                reusesEncodingOfEqualParts: reusingEqualParts),
+            to: transport)
         var statistics = RecorderStatistics()
         let seconds = Measure.seconds {
             for index in 0..<actions { store.dispatch(.restock(index: index, amount: 1)) }
             statistics = recorder.finish(timeout: .seconds(600))
         }
         let row = Row(
-            name: "recorded \(daemon == nil ? "to a file" : "through replayd"), \(label) state",
+            name: "recorded \(daemon == nil ? "to a file" : "through replayd"), \(label) state"
+                + (reusingEqualParts ? ", reusing equal parts" : ""),
             figure: Double(actions) / seconds, unit: "actions/s",
             reference: foundationEncodeRate(Inventory.state(itemCount: itemCount)),
             referenceName: "Foundation JSONEncoder alone", target: ">= 10000 actions/s")

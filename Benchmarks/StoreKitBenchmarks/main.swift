@@ -14,7 +14,8 @@ if arguments.contains("--help") {
           --recording-only   only the sustained recording rows (to a file and through replayd)
           --daemon-only      only the replayd ingest rows
           --write-diff-pair  write two states of 5 MB (or MB) that differ in about 1% of their leaves
-          --encode-only      encode the 10 KB state 200 times (a hook for valgrind --tool=callgrind)
+          --encode-only      encode the 10 KB state after each of 200 actions (a hook for valgrind
+                             --tool=callgrind); add --reusing to reuse the encoding of equal parts
           --scan-only        the daemon's line scanner alone over 64 MB of ingest lines, in MB/s
         """)
     exit(0)
@@ -26,10 +27,17 @@ if let index = arguments.firstIndex(of: "--write-diff-pair"), arguments.count > 
     exit(0)
 }
 if arguments.contains("--encode-only") {
-    // A profiling hook: encode the 10 KB state in a loop (for valgrind --tool=callgrind).
-    let state = Inventory.state(itemCount: Inventory.itemCount(forBytes: 10_000))
+    // A profiling hook: encode the 10 KB state after each of 200 actions (for valgrind --tool=callgrind); with
+    // --reusing, through an EncodingMemo as a recorder reusing equal parts does.
+    var state = Inventory.state(itemCount: Inventory.itemCount(forBytes: 10_000))
+    let memo = arguments.contains("--reusing") ? EncodingMemo() : nil
     var total = 0
-    for _ in 0..<200 { total += (try? CanonicalJSONEncoder().encodeToBytes(state).count) ?? 0 }
+    for index in 0..<200 {
+        Inventory.reducer.reduce(&state, .restock(index: index, amount: 1))
+        let bytes = try memo.map { try CanonicalJSONEncoder().encodeToBytes(state, reusing: $0) }
+            ?? CanonicalJSONEncoder().encodeToBytes(state)
+        total += bytes.count
+    }
     print(total)
     exit(0)
 }
@@ -47,13 +55,22 @@ if arguments.contains("--daemon-only") {
 }
 
 /// The sustained recording rows, to a file and through a running replayd, and how many actions each dropped.
+/// With and without reusing the encoding of equal parts of the state.
 func sustainedRows(actions: Int) throws -> (rows: [Row], dropped: (file: Int, daemon: Int)) {
-    let (rate, dropped) = RecordingBenchmarks.sustainedRate(label: "10 KB", bytes: 10_000, actions: actions)
+    var rows: [Row] = []
+    var dropped = (file: 0, daemon: 0)
     let daemon = try BenchmarkDaemon()
     defer { daemon.stop() }
-    let (daemonRate, daemonDropped) = RecordingBenchmarks.sustainedRate(
-        label: "10 KB", bytes: 10_000, actions: actions, daemon: daemon)
-    return ([rate, daemonRate], (dropped, daemonDropped))
+    for reusing in [false, true] {
+        let (rate, fileDropped) = RecordingBenchmarks.sustainedRate(
+            label: "10 KB", bytes: 10_000, actions: actions, reusingEqualParts: reusing)
+        let (daemonRate, daemonDropped) = RecordingBenchmarks.sustainedRate(
+            label: "10 KB", bytes: 10_000, actions: actions, daemon: daemon, reusingEqualParts: reusing)
+        rows += [rate, daemonRate]
+        dropped.file += fileDropped
+        dropped.daemon += daemonDropped
+    }
+    return (rows, dropped)
 }
 let sustainedActions = quick ? 5_000 : 20_000
 if arguments.contains("--recording-only") {

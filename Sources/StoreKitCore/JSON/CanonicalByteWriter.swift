@@ -66,16 +66,39 @@ final class CanonicalByteWriter {
     /// Set when the value used Codable in a way the fast path does not follow.
     @exclusivity(unchecked) private(set) var failed = false
 
-    /// Encodes `value` and returns its canonical bytes.
-    static func encode(_ value: some Encodable) throws(Unavailable) -> [UInt8] {
-        let writer = CanonicalByteWriter()
+    /// Creates a writer with an empty buffer.
+    init() {}
+
+    /// Parts of the last value encoded, for reuse, during an encoding that has them; `nil` encodes everything.
+    private var memo: EncodingMemo?
+
+    /// Encodes `value` and returns its canonical bytes. With a memo, the bytes of parts equal to the ones it
+    /// remembers are copied, and its writer is reused, with its buffer and the key orders it learned.
+    static func encode(_ value: some Encodable, memo: EncodingMemo? = nil) throws(Unavailable) -> [UInt8] {
+        let writer = memo?.writer ?? CanonicalByteWriter()
+        writer.start(memo: memo)
+        defer { writer.memo = nil }
         do {
             try writer.writeValue(value)
         } catch {
+            memo?.reset()
             throw Unavailable()
         }
-        if writer.failed { throw Unavailable() }
+        if writer.failed {
+            memo?.reset()
+            throw Unavailable()
+        }
         return writer.buffer.bytes
+    }
+
+    /// Readies the writer for a new value, keeping what it learned of types and key orders.
+    private func start(memo: EncodingMemo?) {
+        self.memo = memo
+        memo?.beginValue()
+        buffer.removeAll()
+        frames.removeAll(keepingCapacity: true)
+        members.removeAll(keepingCapacity: true)
+        failed = false
     }
 
     // MARK: Values
@@ -111,13 +134,24 @@ final class CanonicalByteWriter {
                 buffer.append(element)
             }
             buffer.append(UInt8(ascii: "]"))
-        } else {
-            let depth = frames.count
+        } else if let memo, frames.count <= EncodingMemo.maxDepth, let type = memo.typeIndex(of: T.self) {
+            guard !memo.writeRemembered(value, type: type, to: buffer) else { return }
+            let place = memo.begin(value, type: type)
             let mark = buffer.count
-            try value.encode(to: ByteEncoder(writer: self))
-            closeFrames(above: depth)
-            if buffer.count == mark { buffer.append(Self.emptyObject) }
+            try writeComposite(value)
+            memo.end(place, bytes: buffer[mark..<buffer.count])
+        } else {
+            try writeComposite(value)
         }
+    }
+
+    /// Writes an object, an array, or whatever a type's own `encode(to:)` makes of it.
+    private func writeComposite<T: Encodable>(_ value: T) throws {
+        let depth = frames.count
+        let mark = buffer.count
+        try value.encode(to: ByteEncoder(writer: self))
+        closeFrames(above: depth)
+        if buffer.count == mark { buffer.append(Self.emptyObject) }
     }
 
     /// Whether `type` encodes its elements in no particular order (a `Set`), so the writer must sort them.

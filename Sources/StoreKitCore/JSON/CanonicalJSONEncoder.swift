@@ -25,6 +25,14 @@ public struct CanonicalJSONEncoder: Sendable {
         if let bytes = try? CanonicalByteWriter.encode(value) { return bytes }
         return try encode(value).canonicalBytes()
     }
+
+    /// Encodes `value` as canonical JSON bytes, copying the bytes of the parts equal to those of the last value
+    /// encoded with `memo` (see ``EncodingMemo`` for what that assumes of `==`).
+    /// - Throws: Like ``encode(_:)``.
+    package func encodeToBytes(_ value: some Encodable, reusing memo: EncodingMemo) throws -> [UInt8] {
+        if let bytes = try? CanonicalByteWriter.encode(value, memo: memo) { return bytes }
+        return try encode(value).canonicalBytes()
+    }
 }
 
 /// One value under construction: a scalar, an object or an array whose members are still being filled.

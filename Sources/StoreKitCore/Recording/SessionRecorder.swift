@@ -41,13 +41,21 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         public var snapshots: SnapshotPolicy
         /// The secret parts of the state and actions, replaced before anything is written (see ``Redaction``).
         public var redaction: Redaction
+        /// Whether each state's parts that are `==` to the same parts of the previous state are written from the
+        /// previous state's bytes instead of being encoded again: several times faster for a large state of value
+        /// types of which an action changes a little. Off unless set, because it trusts `==`: it is right for
+        /// synthesized `Equatable` on structs and enums, except for a `Double` going between `0.0` and `-0.0`, and
+        /// a `String` going between two canonically equivalent spellings ("é" precomposed or not), which Swift
+        /// calls equal; a hand-written `==` that ignores a stored property would leave that property's old value in
+        /// the recording. Classes are always encoded.
+        public var reusesEncodingOfEqualParts: Bool
 
         /// Creates a configuration.
         public init(
             storeID: String, app: AppInfo, sessionID: String = UUID().uuidString.lowercased(),
             bufferCapacity: Int = 4096, metadata: [String: JSONValue] = [:],
             actionName: (@Sendable (Action) -> String)? = nil, snapshots: SnapshotPolicy = .full,
-            redaction: Redaction = Redaction()
+            redaction: Redaction = Redaction(), reusesEncodingOfEqualParts: Bool = false
         ) {
             self.storeID = storeID
             self.app = app
@@ -57,6 +65,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
             self.actionName = actionName
             self.snapshots = snapshots
             self.redaction = redaction
+            self.reusesEncodingOfEqualParts = reusesEncodingOfEqualParts
         }
     }
 
@@ -90,6 +99,8 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     private var previousState: JSONValue?
     private var sinceKeyframe = 0
     private var undelivered: [ClosedRange<Int>] = []
+    /// The parts of the last state encoded, when ``Configuration/reusesEncodingOfEqualParts`` is on.
+    private let stateMemo: EncodingMemo?
 
     /// Creates a recorder and starts its background thread, which writes the header at once.
     ///
@@ -105,6 +116,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         self.configuration = configuration
         self.startedAt = Date()
         self.startNanoseconds = MonotonicClock.nanoseconds()
+        stateMemo = configuration.reusesEncodingOfEqualParts ? EncodingMemo() : nil
         let thread = Thread { [self] in runWorker() }
         thread.name = "SessionRecorder \(configuration.storeID)"
         thread.start()
@@ -253,7 +265,8 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         // With secrets, the state is built as a tree to redact it; delta snapshots reuse that tree.
         let redaction = configuration.redaction
         let redacted = redaction.statePaths.isEmpty ? nil : redaction.redactingState(try encoder.encode(state))
-        let bytes = try redacted?.canonicalBytes() ?? encoder.encodeToBytes(state)
+        let bytes = try redacted?.canonicalBytes()
+            ?? stateMemo.map { try encoder.encodeToBytes(state, reusing: $0) } ?? encoder.encodeToBytes(state)
         guard case .delta(let interval) = configuration.snapshots else { return .state(bytes) }
         let current = try redacted ?? JSONValue(parsing: bytes)
         defer { previousState = current }

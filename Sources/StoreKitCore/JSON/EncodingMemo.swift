@@ -1,0 +1,200 @@
+/// The canonical bytes of the objects and arrays near the root of the last value encoded, so that encoding the
+/// next, mostly equal value (the state after one more action) copies the bytes of each part that is `==` to the
+/// part met at the same point last time, instead of encoding it again.
+///
+/// Parts are matched in the order the encoder meets them, by type and `==`, at most ``maxDepth`` levels below the
+/// root. A part whose type is not `Equatable`, or is a class, is always encoded. Matching only decides what is
+/// reused: a part that moved (an element inserted before it) is encoded afresh, never written wrongly.
+///
+/// It relies on `==` meaning "encodes the same", which synthesized `Equatable` on value types gives, with two
+/// exceptions of Swift's own: `-0.0 == 0.0` (written `-0.0` and `0.0`), and `String`'s `==`, which holds for
+/// canonically equivalent text in different code points ("é" precomposed or not). A type whose `==` ignores
+/// some stored property breaks it too. Used by one thread at a time.
+package final class EncodingMemo {
+    /// How many levels below the root are remembered: the root, its members, theirs, and one more.
+    package static let maxDepth = 3
+
+    /// One remembered part: its type (an index into ``types``), its value (an index into that type's values),
+    /// where its bytes lie in the arena, and how many remembered parts lie inside it (they follow it).
+    private struct Entry {
+        let type: Int
+        var value: Int
+        var bytes: Range<Int>
+        var descendants: Int
+    }
+
+    /// Where a part being encoded afresh was noted, for ``end(_:bytes:)``.
+    struct Place {
+        fileprivate let slot: Int
+        fileprivate let previous: Int?
+    }
+
+    // Touched for every part of every state; one thread at a time.
+    @exclusivity(unchecked) private var types: [RememberedType] = []
+    @exclusivity(unchecked) private var typeIDs: [ObjectIdentifier] = []
+    @exclusivity(unchecked) private var notRemembered: [ObjectIdentifier] = []
+    @exclusivity(unchecked) private var previous: [Entry] = []
+    @exclusivity(unchecked) private var current: [Entry] = []
+    private var previousArena = ByteBuffer()
+    private var currentArena = ByteBuffer()
+    /// The next part of the previous value to compare with.
+    @exclusivity(unchecked) private var cursor = 0
+    /// The writer that encodes with this memo, kept with its buffer and what it learned of key orders.
+    let writer = CanonicalByteWriter()
+
+    /// Creates an empty memo: the first value is encoded in full.
+    package init() {}
+
+    /// The index of `T` among the remembered types, or `nil` when its values are never reused.
+    func typeIndex<T>(of type: T.Type) -> Int? {
+        let id = ObjectIdentifier(type)
+        if let index = typeIDs.firstIndex(of: id) { return index }
+        if notRemembered.contains(id) { return nil }
+        guard !(type is AnyClass), let equatable = type as? any Equatable.Type else {
+            notRemembered.append(id)
+            return nil
+        }
+        types.append(Self.remembered(equatable))
+        typeIDs.append(id)
+        return types.count - 1
+    }
+
+    private static func remembered<E: Equatable>(_: E.Type) -> RememberedType {
+        RememberedValues<E>()
+    }
+
+    /// Starts encoding a new value: what the last one remembered becomes what this one is compared with.
+    func beginValue() {
+        swap(&previous, &current)
+        swap(&previousArena, &currentArena)
+        current.removeAll(keepingCapacity: true)
+        currentArena.removeAll()
+        cursor = 0
+        for (index, type) in types.enumerated() where type.count > 256 && type.count > 2 * previous.count {
+            compact(index)
+        }
+    }
+
+    /// Drops the values of type `index` that no remembered part refers to any more.
+    private func compact(_ index: Int) {
+        let live = Array(Set(previous.lazy.filter { $0.type == index }.map(\.value))).sorted()
+        types[index].compact(keeping: live)
+        let newIndex = Dictionary(uniqueKeysWithValues: live.enumerated().map { ($1, $0) })
+        for entry in previous.indices where previous[entry].type == index {
+            previous[entry].value = newIndex[previous[entry].value]!
+        }
+    }
+
+    /// Forgets everything, after an encoding that did not finish.
+    func reset() {
+        previous.removeAll()
+        current.removeAll()
+        for type in types { type.forget() }
+        cursor = 0
+    }
+
+    /// Appends to `buffer` the remembered bytes of the part met at this point last time, when it equals `value`,
+    /// and remembers it and the parts inside it again; returns false, writing nothing, when it differs.
+    func writeRemembered<T>(_ value: T, type: Int, to buffer: ByteBuffer) -> Bool {
+        guard cursor < previous.count, previous[cursor].type == type,
+            withUnsafePointer(to: value, { types[type].isEqual($0, previous[cursor].value) })
+        else { return false }
+        let first = cursor
+        let last = first + previous[first].descendants
+        cursor = last + 1
+        buffer.append(previousArena[previous[first].bytes])
+        for index in first...last {
+            var entry = previous[index]
+            let start = currentArena.count
+            currentArena.append(previousArena[entry.bytes])
+            entry.bytes = start..<currentArena.count
+            current.append(entry)
+        }
+        return true
+    }
+
+    /// Notes that `value` is being encoded afresh.
+    func begin<T>(_ value: T, type: Int) -> Place {
+        let matched = cursor < previous.count && previous[cursor].type == type ? cursor : nil
+        // The parts inside it are compared with the parts inside the previous one at this point.
+        if matched != nil { cursor += 1 }
+        let valueIndex = withUnsafePointer(to: value) { types[type].remember($0) }
+        current.append(Entry(type: type, value: valueIndex, bytes: 0..<0, descendants: 0))
+        return Place(slot: current.count - 1, previous: matched)
+    }
+
+    /// Remembers the bytes of the part begun at `place`.
+    func end(_ place: Place, bytes: UnsafeBufferPointer<UInt8>) {
+        let start = currentArena.count
+        currentArena.append(bytes)
+        current[place.slot].bytes = start..<currentArena.count
+        current[place.slot].descendants = current.count - 1 - place.slot
+        // Whatever its parts did, the next comparison is with what followed the previous part at this point.
+        if let matched = place.previous { cursor = matched + 1 + previous[matched].descendants }
+    }
+}
+
+/// The remembered values of one type. Values are only appended: a part reused from the last value keeps its index,
+/// and the values no part refers to any more are dropped now and then by ``compact(keeping:)``.
+private class RememberedType {
+    /// How many values are held.
+    var count: Int { 0 }
+    /// Drops every value.
+    func forget() {}
+    /// Whether the value at `value` (of this type) equals the one held at `index`.
+    func isEqual(_ value: UnsafeRawPointer, _ index: Int) -> Bool { false }
+    /// Holds a copy of the value at `value`; returns its index.
+    func remember(_ value: UnsafeRawPointer) -> Int { 0 }
+    /// Keeps only the values at `live` (ascending), which become indices 0, 1, 2 and so on.
+    func compact(keeping live: [Int]) {}
+}
+
+/// The values of one `Equatable` type, in memory of its own: this class is made for a type known only at run
+/// time, so its code runs unspecialized, and raw storage spares it a generic array's metadata lookups.
+private final class RememberedValues<E: Equatable>: RememberedType {
+    private var base: UnsafeMutablePointer<E>
+    private var held = 0
+    private var capacity = 64
+
+    override init() {
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        base.deinitialize(count: held)
+        base.deallocate()
+    }
+
+    override var count: Int { held }
+
+    override func forget() {
+        base.deinitialize(count: held)
+        held = 0
+    }
+
+    override func isEqual(_ value: UnsafeRawPointer, _ index: Int) -> Bool {
+        value.assumingMemoryBound(to: E.self).pointee == base[index]
+    }
+
+    override func remember(_ value: UnsafeRawPointer) -> Int {
+        if held == capacity {
+            let grown = UnsafeMutablePointer<E>.allocate(capacity: capacity * 2)
+            grown.moveInitialize(from: base, count: held)
+            base.deallocate()
+            base = grown
+            capacity *= 2
+        }
+        (base + held).initialize(to: value.assumingMemoryBound(to: E.self).pointee)
+        held += 1
+        return held - 1
+    }
+
+    override func compact(keeping live: [Int]) {
+        let kept = UnsafeMutablePointer<E>.allocate(capacity: capacity)
+        for (newIndex, oldIndex) in live.enumerated() { (kept + newIndex).initialize(to: base[oldIndex]) }
+        base.deinitialize(count: held)
+        base.deallocate()
+        base = kept
+        held = live.count
+    }
+}
