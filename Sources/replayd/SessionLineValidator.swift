@@ -97,23 +97,31 @@ struct SessionLineValidator {
 
         init(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
             let bytes = UnsafeBufferPointer(rebasing: line[range])
+            func named(_ name: StaticString) -> Bool { SessionLineValidator.equal(bytes, name) }
             switch bytes.count {
-            case 3 where bytes.elementsEqual("seq".utf8): self = .seq
-            case 4 where bytes.elementsEqual("kind".utf8): self = .kind
-            case 4 where bytes.elementsEqual("time".utf8): self = .time
-            case 4 where bytes.elementsEqual("name".utf8): self = .name
-            case 5 where bytes.elementsEqual("state".utf8): self = .state
-            case 5 where bytes.elementsEqual("patch".utf8): self = .patch
-            case 5 where bytes.elementsEqual("cause".utf8): self = .cause
-            case 6 where bytes.elementsEqual("action".utf8): self = .action
-            case 6 where bytes.elementsEqual("origin".utf8): self = .origin
+            case 3 where named("seq"): self = .seq
+            case 4 where named("kind"): self = .kind
+            case 4 where named("time"): self = .time
+            case 4 where named("name"): self = .name
+            case 5 where named("state"): self = .state
+            case 5 where named("patch"): self = .patch
+            case 5 where named("cause"): self = .cause
+            case 6 where named("action"): self = .action
+            case 6 where named("origin"): self = .origin
             default: self = .other
             }
         }
     }
 
-    private func matches(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ literal: String) -> Bool {
-        UnsafeBufferPointer(rebasing: line[range]).elementsEqual(literal.utf8)
+    private func matches(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ literal: StaticString) -> Bool {
+        Self.equal(UnsafeBufferPointer(rebasing: line[range]), literal)
+    }
+
+    /// Whether `bytes` are exactly `literal`'s.
+    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        guard bytes.count == literal.utf8CodeUnitCount else { return false }
+        guard let base = bytes.baseAddress else { return true }
+        return memcmp(base, literal.utf8Start, bytes.count) == 0
     }
 
     /// A plain decimal integer (no sign, fraction or exponent) that fits `Int`.
@@ -128,7 +136,8 @@ struct SessionLineValidator {
     }
 
     private static func double(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double? {
-        Double(String(decoding: UnsafeBufferPointer(rebasing: line[range]), as: UTF8.self))
+        let text = UnsafeBufferPointer(rebasing: line[range])
+        return DecimalFastPath.double(plainDecimal: text) ?? Double(String(decoding: text, as: UTF8.self))
     }
 
     /// The offset of the first byte that breaks UTF-8, or `nil` when the line is valid UTF-8.
