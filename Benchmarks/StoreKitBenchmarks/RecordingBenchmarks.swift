@@ -56,7 +56,7 @@ enum RecordingBenchmarks {
     /// Actions per second from dispatch to a flushed session, with a buffer large enough to drop nothing:
     /// to a file directly, and through a running `replayd` when `daemon` is given.
     static func sustainedRate(
-        label: String, bytes: Int, actions: Int, daemon: BenchmarkDaemon? = nil, reusingEqualParts: Bool = false
+        label: String, bytes: Int, actions: Int, daemon: BenchmarkDaemon? = nil, reusingUnchangedParts: Bool = false
     ) -> (Row, Int) {
         let itemCount = Inventory.itemCount(forBytes: bytes)
         let store = Store(initialState: Inventory.state(itemCount: itemCount), reducer: Inventory.reducer)
@@ -66,7 +66,7 @@ enum RecordingBenchmarks {
         let recorder = store.startRecording(
             .init(
                 storeID: "inventory", app: AppInfo(name: "bench"), bufferCapacity: actions + 1,
-                reusesEncodingOfEqualParts: reusingEqualParts),
+                reusesEncodingOfUnchangedParts: reusingUnchangedParts),
             to: transport)
         var statistics = RecorderStatistics()
         let seconds = Measure.seconds {
@@ -75,7 +75,7 @@ enum RecordingBenchmarks {
         }
         let row = Row(
             name: "recorded \(daemon == nil ? "to a file" : "through replayd"), \(label) state"
-                + (reusingEqualParts ? ", reusing equal parts" : ""),
+                + (reusingUnchangedParts ? ", reusing unchanged parts" : ""),
             figure: Double(actions) / seconds, unit: "actions/s",
             reference: foundationEncodeRate(Inventory.state(itemCount: itemCount)),
             referenceName: "Foundation JSONEncoder alone", target: ">= 10000 actions/s")

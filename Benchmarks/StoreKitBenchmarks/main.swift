@@ -15,7 +15,7 @@ if arguments.contains("--help") {
           --daemon-only      only the replayd ingest rows
           --write-diff-pair  write two states of 5 MB (or MB) that differ in about 1% of their leaves
           --encode-only      encode the 10 KB state after each of 200 actions (a hook for valgrind
-                             --tool=callgrind); add --reusing to reuse the encoding of equal parts
+                             --tool=callgrind); add --reusing to reuse the encoding of unchanged parts
           --scan-only        the daemon's line scanner alone over 64 MB of ingest lines, in MB/s
         """)
     exit(0)
@@ -28,7 +28,7 @@ if let index = arguments.firstIndex(of: "--write-diff-pair"), arguments.count > 
 }
 if arguments.contains("--encode-only") {
     // A profiling hook: encode the 10 KB state after each of 200 actions (for valgrind --tool=callgrind); with
-    // --reusing, through an EncodingMemo as a recorder reusing equal parts does.
+    // --reusing, through an EncodingMemo as a recorder reusing unchanged parts does.
     var state = Inventory.state(itemCount: Inventory.itemCount(forBytes: 10_000))
     let memo = arguments.contains("--reusing") ? EncodingMemo() : nil
     var total = 0
@@ -55,7 +55,7 @@ if arguments.contains("--daemon-only") {
 }
 
 /// The sustained recording rows, to a file and through a running replayd, and how many actions each dropped.
-/// With and without reusing the encoding of equal parts of the state.
+/// With and without reusing the encoding of unchanged parts of the state.
 func sustainedRows(actions: Int) throws -> (rows: [Row], dropped: (file: Int, daemon: Int)) {
     var rows: [Row] = []
     var dropped = (file: 0, daemon: 0)
@@ -63,9 +63,9 @@ func sustainedRows(actions: Int) throws -> (rows: [Row], dropped: (file: Int, da
     defer { daemon.stop() }
     for reusing in [false, true] {
         let (rate, fileDropped) = RecordingBenchmarks.sustainedRate(
-            label: "10 KB", bytes: 10_000, actions: actions, reusingEqualParts: reusing)
+            label: "10 KB", bytes: 10_000, actions: actions, reusingUnchangedParts: reusing)
         let (daemonRate, daemonDropped) = RecordingBenchmarks.sustainedRate(
-            label: "10 KB", bytes: 10_000, actions: actions, daemon: daemon, reusingEqualParts: reusing)
+            label: "10 KB", bytes: 10_000, actions: actions, daemon: daemon, reusingUnchangedParts: reusing)
         rows += [rate, daemonRate]
         dropped.file += fileDropped
         dropped.daemon += daemonDropped

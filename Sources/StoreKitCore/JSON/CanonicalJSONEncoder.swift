@@ -26,8 +26,8 @@ public struct CanonicalJSONEncoder: Sendable {
         return try encode(value).canonicalBytes()
     }
 
-    /// Encodes `value` as canonical JSON bytes, copying the bytes of the parts equal to those of the last value
-    /// encoded with `memo` (see ``EncodingMemo`` for what that assumes of `==`).
+    /// Encodes `value` as canonical JSON bytes, copying the bytes of the parts unchanged since the last value
+    /// encoded with `memo` (see ``EncodingMemo`` for what "unchanged" can and cannot see).
     /// - Throws: Like ``encode(_:)``.
     package func encodeToBytes(_ value: some Encodable, reusing memo: EncodingMemo) throws -> [UInt8] {
         if let bytes = try? CanonicalByteWriter.encode(value, memo: memo) { return bytes }

@@ -1,15 +1,14 @@
 /// The canonical bytes of the objects and arrays near the root of the last value encoded, so that encoding the
-/// next, mostly equal value (the state after one more action) copies the bytes of each part that is `==` to the
-/// part met at the same point last time, instead of encoding it again.
+/// next, mostly unchanged value (the state after one more action) copies the bytes of each part that is unchanged
+/// since the last value instead of encoding it again.
 ///
-/// Parts are matched in the order the encoder meets them, by type and `==`, at most ``maxDepth`` levels below the
-/// root. A part whose type is not `Equatable`, or is a class, is always encoded. Matching only decides what is
-/// reused: a part that moved (an element inserted before it) is encoded afresh, never written wrongly.
-///
-/// It relies on `==` meaning "encodes the same", which synthesized `Equatable` on value types gives, with two
-/// exceptions of Swift's own: `-0.0 == 0.0` (written `-0.0` and `0.0`), and `String`'s `==`, which holds for
-/// canonically equivalent text in different code points ("é" precomposed or not). A type whose `==` ignores
-/// some stored property breaks it too. Used by one thread at a time.
+/// A part counts as unchanged when its bits equal those of the part met at the same point last time (matched in
+/// the order the encoder meets them, by type, at most ``maxDepth`` levels below the root). The memo keeps a copy of
+/// each part, so the arrays, strings and dictionaries inside it are shared and copy-on-write: equal bits mean the
+/// same contents. The one thing bits cannot show is a class instance inside a part that was changed in place, so
+/// a part that is itself a class is always encoded, and a state whose parts hold mutable class instances must
+/// not use the memo. Bits that differ (a value rebuilt with equal contents, `0.0` become `-0.0`) only cost an
+/// encoding. Used by one thread at a time.
 package final class EncodingMemo {
     /// How many levels below the root are remembered: the root, its members, theirs, and one more.
     package static let maxDepth = 3
@@ -45,22 +44,18 @@ package final class EncodingMemo {
     /// Creates an empty memo: the first value is encoded in full.
     package init() {}
 
-    /// The index of `T` among the remembered types, or `nil` when its values are never reused.
+    /// The index of `T` among the remembered types, or `nil` when its values are never reused (a class).
     func typeIndex<T>(of type: T.Type) -> Int? {
         let id = ObjectIdentifier(type)
         if let index = typeIDs.firstIndex(of: id) { return index }
         if notRemembered.contains(id) { return nil }
-        guard !(type is AnyClass), let equatable = type as? any Equatable.Type else {
+        guard !(type is AnyClass) else {
             notRemembered.append(id)
             return nil
         }
-        types.append(Self.remembered(equatable))
+        types.append(RememberedValues<T>())
         typeIDs.append(id)
         return types.count - 1
-    }
-
-    private static func remembered<E: Equatable>(_: E.Type) -> RememberedType {
-        RememberedValues<E>()
     }
 
     /// Starts encoding a new value: what the last one remembered becomes what this one is compared with.
@@ -93,11 +88,11 @@ package final class EncodingMemo {
         cursor = 0
     }
 
-    /// Appends to `buffer` the remembered bytes of the part met at this point last time, when it equals `value`,
+    /// Appends to `buffer` the remembered bytes of the part met at this point last time, when `value` has its bits,
     /// and remembers it and the parts inside it again; returns false, writing nothing, when it differs.
     func writeRemembered<T>(_ value: T, type: Int, to buffer: ByteBuffer) -> Bool {
         guard cursor < previous.count, previous[cursor].type == type,
-            withUnsafePointer(to: value, { types[type].isEqual($0, previous[cursor].value) })
+            withUnsafePointer(to: value, { types[type].isUnchanged($0, previous[cursor].value) })
         else { return false }
         let first = cursor
         let last = first + previous[first].descendants
@@ -141,17 +136,17 @@ private class RememberedType {
     var count: Int { 0 }
     /// Drops every value.
     func forget() {}
-    /// Whether the value at `value` (of this type) equals the one held at `index`.
-    func isEqual(_ value: UnsafeRawPointer, _ index: Int) -> Bool { false }
+    /// Whether the value at `value` (of this type) has the bits of the one held at `index`.
+    func isUnchanged(_ value: UnsafeRawPointer, _ index: Int) -> Bool { false }
     /// Holds a copy of the value at `value`; returns its index.
     func remember(_ value: UnsafeRawPointer) -> Int { 0 }
     /// Keeps only the values at `live` (ascending), which become indices 0, 1, 2 and so on.
     func compact(keeping live: [Int]) {}
 }
 
-/// The values of one `Equatable` type, in memory of its own: this class is made for a type known only at run
-/// time, so its code runs unspecialized, and raw storage spares it a generic array's metadata lookups.
-private final class RememberedValues<E: Equatable>: RememberedType {
+/// The values of one type, in memory of its own: this class is made for a type known only at run time, so its
+/// code runs unspecialized, and raw storage spares it a generic array's metadata lookups.
+private final class RememberedValues<E>: RememberedType {
     private var base: UnsafeMutablePointer<E>
     private var held = 0
     private var capacity = 64
@@ -172,8 +167,8 @@ private final class RememberedValues<E: Equatable>: RememberedType {
         held = 0
     }
 
-    override func isEqual(_ value: UnsafeRawPointer, _ index: Int) -> Bool {
-        value.assumingMemoryBound(to: E.self).pointee == base[index]
+    override func isUnchanged(_ value: UnsafeRawPointer, _ index: Int) -> Bool {
+        memcmp(value, base + index, MemoryLayout<E>.size) == 0
     }
 
     override func remember(_ value: UnsafeRawPointer) -> Int {

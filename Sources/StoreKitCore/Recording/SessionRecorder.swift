@@ -41,21 +41,19 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         public var snapshots: SnapshotPolicy
         /// The secret parts of the state and actions, replaced before anything is written (see ``Redaction``).
         public var redaction: Redaction
-        /// Whether each state's parts that are `==` to the same parts of the previous state are written from the
-        /// previous state's bytes instead of being encoded again: several times faster for a large state of value
-        /// types of which an action changes a little. Off unless set, because it trusts `==`: it is right for
-        /// synthesized `Equatable` on structs and enums, except for a `Double` going between `0.0` and `-0.0`, and
-        /// a `String` going between two canonically equivalent spellings ("é" precomposed or not), which Swift
-        /// calls equal; a hand-written `==` that ignores a stored property would leave that property's old value in
-        /// the recording. Classes are always encoded.
-        public var reusesEncodingOfEqualParts: Bool
+        /// Whether each part of a state that is unchanged since the previous state (the same bits: the same
+        /// numbers, and the same copy-on-write storage of its arrays, strings and dictionaries) is written from the
+        /// previous state's bytes instead of being encoded again: several times faster for a large state of which
+        /// an action changes a little. Off unless set, because bits cannot show a class instance changed in place:
+        /// use it for states made of value types (parts that are classes themselves are always encoded).
+        public var reusesEncodingOfUnchangedParts: Bool
 
         /// Creates a configuration.
         public init(
             storeID: String, app: AppInfo, sessionID: String = UUID().uuidString.lowercased(),
             bufferCapacity: Int = 4096, metadata: [String: JSONValue] = [:],
             actionName: (@Sendable (Action) -> String)? = nil, snapshots: SnapshotPolicy = .full,
-            redaction: Redaction = Redaction(), reusesEncodingOfEqualParts: Bool = false
+            redaction: Redaction = Redaction(), reusesEncodingOfUnchangedParts: Bool = false
         ) {
             self.storeID = storeID
             self.app = app
@@ -65,7 +63,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
             self.actionName = actionName
             self.snapshots = snapshots
             self.redaction = redaction
-            self.reusesEncodingOfEqualParts = reusesEncodingOfEqualParts
+            self.reusesEncodingOfUnchangedParts = reusesEncodingOfUnchangedParts
         }
     }
 
@@ -99,7 +97,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     private var previousState: JSONValue?
     private var sinceKeyframe = 0
     private var undelivered: [ClosedRange<Int>] = []
-    /// The parts of the last state encoded, when ``Configuration/reusesEncodingOfEqualParts`` is on.
+    /// The parts of the last state encoded, when ``Configuration/reusesEncodingOfUnchangedParts`` is on.
     private let stateMemo: EncodingMemo?
 
     /// Creates a recorder and starts its background thread, which writes the header at once.
@@ -116,7 +114,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         self.configuration = configuration
         self.startedAt = Date()
         self.startNanoseconds = MonotonicClock.nanoseconds()
-        stateMemo = configuration.reusesEncodingOfEqualParts ? EncodingMemo() : nil
+        stateMemo = configuration.reusesEncodingOfUnchangedParts ? EncodingMemo() : nil
         let thread = Thread { [self] in runWorker() }
         thread.name = "SessionRecorder \(configuration.storeID)"
         thread.start()

@@ -3,8 +3,8 @@ import Testing
 
 @testable import StoreKitCore
 
-/// A state shaped like an app's: nested structs and enums, arrays of them, a set, a class and a value that is not
-/// `Equatable`, so every kind of part goes through the memo.
+/// A state shaped like an app's: nested structs and enums, arrays of them, a set, strings, doubles and a value that
+/// is not `Equatable`, so every kind of part goes through the memo.
 private enum Shop {
     struct Item: Codable, Equatable {
         var id: Int
@@ -19,11 +19,6 @@ private enum Shop {
         case soldOut
     }
 
-    final class Cache: Codable {
-        var hits: Int
-        init(hits: Int) { self.hits = hits }
-    }
-
     struct Unequatable: Codable {
         var note: String
     }
@@ -31,17 +26,20 @@ private enum Shop {
     struct State: Codable {
         var items: [Item]
         var filters: Set<String>
-        var cache: Cache
         var meta: Unequatable
         var nested: [[Item]]
     }
 }
 
-/// A type whose `==` ignores a stored property, which the memo is documented to trust.
-private struct IgnoresNote: Codable, Equatable {
+/// A class, whose instances a part may share and change in place: what the memo is documented not to see.
+private final class Counter: Codable {
+    var count: Int
+    init(count: Int) { self.count = count }
+}
+
+private struct Holder: Codable {
     var id: Int
-    var note: String
-    static func == (lhs: Self, rhs: Self) -> Bool { lhs.id == rhs.id }
+    var counter: Counter
 }
 
 @Suite struct EncodingMemoTests {
@@ -55,18 +53,22 @@ private struct IgnoresNote: Codable, Equatable {
                 stock: id % 4 == 0 ? .soldOut : .inStock(id))
         }
         var state = Shop.State(
-            items: (0..<40).map(item), filters: ["a", "b"], cache: Shop.Cache(hits: 0),
+            items: (0..<40).map(item), filters: ["a", "b"],
             meta: Shop.Unequatable(note: "n"), nested: [[item(1)], [item(2), item(3)]])
         let memo = EncodingMemo()
         for step in 0..<400 {
-            // One change per step, of every kind: in place, inserted, removed, moved, nested, in a class.
+            // One change per step, of every kind: in place, inserted, removed, nested, to -0.0, to an equal string.
             let index = Int(random.next() % UInt64(max(state.items.count, 1)))
             switch step % 9 {
             case 0: state.items[index].price += 1
             case 1: state.items.insert(item(1000 + step), at: 0)
             case 2: if !state.items.isEmpty { state.items.remove(at: index) }
             case 3: state.items[index].tags.append("new")
-            case 4: state.cache.hits += 1  // a class changed in place: never taken from the memo
+            case 4:
+                // Equal by ==, yet written differently: bits tell them apart.
+                state.items[index].price = state.items[index].price == 0 ? -0.0 : 0
+                state.items[(index + 1) % state.items.count].name =
+                    step % 2 == 0 ? "caf\u{E9}" : "cafe\u{301}"
             case 5: state.meta.note += "!"
             case 6: state.nested[step % 2].append(item(step))
             case 7: state.filters.insert("f\(step)")
@@ -79,17 +81,20 @@ private struct IgnoresNote: Codable, Equatable {
         }
     }
 
-    @Test func equalPartsAreCopiedFromTheLastValueInsteadOfEncodedAgain() throws {
-        // A type whose == ignores `note` shows that the memo took its bytes from the last value: that is why
-        // reusing is off by default and documented to trust ==.
+    @Test func unchangedPartsAreCopiedFromTheLastValueInsteadOfEncodedAgain() throws {
+        // A class instance changed in place leaves the bits of the part holding it as they were, so the part is
+        // copied from the last value: that shows the reuse, and is why the memo is for states of value types.
         let memo = EncodingMemo()
-        let first = [IgnoresNote(id: 1, note: "old"), IgnoresNote(id: 2, note: "old")]
-        _ = try encoder.encodeToBytes(first, reusing: memo)
-        let second = [IgnoresNote(id: 1, note: "new"), IgnoresNote(id: 3, note: "new")]
-        let reused = String(decoding: try encoder.encodeToBytes(second, reusing: memo), as: UTF8.self)
-        #expect(reused == #"[{"id":1,"note":"old"},{"id":3,"note":"new"}]"#)
-        #expect(String(decoding: try encoder.encodeToBytes(second), as: UTF8.self)
-            == #"[{"id":1,"note":"new"},{"id":3,"note":"new"}]"#)
+        let shared = Counter(count: 1)
+        let holders = [Holder(id: 1, counter: shared), Holder(id: 2, counter: Counter(count: 5))]
+        _ = try encoder.encodeToBytes(holders, reusing: memo)
+        shared.count = 2
+        var changed = holders
+        changed[1].id = 3
+        let reused = String(decoding: try encoder.encodeToBytes(changed, reusing: memo), as: UTF8.self)
+        #expect(reused == #"[{"counter":{"count":1},"id":1},{"counter":{"count":5},"id":3}]"#)
+        #expect(String(decoding: try encoder.encodeToBytes(changed), as: UTF8.self)
+            == #"[{"counter":{"count":2},"id":1},{"counter":{"count":5},"id":3}]"#)
     }
 
     @Test func anEncodingThatFallsBackLeavesTheMemoEmptyAndLaterEncodingsRight() throws {
@@ -102,14 +107,14 @@ private struct IgnoresNote: Codable, Equatable {
         #expect(try encoder.encodeToBytes(after, reusing: memo) == encoder.encodeToBytes(after))
     }
 
-    @Test func aRecorderReusingEqualPartsWritesTheSameStatesAsOneEncodingEverything() throws {
+    @Test func aRecorderReusingUnchangedPartsWritesTheSameStatesAsOneEncodingEverything() throws {
         func record(reusing: Bool) throws -> [JSONValue?] {
             var initial = Tally.State()
             initial.items = Array(0..<300)
             let transport = MemoryTransport()
             let store = Store(initialState: initial, reducer: Tally.reducer)
             let recorder = store.startRecording(
-                .init(storeID: "tally", app: AppInfo(name: "T"), reusesEncodingOfEqualParts: reusing), to: transport)
+                .init(storeID: "tally", app: AppInfo(name: "T"), reusesEncodingOfUnchangedParts: reusing), to: transport)
             for value in 1...50 { store.dispatch(value % 7 == 0 ? .label("l\(value)") : .add(value)) }
             recorder.finish()
             return try transport.session().actions.map(\.state)
