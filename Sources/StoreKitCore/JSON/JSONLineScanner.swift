@@ -40,13 +40,45 @@ package struct JSONLineScanner {
         var end = start + line.count
         while end > start, end[-1].isJSONWhitespace { end -= 1 }
         guard end > start, end[-1] == UInt8(ascii: "}") else { return false }
-        var cursor = Cursor(start: start, end: end, maxDepth: maxDepth)
-        swap(&cursor.members, &members)
-        defer { swap(&cursor.members, &members) }
+        let cursor = Cursor(start: start, end: end, maxDepth: maxDepth)
         let open = Cursor.token(at: start)
-        return open[0] == UInt8(ascii: "{") && cursor.object(at: open, depth: 1) == end
-            && !cursor.hasDuplicateTopLevelKey()
+        return open[0] == UInt8(ascii: "{") && cursor.object(at: open, depth: 1, members: &members) == end
+            && !hasDuplicateKey(in: start)
     }
+
+    /// Whether two of ``members`` have the same key, in the bytes of the line at `start`.
+    private func hasDuplicateKey(in start: UnsafePointer<UInt8>) -> Bool {
+        members.withUnsafeBufferPointer { members in
+            for later in members.indices {
+                let key = members[later].key
+                for earlier in 0..<later where members[earlier].key.count == key.count {
+                    let (a, b) = (start + members[earlier].key.lowerBound, start + key.lowerBound)
+                    // The first bytes, or both closing quotes when the keys are empty, tell most keys apart.
+                    if a[0] == b[0] && memcmp(a, b, key.count) == 0 { return true }
+                }
+            }
+            return false
+        }
+    }
+}
+
+/// What an object does with the places of its members: the outermost object lists them, nested ones drop them.
+private protocol MemberRecorder {
+    /// Notes a member by the offsets in the line of its key's content and of its value, and its value's type.
+    mutating func record(keyStart: Int, keyEnd: Int, valueStart: Int, valueEnd: Int, type: JSONLineScanner.ValueType)
+}
+
+extension Array: MemberRecorder where Element == JSONLineScanner.Member {
+    fileprivate mutating func record(
+        keyStart: Int, keyEnd: Int, valueStart: Int, valueEnd: Int, type: JSONLineScanner.ValueType
+    ) {
+        append(.init(key: keyStart..<keyEnd, value: valueStart..<valueEnd, type: type))
+    }
+}
+
+/// The recorder of nested objects' members, which keeps nothing.
+private struct NestedMembers: MemberRecorder {
+    func record(keyStart: Int, keyEnd: Int, valueStart: Int, valueEnd: Int, type: JSONLineScanner.ValueType) {}
 }
 
 /// The scan of one line whose last byte (trailing whitespace cut) is a `}`: each step takes the position of
@@ -60,13 +92,16 @@ private struct Cursor {
     let start: UnsafePointer<UInt8>
     /// Just past the line's closing `}`.
     let end: UnsafePointer<UInt8>
+    /// The 8 bytes from a position before this one lie within the line (`start` on a shorter line: none do).
+    let wordLimit: UnsafePointer<UInt8>
+    /// The deepest nesting accepted, the outermost object being at depth 1.
     let maxDepth: Int
-    /// The members of the outermost object.
-    var members: [JSONLineScanner.Member] = []
 
+    /// A scan of the line from `start` to `end`, the position just past its closing `}`.
     init(start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, maxDepth: Int) {
         self.start = start
         self.end = end
+        wordLimit = end - start >= 8 ? end - 7 : start
         self.maxDepth = maxDepth
     }
 
@@ -87,19 +122,28 @@ private struct Cursor {
 
     /// Scans the value at `position`, in a container at `depth`; returns where it ends and its type.
     @inline(__always)
-    mutating func value(
+    func value(
         at position: UnsafePointer<UInt8>, depth: Int
     ) -> (end: UnsafePointer<UInt8>, type: JSONLineScanner.ValueType)? {
+        let first = position[0]
         let end: UnsafePointer<UInt8>?
         let type: JSONLineScanner.ValueType
-        switch position[0] {
-        case UInt8(ascii: "\""): (end, type) = (string(from: position + 1), .string)
-        case UInt8(ascii: "{"): (end, type) = (insideLine(object(at: position, depth: depth + 1)), .object)
-        case UInt8(ascii: "["): (end, type) = (insideLine(array(at: position, depth: depth + 1)), .array)
-        case UInt8(ascii: "t"): (end, type) = (literal("true", at: position), .boolean)
-        case UInt8(ascii: "f"): (end, type) = (literal("false", at: position), .boolean)
-        case UInt8(ascii: "n"): (end, type) = (literal("null", at: position), .null)
-        default: (end, type) = (Cursor.number(at: position), .number)
+        // Strings and numbers, most values, before the rest: a jump table would cost them more.
+        if first == UInt8(ascii: "\"") {
+            (end, type) = (string(from: position + 1), .string)
+        } else if first &- UInt8(ascii: "0") < 10 || first == UInt8(ascii: "-") {
+            (end, type) = (Cursor.number(at: position), .number)
+        } else {
+            switch first {
+            case UInt8(ascii: "{"):
+                var nested = NestedMembers()
+                (end, type) = (insideLine(object(at: position, depth: depth + 1, members: &nested)), .object)
+            case UInt8(ascii: "["): (end, type) = (insideLine(array(at: position, depth: depth + 1)), .array)
+            case UInt8(ascii: "t"): (end, type) = (literal("true", at: position), .boolean)
+            case UInt8(ascii: "f"): (end, type) = (literal("false", at: position), .boolean)
+            case UInt8(ascii: "n"): (end, type) = (literal("null", at: position), .null)
+            default: return nil
+            }
         }
         guard let end else { return nil }
         return (end, type)
@@ -112,22 +156,10 @@ private struct Cursor {
         position == end ? nil : position
     }
 
-    func hasDuplicateTopLevelKey() -> Bool {
-        members.withUnsafeBufferPointer { members in
-            for later in members.indices {
-                let key = members[later].key
-                for earlier in 0..<later where members[earlier].key.count == key.count {
-                    let (a, b) = (start + members[earlier].key.lowerBound, start + key.lowerBound)
-                    // The first bytes, or both closing quotes when the keys are empty, tell most keys apart.
-                    if a[0] == b[0] && memcmp(a, b, key.count) == 0 { return true }
-                }
-            }
-            return false
-        }
-    }
-
-    /// Scans an object at its `{`, at `depth`; records its members in ``members`` when it is the outermost one.
-    mutating func object(at open: UnsafePointer<UInt8>, depth: Int) -> UnsafePointer<UInt8>? {
+    /// Scans an object at its `{`, at `depth` (1 for the outermost), and notes its members in `members`.
+    func object<Members: MemberRecorder>(
+        at open: UnsafePointer<UInt8>, depth: Int, members: inout Members
+    ) -> UnsafePointer<UInt8>? {
         guard depth <= maxDepth else { return nil }
         var keyQuote = Cursor.token(at: open + 1)
         if keyQuote[0] == UInt8(ascii: "}") { return keyQuote + 1 }
@@ -137,11 +169,9 @@ private struct Cursor {
             guard colon[0] == UInt8(ascii: ":") else { return nil }
             let valueStart = Cursor.token(at: colon + 1)
             guard let value = value(at: valueStart, depth: depth) else { return nil }
-            if depth == 1 {
-                members.append(.init(
-                    key: (keyQuote + 1 - start)..<(keyEnd - 1 - start), value: (valueStart - start)..<(value.end - start),
-                    type: value.type))
-            }
+            members.record(
+                keyStart: keyQuote + 1 - start, keyEnd: keyEnd - 1 - start, valueStart: valueStart - start,
+                valueEnd: value.end - start, type: value.type)
             let separator = Cursor.token(at: value.end)
             if separator[0] == UInt8(ascii: "}") { return separator + 1 }
             guard separator[0] == UInt8(ascii: ",") else { return nil }
@@ -150,7 +180,7 @@ private struct Cursor {
     }
 
     /// Scans an array at its `[`, at `depth`.
-    mutating func array(at open: UnsafePointer<UInt8>, depth: Int) -> UnsafePointer<UInt8>? {
+    func array(at open: UnsafePointer<UInt8>, depth: Int) -> UnsafePointer<UInt8>? {
         guard depth <= maxDepth else { return nil }
         var element = Cursor.token(at: open + 1)
         if element[0] == UInt8(ascii: "]") { return element + 1 }
@@ -163,6 +193,7 @@ private struct Cursor {
         }
     }
 
+    /// Scans `true`, `false` or `null`, as `word` says.
     func literal(_ word: StaticString, at position: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
         let length = word.utf8CodeUnitCount
         guard end - position >= length, memcmp(position, word.utf8Start, length) == 0 else { return nil }
@@ -218,7 +249,7 @@ private struct Cursor {
     func string(from contentStart: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
         var position = contentStart
         while true {
-            if end - position >= 8 {
+            if position < wordLimit {
                 // Plain ASCII 8 bytes at a time: no quote, backslash, control character or non-ASCII byte.
                 let special = JSONStringBytes.specialBytes(in: JSONStringBytes.word(at: position))
                 guard special != 0 else {
