@@ -35,235 +35,281 @@ package struct JSONLineScanner {
     /// - Returns: True when the line is a valid object with distinct top-level keys; ``members`` then lists them.
     package mutating func scanObject(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         members.removeAll(keepingCapacity: true)
-        guard let base = line.baseAddress else { return false }
-        var cursor = Cursor(base: base, count: line.count, maxDepth: maxDepth)
-        swap(&cursor.members, &members)
-        defer { swap(&cursor.members, &members) }
-        cursor.skipWhitespace()
-        guard cursor.index < cursor.count, base[cursor.index] == UInt8(ascii: "{"), cursor.object() else {
-            return false
-        }
-        cursor.skipWhitespace()
-        return cursor.index == cursor.count && !cursor.hasDuplicateTopLevelKey()
+        guard let start = line.baseAddress else { return false }
+        // An object's line ends in `}` once trailing whitespace is cut; that byte is the cursor's sentinel.
+        var end = start + line.count
+        while end > start, end[-1].isJSONWhitespace { end -= 1 }
+        guard end > start, end[-1] == UInt8(ascii: "}") else { return false }
+        let cursor = Cursor(start: start, end: end, maxDepth: maxDepth)
+        let open = Cursor.token(at: start)
+        return open[0] == UInt8(ascii: "{") && cursor.object(at: open, depth: 1, members: &members) == end
+            && !hasDuplicateKey(in: start)
     }
 
+    /// Whether two of ``members`` have the same key, in the bytes of the line at `start`.
+    private func hasDuplicateKey(in start: UnsafePointer<UInt8>) -> Bool {
+        members.withUnsafeBufferPointer { members in
+            for later in members.indices {
+                let key = members[later].key
+                for earlier in 0..<later where members[earlier].key.count == key.count {
+                    let (a, b) = (start + members[earlier].key.lowerBound, start + key.lowerBound)
+                    // The first bytes, or both closing quotes when the keys are empty, tell most keys apart.
+                    if a[0] == b[0] && memcmp(a, b, key.count) == 0 { return true }
+                }
+            }
+            return false
+        }
+    }
 }
 
-/// The scanning state over one line.
-private struct Cursor {
-    let base: UnsafePointer<UInt8>
-    let count: Int
-    let maxDepth: Int
-    var index = 0
-    var depth = 0
-    /// The members of the outermost object.
-    var members: [JSONLineScanner.Member] = []
+/// What an object does with the places of its members: the outermost object lists them, nested ones drop them.
+private protocol MemberRecorder {
+    /// Notes a member by the offsets in the line of its key's content and of its value, and its value's type.
+    mutating func record(keyStart: Int, keyEnd: Int, valueStart: Int, valueEnd: Int, type: JSONLineScanner.ValueType)
+}
 
-    init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) {
-        self.base = base
-        self.count = count
+extension Array: MemberRecorder where Element == JSONLineScanner.Member {
+    fileprivate mutating func record(
+        keyStart: Int, keyEnd: Int, valueStart: Int, valueEnd: Int, type: JSONLineScanner.ValueType
+    ) {
+        append(.init(key: keyStart..<keyEnd, value: valueStart..<valueEnd, type: type))
+    }
+}
+
+/// The recorder of nested objects' members, which keeps nothing.
+private struct NestedMembers: MemberRecorder {
+    func record(keyStart: Int, keyEnd: Int, valueStart: Int, valueEnd: Int, type: JSONLineScanner.ValueType) {}
+}
+
+/// The scan of one line whose last byte (trailing whitespace cut) is a `}`: each step takes the position of
+/// the first byte of what it scans and returns the position just past it, or `nil` when it is invalid.
+///
+/// That `}` is a sentinel: no whitespace run, number, escape or UTF-8 sequence can take it in, so they read byte
+/// by byte without comparing with ``end``. Only what can cross it compares: 8-byte loads and plain bytes in
+/// strings, literals, and the byte after a nested container (which may have closed on it).
+private struct Cursor {
+    /// The line's first byte, from which member offsets count.
+    let start: UnsafePointer<UInt8>
+    /// Just past the line's closing `}`.
+    let end: UnsafePointer<UInt8>
+    /// The 8 bytes from a position before this one lie within the line (`start` on a shorter line: none do).
+    let wordLimit: UnsafePointer<UInt8>
+    /// The deepest nesting accepted, the outermost object being at depth 1.
+    let maxDepth: Int
+
+    /// A scan of the line from `start` to `end`, the position just past its closing `}`.
+    init(start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, maxDepth: Int) {
+        self.start = start
+        self.end = end
+        wordLimit = end - start >= 8 ? end - 7 : start
         self.maxDepth = maxDepth
     }
 
-    mutating func skipWhitespace() {
-        while index < count {
-            switch base[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
-            default: return
+    /// The first byte at or after `position` that is not whitespace.
+    @inline(__always)
+    static func token(at position: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> {
+        // Whitespace is at most 0x20, and most tokens follow the last one without any.
+        position[0] > 0x20 ? position : afterWhitespace(position)
+    }
+
+    /// ``token(at:)``'s loop over whitespace.
+    @inline(never)
+    static func afterWhitespace(_ position: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> {
+        var position = position
+        while position[0].isJSONWhitespace { position += 1 }
+        return position
+    }
+
+    /// Scans the value at `position`, in a container at `depth`; returns where it ends and its type.
+    @inline(__always)
+    func value(
+        at position: UnsafePointer<UInt8>, depth: Int
+    ) -> (end: UnsafePointer<UInt8>, type: JSONLineScanner.ValueType)? {
+        let first = position[0]
+        let end: UnsafePointer<UInt8>?
+        let type: JSONLineScanner.ValueType
+        // Strings and numbers, most values, before the rest: a jump table would cost them more.
+        if first == UInt8(ascii: "\"") {
+            (end, type) = (string(from: position + 1), .string)
+        } else if first &- UInt8(ascii: "0") < 10 || first == UInt8(ascii: "-") {
+            (end, type) = (Cursor.number(at: position), .number)
+        } else {
+            switch first {
+            case UInt8(ascii: "{"):
+                var nested = NestedMembers()
+                (end, type) = (insideLine(object(at: position, depth: depth + 1, members: &nested)), .object)
+            case UInt8(ascii: "["): (end, type) = (insideLine(array(at: position, depth: depth + 1)), .array)
+            case UInt8(ascii: "t"): (end, type) = (literal("true", at: position), .boolean)
+            case UInt8(ascii: "f"): (end, type) = (literal("false", at: position), .boolean)
+            case UInt8(ascii: "n"): (end, type) = (literal("null", at: position), .null)
+            default: return nil
             }
         }
+        guard let end else { return nil }
+        return (end, type)
     }
 
-    /// Scans the value at `index` and returns its type, or `nil` when it is invalid.
-    mutating func value() -> JSONLineScanner.ValueType? {
-        guard index < count else { return nil }
-        switch base[index] {
-        case UInt8(ascii: "{"): return object() ? .object : nil
-        case UInt8(ascii: "["): return array() ? .array : nil
-        case UInt8(ascii: "\""): return string() ? .string : nil
-        case UInt8(ascii: "t"): return literal("true") ? .boolean : nil
-        case UInt8(ascii: "f"): return literal("false") ? .boolean : nil
-        case UInt8(ascii: "n"): return literal("null") ? .null : nil
-        default: return number() ? .number : nil
-        }
+    /// `position`, unless it is the line's end: a nested container that closed on the line's last `}` leaves
+    /// none for its parent.
+    @inline(__always)
+    func insideLine(_ position: UnsafePointer<UInt8>?) -> UnsafePointer<UInt8>? {
+        position == end ? nil : position
     }
 
-    func hasDuplicateTopLevelKey() -> Bool {
-        for (offset, member) in members.enumerated() {
-            for other in members[(offset + 1)...] where other.key.count == member.key.count {
-                if memcmp(base + member.key.lowerBound, base + other.key.lowerBound, member.key.count) == 0 {
-                    return true
-                }
-            }
-        }
-        return false
-    }
-
-    /// Scans an object at its `{`; records its members in ``members`` when it is the outermost one.
-    mutating func object() -> Bool {
-        depth += 1
-        guard depth <= maxDepth else { return false }
-        defer { depth -= 1 }
-        index += 1
-        skipWhitespace()
-        if index < count && base[index] == UInt8(ascii: "}") {
-            index += 1
-            return true
-        }
+    /// Scans an object at its `{`, at `depth` (1 for the outermost), and notes its members in `members`.
+    func object<Members: MemberRecorder>(
+        at open: UnsafePointer<UInt8>, depth: Int, members: inout Members
+    ) -> UnsafePointer<UInt8>? {
+        guard depth <= maxDepth else { return nil }
+        var keyQuote = Cursor.token(at: open + 1)
+        if keyQuote[0] == UInt8(ascii: "}") { return keyQuote + 1 }
         while true {
-            guard index < count, base[index] == UInt8(ascii: "\"") else { return false }
-            let keyStart = index + 1
-            guard string() else { return false }
-            let key = keyStart..<(index - 1)
-            skipWhitespace()
-            guard index < count, base[index] == UInt8(ascii: ":") else { return false }
-            index += 1
-            skipWhitespace()
-            let valueStart = index
-            guard let type = value() else { return false }
-            if depth == 1 { members.append(.init(key: key, value: valueStart..<index, type: type)) }
-            skipWhitespace()
-            guard index < count else { return false }
-            if base[index] == UInt8(ascii: "}") {
-                index += 1
-                return true
-            }
-            guard base[index] == UInt8(ascii: ",") else { return false }
-            index += 1
-            skipWhitespace()
+            guard keyQuote[0] == UInt8(ascii: "\""), let keyEnd = string(from: keyQuote + 1) else { return nil }
+            let colon = Cursor.token(at: keyEnd)
+            guard colon[0] == UInt8(ascii: ":") else { return nil }
+            let valueStart = Cursor.token(at: colon + 1)
+            guard let value = value(at: valueStart, depth: depth) else { return nil }
+            members.record(
+                keyStart: keyQuote + 1 - start, keyEnd: keyEnd - 1 - start, valueStart: valueStart - start,
+                valueEnd: value.end - start, type: value.type)
+            let separator = Cursor.token(at: value.end)
+            if separator[0] == UInt8(ascii: "}") { return separator + 1 }
+            guard separator[0] == UInt8(ascii: ",") else { return nil }
+            keyQuote = Cursor.token(at: separator + 1)
         }
     }
 
-    mutating func array() -> Bool {
-        depth += 1
-        guard depth <= maxDepth else { return false }
-        defer { depth -= 1 }
-        index += 1
-        skipWhitespace()
-        if index < count && base[index] == UInt8(ascii: "]") {
-            index += 1
-            return true
-        }
+    /// Scans an array at its `[`, at `depth`.
+    func array(at open: UnsafePointer<UInt8>, depth: Int) -> UnsafePointer<UInt8>? {
+        guard depth <= maxDepth else { return nil }
+        var element = Cursor.token(at: open + 1)
+        if element[0] == UInt8(ascii: "]") { return element + 1 }
         while true {
-            guard value() != nil else { return false }
-            skipWhitespace()
-            guard index < count else { return false }
-            if base[index] == UInt8(ascii: "]") {
-                index += 1
-                return true
-            }
-            guard base[index] == UInt8(ascii: ",") else { return false }
-            index += 1
-            skipWhitespace()
+            guard let value = value(at: element, depth: depth) else { return nil }
+            let separator = Cursor.token(at: value.end)
+            if separator[0] == UInt8(ascii: "]") { return separator + 1 }
+            guard separator[0] == UInt8(ascii: ",") else { return nil }
+            element = Cursor.token(at: separator + 1)
         }
     }
 
-    mutating func literal(_ word: StaticString) -> Bool {
+    /// Scans `true`, `false` or `null`, as `word` says.
+    func literal(_ word: StaticString, at position: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
         let length = word.utf8CodeUnitCount
-        guard index + length <= count, memcmp(base + index, word.utf8Start, length) == 0 else { return false }
-        index += length
-        return true
+        guard end - position >= length, memcmp(position, word.utf8Start, length) == 0 else { return nil }
+        return position + length
     }
 
-    mutating func digits() -> Int {
-        let start = index
-        while index < count, base[index] &- UInt8(ascii: "0") < 10 { index += 1 }
-        return index - start
+    /// The first byte at or after `position` that is not a digit.
+    @inline(__always)
+    static func afterDigits(_ position: UnsafePointer<UInt8>) -> UnsafePointer<UInt8> {
+        var position = position
+        while position[0] &- UInt8(ascii: "0") < 10 { position += 1 }
+        return position
     }
 
     /// Scans a number by RFC 8259's grammar (no leading zeros, no NaN or Infinity).
-    mutating func number() -> Bool {
-        let start = index
-        if base[index] == UInt8(ascii: "-") { index += 1 }
-        guard index < count else { return false }
-        var integerDigits = 1
-        if base[index] == UInt8(ascii: "0") {
-            index += 1
-        } else {
-            integerDigits = digits()
-            guard integerDigits > 0 else { return false }
+    @inline(__always)
+    static func number(at numberStart: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
+        let integerStart = numberStart[0] == UInt8(ascii: "-") ? numberStart + 1 : numberStart
+        guard integerStart[0] &- UInt8(ascii: "0") < 10 else { return nil }
+        var position = integerStart[0] == UInt8(ascii: "0") ? integerStart + 1 : afterDigits(integerStart + 1)
+        let integerDigits = position - integerStart
+        if position[0] == UInt8(ascii: ".") {
+            guard position[1] &- UInt8(ascii: "0") < 10 else { return nil }
+            position = afterDigits(position + 2)
         }
-        if index < count && base[index] == UInt8(ascii: ".") {
-            index += 1
-            guard digits() > 0 else { return false }
-        }
-        var hasExponent = false
-        if index < count && (base[index] == UInt8(ascii: "e") || base[index] == UInt8(ascii: "E")) {
-            hasExponent = true
-            index += 1
-            if index < count && (base[index] == UInt8(ascii: "+") || base[index] == UInt8(ascii: "-")) { index += 1 }
-            guard digits() > 0 else { return false }
-        }
+        if position[0] | 0x20 == UInt8(ascii: "e") { return afterExponent(at: position, numberStart: numberStart) }
         // Only an exponent or a very long integer part can overflow a Double; the parser rejects those that do.
-        guard hasExponent || integerDigits > 300 else { return true }
-        let text = String(decoding: UnsafeBufferPointer(start: base + start, count: index - start), as: UTF8.self)
+        return integerDigits <= 300 || isFiniteDouble(from: numberStart, to: position) ? position : nil
+    }
+
+    /// Scans a number's exponent at its `e` or `E`, and checks the whole number fits a Double.
+    @inline(never)
+    static func afterExponent(
+        at exponent: UnsafePointer<UInt8>, numberStart: UnsafePointer<UInt8>
+    ) -> UnsafePointer<UInt8>? {
+        var position = exponent + 1
+        if position[0] == UInt8(ascii: "+") || position[0] == UInt8(ascii: "-") { position += 1 }
+        guard position[0] &- UInt8(ascii: "0") < 10 else { return nil }
+        position = afterDigits(position)
+        return isFiniteDouble(from: numberStart, to: position) ? position : nil
+    }
+
+    /// Whether the number between the two positions is within a Double's range.
+    @inline(never)
+    static func isFiniteDouble(from numberStart: UnsafePointer<UInt8>, to numberEnd: UnsafePointer<UInt8>) -> Bool {
+        let text = String(decoding: UnsafeBufferPointer(start: numberStart, count: numberEnd - numberStart), as: UTF8.self)
         return Double(text)?.isFinite == true
     }
 
-    /// Scans a string at its opening quote: valid UTF-8, no raw control characters, valid escapes and surrogate
-    /// pairs.
-    mutating func string() -> Bool {
-        index += 1
-        while index < count {
-            // Plain ASCII runs, 8 bytes at a time: no quote, backslash, control character or non-ASCII byte.
-            while index &+ 8 <= count,
-                !JSONStringBytes.hasSpecialByte(JSONStringBytes.word(at: base + index))
-            {
-                index &+= 8
-            }
-            guard index < count else { return false }
-            let byte = base[index]
-            if byte >= 0x20 && byte < 0x80 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
-                index += 1
-            } else if byte == UInt8(ascii: "\"") {
-                index += 1
-                return true
-            } else if byte == UInt8(ascii: "\\") {
-                guard escape() else { return false }
-            } else if byte < 0x20 {
-                return false
+    /// Scans a string from just after its opening quote to just after its closing one: valid UTF-8, no raw control
+    /// characters, valid escapes and surrogate pairs.
+    @inline(__always)
+    func string(from contentStart: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
+        var position = contentStart
+        while true {
+            if position < wordLimit {
+                // Plain ASCII 8 bytes at a time: no quote, backslash, control character or non-ASCII byte.
+                let special = JSONStringBytes.specialBytes(in: JSONStringBytes.word(at: position))
+                guard special != 0 else {
+                    position += 8
+                    continue
+                }
+                position += special.trailingZeroBitCount &>> 3
             } else {
-                guard let length = utf8SequenceLength() else { return false }
-                index += length
+                guard position < end else { return nil }
+                if JSONStringBytes.isPlain(position[0]) {
+                    position += 1
+                    continue
+                }
             }
+            if position[0] == UInt8(ascii: "\"") { return position + 1 }
+            guard let next = Cursor.afterEscapeOrMultibyteSequence(at: position) else { return nil }
+            position = next
         }
-        return false
     }
 
-    mutating func escape() -> Bool {
-        index += 1
-        guard index < count else { return false }
-        let byte = base[index]
-        index += 1
-        switch byte {
+    /// Scans the escape or multi-byte UTF-8 sequence at `position` in a string; `nil` when it is invalid, or when
+    /// the byte there is a raw control character.
+    @inline(never)
+    static func afterEscapeOrMultibyteSequence(at position: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
+        if position[0] == UInt8(ascii: "\\") { return afterEscape(at: position) }
+        guard let length = utf8SequenceLength(at: position) else { return nil }
+        return position + length
+    }
+
+    /// Scans the escape at `backslash`.
+    static func afterEscape(at backslash: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
+        switch backslash[1] {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-            return true
+            return backslash + 2
         case UInt8(ascii: "u"):
-            guard let unit = hex4() else { return false }
+            guard let unit = hex4(at: backslash + 2) else { return nil }
+            let position = backslash + 6
             switch unit {
             case 0xD800...0xDBFF:
-                guard index + 1 < count, base[index] == UInt8(ascii: "\\"), base[index + 1] == UInt8(ascii: "u") else {
-                    return false
-                }
-                index += 2
-                guard let low = hex4() else { return false }
-                return (0xDC00...0xDFFF).contains(low)
+                guard position[0] == UInt8(ascii: "\\"), position[1] == UInt8(ascii: "u"),
+                    let low = hex4(at: position + 2), (0xDC00...0xDFFF).contains(low)
+                else { return nil }
+                return position + 6
             case 0xDC00...0xDFFF:
-                return false
+                return nil
             default:
-                return true
+                return position
             }
         default:
-            return false
+            return nil
         }
     }
 
-    mutating func hex4() -> UInt16? {
-        guard index + 4 <= count else { return nil }
+    /// The value of the four hex digits at `position`, or `nil`; reads no further than the first byte that is not
+    /// one.
+    static func hex4(at position: UnsafePointer<UInt8>) -> UInt16? {
         var value: UInt16 = 0
-        for _ in 0..<4 {
-            let byte = base[index]
+        for offset in 0..<4 {
+            let byte = position[offset]
             let digit: UInt8
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
@@ -272,17 +318,15 @@ private struct Cursor {
             default: return nil
             }
             value = value << 4 | UInt16(digit)
-            index += 1
         }
         return value
     }
 
-    /// The length of the valid multi-byte UTF-8 sequence at `index` (Unicode Table 3-7), or `nil`.
-    func utf8SequenceLength() -> Int? {
-        let lead = base[index]
+    /// The length of the valid multi-byte UTF-8 sequence at `position` (Unicode Table 3-7), or `nil`.
+    static func utf8SequenceLength(at position: UnsafePointer<UInt8>) -> Int? {
         let length: Int
         var second: ClosedRange<UInt8> = 0x80...0xBF
-        switch lead {
+        switch position[0] {
         case 0xC2...0xDF: length = 2
         case 0xE0: length = 3; second = 0xA0...0xBF
         case 0xE1...0xEC, 0xEE...0xEF: length = 3
@@ -292,8 +336,16 @@ private struct Cursor {
         case 0xF4: length = 4; second = 0x80...0x8F
         default: return nil
         }
-        guard index + length <= count, second.contains(base[index + 1]) else { return nil }
-        for offset in 2..<length where base[index + offset] & 0xC0 != 0x80 { return nil }
+        // Byte by byte, each only after the one before is a continuation byte and so not the closing `}`.
+        guard second.contains(position[1]) else { return nil }
+        for offset in 2..<length where position[offset] & 0xC0 != 0x80 { return nil }
         return length
+    }
+}
+
+extension UInt8 {
+    /// Whether the byte is JSON whitespace: space, tab, line feed or carriage return.
+    fileprivate var isJSONWhitespace: Bool {
+        self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0D
     }
 }

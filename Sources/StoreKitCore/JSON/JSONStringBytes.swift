@@ -20,10 +20,19 @@ enum JSONStringBytes {
     static func specialBytes(in word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
-        let quotes = word ^ (0x22 &* ones)
-        let backslashes = word ^ (0x5C &* ones)
-        let zeroByteBorrows =
-            (quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | (word &- 0x20 &* ones) & ~word
-        return (zeroByteBorrows | word) & highs
+        // With no borrow coming in, (byte XOR `"`) - 1 has its high bit set when the byte is `"`, and otherwise only
+        // when the byte is above 0x7F; likewise for `\`; byte - 0x20 when the byte is below 0x20, and otherwise only
+        // above 0x9F; and `word` itself flags every byte above 0x7F. Borrows start only at flagged bytes and run
+        // upwards, so up to the first flagged byte there are none.
+        let quotes = (word ^ (0x22 &* ones)) &- ones
+        let backslashes = (word ^ (0x5C &* ones)) &- ones
+        let controls = word &- 0x20 &* ones
+        return (quotes | backslashes | controls | word) & highs
+    }
+
+    /// Whether `byte` may stand as it is inside a string: ASCII, neither `"`, `\` nor a control character.
+    @inline(__always)
+    static func isPlain(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte < 0x80 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
     }
 }
