@@ -6,13 +6,14 @@ import StoreKitCore
 let arguments = CommandLine.arguments
 if arguments.contains("--help") {
     print("""
-        USAGE: storekit-benchmarks [--quick | --dispatch-only | --recording-only | --daemon-only]
+        USAGE: storekit-benchmarks [--quick] [--dispatch-only | --recording-only | --daemon-only | --replay-only]
                storekit-benchmarks --write-diff-pair <dir> [MB] | --encode-only | --scan-only
 
           (no option)        the whole table (several minutes); --quick uses smaller inputs
           --dispatch-only    only the rows of recording cost on the app's thread
           --recording-only   only the sustained recording rows (to a file and through replayd)
           --daemon-only      only the replayd ingest rows
+          --replay-only      only the replay + verify rows
           --write-diff-pair  write two states of 5 MB (or MB) that differ in about 1% of their leaves
           --encode-only      encode the 10 KB state after each of 200 actions (a hook for valgrind
                              --tool=callgrind); add --reusing to reuse the encoding of unchanged parts
@@ -71,6 +72,13 @@ func sustainedRows(actions: Int) throws -> (rows: [Row], dropped: (file: Int, da
         dropped.daemon += daemonDropped
     }
     return (rows, dropped)
+}
+if arguments.contains("--replay-only") {
+    progress("replay + verify...")
+    Table.print(
+        ReplayBenchmarks.rows(label: "small state", bytes: 50, actions: quick ? 100_000 : 1_000_000)
+            + ReplayBenchmarks.rows(label: "100 KB state", bytes: 100_000, actions: quick ? 300 : 2_000))
+    exit(0)
 }
 let sustainedActions = quick ? 5_000 : 20_000
 if arguments.contains("--recording-only") {
