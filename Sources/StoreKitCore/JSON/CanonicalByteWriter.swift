@@ -134,7 +134,9 @@ final class CanonicalByteWriter {
                 buffer.append(element)
             }
             buffer.append(UInt8(ascii: "]"))
-        } else if let memo, frames.count <= EncodingMemo.maxDepth, let type = memo.typeIndex(of: T.self) {
+        } else if let memo, memo.reusesUnchangedParts, frames.count <= EncodingMemo.maxDepth,
+            let type = memo.typeIndex(of: T.self)
+        {
             guard !memo.writeRemembered(value, type: type, to: buffer) else { return }
             let place = memo.begin(value, type: type)
             let mark = buffer.count

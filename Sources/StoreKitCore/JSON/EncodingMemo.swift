@@ -40,9 +40,15 @@ package final class EncodingMemo {
     @exclusivity(unchecked) private var cursor = 0
     /// The writer that encodes with this memo, kept with its buffer and what it learned of key orders.
     let writer = CanonicalByteWriter()
+    /// Whether unchanged parts are copied; when not, the memo only keeps its writer for the next value.
+    let reusesUnchangedParts: Bool
 
     /// Creates an empty memo: the first value is encoded in full.
-    package init() {}
+    /// - Parameter reusesUnchangedParts: False to reuse only the writer (its buffer and the key order of each
+    ///   `CodingKey` type), which is always right: every value is then encoded in full.
+    package init(reusesUnchangedParts: Bool = true) {
+        self.reusesUnchangedParts = reusesUnchangedParts
+    }
 
     /// The index of `T` among the remembered types, or `nil` when its values are never reused (a class).
     func typeIndex<T>(of type: T.Type) -> Int? {

@@ -97,8 +97,9 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     private var previousState: JSONValue?
     private var sinceKeyframe = 0
     private var undelivered: [ClosedRange<Int>] = []
-    /// The parts of the last state encoded, when ``Configuration/reusesEncodingOfUnchangedParts`` is on.
-    private let stateMemo: EncodingMemo?
+    /// The state encoder's writer, and the parts of the last state encoded when
+    /// ``Configuration/reusesEncodingOfUnchangedParts`` is on.
+    private let stateMemo: EncodingMemo
 
     /// Creates a recorder and starts its background thread, which writes the header at once.
     ///
@@ -114,7 +115,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         self.configuration = configuration
         self.startedAt = Date()
         self.startNanoseconds = MonotonicClock.nanoseconds()
-        stateMemo = configuration.reusesEncodingOfUnchangedParts ? EncodingMemo() : nil
+        stateMemo = EncodingMemo(reusesUnchangedParts: configuration.reusesEncodingOfUnchangedParts)
         let thread = Thread { [self] in runWorker() }
         thread.name = "SessionRecorder \(configuration.storeID)"
         thread.start()
@@ -264,7 +265,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         let redaction = configuration.redaction
         let redacted = redaction.statePaths.isEmpty ? nil : redaction.redactingState(try encoder.encode(state))
         let bytes = try redacted?.canonicalBytes()
-            ?? stateMemo.map { try encoder.encodeToBytes(state, reusing: $0) } ?? encoder.encodeToBytes(state)
+            ?? encoder.encodeToBytes(state, reusing: stateMemo)
         guard case .delta(let interval) = configuration.snapshots else { return .state(bytes) }
         let current = try redacted ?? JSONValue(parsing: bytes)
         defer { previousState = current }

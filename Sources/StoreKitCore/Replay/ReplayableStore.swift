@@ -57,6 +57,8 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
     private let redaction: Redaction
     private let encoder = CanonicalJSONEncoder()
     private let decoder = JSONValueDecoder()
+    /// Keeps the encoder's writer from one step to the next; every state is still encoded in full.
+    private let writer = EncodingMemo(reusesUnchangedParts: false)
     private var state: State?
 
     init(reducer: Reducer<State, Action>, redaction: Redaction) {
@@ -86,7 +88,7 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
         do {
             // Written as canonical bytes and read back: several times faster than building the tree while
             // encoding, and the result has exactly the shape the reader gives the recorded state.
-            let bytes = try encoder.encodeToBytes(state!)
+            let bytes = try encoder.encodeToBytes(state!, reusing: writer)
             return redaction.redactingState(try JSONValue(parsing: bytes))
         } catch let error as JSONParseError {
             throw ReplayStepFailure(part: .replayedState, path: "", message: "\(error)")

@@ -97,6 +97,22 @@ private struct Holder: Codable {
             == #"[{"counter":{"count":2},"id":1},{"counter":{"count":5},"id":3}]"#)
     }
 
+    @Test func aMemoThatKeepsOnlyItsWriterEncodesEveryValueInFull() throws {
+        // The same class changed in place as above: a memo that does not reuse parts sees the change.
+        let memo = EncodingMemo(reusesUnchangedParts: false)
+        let shared = Counter(count: 1)
+        let holders = [Holder(id: 1, counter: shared)]
+        _ = try encoder.encodeToBytes(holders, reusing: memo)
+        shared.count = 2
+        #expect(String(decoding: try encoder.encodeToBytes(holders, reusing: memo), as: UTF8.self)
+            == #"[{"counter":{"count":2},"id":1}]"#)
+        // Objects whose keys come in another order or number reuse the writer's key orders correctly.
+        let dictionaries: [[String: Int]] = [["b": 1, "a": 2], ["a": 1], ["c": 3, "a": 0, "b": 2], [:]]
+        for value in dictionaries {
+            #expect(try encoder.encodeToBytes(value, reusing: memo) == encoder.encodeToBytes(value))
+        }
+    }
+
     @Test func anEncodingThatFallsBackLeavesTheMemoEmptyAndLaterEncodingsRight() throws {
         let memo = EncodingMemo()
         let good = [[1.0, 2.0], [3.0]]
