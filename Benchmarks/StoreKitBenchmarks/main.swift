@@ -35,9 +35,7 @@ if arguments.contains("--encode-only") {
     var total = 0
     for index in 0..<200 {
         Inventory.reducer.reduce(&state, .restock(index: index, amount: 1))
-        let bytes = try memo.map { try CanonicalJSONEncoder().encodeToBytes(state, reusing: $0) }
-            ?? CanonicalJSONEncoder().encodeToBytes(state)
-        total += bytes.count
+        total += try CanonicalJSONEncoder().encodeToBytes(state, reusing: memo).count
     }
     print(total)
     exit(0)
@@ -49,10 +47,26 @@ if arguments.contains("--scan-only") {
 }
 let quick = arguments.contains("--quick")
 func progress(_ text: String) { FileHandle.standardError.write(Data("\(text)\n".utf8)) }
-if arguments.contains("--daemon-only") {
+
+/// The rows of recording cost on the app's thread, for a small, a 10 KB and a 1 MB state.
+func dispatchRows() -> [Row] {
+    progress("recording cost on the app's thread...")
+    return [("small", 50), ("10 KB", 10_000), ("1 MB", 1_000_000)].flatMap { label, bytes in
+        RecordingBenchmarks.dispatchCost(label: label, bytes: bytes, dispatches: bytes >= 1_000_000 ? 200 : 5000)
+    }
+}
+
+/// The replayd ingest rows.
+func ingestRows() throws -> [Row] {
     progress("daemon ingest...")
-    Table.print(try DaemonIngestBenchmarks.rows(totalBytes: quick ? 32_000_000 : 256_000_000))
-    exit(0)
+    return try DaemonIngestBenchmarks.rows(totalBytes: quick ? 32_000_000 : 256_000_000)
+}
+
+/// The replay + verify rows, for a small and a 100 KB state.
+func replayRows() -> [Row] {
+    progress("replay + verify...")
+    return ReplayBenchmarks.rows(label: "small state", bytes: 50, actions: quick ? 100_000 : 1_000_000)
+        + ReplayBenchmarks.rows(label: "100 KB state", bytes: 100_000, actions: quick ? 300 : 2_000)
 }
 
 /// The sustained recording rows, to a file and through a running replayd, and how many actions each dropped.
@@ -73,40 +87,40 @@ func sustainedRows(actions: Int) throws -> (rows: [Row], dropped: (file: Int, da
     }
     return (rows, dropped)
 }
-if arguments.contains("--replay-only") {
-    progress("replay + verify...")
-    Table.print(
-        ReplayBenchmarks.rows(label: "small state", bytes: 50, actions: quick ? 100_000 : 1_000_000)
-            + ReplayBenchmarks.rows(label: "100 KB state", bytes: 100_000, actions: quick ? 300 : 2_000))
+let sustainedActions = quick ? 5_000 : 20_000
+
+/// Says how many actions the sustained runs dropped (none, when they measured what they claim).
+func printDropped(_ dropped: (file: Int, daemon: Int)) {
+    print("dropped while recording the sustained runs: \(dropped.file) to a file, \(dropped.daemon) through replayd")
+}
+
+if arguments.contains("--dispatch-only") {
+    Table.print(dispatchRows())
     exit(0)
 }
-let sustainedActions = quick ? 5_000 : 20_000
 if arguments.contains("--recording-only") {
     progress("sustained recording...")
     let sustained = try sustainedRows(actions: sustainedActions)
     Table.print(sustained.rows)
-    print("dropped while recording the sustained runs: \(sustained.dropped.file) to a file, \(sustained.dropped.daemon) through replayd")
+    printDropped(sustained.dropped)
+    exit(0)
+}
+if arguments.contains("--daemon-only") {
+    Table.print(try ingestRows())
+    exit(0)
+}
+if arguments.contains("--replay-only") {
+    Table.print(replayRows())
     exit(0)
 }
 
-var rows: [Row] = []
-progress("recording cost on the app's thread...")
-for (label, bytes) in [("small", 50), ("10 KB", 10_000), ("1 MB", 1_000_000)] {
-    rows += RecordingBenchmarks.dispatchCost(label: label, bytes: bytes, dispatches: bytes >= 1_000_000 ? 200 : 5000)
-}
-if arguments.contains("--dispatch-only") {
-    Table.print(rows)
-    exit(0)
-}
+var rows = dispatchRows()
 progress("sustained recording...")
 let sustained = try sustainedRows(actions: sustainedActions)
 rows += sustained.rows
-progress("daemon ingest...")
-rows += try DaemonIngestBenchmarks.rows(totalBytes: quick ? 32_000_000 : 256_000_000)
+rows += try ingestRows()
 progress("storage...")
 rows.append(StorageBenchmarks.bytesPerAction(bytes: 100_000, actions: quick ? 200 : 1_000))
-progress("replay + verify...")
-rows += ReplayBenchmarks.rows(label: "small state", bytes: 50, actions: quick ? 100_000 : 1_000_000)
-rows += ReplayBenchmarks.rows(label: "100 KB state", bytes: 100_000, actions: quick ? 300 : 2_000)
+rows += replayRows()
 Table.print(rows)
-print("dropped while recording the sustained runs: \(sustained.dropped.file) to a file, \(sustained.dropped.daemon) through replayd")
+printDropped(sustained.dropped)

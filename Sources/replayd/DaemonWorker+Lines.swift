@@ -34,7 +34,6 @@ extension DaemonWorker {
         batch.append(contentsOf: bytes)
         batch.append(0x0A)
         connection.storedLines += 1
-        linesStored += 1
     }
 
     /// Why a valid line cannot follow what the session file holds, if it cannot.
@@ -87,7 +86,6 @@ extension DaemonWorker {
         connection.session = session
         connection.sessionID = header.sessionID
         connection.storedLines += session.isContinuation ? 0 : 1
-        linesStored += session.isContinuation ? 0 : 1
         connection.reply(.object([
             "kind": .string("welcome"), "sessionId": .string(header.sessionID),
             "lastSeq": .integer(Int64(session.lastSequence)), "file": .string(name),
@@ -124,7 +122,6 @@ extension DaemonWorker {
     /// daemon spend its time writing its log while other clients wait.
     func reject(_ connection: ClientConnection, line: Int, reason: String) {
         connection.rejectedLines += 1
-        linesRejected += 1
         connection.reply(.object(["kind": .string("rejected"), "line": .integer(Int64(line)), "reason": .string(reason)]))
         guard connection.rejectedLines <= Self.loggedRejections else { return }
         var fields: [String: JSONValue] = [

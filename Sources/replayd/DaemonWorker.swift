@@ -16,8 +16,6 @@ final class DaemonWorker {
     var validator = SessionLineValidator()
     /// The lines checked in the current read, written to the session file in one write.
     var batch: [UInt8] = []
-    var linesStored = 0
-    var linesRejected = 0
 
     /// Creates a worker that serves what `inbox` hands it.
     init(options: DaemonOptions, log: DaemonLog, shared: Locked<SharedDaemonState>, inbox: WorkerInbox) {
@@ -63,20 +61,25 @@ final class DaemonWorker {
     /// Reads one chunk from the client, and stores the lines it completed before anything else is read.
     private func serve(_ connection: ClientConnection) {
         let received: Int?
-        batch.removeAll(keepingCapacity: true)
         do {
-            received = try connection.framer.read(from: connection.fd) { line, number in
-                handle(line, number: number, on: connection)
-            }
+            received = try readAndStore(connection)
         } catch {
-            store(connection)
             close(connection, reason: "\(error)")
             return
         }
-        store(connection)
         connection.flushReplies()
         if received == 0 || connection.isClosing {
             close(connection, reason: received == 0 ? "closed by the client" : "refused")
+        }
+    }
+
+    /// Reads one chunk from the client, checks the lines it completed, and writes them to the session file.
+    /// - Returns: The bytes read, 0 at the end of the stream, `nil` when none were ready.
+    private func readAndStore(_ connection: ClientConnection) throws(SystemError) -> Int? {
+        batch.removeAll(keepingCapacity: true)
+        defer { store(connection) }
+        return try connection.framer.read(from: connection.fd) { line, number in
+            handle(line, number: number, on: connection)
         }
     }
 
@@ -119,7 +122,11 @@ final class DaemonWorker {
             endSession(session, of: connection, reason: reason)
         }
         connections[connection.fd] = nil
-        shared.withLock { $0.openConnections -= 1 }
+        shared.withLock {
+            $0.openConnections -= 1
+            $0.linesStored += connection.storedLines
+            $0.linesRejected += connection.rejectedLines
+        }
         log.write(.info, "connection.closed", [
             "connection": .integer(Int64(connection.id)), "reason": .string(reason),
             "linesStored": .integer(Int64(connection.storedLines)),
@@ -154,26 +161,16 @@ final class DaemonWorker {
         ])
     }
 
-    /// Stores what the clients already sent, closes every session, and adds this worker's counts to the totals.
+    /// Stores what the clients already sent and closes every session.
     private func shutDown() {
         for connection in Array(connections.values) {
-            batch.removeAll(keepingCapacity: true)
             if !connection.unwritten.isEmpty { retryWrite(connection) }
             // Drain what is already buffered, boundedly, so a client streaming forever cannot hold up the stop.
             for _ in 0..<256 where connection.unwritten.isEmpty && !connection.isClosing {
-                batch.removeAll(keepingCapacity: true)
-                let received = try? connection.framer.read(from: connection.fd) { line, number in
-                    handle(line, number: number, on: connection)
-                }
-                store(connection)
-                guard let received, received > 0 else { break }
+                guard let received = try? readAndStore(connection), received > 0 else { break }
             }
             batch.removeAll(keepingCapacity: true)
             close(connection, reason: "daemon stopped")
-        }
-        shared.withLock {
-            $0.linesStored += linesStored
-            $0.linesRejected += linesRejected
         }
     }
 }

@@ -4,8 +4,8 @@ struct SharedDaemonState {
     var activeSessions: Set<String> = []
     /// Connections accepted and not yet closed.
     var openConnections = 0
-    /// Lines stored by the workers that have stopped.
+    /// Lines stored on the connections that have closed.
     var linesStored = 0
-    /// Lines rejected by the workers that have stopped.
+    /// Lines rejected on the connections that have closed.
     var linesRejected = 0
 }

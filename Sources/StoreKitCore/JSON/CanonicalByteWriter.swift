@@ -80,11 +80,8 @@ final class CanonicalByteWriter {
         defer { writer.memo = nil }
         do {
             try writer.writeValue(value)
+            if writer.failed { throw Unavailable() }
         } catch {
-            memo?.reset()
-            throw Unavailable()
-        }
-        if writer.failed {
             memo?.reset()
             throw Unavailable()
         }

@@ -22,14 +22,13 @@ public struct CanonicalJSONEncoder: Sendable {
     /// Encodes `value` as canonical JSON bytes.
     /// - Throws: Like ``encode(_:)``.
     public func encodeToBytes(_ value: some Encodable) throws -> [UInt8] {
-        if let bytes = try? CanonicalByteWriter.encode(value) { return bytes }
-        return try encode(value).canonicalBytes()
+        try encodeToBytes(value, reusing: nil)
     }
 
     /// Encodes `value` as canonical JSON bytes, copying the bytes of the parts unchanged since the last value
     /// encoded with `memo` (see ``EncodingMemo`` for what "unchanged" can and cannot see).
     /// - Throws: Like ``encode(_:)``.
-    package func encodeToBytes(_ value: some Encodable, reusing memo: EncodingMemo) throws -> [UInt8] {
+    package func encodeToBytes(_ value: some Encodable, reusing memo: EncodingMemo?) throws -> [UInt8] {
         if let bytes = try? CanonicalByteWriter.encode(value, memo: memo) { return bytes }
         return try encode(value).canonicalBytes()
     }

@@ -29,7 +29,7 @@ package final class EncodingMemo {
     }
 
     // Touched for every part of every state; one thread at a time.
-    @exclusivity(unchecked) private var types: [RememberedType] = []
+    @exclusivity(unchecked) private var types: [any RememberedType] = []
     @exclusivity(unchecked) private var typeIDs: [ObjectIdentifier] = []
     @exclusivity(unchecked) private var notRemembered: [ObjectIdentifier] = []
     @exclusivity(unchecked) private var previous: [Entry] = []
@@ -137,17 +137,17 @@ package final class EncodingMemo {
 
 /// The remembered values of one type. Values are only appended: a part reused from the last value keeps its index,
 /// and the values no part refers to any more are dropped now and then by ``compact(keeping:)``.
-private class RememberedType {
+private protocol RememberedType: AnyObject {
     /// How many values are held.
-    var count: Int { 0 }
+    var count: Int { get }
     /// Drops every value.
-    func forget() {}
+    func forget()
     /// Whether the value at `value` (of this type) has the bits of the one held at `index`.
-    func isUnchanged(_ value: UnsafeRawPointer, _ index: Int) -> Bool { false }
+    func isUnchanged(_ value: UnsafeRawPointer, _ index: Int) -> Bool
     /// Holds a copy of the value at `value`; returns its index.
-    func remember(_ value: UnsafeRawPointer) -> Int { 0 }
+    func remember(_ value: UnsafeRawPointer) -> Int
     /// Keeps only the values at `live` (ascending), which become indices 0, 1, 2 and so on.
-    func compact(keeping live: [Int]) {}
+    func compact(keeping live: [Int])
 }
 
 /// The values of one type, in memory of its own: this class is made for a type known only at run time, so its
@@ -157,7 +157,7 @@ private final class RememberedValues<E>: RememberedType {
     private var held = 0
     private var capacity = 64
 
-    override init() {
+    init() {
         base = .allocate(capacity: capacity)
     }
 
@@ -166,18 +166,18 @@ private final class RememberedValues<E>: RememberedType {
         base.deallocate()
     }
 
-    override var count: Int { held }
+    var count: Int { held }
 
-    override func forget() {
+    func forget() {
         base.deinitialize(count: held)
         held = 0
     }
 
-    override func isUnchanged(_ value: UnsafeRawPointer, _ index: Int) -> Bool {
+    func isUnchanged(_ value: UnsafeRawPointer, _ index: Int) -> Bool {
         memcmp(value, base + index, MemoryLayout<E>.size) == 0
     }
 
-    override func remember(_ value: UnsafeRawPointer) -> Int {
+    func remember(_ value: UnsafeRawPointer) -> Int {
         if held == capacity {
             let grown = UnsafeMutablePointer<E>.allocate(capacity: capacity * 2)
             grown.moveInitialize(from: base, count: held)
@@ -190,7 +190,7 @@ private final class RememberedValues<E>: RememberedType {
         return held - 1
     }
 
-    override func compact(keeping live: [Int]) {
+    func compact(keeping live: [Int]) {
         let kept = UnsafeMutablePointer<E>.allocate(capacity: capacity)
         for (newIndex, oldIndex) in live.enumerated() { (kept + newIndex).initialize(to: base[oldIndex]) }
         base.deinitialize(count: held)
