@@ -11,8 +11,15 @@ struct DaemonOptions: Sendable {
     var maxLineBytes = SessionFormat.defaultMaxLineBytes
     /// The least severe log level written.
     var logLevel = DaemonLog.Level.info
-    /// How many threads read, check and store clients' lines: one per core unless set.
-    var workerCount = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 64)
+    /// How many threads read, check and store clients' lines: ``defaultWorkerCount`` unless set.
+    var workerCount = DaemonOptions.defaultWorkerCount
+
+    /// Two threads per core, and at least 8, up to 64. More threads than cores, because a write to a session file
+    /// can wait on the disk: the waiting thread's clients are held up, and with one thread per core its core
+    /// would idle meanwhile.
+    static var defaultWorkerCount: Int {
+        min(max(2 * ProcessInfo.processInfo.activeProcessorCount, 8), 64)
+    }
 
     static let usage = """
         OVERVIEW: replayd collects the sessions that apps record, one NDJSON file per session.
@@ -26,7 +33,8 @@ struct DaemonOptions: Sendable {
                                   else ~/.replayd/sessions)
           --max-line-bytes <n>    the longest line accepted; longer lines are rejected (default: 16777216)
           --threads <n>           how many threads read, check and store the clients' lines, from 1 to 64;
-                                  each client is served by one of them (default: one per core)
+                                  each client is served by one of them (default: two per core,
+                                  at least 8)
           --log-level <level>     debug, info, warn or error (default: info)
           -h, --help              show this help
 

@@ -64,6 +64,26 @@ import Testing
         #expect(await daemon.stop() == 0)
     }
 
+    @Test func workerThreadsDefaultToTwoPerCoreAndAtLeastEight() async throws {
+        // Given a daemon started without --threads, and one started with --threads 3
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let byDefault = try await DaemonProcess(folder: folder, socket: folder.path + "/a.sock", logName: "a.log")
+        let chosen = try await DaemonProcess(
+            folder: folder, socket: folder.path + "/b.sock", arguments: ["--threads", "3"], logName: "b.log")
+        #expect(await byDefault.stop() == 0)
+        #expect(await chosen.stop() == 0)
+
+        // Then the default is more threads than cores (a write waiting on the disk must not idle a core), and an
+        // explicit count is kept
+        func threads(_ daemon: DaemonProcess) -> Int? {
+            daemon.entries.first { $0["event"] as? String == "daemon.started" }?["threads"] as? Int
+        }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        #expect(threads(byDefault) == min(max(2 * cores, 8), 64))
+        #expect(threads(chosen) == 3)
+    }
+
     @Test func aReconnectContinuesTheSameFileWithoutASecondHeader() async throws {
         // Given a session whose client vanished after three actions, on a daemon with two worker threads (clients
         // are handed out in turn, so the intruder below is served by another thread than the reconnected client)
