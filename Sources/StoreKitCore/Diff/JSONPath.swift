@@ -23,7 +23,9 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible, Expressible
 
     /// The path one step further.
     public func appending(_ component: Component) -> JSONPath {
-        JSONPath(components + [component])
+        var longer = self
+        longer.components.append(component)
+        return longer
     }
 
     /// `todos[0].isComplete`; `(root)` for the empty path; keys that are not identifiers as `["my key"]`.
@@ -44,6 +46,10 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible, Expressible
     }
 
     private static func isIdentifier(_ key: String) -> Bool {
+        // Most keys are ASCII: letters, digits and `_` by their bytes, without a look at Unicode's properties.
+        if let first = key.utf8.first, key.utf8.allSatisfy({ $0 < 0x80 }) {
+            return first &- 0x30 >= 10 && key.utf8.allSatisfy { $0 == UInt8(ascii: "_") || $0 &- 0x30 < 10 || ($0 | 0x20) &- 0x61 < 26 }
+        }
         guard let first = key.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return false }
         return key.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
     }

@@ -64,18 +64,19 @@ public struct StateDiff: Sendable, Equatable {
         switch (old, new) {
         case (.object(let oldMembers), .object(let newMembers)):
             if oldMembers == newMembers { return }
+            // Equal members are passed over before their paths are made: most members of a changed object are.
             for key in sortedKeys(of: oldMembers, and: newMembers) {
-                let member = path.appending(.key(key))
                 switch (oldMembers[key], newMembers[key]) {
-                case (let before?, let after?): collect(before, after, path: member, into: &changes)
-                case (let before?, nil): changes.append(Change(path: member, kind: .removed(before)))
-                case (nil, let after?): changes.append(Change(path: member, kind: .added(after)))
-                case (nil, nil): break
+                case (let before?, let after?) where before != after:
+                    collect(before, after, path: path.appending(.key(key)), into: &changes)
+                case (let before?, nil): changes.append(Change(path: path.appending(.key(key)), kind: .removed(before)))
+                case (nil, let after?): changes.append(Change(path: path.appending(.key(key)), kind: .added(after)))
+                default: break
                 }
             }
         case (.array(let oldElements), .array(let newElements)):
             let alignment = ArrayAlignment(oldElements, newElements)
-            for (offset, pair) in alignment.middlePairs.enumerated() {
+            for (offset, pair) in alignment.middlePairs.enumerated() where pair.0 != pair.1 {
                 collect(pair.0, pair.1, path: path.appending(.index(alignment.prefix + offset)), into: &changes)
             }
             let firstExtra = alignment.prefix + alignment.middlePairs.count
