@@ -57,6 +57,43 @@ import Testing
         }
     }
 
+    /// Bytes a string scan must stop at, among them 0xA2 and 0xDC, the only bytes above 0x7F that one of the
+    /// quote and backslash tests lets through.
+    static let specialSequences: [[UInt8]] = [
+        Array(#"\""#.utf8), Array(#"\\"#.utf8), Array(#"\u00e9"#.utf8), Array(#"\x"#.utf8), Array(#"""#.utf8), [0x00],
+        [0x1F], [0x7F], [0x80], [0xA2], [0xC2, 0xA2], [0xDC], [0xDC, 0x80], [0xFF], Array("😀".utf8),
+    ]
+
+    @Test func agreesWithTheParserWhereverASpecialSequenceFallsInThreeVectors() {
+        // Every lane of the first three 16-byte loads from the string's start, with the string ending at every
+        // distance from the line's end, so 16-byte, 8-byte and byte-by-byte scans each meet it.
+        for sequence in Self.specialSequences {
+            for offset in 0..<48 {
+                for tail in 0..<20 {
+                    let text = [UInt8](repeating: UInt8(ascii: "a"), count: offset) + sequence
+                        + [UInt8](repeating: UInt8(ascii: "b"), count: tail)
+                    let line = Array(#"{"k":""#.utf8) + text + Array(#""}"#.utf8)
+                    #expect(JSONLineScannerBoundaryTests.agree(line), "\(sequence) at \(offset), \(tail) after")
+                }
+            }
+        }
+    }
+
+    @Test func agreesWithTheParserOnLinesOfEveryLengthUpTo200WithASpecialSequenceNearTheEnd() {
+        for length in 0...200 {
+            for sequence in Self.specialSequences {
+                for distance in 0..<20 where distance + sequence.count + 8 <= length {
+                    // `{"k":"`, padding, the sequence, `distance` plain bytes, `"}`: `length` bytes in all.
+                    let padding = length - 8 - sequence.count - distance
+                    let line = Array(#"{"k":""#.utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: padding) + sequence
+                        + [UInt8](repeating: UInt8(ascii: "b"), count: distance) + Array(#""}"#.utf8)
+                    #expect(line.count == length)
+                    #expect(JSONLineScannerBoundaryTests.agree(line), "\(sequence), \(distance) before the end of \(length)")
+                }
+            }
+        }
+    }
+
     @Test func reportsMembersWhoseKeysAndValuesCrossBlockEdges() {
         for offset in Self.offsetsAroundBlockEdges {
             let key = String(repeating: "k", count: offset)
