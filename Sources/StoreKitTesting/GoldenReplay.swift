@@ -114,7 +114,11 @@ private func recordSession<State: Codable & Equatable & Sendable, Action: Codabl
     let recorder = store.startRecording(
         .init(storeID: storeID, app: AppInfo(name: "golden"), sessionID: "golden-\(storeID)"), to: transport)
     for action in actions { store.dispatch(action) }
-    let statistics = recorder.finish()
+    // In memory nothing can hold the flush up for long; the timeout only makes a stuck one an error, not a hang.
+    let statistics = recorder.finish(timeout: .seconds(600))
+    guard statistics.isFinished else {
+        throw GoldenReplayError("could not record the golden: the recorder did not finish within 600 seconds")
+    }
     guard statistics.dropped == 0 else {
         throw GoldenReplayError("could not record the golden: \(statistics.lastError ?? "actions were dropped")")
     }

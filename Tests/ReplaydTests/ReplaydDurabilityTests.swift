@@ -79,7 +79,8 @@ import Testing
             store.dispatch(.increment)
             return daemon.count("session.started") == 1 && folder.lines(of: name).count > 23
         }
-        let statistics = recorder.finish()
+        let statistics = recorder.finish(timeout: .seconds(120))
+        #expect(statistics.isFinished)
         #expect(await daemon.stop() == 0)
 
         // Then the session has a gap for what was lost, and continues after it

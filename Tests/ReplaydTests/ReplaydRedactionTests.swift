@@ -39,7 +39,8 @@ private enum Vault {
 
         // When it records through the Unix socket
         for _ in 0..<20 { store.dispatch(.unlock(owner: "grace", apiKey: secret)) }
-        let statistics = recorder.finish()
+        let statistics = recorder.finish(timeout: .seconds(120))
+        #expect(statistics.isFinished)
         #expect(statistics.actionsWritten == 20)
         #expect(await daemon.stop() == 0)
 

@@ -12,6 +12,9 @@ public struct RecorderStatistics: Sendable, Hashable {
     public var droppedEncodingFailed = 0
     /// The most recent transport or encoding error, for diagnostics.
     public var lastError: String?
+    /// Whether the recorder has finished: every queued action handled and the `end` line sent. False in what
+    /// ``SessionRecorder/finish(reason:timeout:)`` returns when its timeout ran out first.
+    public var isFinished = false
 
     /// All actions that did not reach the transport.
     public var dropped: Int { droppedBufferFull + droppedTransportFailed + droppedEncodingFailed }

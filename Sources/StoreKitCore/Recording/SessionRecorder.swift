@@ -87,7 +87,6 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     private var baseStoreSequence: Int?
     private var lastSequence = 0
     private var endReason: EndEvent.Reason?
-    private var isDone = false
     private var stats = RecorderStatistics()
 
     // Used by the background thread only.
@@ -155,6 +154,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     /// Flushes every queued action, writes the `end` line and closes the transport.
     ///
     /// Waits for the background thread at most `timeout`; later calls do nothing and return the statistics.
+    /// ``RecorderStatistics/isFinished`` in the result tells whether the flush ended within the timeout.
     /// - Parameters:
     ///   - reason: Why the session ends.
     ///   - timeout: How long to wait for the flush.
@@ -170,7 +170,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         }
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         let deadline = Date(timeIntervalSinceNow: seconds)
-        while !isDone {
+        while !stats.isFinished {
             if !condition.wait(until: deadline) { break }
         }
         return stats
@@ -359,7 +359,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
             }
         }
         condition.withLock {
-            isDone = true
+            stats.isFinished = true
             condition.broadcast()
         }
     }

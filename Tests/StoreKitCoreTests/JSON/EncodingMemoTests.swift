@@ -132,7 +132,7 @@ private struct Holder: Codable {
             let recorder = store.startRecording(
                 .init(storeID: "tally", app: AppInfo(name: "T"), reusesEncodingOfUnchangedParts: reusing), to: transport)
             for value in 1...50 { store.dispatch(value % 7 == 0 ? .label("l\(value)") : .add(value)) }
-            recorder.finish()
+            recorder.finishWaitingGenerously()
             return try transport.session().actions.map(\.state)
         }
         let reused = try record(reusing: true)

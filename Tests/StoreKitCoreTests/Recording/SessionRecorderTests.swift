@@ -42,11 +42,27 @@ import Testing
         await store.waitForEffects()
         store.dispatch(.add(2))
         await store.waitForEffects()
-        recorder.finish()
+        recorder.finishWaitingGenerously()
 
         // Then each effect action names its cause
         let actions = try transport.session().actions
         #expect(actions.map(\.origin) == [.app, .effect(cause: 1), .app, .effect(cause: 3)])
+    }
+
+    @Test func finishSaysWhetherItsTimeoutRanOutBeforeTheFlush() throws {
+        // Given a recorder whose transport is held up mid-write
+        let transport = ControlledTransport()
+        let store = Store(initialState: Tally.State(), reducer: Tally.reducer)
+        transport.hold()
+        let recorder = store.startRecording(.init(storeID: "tally", app: AppInfo(name: "T")), to: transport)
+        store.dispatch(.add(1))
+        #expect(transport.waitUntilWriteIsHeld())
+
+        // When finish gives up first, then it says so; once the transport moves, a later wait sees the end
+        #expect(!recorder.finish(timeout: .milliseconds(50)).isFinished)
+        transport.release()
+        try waitUntil { recorder.statistics.isFinished }
+        #expect(try transport.session().actions.map(\.sequence) == [1])
     }
 
     @Test func dropsWhenTheQueueIsFullAndRecordsTheGap() throws {
@@ -64,7 +80,7 @@ import Testing
         transport.release()
         try waitUntil { recorder.statistics.actionsWritten == 3 }
         store.dispatch(.add(7))
-        let statistics = recorder.finish()
+        let statistics = recorder.finishWaitingGenerously()
 
         // Then 2 were queued, 3 dropped as one gap, and the actions after it recorded
         #expect(statistics.droppedBufferFull == 3)
@@ -94,7 +110,7 @@ import Testing
         try waitUntil { recorder.statistics.droppedTransportFailed == 2 }
         transport.setFailing(false)
         store.dispatch(.add(4))
-        recorder.finish()
+        recorder.finishWaitingGenerously()
 
         // Then the session says which actions were lost and why, and goes on
         let session = try transport.session()
@@ -126,7 +142,7 @@ import Testing
 
         // When actions are dispatched, then the app carries on and the recorder counts what it lost
         for value in 1...5 { store.dispatch(.add(value)) }
-        let statistics = recorder.finish()
+        let statistics = recorder.finishWaitingGenerously()
         #expect(store.state.total == 15)
         #expect(statistics.actionsWritten == 0)
         #expect(statistics.dropped == 5)
@@ -145,7 +161,7 @@ import Testing
         store.dispatch(.add(1))
         await store.waitForEffects()
         store.dispatch(.setRatio(0.1))
-        recorder.finish()
+        recorder.finishWaitingGenerously()
 
         // When the bytes are parsed and written again canonically, then they are the same bytes
         let session = try transport.session()
@@ -164,7 +180,7 @@ import Testing
         // When actions are recorded and the recorder finishes
         store.dispatch(.add(4))
         store.dispatch(.label("x"))
-        recorder.finish()
+        recorder.finishWaitingGenerously()
 
         // Then the file is a valid session, readable only by its owner
         let session = try Session(contentsOf: path)
@@ -195,7 +211,7 @@ struct WaitTimedOut: Error {}
         let store = Store(initialState: initial, reducer: Tally.reducer)
         let recorder = store.startRecording(.init(storeID: "tally", app: AppInfo(name: "T"), snapshots: policy), to: transport)
         for action in actions { store.dispatch(action) }
-        recorder.finish()
+        recorder.finishWaitingGenerously()
         return (try transport.session(), transport)
     }
 

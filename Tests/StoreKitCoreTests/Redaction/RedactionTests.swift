@@ -44,7 +44,7 @@ enum Account {
         let store = Store(initialState: State(), reducer: reducer)
         let recorder = store.startRecording(.init(storeID: "account", app: AppInfo(name: "Bank"), redaction: redaction), to: transport)
         for action in actions { store.dispatch(action) }
-        recorder.finish()
+        recorder.finishWaitingGenerously()
         return try transport.session()
     }
 
@@ -94,7 +94,7 @@ private func contains(_ haystack: [UInt8], _ needle: String) -> Bool {
 
         // When the user logs in, adds a card and sets a PIN
         for action in Account.actions { store.dispatch(action) }
-        recorder.finish()
+        recorder.finishWaitingGenerously()
 
         // Then none of the secrets is in any byte handed to the transport, but the rest of the state is
         let bytes = transport.bytes

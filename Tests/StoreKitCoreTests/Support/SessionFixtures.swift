@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import Testing
 
 /// A tiny feature for session, recorder and replay tests: a list of numbered items with a `Set` of labels.
 enum Tally {
@@ -52,7 +53,7 @@ func recordTally(_ actions: [Tally.Action], bufferCapacity: Int = 4096) throws -
         .init(storeID: "tally", app: AppInfo(name: "TallyApp", version: "2.0", build: "7"), bufferCapacity: bufferCapacity),
         to: transport)
     for action in actions { store.dispatch(action) }
-    recorder.finish()
+    recorder.finishWaitingGenerously()
     return try transport.session()
 }
 
