@@ -63,6 +63,32 @@ import Testing
         #expect(daemon.entries.last?["linesRejected"] as? Int == Self.badLines.count)
     }
 
+    @Test func linesAroundRejectedOnesInOneWriteAreStoredInOrder() async throws {
+        // Given a daemon and a client whose session has started
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let daemon = try await DaemonProcess(folder: folder)
+        let client = try RawClient(socket: folder.socket)
+        try client.send(line: SessionLines.header(session: "mixed"))
+        _ = try client.nextReply()
+
+        // When one write holds good lines with bad ones between them, and one at the very end
+        let lines = [
+            SessionLines.action(1), "not json", SessionLines.action(2), SessionLines.action(3), "{}",
+            SessionLines.action(4), SessionLines.end(actions: 4), "{",
+        ]
+        try client.send(Array((lines.joined(separator: "\n") + "\n").utf8))
+
+        // Then exactly the good lines are stored, in order, and each bad one is rejected by its number
+        let stored = [SessionLines.header(session: "mixed")] + lines.filter { $0.hasPrefix("{\"") }
+        await waitUntil("the good lines are stored") { folder.lines(of: "counter-mixed.jsonl").count == stored.count }
+        #expect(folder.lines(of: "counter-mixed.jsonl") == stored)
+        var rejected: [Int] = []
+        for _ in 0..<3 { rejected += [try client.nextReply()?["line"] as? Int ?? 0] }
+        #expect(rejected == [3, 6, 9])
+        #expect(await daemon.stop() == 0)
+    }
+
     @Test(arguments: [
         (#"{"kind":"action","seq":1,"time":0,"action":{},"state":{}}"#, "the first line must be a session header"),
         ("not json at all", "not JSON"),
