@@ -59,7 +59,7 @@ func dispatchRows() -> [Row] {
 /// The replayd ingest rows.
 func ingestRows() throws -> [Row] {
     progress("daemon ingest...")
-    return try DaemonIngestBenchmarks.rows(totalBytes: quick ? 32_000_000 : 256_000_000)
+    return try DaemonIngestBenchmarks.rows(totalBytes: quick ? 32_000_000 : 256_000_000, rounds: quick ? 1 : 5)
 }
 
 /// The replay + verify rows, for a small and a 100 KB state.
