@@ -26,16 +26,19 @@ build() {  # name, sources...
     swiftc "${flags[@]}" -module-name "Fuzz_${name//-/_}" -I "$out" "$@" -L "$out" -lStoreKitCore -o "$out/fuzz-$name"
 }
 
-corpus() {  # name: seeds from the samples, one file per line, plus whole sessions
+corpus() {  # name: seeds from the samples, one file per line, pairs of lines in a row, and whole sessions
     local dir="$out/corpus/$1"
     mkdir -p "$dir"
-    local n=0
+    local n=0 previous=""
     for session in samples/sessions/*.jsonl; do
         cp "$session" "$dir/session-$(basename "$session")"
         while IFS= read -r line; do
             n=$((n + 1))
-            [ $((n % 7)) -eq 0 ] || [ "$n" -lt 12 ] || continue   # a sample of lines keeps the corpus small
+            [ $((n % 7)) -eq 0 ] || [ "$n" -lt 12 ] || { previous=$line; continue; }   # a sample keeps the corpus small
             printf '%s\n' "$line" > "$dir/line-$n.json"
+            # Two lines in a row, as the scanner's memory of the line before sees them.
+            [ -z "$previous" ] || printf '%s\n%s\n' "$previous" "$line" > "$dir/pair-$n.json"
+            previous=$line
         done < "$session"
     done
     printf '%s' '{"command":"replay","findAll":true,"lastStep":3,"protocol":1}' > "$dir/request.json"

@@ -65,8 +65,10 @@ enum DaemonIngestBenchmarks {
         return out
     }
 
-    /// The daemon's validating scanner alone, in one thread, over `bytes` of ingest lines: a figure for tuning it.
-    static func scanReport(bytes: Int) -> String {
+    /// The daemon's validating scanner alone, in one thread, over `bytes` of ingest lines, without and with the
+    /// memory of each line's predecessor that the daemon keeps per client: figures for tuning it. With `only`, just
+    /// that one (for callgrind).
+    static func scanReport(bytes: Int, only: ScanMode? = nil) -> String {
         let payload = payload(session: "scan", bytes: bytes)
         var lines: [Range<Int>] = []
         var lineStart = 0
@@ -74,15 +76,25 @@ enum DaemonIngestBenchmarks {
             lines.append(lineStart..<index)
             lineStart = index + 1
         }
-        var scanner = JSONLineScanner()
-        var valid = 0
-        let start = Measure.now()
-        payload.withUnsafeBufferPointer { buffer in
-            for line in lines where scanner.scanObject(UnsafeBufferPointer(rebasing: buffer[line])) { valid += 1 }
-        }
-        let seconds = Measure.now() - start
-        let rate = Double(payload.count) / seconds / 1e6
-        return "scanned \(payload.count) bytes in \(lines.count) lines (\(valid) valid): \(Int(rate)) MB/s"
+        return ScanMode.allCases.filter { only == nil || $0 == only }.map { mode in
+            let memory = mode == .withMemory ? JSONLineMemory() : nil
+            var scanner = JSONLineScanner()
+            var valid = 0
+            let start = Measure.now()
+            payload.withUnsafeBufferPointer { buffer in
+                for line in lines where scanner.scanObject(UnsafeBufferPointer(rebasing: buffer[line]), memory: memory) {
+                    valid += 1
+                }
+            }
+            let rate = Double(payload.count) / (Measure.now() - start) / 1e6
+            return "scanned \(payload.count) bytes in \(lines.count) lines (\(valid) valid), \(mode.rawValue): \(Int(rate)) MB/s"
+        }.joined(separator: "\n")
+    }
+
+    /// Whether the scanner remembers each line for the next.
+    enum ScanMode: String, CaseIterable {
+        case withoutMemory = "without memory"
+        case withMemory = "with memory"
     }
 
     /// Sends each payload on its own connection and thread, and returns the seconds until every byte is in a

@@ -17,7 +17,8 @@ if arguments.contains("--help") {
           --write-diff-pair  write two states of 5 MB (or MB) that differ in about 1% of their leaves
           --encode-only      encode the 10 KB state after each of 200 actions (a hook for valgrind
                              --tool=callgrind); add --reusing to reuse the encoding of unchanged parts
-          --scan-only        the daemon's line scanner alone over 64 MB of ingest lines, in MB/s
+          --scan-only        the daemon's line scanner alone over 64 MB of ingest lines, in MB/s, without and
+                             with its memory of the line before; add --with-memory or --without-memory for one
         """)
     exit(0)
 }
@@ -42,7 +43,9 @@ if arguments.contains("--encode-only") {
 }
 if arguments.contains("--scan-only") {
     // A profiling hook: the daemon's validating scanner alone over 64 MB of ingest lines, in one thread.
-    print(DaemonIngestBenchmarks.scanReport(bytes: 64_000_000))
+    let only: DaemonIngestBenchmarks.ScanMode? =
+        arguments.contains("--with-memory") ? .withMemory : arguments.contains("--without-memory") ? .withoutMemory : nil
+    print(DaemonIngestBenchmarks.scanReport(bytes: 64_000_000, only: only))
     exit(0)
 }
 let quick = arguments.contains("--quick")

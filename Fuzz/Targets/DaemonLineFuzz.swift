@@ -5,7 +5,8 @@ import StoreKitCore
 ///
 /// Properties: nothing crashes or hangs; the framed lines (with over-long ones counted, not held) account for
 /// every byte sent, in order; a line the check accepts is one the session reader accepts too, except for a
-/// duplicate key below the top level, which the check does not look for.
+/// duplicate key below the top level, which the check does not look for. The check remembers each line for the next,
+/// as the daemon does for each client.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDaemonLines(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = Array(UnsafeBufferPointer(start: data, count: size))
@@ -18,6 +19,7 @@ public func fuzzDaemonLines(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
     _ = fcntl(pair[1], F_SETFL, fcntl(pair[1], F_GETFL) | O_NONBLOCK)
     var framer = LineFramer(maxLineBytes: 2048, chunkSize: 1 + (size % 4099))
     var validator = SessionLineValidator()
+    let memory = JSONLineMemory()
     var accounted = 0
     var offset = 0
     while offset < input.count {
@@ -29,7 +31,7 @@ public func fuzzDaemonLines(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
             switch line {
             case .complete(let bytes):
                 accounted += bytes.count + 1
-                if case .success = validator.check(bytes) {
+                if case .success = validator.check(bytes, memory: memory) {
                     do {
                         _ = try SessionEvent(jsonValue: JSONValue(parsing: bytes))
                     } catch where !"\(error)".contains("duplicate") {

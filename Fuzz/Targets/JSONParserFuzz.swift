@@ -9,7 +9,8 @@ import StoreKitCore
 /// scanner does not look for duplicate keys below the top level; nothing Foundation rejects is accepted; what
 /// both accept, Foundation reads the same from the input and from our canonical bytes; and the valid JSON
 /// Foundation writes back from what it read is accepted (Foundation is lenient, with trailing commas for one, so
-/// its accepting an input is no proof the input is valid).
+/// its accepting an input is no proof the input is valid). Split at its first newline, the second line scans the
+/// same after the first, with the scanner's memory of it, as alone.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONParser(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = UnsafeBufferPointer(start: data, count: size)
@@ -54,6 +55,17 @@ public func fuzzJSONParser(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case .failure(let error):
         guard !scanned || "\(error)".contains("duplicate") else {
             fatalError("the scanner accepts what the parser rejects: \(error)")
+        }
+    }
+    if let newline = input.firstIndex(of: 0x0A) {
+        let (first, second) = (UnsafeBufferPointer(rebasing: input[..<newline]), UnsafeBufferPointer(rebasing: input[(newline + 1)...]))
+        let memory = JSONLineMemory()
+        var remembering = JSONLineScanner()
+        _ = remembering.scanObject(first, memory: memory)
+        let recalled = remembering.scanObject(second, memory: memory)
+        var alone = JSONLineScanner()
+        guard recalled == alone.scanObject(second), !recalled || remembering.members == alone.members else {
+            fatalError("the scanner's memory of the line before changes its verdict on the line after")
         }
     }
     return 0

@@ -8,6 +8,8 @@ final class ClientConnection {
     let id: Int
     /// Splits what the client sends into lines.
     var framer: LineFramer
+    /// The line check's memory of the last valid line the client sent.
+    let lineMemory = JSONLineMemory()
     /// The session file, once the header arrived.
     var session: SessionFile?
     /// The session id from the header.

@@ -14,7 +14,7 @@ extension DaemonWorker {
             bytes = complete
         }
         let checked: SessionLineValidator.Checked
-        switch validator.check(bytes) {
+        switch validator.check(bytes, memory: connection.lineMemory) {
         case .failure(let rejection):
             reject(connection, line: number, reason: rejection.reason)
             refuseIfFirst(connection)

@@ -26,9 +26,10 @@ struct SessionLineValidator {
 
     private var scanner = JSONLineScanner()
 
-    /// Checks one line (without its `\n`).
-    mutating func check(_ line: UnsafeBufferPointer<UInt8>) -> Result<Checked, Rejection> {
-        if scanner.scanObject(line), let action = fastAction(line) { return .success(action) }
+    /// Checks one line (without its `\n`). `memory`, that of the stream the line comes from, spares checking again
+    /// what the stream's last valid line held too.
+    mutating func check(_ line: UnsafeBufferPointer<UInt8>, memory: JSONLineMemory? = nil) -> Result<Checked, Rejection> {
+        if scanner.scanObject(line, memory: memory), let action = fastAction(line) { return .success(action) }
         return fullCheck(line)
     }
 

@@ -32,18 +32,26 @@ package struct JSONLineScanner {
     }
 
     /// Scans `line`, which must hold exactly one JSON object (surrounding whitespace allowed).
+    /// - Parameters:
+    ///   - line: The line's bytes.
+    ///   - memory: The memory of the last valid line of the stream `line` comes from, which spares checking again
+    ///     the nested objects and arrays this line repeats byte for byte; it then remembers this line if it is
+    ///     valid. The verdict is the same with or without it.
     /// - Returns: True when the line is a valid object with distinct top-level keys; ``members`` then lists them.
-    package mutating func scanObject(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    package mutating func scanObject(_ line: UnsafeBufferPointer<UInt8>, memory: JSONLineMemory? = nil) -> Bool {
         members.removeAll(keepingCapacity: true)
         guard let start = line.baseAddress else { return false }
         // An object's line ends in `}` once trailing whitespace is cut; that byte is the cursor's sentinel.
         var end = start + line.count
         while end > start, end[-1].isJSONWhitespace { end -= 1 }
         guard end > start, end[-1] == UInt8(ascii: "}") else { return false }
-        let cursor = Cursor(start: start, end: end, maxDepth: maxDepth)
+        memory?.contents.pointee.begin(lineLength: line.count)
+        let cursor = Cursor(start: start, end: end, maxDepth: maxDepth, memory: memory?.contents)
         let open = Cursor.token(at: start)
-        return open[0] == UInt8(ascii: "{") && cursor.object(at: open, depth: 1, members: &members) == end
+        let valid = open[0] == UInt8(ascii: "{") && cursor.object(at: open, depth: 1, members: &members) == end
             && !hasDuplicateKey(in: start)
+        if valid { memory?.contents.pointee.commit(line, members: members) }
+        return valid
     }
 
     /// Whether two of ``members`` have the same key, in the bytes of the line at `start`.
@@ -96,13 +104,19 @@ private struct Cursor {
     let wordLimit: UnsafePointer<UInt8>
     /// The deepest nesting accepted, the outermost object being at depth 1.
     let maxDepth: Int
+    /// The memory of the stream's last valid line, if the scan has one.
+    let memory: UnsafeMutablePointer<JSONLineMemory.Contents>?
 
     /// A scan of the line from `start` to `end`, the position just past its closing `}`.
-    init(start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, maxDepth: Int) {
+    init(
+        start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, maxDepth: Int,
+        memory: UnsafeMutablePointer<JSONLineMemory.Contents>?
+    ) {
         self.start = start
         self.end = end
         wordLimit = end - start >= 8 ? end - 7 : start
         self.maxDepth = maxDepth
+        self.memory = memory
     }
 
     /// The first byte at or after `position` that is not whitespace.
@@ -135,10 +149,8 @@ private struct Cursor {
             (end, type) = (Cursor.number(at: position), .number)
         } else {
             switch first {
-            case UInt8(ascii: "{"):
-                var nested = NestedMembers()
-                (end, type) = (insideLine(object(at: position, depth: depth + 1, members: &nested)), .object)
-            case UInt8(ascii: "["): (end, type) = (insideLine(array(at: position, depth: depth + 1)), .array)
+            case UInt8(ascii: "{"): (end, type) = (insideLine(container(at: position, depth: depth + 1)), .object)
+            case UInt8(ascii: "["): (end, type) = (insideLine(container(at: position, depth: depth + 1)), .array)
             case UInt8(ascii: "t"): (end, type) = (literal("true", at: position), .boolean)
             case UInt8(ascii: "f"): (end, type) = (literal("false", at: position), .boolean)
             case UInt8(ascii: "n"): (end, type) = (literal("null", at: position), .null)
@@ -156,6 +168,31 @@ private struct Cursor {
         position == end ? nil : position
     }
 
+    /// Scans the nested object or array at `open`, at `depth`: recalled when the memory holds the very same bytes
+    /// at that place, else scanned and noted for the next line.
+    @inline(__always)
+    func container(at open: UnsafePointer<UInt8>, depth: Int) -> UnsafePointer<UInt8>? {
+        guard let memory else { return scanContainer(at: open, depth: depth) }
+        let offset = open - start
+        var counterpart = -1
+        if let close = memory.pointee.recall(
+            at: offset, position: open, available: end - open, depth: depth, counterpart: &counterpart)
+        {
+            return close
+        }
+        let number = memory.pointee.willScan(at: offset, depth: depth)
+        guard let close = scanContainer(at: open, depth: depth) else { return nil }
+        memory.pointee.scanned(number, endingAt: close - start, counterpart: counterpart)
+        return close
+    }
+
+    /// Scans the nested object or array at `open`, at `depth`.
+    func scanContainer(at open: UnsafePointer<UInt8>, depth: Int) -> UnsafePointer<UInt8>? {
+        guard open[0] == UInt8(ascii: "{") else { return array(at: open, depth: depth) }
+        var nested = NestedMembers()
+        return object(at: open, depth: depth, members: &nested)
+    }
+
     /// Scans an object at its `{`, at `depth` (1 for the outermost), and notes its members in `members`.
     func object<Members: MemberRecorder>(
         at open: UnsafePointer<UInt8>, depth: Int, members: inout Members
@@ -163,11 +200,14 @@ private struct Cursor {
         guard depth <= maxDepth else { return nil }
         var keyQuote = Cursor.token(at: open + 1)
         if keyQuote[0] == UInt8(ascii: "}") { return keyQuote + 1 }
+        var index = 0
         while true {
             guard keyQuote[0] == UInt8(ascii: "\""), let keyEnd = string(from: keyQuote + 1) else { return nil }
             let colon = Cursor.token(at: keyEnd)
             guard colon[0] == UInt8(ascii: ":") else { return nil }
             let valueStart = Cursor.token(at: colon + 1)
+            if depth == 1, let memory { memory.pointee.alignMember(index, valueAt: valueStart - start) }
+            index += 1
             guard let value = value(at: valueStart, depth: depth) else { return nil }
             members.record(
                 keyStart: keyQuote + 1 - start, keyEnd: keyEnd - 1 - start, valueStart: valueStart - start,
