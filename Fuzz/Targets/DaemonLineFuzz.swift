@@ -17,7 +17,7 @@ public func fuzzDaemonLines(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
         close(pair[1])
     }
     _ = fcntl(pair[1], F_SETFL, fcntl(pair[1], F_GETFL) | O_NONBLOCK)
-    var framer = LineFramer(maxLineBytes: 2048, chunkSize: 1 + (size % 4099))
+    let framer = LineFramer(maxLineBytes: 2048, chunkSize: 1 + (size % 4099))
     var validator = SessionLineValidator()
     let memory = JSONLineMemory()
     var accounted = 0
@@ -29,8 +29,9 @@ public func fuzzDaemonLines(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
         offset = end
         while (try? framer.read(from: pair[1], { line, _ in
             switch line {
-            case .complete(let bytes):
-                accounted += bytes.count + 1
+            case .complete(let terminated):
+                accounted += terminated.count
+                let bytes = UnsafeBufferPointer(rebasing: terminated.dropLast())
                 if case .success = validator.check(bytes, memory: memory) {
                     do {
                         _ = try SessionEvent(jsonValue: JSONValue(parsing: bytes))

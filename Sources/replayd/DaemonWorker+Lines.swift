@@ -4,15 +4,16 @@ extension DaemonWorker {
     /// Checks one framed line and queues it for the session file, or rejects it.
     func handle(_ line: LineFramer.Line, number: Int, on connection: ClientConnection) {
         guard !connection.isClosing else { return }
-        let bytes: UnsafeBufferPointer<UInt8>
+        let terminated: UnsafeBufferPointer<UInt8>
         switch line {
         case .tooLong(let count):
             reject(connection, line: number, reason: "line is \(count) bytes, over the limit of \(options.maxLineBytes)")
             refuseIfFirst(connection)
             return
         case .complete(let complete):
-            bytes = complete
+            terminated = complete
         }
+        let bytes = UnsafeBufferPointer(rebasing: terminated.dropLast())
         let checked: SessionLineValidator.Checked
         switch validator.check(bytes, memory: connection.lineMemory) {
         case .failure(let rejection):
@@ -23,7 +24,7 @@ extension DaemonWorker {
             checked = success
         }
         guard let session = connection.session else {
-            startSession(checked, headerLine: Array(bytes) + [0x0A], line: number, on: connection)
+            startSession(checked, headerLine: Array(terminated), line: number, on: connection)
             return
         }
         if let problem = Self.orderProblem(checked, after: session) {
@@ -31,8 +32,7 @@ extension DaemonWorker {
             return
         }
         session.note(checked)
-        batch.append(contentsOf: bytes)
-        batch.append(0x0A)
+        accepted.append(terminated)
         connection.storedLines += 1
     }
 

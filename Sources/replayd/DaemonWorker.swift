@@ -15,7 +15,7 @@ final class DaemonWorker {
     private var connections: [Int32: ClientConnection] = [:]
     var validator = SessionLineValidator()
     /// The lines checked in the current read, written to the session file in one write.
-    var batch: [UInt8] = []
+    var accepted = AcceptedLines()
 
     /// Creates a worker that serves what `inbox` hands it.
     init(options: DaemonOptions, log: DaemonLog, shared: Locked<SharedDaemonState>, inbox: WorkerInbox) {
@@ -76,7 +76,6 @@ final class DaemonWorker {
     /// Reads one chunk from the client, checks the lines it completed, and writes them to the session file.
     /// - Returns: The bytes read, 0 at the end of the stream, `nil` when none were ready.
     private func readAndStore(_ connection: ClientConnection) throws(SystemError) -> Int? {
-        batch.removeAll(keepingCapacity: true)
         defer { store(connection) }
         return try connection.framer.read(from: connection.fd) { line, number in
             handle(line, number: number, on: connection)
@@ -85,11 +84,18 @@ final class DaemonWorker {
 
     /// Writes the lines checked in this read to the session file, in one write.
     private func store(_ connection: ClientConnection) {
-        guard !batch.isEmpty, let session = connection.session else { return }
+        defer { accepted.removeAll() }
+        guard !accepted.isEmpty, let session = connection.session else { return }
+        accepted.withContiguousBytes { write($0, to: session, of: connection) }
+    }
+
+    /// Appends complete lines to the connection's session file; when that fails, holds a copy of them to retry
+    /// before anything more is read from the client.
+    private func write(_ lines: UnsafeRawBufferPointer, to session: SessionFile, of connection: ClientConnection) {
         do {
-            try session.append(batch)
+            try session.append(lines)
         } catch {
-            connection.unwritten = batch
+            connection.unwritten = Array(lines)
             log.write(.error, "session.write_failed", [
                 "connection": .integer(Int64(connection.id)), "file": .string(session.path),
                 "error": .string("\(error)"),
@@ -101,7 +107,7 @@ final class DaemonWorker {
     private func retryWrite(_ connection: ClientConnection) {
         guard let session = connection.session else { return }
         do {
-            try session.append(connection.unwritten)
+            try connection.unwritten.withUnsafeBytes { try session.append($0) }
             connection.unwritten = []
             log.write(.info, "session.write_resumed", [
                 "connection": .integer(Int64(connection.id)), "file": .string(session.path),
@@ -142,8 +148,7 @@ final class DaemonWorker {
             event = "session.disconnected"
             let end = EndEvent(
                 reason: .disconnected, actions: session.lastSequence, dropped: session.dropped, time: session.lastTime)
-            batch = SessionEvent.end(end).line
-            store(connection)
+            SessionEvent.end(end).line.withUnsafeBytes { write($0, to: session, of: connection) }
             if !connection.unwritten.isEmpty {
                 log.write(.error, "session.end_lost", ["file": .string(session.path)])
             }
@@ -169,7 +174,6 @@ final class DaemonWorker {
             for _ in 0..<256 where connection.unwritten.isEmpty && !connection.isClosing {
                 guard let received = try? readAndStore(connection), received > 0 else { break }
             }
-            batch.removeAll(keepingCapacity: true)
             close(connection, reason: "daemon stopped")
         }
     }

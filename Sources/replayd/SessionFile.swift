@@ -61,17 +61,23 @@ final class SessionFile {
 
     /// Writes a new file's header; when that fails, removes the file, which would be unreadable without it.
     private func writeHeader(_ line: [UInt8]) throws(SystemError) {
-        do {
-            try append(line)
-        } catch {
+        let failure = line.withUnsafeBytes { bytes -> SystemError? in
+            do throws(SystemError) {
+                try append(bytes)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure {
             try? Syscall.unlink(path)
-            throw error
+            throw failure
         }
     }
 
     /// Appends complete lines in one write. When the write fails part way (a full disk), the file is cut back to
     /// its last complete line, so a retry of the same lines cannot leave half a line or a duplicate behind.
-    func append(_ lines: [UInt8]) throws(SystemError) {
+    func append(_ lines: UnsafeRawBufferPointer) throws(SystemError) {
         do {
             try Syscall.writeAll(fd, lines, subject: path)
             size += lines.count
