@@ -30,12 +30,20 @@ enum SampleApp {
         }
         let statistics = await record(options, to: transport)
         printError("sample-app: recorded \(statistics.actionsWritten) of \(statistics.actionsSeen) actions to \(destination)")
+        guard statistics.isFinished else {
+            printError("sample-app: the recorder did not finish sending within \(flushTimeout); the session may be cut short")
+            return 1
+        }
         guard statistics.dropped == 0 else {
             printError("sample-app: \(statistics.dropped) actions were not recorded: \(statistics.lastError ?? "")")
             return 1
         }
         return 0
     }
+
+    /// How long the app waits at the end for the recorder to send what it holds: a scripted run has nothing
+    /// better to do, so it waits long rather than cut its session short.
+    static let flushTimeout = Duration.seconds(60)
 
     /// Drives the chosen feature with the recorder attached and returns what the recorder did.
     static func record(_ options: SampleAppOptions, to transport: any SessionTransport) async -> RecorderStatistics {
@@ -47,19 +55,19 @@ enum SampleApp {
             let store = Store(initialState: Counter.State(), reducer: Counter.reducer)
             let recorder = store.startRecording(.init(storeID: Counter.storeID, app: app, snapshots: snapshots), to: transport)
             SampleScripts.counter(store, actions: options.actions, random: &random)
-            return recorder.finish()
+            return recorder.finish(timeout: flushTimeout)
         case .todos:
             let store = Store(initialState: Todos.State(), reducer: Todos.reducer)
             let recorder = store.startRecording(.init(storeID: Todos.storeID, app: app, snapshots: snapshots), to: transport)
             SampleScripts.todos(store, actions: options.actions, random: &random)
-            return recorder.finish()
+            return recorder.finish(timeout: flushTimeout)
         case .scoreboard:
             let store = Store(
                 initialState: Scoreboard.State(), reducer: Scoreboard.reducer,
                 effects: [Scoreboard.postScore(to: FakeScoreServer())])
             let recorder = store.startRecording(.init(storeID: Scoreboard.storeID, app: app, snapshots: snapshots), to: transport)
             await SampleScripts.scoreboard(store, actions: options.actions, random: &random)
-            return recorder.finish()
+            return recorder.finish(timeout: flushTimeout)
         }
     }
 
