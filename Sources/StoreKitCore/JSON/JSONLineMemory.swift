@@ -110,7 +110,15 @@ extension JSONLineMemory {
             // scan, as a scanned one would be.
             guard length <= available, length <= budget else { return nil }
             budget -= length
-            guard memcmp(line.storage + target, position, length) == 0 else { return nil }
+            // The last 8 bytes first: a container that changed near its end (a counter kept last) fails at once.
+            let bytes = line.storage + target
+            if length >= 8 {
+                let tail = length - 8
+                guard UnsafeRawPointer(bytes + tail).loadUnaligned(as: UInt64.self)
+                    == UnsafeRawPointer(position + tail).loadUnaligned(as: UInt64.self)
+                else { return nil }
+            }
+            guard memcmp(bytes, position, length) == 0 else { return nil }
             scanning.append(Container(start: offset, end: offset + length, depth: depth))
             return position + length
         }
