@@ -24,7 +24,7 @@ extension DaemonWorker {
             checked = success
         }
         guard let session = connection.session else {
-            startSession(checked, headerLine: Array(terminated), line: number, on: connection)
+            startSession(checked, headerLine: UnsafeRawBufferPointer(terminated), line: number, on: connection)
             return
         }
         if let problem = Self.orderProblem(checked, after: session) {
@@ -53,7 +53,7 @@ extension DaemonWorker {
 
     /// Opens (or continues) the session a header names and welcomes the client; refuses anything else.
     private func startSession(
-        _ checked: SessionLineValidator.Checked, headerLine: [UInt8], line: Int, on connection: ClientConnection
+        _ checked: SessionLineValidator.Checked, headerLine: UnsafeRawBufferPointer, line: Int, on connection: ClientConnection
     ) {
         guard case .header(let header) = checked else {
             reject(connection, line: line, reason: "the first line must be a session header (kind 'session')")

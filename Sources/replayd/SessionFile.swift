@@ -42,7 +42,7 @@ final class SessionFile {
     ///   - maxLineBytes: The longest line the daemon accepts, which bounds what the tail read looks at.
     /// - Throws: ``OpenError`` when the stored session has ended or its last line is unreadable; ``SystemError``.
     static func open(
-        directory: String, name: String, headerLine: [UInt8], maxLineBytes: Int
+        directory: String, name: String, headerLine: UnsafeRawBufferPointer, maxLineBytes: Int
     ) throws -> SessionFile {
         let path = directory + "/" + name
         do {
@@ -60,18 +60,12 @@ final class SessionFile {
     }
 
     /// Writes a new file's header; when that fails, removes the file, which would be unreadable without it.
-    private func writeHeader(_ line: [UInt8]) throws(SystemError) {
-        let failure = line.withUnsafeBytes { bytes -> SystemError? in
-            do throws(SystemError) {
-                try append(bytes)
-                return nil
-            } catch {
-                return error
-            }
-        }
-        if let failure {
+    private func writeHeader(_ line: UnsafeRawBufferPointer) throws(SystemError) {
+        do {
+            try append(line)
+        } catch {
             try? Syscall.unlink(path)
-            throw failure
+            throw error
         }
     }
 

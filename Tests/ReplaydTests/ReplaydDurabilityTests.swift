@@ -9,9 +9,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let daemon = try await DaemonProcess(folder: folder)
-        let client = try RawClient(socket: folder.socket)
-        try client.send(line: SessionLines.header(session: "k9"))
-        _ = try client.nextReply()
+        let client = try RawClient.startingSession("k9", socket: folder.socket)
         var sent = 0
         for sequence in 1...200 {
             try client.send(line: SessionLines.action(sequence))

@@ -313,9 +313,7 @@ struct ReplaydFullDiskTests {
         let disk = try SmallFilesystem(at: folder.sessions, kilobytes: 256)
         defer { disk.unmount() }
         let daemon = try await DaemonProcess(folder: folder)
-        let client = try RawClient(socket: folder.socket)
-        try client.send(line: SessionLines.header(session: "disk"))
-        _ = try client.nextReply()
+        let client = try RawClient.startingSession("disk", socket: folder.socket)
         for sequence in 1...50 { try client.send(line: SessionLines.action(sequence)) }
         await waitUntil("50 actions are stored") { folder.lines(of: "counter-disk.jsonl").count == 51 }
 

@@ -190,6 +190,14 @@ final class RawClient: @unchecked Sendable {
 
     deinit { close() }
 
+    /// Connects and starts recording `session` of the counter store: sends its header and reads the reply.
+    static func startingSession(_ session: String, socket: String) throws -> RawClient {
+        let client = try RawClient(socket: socket)
+        try client.send(line: SessionLines.header(session: session))
+        _ = try client.nextReply()
+        return client
+    }
+
     /// Closes the connection now, as an app that goes away would.
     func close() {
         guard !closed else { return }

@@ -32,9 +32,7 @@ import Testing
 
         for (index, bad) in Self.badLines.enumerated() {
             // When a client sends a bad line between two good ones
-            let client = try RawClient(socket: folder.socket)
-            try client.send(line: SessionLines.header(session: "bad-\(index)"))
-            _ = try client.nextReply()
+            let client = try RawClient.startingSession("bad-\(index)", socket: folder.socket)
             try client.send(line: SessionLines.action(1))
             try client.send(bad.bytes + [0x0A])
             try client.send(line: SessionLines.action(2))
@@ -68,9 +66,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let daemon = try await DaemonProcess(folder: folder)
-        let client = try RawClient(socket: folder.socket)
-        try client.send(line: SessionLines.header(session: "mixed"))
-        _ = try client.nextReply()
+        let client = try RawClient.startingSession("mixed", socket: folder.socket)
 
         // When one write holds good lines with bad ones between them, and one at the very end
         let lines = [

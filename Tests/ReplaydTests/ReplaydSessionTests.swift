@@ -128,9 +128,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let daemon = try await DaemonProcess(folder: folder)
-        let client = try RawClient(socket: folder.socket)
-        try client.send(line: SessionLines.header(session: "open"))
-        _ = try client.nextReply()
+        let client = try RawClient.startingSession("open", socket: folder.socket)
         try client.send(line: SessionLines.action(1))
         await waitUntil("the action is stored") { folder.lines(of: "counter-open.jsonl").count == 2 }
 

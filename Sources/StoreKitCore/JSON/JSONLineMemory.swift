@@ -92,9 +92,8 @@ extension JSONLineMemory {
         /// `counterpart` for ``scanned(_:endingAt:counterpart:)``.
         @inline(__always)
         mutating func recall(
-            at offset: Int, position: UnsafePointer<UInt8>, available: Int, depth: Int, counterpart: inout Int
+            at offset: Int, position: UnsafePointer<UInt8>, available: Int, depth: Int, counterpart: inout Int?
         ) -> UnsafePointer<UInt8>? {
-            counterpart = -1
             let target = offset + shift
             var index = searchFrom
             let remembered = containers.storage
@@ -131,12 +130,12 @@ extension JSONLineMemory {
             return scanning.count - 1
         }
 
-        /// Notes where scanned container `number` ended; when it had a remembered counterpart (not -1), lines the
-        /// places up again after both.
+        /// Notes where scanned container `number` ended; when it had a remembered counterpart, lines the places up
+        /// again after both.
         @inline(__always)
-        mutating func scanned(_ number: Int, endingAt end: Int, counterpart: Int) {
+        mutating func scanned(_ number: Int, endingAt end: Int, counterpart: Int?) {
             scanning.storage[number].end = end
-            if counterpart >= 0 { shift = containers.storage[counterpart].end - end }
+            if let counterpart { shift = containers.storage[counterpart].end - end }
         }
     }
 
@@ -152,11 +151,11 @@ extension JSONLineMemory {
         /// Makes room for `extra` more values.
         mutating func reserve(_ extra: Int) {
             guard count + extra > capacity else { return }
-            let larger = UnsafeMutablePointer<Element>.allocate(capacity: max(count + extra, 2 * capacity))
+            capacity = max(count + extra, 2 * capacity)
+            let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
             larger.moveInitialize(from: storage, count: count)
             storage.deallocate()
             storage = larger
-            capacity = max(count + extra, 2 * capacity)
         }
 
         /// Adds a value.

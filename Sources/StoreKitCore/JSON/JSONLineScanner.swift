@@ -174,7 +174,7 @@ private struct Cursor {
     func container(at open: UnsafePointer<UInt8>, depth: Int) -> UnsafePointer<UInt8>? {
         guard let memory else { return scanContainer(at: open, depth: depth) }
         let offset = open - start
-        var counterpart = -1
+        var counterpart: Int?
         if let close = memory.pointee.recall(
             at: offset, position: open, available: end - open, depth: depth, counterpart: &counterpart)
         {
