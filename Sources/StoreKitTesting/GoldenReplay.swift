@@ -64,20 +64,19 @@ public func assertGolden<State: Codable & Equatable & Sendable, Action: Codable 
     record: GoldenRecordMode? = nil
 ) throws(GoldenReplayError) {
     let mode = try resolvedMode(record)
-    let exists = FileManager.default.fileExists(atPath: path)
-    if mode == .all || (!exists && mode != .never) {
+    guard FileManager.default.fileExists(atPath: path) else {
+        guard mode != .never else {
+            throw GoldenReplayError(
+                "no golden session at \(path), and record mode 'never' may not record one (CI is set, or REPLAY_RECORD=never); "
+                    + "record it locally and commit it")
+        }
         try writeSession(
             try recordSession(storeID: storeID, initialState: initialState, reducer: reducer, actions: actions),
             to: path)
         throw GoldenReplayError(
             "recorded golden \(path) (\(actions.count) actions, record mode '\(mode.rawValue)'); review it and run again")
     }
-    guard exists else {
-        throw GoldenReplayError(
-            "no golden session at \(path), and record mode 'never' may not record one (CI is set, or REPLAY_RECORD=never); "
-                + "record it locally and commit it")
-    }
-    let store = ReplayableStore(id: storeID, reducer: reducer)
+    let engine = ReplayEngine(stores: [ReplayableStore(id: storeID, reducer: reducer)])
     let golden: Session
     do {
         golden = try Session(contentsOf: path)
@@ -87,12 +86,17 @@ public func assertGolden<State: Codable & Equatable & Sendable, Action: Codable 
     let fresh = try recordSession(storeID: storeID, initialState: initialState, reducer: reducer, actions: actions)
     let sameScript = golden.actions.map(\.action) == fresh.actions.map(\.action)
         && golden.header.initialState == fresh.header.initialState
-    let report = ReplayEngine(stores: [store]).replay(golden)
-    if sameScript && report.isMatch { return }
-    if mode == .failed {
-        try writeSession(fresh, to: path)
-        throw GoldenReplayError("re-recorded golden \(path) (record mode 'failed'); review the change and run again")
+    let report = engine.replay(golden)
+    if mode == .all || (mode == .failed && !(sameScript && report.isMatch)) {
+        if sameScript {
+            try writeRerecorded(golden, engine: engine, to: path)
+        } else {
+            try writeSession(rescripted(golden, by: fresh), to: path)
+        }
+        throw GoldenReplayError(
+            "re-recorded golden \(path) (\(actions.count) actions, record mode '\(mode.rawValue)'); review the change and run again")
     }
+    if sameScript && report.isMatch { return }
     guard sameScript else {
         throw GoldenReplayError(scriptDifference(golden: golden, fresh: fresh, path: path))
     }
@@ -155,12 +159,44 @@ private func writeRerecorded(_ session: Session, engine: ReplayEngine, to path: 
     }
 }
 
+/// The golden rewritten for a new script: `fresh`'s initial state and events under `golden`'s header (its session
+/// id, start time, pid and the rest), and `golden`'s snapshot layout where it has a line: a step that held a patch
+/// holds one again (against the new previous state), a step that held a full state holds one.
+private func rescripted(_ golden: Session, by fresh: Session) -> Session {
+    var header = golden.header
+    header.initialState = fresh.header.initialState
+    let patchedSteps = Set(golden.actions.filter { $0.patch != nil }.map(\.sequence))
+    var previous: JSONValue? = header.initialState
+    let events = fresh.events.map { event -> SessionEvent in
+        guard case .action(var action) = event else {
+            if case .gap = event { previous = nil }
+            return event
+        }
+        action.patch = patchedSteps.contains(action.sequence) ? previous.map { JSONPatch(from: $0, to: action.state) } : nil
+        previous = action.state
+        return .action(action)
+    }
+    return Session(header: header, events: events)
+}
+
+/// Writes `session` to `path` at once (a rename), keeping the mode of the file it replaces.
 private func writeSession(_ session: Session, to path: String) throws(GoldenReplayError) {
+    let url = URL(fileURLWithPath: path)
+    let temporary = "\(path).recording-\(getpid())"
     do {
-        let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(session.ndjson).write(to: url, options: .atomic)
+        let mode = FileManager.default.fileExists(atPath: path)
+            ? try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int : nil
+        try Data(session.ndjson).write(to: URL(fileURLWithPath: temporary))
+        if let mode { try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: temporary) }
+        guard rename(temporary, path) == 0 else {
+            throw GoldenReplayError("cannot write the golden \(path): rename: \(String(cString: strerror(errno)))")
+        }
+    } catch let error as GoldenReplayError {
+        try? FileManager.default.removeItem(atPath: temporary)
+        throw error
     } catch {
+        try? FileManager.default.removeItem(atPath: temporary)
         throw GoldenReplayError("cannot write the golden \(path): \(error)")
     }
 }

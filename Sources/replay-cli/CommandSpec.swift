@@ -35,6 +35,13 @@ enum CommonOptions {
     static let host = OptionSpec(
         name: "--host", valueName: "<command>",
         help: "the replay host to run (default: $REPLAY_HOST, else .replay.json here or in a parent)")
+    static let build = OptionSpec(
+        name: "--build", valueName: "<command>",
+        help: "build the host with this before replaying (default: $REPLAY_BUILD, else .replay.json's 'build')")
+    static let noBuild = OptionSpec(
+        name: "--no-build", valueName: nil, help: "replay through the host as it is, without its build step")
+    /// The options of every command that replays: which host, how to build it, how long to wait for it.
+    static let replaying = [host, build, noBuild, timeout]
     static let timeout = OptionSpec(
         name: "--timeout", valueName: "<seconds>", help: "give up on a host that stays silent this long (default: 30)")
 }

@@ -2,12 +2,18 @@ import Foundation
 
 /// Writes `check` results as JUnit XML, which GitHub Actions, GitLab and Jenkins display.
 enum JUnitReport {
-    static func write(_ results: [CheckCommand.Result], to path: String) throws(CLIError) {
+    /// Writes `results` to `path`; the host that replayed them goes into the suite's `<properties>`.
+    static func write(_ results: [CheckCommand.Result], host: HostIdentity, to path: String) throws(CLIError) {
         let failures = results.filter { $0.status == 1 }.count
         let errors = results.filter { $0.status == 2 }.count
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         xml += #"<testsuites name="replay-cli check" tests="\#(results.count)" failures="\#(failures)" errors="\#(errors)">"# + "\n"
         xml += #"  <testsuite name="golden replay" tests="\#(results.count)" failures="\#(failures)" errors="\#(errors)">"# + "\n"
+        xml += "    <properties>\n"
+        for (name, value) in host.properties {
+            xml += #"      <property name="\#(escape(name))" value="\#(escape(value))"/>"# + "\n"
+        }
+        xml += "    </properties>\n"
         for result in results {
             xml += #"    <testcase classname="replay" name="\#(escape(result.path))">"#
             switch result.status {

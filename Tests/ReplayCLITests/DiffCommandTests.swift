@@ -3,14 +3,14 @@ import Testing
 
 @Suite struct DiffCommandTests {
     @Test func aSampleSessionReplaysThroughTheSamplesHostAsAMatch() async throws {
-        let outcome = try await CLI.run(["diff", CLI.session("todos-basic.jsonl")])
+        let outcome = try await CLI.run(["diff", CLI.session("todos-basic.jsonl"), "--no-build"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("match: all 40 replayed states equal the recorded ones"))
     }
 
     @Test func aChangedReducerExitsOneAndNamesStepActionAndPath() async throws {
         // Given the samples' host with a todo reducer that no longer toggles
-        let outcome = try await CLI.run(["diff", CLI.session("todos-basic.jsonl")], environment: ["SAMPLE_HOST_REGRESSION": "todos-toggle"])
+        let outcome = try await CLI.run(["diff", CLI.session("todos-basic.jsonl"), "--no-build"], environment: ["SAMPLE_HOST_REGRESSION": "todos-toggle"])
 
         // Then diff exits 1 and names the step, the action and the path
         #expect(outcome.status == 1)
@@ -24,7 +24,7 @@ import Testing
 
     @Test func jsonOutputIsOneDocumentWithTheVerdict() async throws {
         let outcome = try await CLI.run(
-            ["diff", CLI.session("todos-basic.jsonl"), "--json", "--all"], environment: ["SAMPLE_HOST_REGRESSION": "todos-toggle"])
+            ["diff", CLI.session("todos-basic.jsonl"), "--json", "--all", "--no-build"], environment: ["SAMPLE_HOST_REGRESSION": "todos-toggle"])
         #expect(outcome.status == 1)
         let document = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
         let report = document?["report"] as? [String: Any]
@@ -36,7 +36,7 @@ import Testing
 
     @Test func readsTheSessionFromStandardInput() async throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: CLI.session("counter-basic.jsonl")))
-        let outcome = try await CLI.run(["diff", "-"], stdin: data)
+        let outcome = try await CLI.run(["diff", "-", "--no-build"], stdin: data)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.hasPrefix("<stdin>: store \"counter\""))
     }
@@ -96,11 +96,11 @@ import Testing
         defer { scratch.remove() }
         let text = try String(contentsOfFile: CLI.session("counter-basic.jsonl"), encoding: .utf8)
         let broken = try scratch.write("broken.jsonl", text.split(separator: "\n").prefix(3).joined(separator: "\n") + "\n{\"kind\":\"acton\"}\n")
-        let outcome = try await CLI.run(["diff", broken])
+        let outcome = try await CLI.run(["diff", broken, "--no-build"])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("broken.jsonl:4: field 'kind' is 'acton'"), "\(outcome.stderr)")
         let truncated = try scratch.write("cut.jsonl", text.split(separator: "\n").prefix(3).joined(separator: "\n") + "\n{\"kind\":\"action\",\"seq\":3")
-        let cut = try await CLI.run(["diff", truncated])
+        let cut = try await CLI.run(["diff", truncated, "--no-build"])
         #expect(cut.status == 2)
         #expect(cut.stderr.contains("cut.jsonl:4: the last line is cut off"), "\(cut.stderr)")
     }

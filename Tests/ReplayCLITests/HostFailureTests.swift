@@ -30,12 +30,38 @@ import Testing
         #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
     }
 
+    @Test func aTrappingHostShowsTheHeadAndTheTailOfItsStandardError() async throws {
+        // Given a host whose reducer traps at step 3: the fatal error and its source location come first, then a
+        // 40-line backtrace
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let host = try fakeHost(
+            """
+            echo '{"kind":"step","seq":3,"name":"toggleCompleted"}'
+            echo 'Fatal error: Index out of range' >&2
+            echo 'Todos.swift:78: in Todos.reducer' >&2
+            i=1; while [ $i -le 40 ]; do echo "#$i 0x00000000000$i in frame$i" >&2; i=$((i+1)); done
+            kill -TRAP $$
+            """, in: scratch)
+
+        // When diff replays through it
+        let outcome = try await CLI.run(["diff", CLI.session("todos-basic.jsonl"), "--host", host, "--timeout", "5"])
+
+        // Then the report names the step, and shows the first 10 lines and the last 10 with the count left out
+        #expect(outcome.status == 2)
+        let frames = { (range: ClosedRange<Int>) in range.map { "#\($0) 0x00000000000\($0) in frame\($0)" } }
+        let expected = ["Error: the replay host crashed (signal 5) at step 3 (toggleCompleted) without an answer; its stderr said:"]
+            + ["Fatal error: Index out of range", "Todos.swift:78: in Todos.reducer"] + frames(1...8)
+            + ["... (22 lines omitted)"] + frames(31...40)
+        #expect(outcome.stderr == expected.joined(separator: "\n") + "\n")
+    }
+
     @Test func aHostThatDoesNotKnowTheStoreSaysWhichItKnows() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let text = try String(contentsOfFile: CLI.session("counter-basic.jsonl"), encoding: .utf8)
         let session = try scratch.write("other.jsonl", text.replacingOccurrences(of: #""storeId":"counter""#, with: #""storeId":"checkout""#))
-        let outcome = try await CLI.run(["diff", session])
+        let outcome = try await CLI.run(["diff", session, "--no-build"])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("the replay host does not know store 'checkout' (it knows: counter, scoreboard, todos)"), "\(outcome.stderr)")
     }

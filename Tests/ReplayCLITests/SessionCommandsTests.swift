@@ -6,21 +6,21 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         let junit = scratch.file("report.xml")
-        let outcome = try await CLI.run(["check", "samples/sessions", "--jobs", "2", "--junit", junit])
+        let outcome = try await CLI.run(["check", "samples/sessions", "--jobs", "2", "--junit", junit, "--no-build"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("✓ match       samples/sessions/todos-basic.jsonl (40 actions)"))
         #expect(outcome.stdout.contains("4 sessions: 4 match"))
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.contains(#"<testsuites name="replay-cli check" tests="4" failures="0" errors="0">"#))
 
-        let regressed = try await CLI.run(["check", "samples/sessions", "--junit", junit], environment: ["SAMPLE_HOST_REGRESSION": "todos-toggle"])
+        let regressed = try await CLI.run(["check", "samples/sessions", "--junit", junit, "--no-build"], environment: ["SAMPLE_HOST_REGRESSION": "todos-toggle"])
         #expect(regressed.status == 1)
         #expect(regressed.stdout.contains("✗ diverged    samples/sessions/todos-basic.jsonl (40 actions): step 5 toggleCompleted, todos[0].isComplete"))
         #expect(try String(contentsOfFile: junit, encoding: .utf8).contains(#"<failure message="diverged">"#))
     }
 
     @Test func replayPrintsTheReplayedStateAtAStep() async throws {
-        let outcome = try await CLI.run(["replay", CLI.session("counter-basic.jsonl"), "--step", "1", "--json"])
+        let outcome = try await CLI.run(["replay", CLI.session("counter-basic.jsonl"), "--step", "1", "--json", "--no-build"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let document = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
         #expect(document?["step"] as? Int == 1)
@@ -108,10 +108,10 @@ import Testing
         defer { scratch.remove() }
         let session = try scratch.copy("todos-basic.jsonl", as: "golden.jsonl")
         let regression = ["SAMPLE_HOST_REGRESSION": "todos-toggle"]
-        let update = try await CLI.run(["update", session], environment: regression)
+        let update = try await CLI.run(["update", session, "--no-build"], environment: regression)
         #expect(update.status == 0, "\(update.stderr)")
         #expect(update.stdout.contains("the original is kept as \(session).orig"))
-        #expect(try await CLI.run(["diff", session], environment: regression).status == 0)
-        #expect(try await CLI.run(["diff", session + ".orig"], environment: regression).status == 1)
+        #expect(try await CLI.run(["diff", session, "--no-build"], environment: regression).status == 0)
+        #expect(try await CLI.run(["diff", session + ".orig", "--no-build"], environment: regression).status == 1)
     }
 }

@@ -19,8 +19,11 @@ extension ReplayEngine {
 
     /// Accepts the current reducers: returns `session` with every recorded state replaced by the replayed one.
     ///
-    /// Actions, times, gaps and the header stay as they are. After a gap the replay restarts from the recorded
-    /// state of the next action, which is kept, because the state before it is unknown.
+    /// Only states change. Actions, times, gaps, the header and the snapshot layout stay as they are: a line that
+    /// held a full state (a keyframe) still does, and a line that held a patch still holds one, recomputed against
+    /// the new previous state when either state changed (and kept byte for byte when neither did). After a gap the
+    /// replay restarts from the recorded state of the next action, which is kept, because the state before it is
+    /// unknown.
     /// - Throws: ``RerecordError`` when the store is unknown or a recorded value no longer decodes.
     public func rerecord(_ session: Session) throws(RerecordError) -> Session {
         guard let store = stores[session.header.storeID] else {
@@ -31,6 +34,9 @@ extension ReplayEngine {
         var events: [SessionEvent] = []
         var expected = 1
         var needsResync = false
+        // The state before the current line as the file held it, and as the rewritten file holds it; nil after a gap.
+        var previousRecorded: JSONValue? = session.header.initialState
+        var previousReplayed: JSONValue? = session.header.initialState
         do {
             try replayer.load(session.header.initialState, as: .initialState)
             for event in session.events {
@@ -38,18 +44,24 @@ extension ReplayEngine {
                     if case .gap(let gap) = event {
                         expected = gap.lastSequence + 1
                         needsResync = true
+                        previousRecorded = nil
+                        previousReplayed = nil
                     }
                     events.append(event)
                     continue
                 }
+                let recorded = action.state
                 if needsResync || action.sequence > expected {
                     try replayer.load(action.state, as: .recordedState)
-                    action.patch = nil
                 } else {
                     try replayer.apply(action.action)
                     action.state = try replayer.currentState()
-                    action.patch = nil
                 }
+                if action.patch != nil, action.state != recorded || previousReplayed != previousRecorded {
+                    action.patch = previousReplayed.map { JSONPatch(from: $0, to: action.state) }
+                }
+                previousRecorded = recorded
+                previousReplayed = action.state
                 needsResync = false
                 expected = action.sequence + 1
                 events.append(.action(action))

@@ -6,13 +6,12 @@ import StoreKitCore
 enum CheckCommand: Command {
     static let name = "check"
     static let abstract = "Replay every session in the given files and folders; exit 1 if any diverged."
-    static let usage = "replay-cli check <path>... [--jobs <n>] [--junit <file>] [--host <command>] [--timeout <seconds>] [--json]"
+    static let usage = "replay-cli check <path>... [--jobs <n>] [--junit <file>] [--host <command>] [--build <command> | --no-build] [--timeout <seconds>] [--json]"
     static let arguments = [("<path>...", "session files (.jsonl) and folders to search for them")]
     static let options = [
         OptionSpec(name: "--jobs", valueName: "<n>", help: "replay n sessions at once (default: 1)"),
         OptionSpec(name: "--junit", valueName: "<file>", help: "also write the results as JUnit XML for CI"),
-        CommonOptions.host, CommonOptions.timeout, CommonOptions.json,
-    ]
+    ] + CommonOptions.replaying + [CommonOptions.json]
 
     /// One session's outcome.
     struct Result {
@@ -30,8 +29,8 @@ enum CheckCommand: Command {
         let timeout = Double(try parsed.integer("--timeout", in: 1...86_400, usage: usage) ?? 30)
         let paths = try sessionFiles(parsed.positionals)
         guard !paths.isEmpty else { throw CLIError("no session files (.jsonl) under \(parsed.positionals.map { "'\($0)'" }.joined(separator: ", "))") }
-        let host = try HostCommand.locate(option: parsed.values["--host"], context: context)
-        try host.prepare(context.terminal)
+        let host = try HostCommand.locate(parsed, context: context)
+        let identity = try host.bringUpToDate(skipBuild: parsed.has("--no-build"), terminal: context.terminal)
         let replay = HostReplay(host: host, timeout: timeout, terminal: context.terminal)
         let results = Results(count: paths.count)
         let queue = OperationQueue()
@@ -48,9 +47,13 @@ enum CheckCommand: Command {
         let counts = Dictionary(grouping: all, by: \.verdict).mapValues(\.count)
         let summary = "\(all.count) session\(all.count == 1 ? "" : "s"): "
             + counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-        if let junit = parsed.values["--junit"] { try JUnitReport.write(all, to: junit) }
+        if let junit = parsed.values["--junit"] { try JUnitReport.write(all, host: identity, to: junit) }
         if parsed.has("--json") {
-            context.terminal.out(JSONValue.object(["sessions": .array(all.map(\.json)), "summary": .object(counts.mapValues { .integer(Int64($0)) })]).prettyString())
+            context.terminal.out(
+                JSONValue.object([
+                    "sessions": .array(all.map(\.json)), "summary": .object(counts.mapValues { .integer(Int64($0)) }),
+                    "host": identity.jsonValue,
+                ]).prettyString())
         } else {
             for result in all {
                 let mark = result.status == 0 ? context.terminal.green("✓") : context.terminal.red("✗")
@@ -60,6 +63,7 @@ enum CheckCommand: Command {
                 context.terminal.out("\n" + context.terminal.colorDiff(result.explanation))
             }
             context.terminal.out("\n" + summary)
+            context.terminal.out(identity.summary)
         }
         return all.map(\.status).max() ?? 0
     }

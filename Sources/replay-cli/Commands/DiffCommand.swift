@@ -5,7 +5,7 @@ import StoreKitCore
 enum DiffCommand: Command {
     static let name = "diff"
     static let abstract = "Replay a session through the current reducers and show where the state diverges, or compare two sessions."
-    static let usage = "replay-cli diff <session> [<other-session>] [--all] [--context <n>] [--host <command>] [--timeout <seconds>] [--json]\n       replay-cli diff --states <old.json> <new.json> [--json]"
+    static let usage = "replay-cli diff <session> [<other-session>] [--all] [--context <n>] [--host <command>] [--build <command> | --no-build] [--timeout <seconds>] [--json]\n       replay-cli diff --states <old.json> <new.json> [--json]"
     static let arguments = [
         ("<session>", "a recorded session (.jsonl), or '-' for standard input"),
         ("<other-session>", "compare the two sessions step by step instead (no reducers needed)"),
@@ -14,8 +14,7 @@ enum DiffCommand: Command {
         OptionSpec(name: "--all", valueName: nil, help: "keep going and list every diverging step"),
         OptionSpec(name: "--context", valueName: "<n>", help: "show the n actions before the divergence (default: 2)"),
         OptionSpec(name: "--states", valueName: nil, help: "compare two JSON documents (states, e.g. saved with show --json) instead"),
-        CommonOptions.host, CommonOptions.timeout, CommonOptions.json,
-    ]
+    ] + CommonOptions.replaying + [CommonOptions.json]
 
     static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
         if parsed.has("--states") { return try StateFileComparison.run(parsed, context) }
@@ -27,8 +26,8 @@ enum DiffCommand: Command {
         let contextCount = try parsed.integer("--context", in: 0...1000, usage: usage) ?? 2
         let session = try SessionInput(parsed.positionals[0])
         defer { session.cleanUp() }
-        let host = try HostCommand.locate(option: parsed.values["--host"], context: context)
-        try host.prepare(context.terminal)
+        let host = try HostCommand.locate(parsed, context: context)
+        let identity = try host.bringUpToDate(skipBuild: parsed.has("--no-build"), terminal: context.terminal)
         let timeout = Double(try parsed.integer("--timeout", in: 1...86_400, usage: usage) ?? 30)
         let outcome = try HostReplay(host: host, timeout: timeout, terminal: context.terminal)
             .check(session, findAll: parsed.has("--all"))
@@ -37,6 +36,7 @@ enum DiffCommand: Command {
             context.terminal.out(
                 JSONValue.object([
                     "session": .string(session.displayName), "drift": outcome.drift.jsonValue, "report": outcome.report.jsonValue,
+                    "host": identity.jsonValue,
                     "context": .array(before.map { .object(["step": .integer(Int64($0.sequence)), "name": .string($0.name), "action": $0.action]) }),
                 ]).prettyString())
         } else {
@@ -49,6 +49,7 @@ enum DiffCommand: Command {
                 text.insert(contentsOf: "\n" + lines, at: endOfLine)
             }
             context.terminal.out(context.terminal.colorDiff(text))
+            context.terminal.out(identity.summary)
         }
         return outcome.exitStatus
     }

@@ -4,20 +4,19 @@ import StoreKitCore
 enum ReplayCommand: Command {
     static let name = "replay"
     static let abstract = "Replay a session through the current reducers and print the replayed state."
-    static let usage = "replay-cli replay <session> [--step <n>] [--host <command>] [--timeout <seconds>] [--json]"
+    static let usage = "replay-cli replay <session> [--step <n>] [--host <command>] [--build <command> | --no-build] [--timeout <seconds>] [--json]"
     static let arguments = [("<session>", "a recorded session (.jsonl), or '-' for standard input")]
     static let options = [
         OptionSpec(name: "--step", valueName: "<n>", help: "stop after step n (default: the last step)"),
-        CommonOptions.host, CommonOptions.timeout, CommonOptions.json,
-    ]
+    ] + CommonOptions.replaying + [CommonOptions.json]
 
     static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
         guard parsed.positionals.count == 1 else { throw CLIError("replay takes one session", usage: usage) }
         let step = try parsed.integer("--step", in: 0...Int.max, usage: usage)
         let session = try SessionInput(parsed.positionals[0])
         defer { session.cleanUp() }
-        let host = try HostCommand.locate(option: parsed.values["--host"], context: context)
-        try host.prepare(context.terminal)
+        let host = try HostCommand.locate(parsed, context: context)
+        let identity = try host.bringUpToDate(skipBuild: parsed.has("--no-build"), terminal: context.terminal)
         let timeout = Double(try parsed.integer("--timeout", in: 1...86_400, usage: usage) ?? 30)
         let outcome = try HostReplay(host: host, timeout: timeout, terminal: context.terminal)
             .check(session, findAll: true, lastStep: step)
@@ -33,8 +32,11 @@ enum ReplayCommand: Command {
         }
         let reached = step ?? outcome.report.actionCount
         if parsed.has("--json") {
-            context.terminal.out(JSONValue.object(["step": .integer(Int64(reached)), "state": state]).prettyString())
+            context.terminal.out(
+                JSONValue.object(["step": .integer(Int64(reached)), "state": state, "host": identity.jsonValue]).prettyString())
         } else {
+            // Standard output holds the state alone, so that it can be piped on; what replayed it goes to stderr.
+            context.terminal.err(identity.summary)
             context.terminal.out(state.prettyString())
         }
         return 0

@@ -39,7 +39,7 @@ struct HostClient {
             throw CLIError("cannot start the replay host '\(host.command)' (from \(host.origin)): \(error)")
         }
         let lines = LineQueue(output.fileHandleForReading)
-        let stderrTail = LineQueue(errors.fileHandleForReading)
+        let hostErrors = LineQueue(errors.fileHandleForReading)
         defer {
             if process.isRunning { process.terminate() }
             try? input.close()
@@ -51,7 +51,7 @@ struct HostClient {
             return "at step \(lastStep.0) (\(lastStep.1))"
         }
         func hostSaid() -> String {
-            let text = stderrTail.remaining().suffix(5).joined(separator: "\n")
+            let text = Self.headAndTail(of: hostErrors.remaining())
             return text.isEmpty ? "" : "; its stderr said:\n\(text)"
         }
         var sawHello = false
@@ -98,6 +98,21 @@ struct HostClient {
                 }
             }
         }
+    }
+}
+
+extension HostClient {
+    /// Lines of a crashed host's stderr shown from its start (where `Fatal error: ...` and the source location are)
+    /// and from its end (the end of a backtrace).
+    static let stderrHeadLines = 10
+    static let stderrTailLines = 10
+
+    /// `lines` in full when they are few; else the first and last lines with the number omitted between them.
+    static func headAndTail(of lines: [String]) -> String {
+        guard lines.count > stderrHeadLines + stderrTailLines else { return lines.joined(separator: "\n") }
+        let omitted = lines.count - stderrHeadLines - stderrTailLines
+        return (lines.prefix(stderrHeadLines) + ["... (\(omitted) lines omitted)"] + lines.suffix(stderrTailLines))
+            .joined(separator: "\n")
     }
 }
 
@@ -157,11 +172,12 @@ final class LineQueue: @unchecked Sendable {
         return .line(line)
     }
 
-    /// Every line read so far and not handed out, waiting briefly for the writer to finish.
+    /// Every line read so far and not handed out, after waiting up to a second for the writer to close the pipe.
     func remaining() -> [String] {
+        let deadline = Date(timeIntervalSinceNow: 1)
         condition.lock()
         defer { condition.unlock() }
-        _ = condition.wait(until: Date(timeIntervalSinceNow: 0.5))
+        while !ended && condition.wait(until: deadline) {}
         return Array(lines[head...])
     }
 }

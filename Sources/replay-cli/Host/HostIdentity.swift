@@ -1,0 +1,89 @@
+import Foundation
+import StoreKitCore
+
+/// What a replay went through: the host's executable and when it was built, and the commit of the host's package
+/// when that is a git checkout. Every report that replays says it, so a verdict can be traced to the code behind it.
+struct HostIdentity {
+    /// The absolute path of the host's executable; `nil` when the command names none that exists.
+    var executable: String?
+    /// When the executable was last written (its modification time).
+    var builtAt: Date?
+    /// The build step run before this replay; `nil` when none ran.
+    var build: String?
+    /// `git rev-parse HEAD` in the host's directory; `nil` when it is not a git checkout.
+    var commit: String?
+    /// Whether `git status --porcelain` lists changes there (only with a commit).
+    var dirty: Bool
+
+    /// Looks the host up on disk and in git.
+    static func of(_ host: HostCommand, build: String?) -> HostIdentity {
+        let executable = host.executablePath
+        let attributes = executable.flatMap { try? FileManager.default.attributesOfItem(atPath: $0) }
+        let commit = git(["rev-parse", "HEAD"], in: host.directory)?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let dirty = commit != nil && git(["status", "--porcelain"], in: host.directory).map { !$0.isEmpty } == true
+        return HostIdentity(
+            executable: executable, builtAt: attributes?[.modificationDate] as? Date, build: build, commit: commit,
+            dirty: dirty)
+    }
+
+    /// The build time as ISO 8601 in UTC, to the second.
+    var builtAtText: String? {
+        builtAt.map {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime]
+            return formatter.string(from: $0)
+        }
+    }
+
+    /// One line for text reports: `replayed through PATH (built TIME, commit SHA, with uncommitted changes)`.
+    var summary: String {
+        var details = [builtAtText.map { "built \($0)" } ?? "build time unknown"]
+        if let commit { details.append("commit \(commit)" + (dirty ? " with uncommitted changes" : "")) }
+        if build == nil { details.append("not rebuilt") }
+        return "replayed through \(executable ?? "an executable that was not found") (\(details.joined(separator: ", ")))"
+    }
+
+    /// The same as JSON: `{"executable", "builtAt", "build", "commit", "dirty"}`, `null` where unknown.
+    var jsonValue: JSONValue {
+        .object([
+            "executable": executable.map(JSONValue.string) ?? .null,
+            "builtAt": builtAtText.map(JSONValue.string) ?? .null,
+            "build": build.map(JSONValue.string) ?? .null,
+            "commit": commit.map(JSONValue.string) ?? .null,
+            "dirty": commit == nil ? .null : .bool(dirty),
+        ])
+    }
+
+    /// The same as JUnit `<property>` pairs, in a fixed order; unknown values are left out.
+    var properties: [(String, String)] {
+        var pairs: [(String, String)] = []
+        if let executable { pairs.append(("host.executable", executable)) }
+        if let builtAtText { pairs.append(("host.builtAt", builtAtText)) }
+        pairs.append(("host.build", build ?? "(not rebuilt)"))
+        if let commit {
+            pairs.append(("host.commit", commit))
+            pairs.append(("host.dirty", dirty ? "true" : "false"))
+        }
+        return pairs
+    }
+
+    /// The standard output of `git -C directory arguments...`, or `nil` when git fails (not a checkout, no git).
+    private static func git(_ arguments: [String], in directory: String) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git", "-C", directory] + arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let output = Pipe()
+        process.standardOutput = output
+        do {
+            try process.run()
+        } catch {
+            return nil
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
