@@ -14,7 +14,8 @@ import StoreKitCore
 ///
 /// With record mode ``GoldenRecordMode/failed`` or ``GoldenRecordMode/all`` a golden that diverges (or any golden)
 /// is rewritten with the replayed states, accepting the current reducers, and the assertion still fails so the
-/// change gets reviewed. A missing file always fails: there is nothing to replay (record one with your app, or use
+/// change gets reviewed. Only states change: the header, the snapshot layout (patch lines stay patch lines) and the
+/// file's mode stay, so the golden's diff in version control is the states that changed. A missing file always fails: there is nothing to replay (record one with your app, or use
 /// ``assertGolden(_:storeID:initialState:reducer:actions:record:)``).
 /// - Parameters:
 ///   - path: The golden session file.
@@ -51,7 +52,9 @@ public func assertReplayMatches(
 ///
 /// This is the snapshot-testing form: the test owns the script of actions, and the golden file holds the states
 /// they produced when it was recorded. A later change to the reducer shows up as a divergence at the first step
-/// whose state differs; a change to the script shows up as a different action at that step.
+/// whose state differs; a change to the script shows up as a different action at that step. Re-recording an
+/// existing golden (record mode `failed` or `all`) keeps its header (session id, start time, pid), its snapshot
+/// layout and its file mode: with the same script only states change; with a new one, the actions and states.
 /// ```swift
 /// @Test func addingTwoTodos() throws {
 ///     try assertGolden("Goldens/two-todos.jsonl", storeID: Todos.storeID, initialState: Todos.State(),

@@ -8,7 +8,8 @@
 /// ```
 /// `replay-cli` starts it with `--request <json>`, streams a session to its standard input, and reads NDJSON
 /// from its standard output: a `hello` line, a `step` line before each replayed action (so a reducer that
-/// crashes or hangs is pinned to its step), and one `result` or `error` line.
+/// crashes or hangs is pinned to its step), and one `result` or `error` line. For `rerecord` it sends the session
+/// back as `line` lines, changed only in its states (see ``ReplayEngine/rerecord(_:)``).
 public enum ReplayHost {
     /// The protocol version this library speaks; `hello` carries it and requests must match it.
     public static let protocolVersion = 1
