@@ -21,7 +21,7 @@ import Testing
 
         // When the match is reset, then everything is back to zero
         await store.send(.reset) { $0 = Scoreboard.State() }
-        await store.finish()
+        await store.finish(timeout: .seconds(60))  // generous: the machine may be busy; it returns as soon as effects end
     }
 
     @Test func aWrongExpectationFailsWithAMinusPlusDiff() async {
@@ -71,7 +71,7 @@ import Testing
             $0.away = 3
             $0.scorers = ["Ken"]
         }
-        await store.finish()
+        await store.finish(timeout: .seconds(60))
         #expect(failures.failures.map(\.message) == ["1 action(s) dispatched by effects were never received: scorePosted(receipt: 9)"])
     }
 
