@@ -189,8 +189,7 @@ public enum SessionSchema {
           "enum": [
             "bufferFull",
             "transportFailed",
-            "encodingFailed",
-            "missing"
+            "encodingFailed"
           ]
         },
         "message": {
