@@ -87,7 +87,7 @@ public enum SessionVerifier {
                 let failure = SessionReadError(source: source, line: result.lines + 1, problem: .io(error))
                 report(failure.line, failure.reason)
                 result.isReadable = result.lines > 0
-                break
+                return result
             }
             guard let line = next else { break }
             result.lines = line.number
