@@ -47,9 +47,29 @@ public struct ReplayEngine: Sendable {
     }
 
     /// Replays a session held in memory.
+    ///
+    /// The events go through the same rules as a file's lines (``SessionLineDecoder``): sequence numbers that
+    /// increase by one, with gaps only where a ``GapEvent`` names them. An action's ``ActionEvent/state`` is taken as
+    /// it is: in memory it is the truth, patch or not.
+    ///
+    /// > Warning: A session read from a file always keeps the rules; one built or edited in code must keep them too.
+    /// > An event that breaks them (a sequence number that repeats, goes backwards or skips with no gap event) is a
+    /// > programming error and stops the process with the reader's message, never a replayed guess.
     public func replay(_ session: Session) -> ReplayReport {
         var events = session.events.makeIterator()
-        return replay(header: session.header, next: { () throws(Never) in events.next() })
+        var rules = SessionLineDecoder(source: "<memory>")
+        return replay(
+            header: session.header,
+            next: { () throws(Never) in
+                guard let event = events.next() else { return nil }
+                do {
+                    if rules.lineNumber == 0 { try rules.admit(.header(session.header)) }
+                    try rules.admit(event)
+                    return event
+                } catch {
+                    preconditionFailure("the session breaks the format's rules: \(error)")
+                }
+            })
     }
 
     /// Replays what `reader` has left; the first event must be the header.
@@ -77,7 +97,8 @@ public struct ReplayEngine: Sendable {
             run.fail(error, step: 0, actionName: nil)
             return run.report
         }
-        var expected = 1
+        // The reader (or, for an in-memory session, the same rules) has checked the sequence: each action follows
+        // the one before it or the gap before it, so only a gap makes the engine start over from a recorded state.
         var needsResync = false
         var stopped = false
         while let event = try next() {
@@ -90,18 +111,11 @@ public struct ReplayEngine: Sendable {
                 break  // The reader rejects a second header.
             case .gap(let gap):
                 run.gaps.append(gap)
-                expected = gap.lastSequence + 1
                 needsResync = true
             case .end(let end):
                 run.end = end
             case .action(let action):
                 run.actionCount += 1
-                if action.sequence > expected {
-                    run.gaps.append(
-                        GapEvent(firstSequence: expected, lastSequence: action.sequence - 1, reason: .missing))
-                    needsResync = true
-                }
-                expected = action.sequence + 1
                 if let lastStep = options.lastStep, action.sequence > lastStep {
                     stopped = true
                     continue

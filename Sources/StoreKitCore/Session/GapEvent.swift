@@ -8,8 +8,6 @@ public struct GapEvent: Sendable, Hashable {
         case transportFailed
         /// The action or its state could not be encoded (for example a NaN in the state).
         case encodingFailed
-        /// A reader found sequence numbers missing with no gap line to explain them.
-        case missing
     }
 
     /// The first dropped sequence number.

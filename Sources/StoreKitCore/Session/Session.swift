@@ -8,6 +8,10 @@ public struct Session: Sendable, Hashable {
     public var events: [SessionEvent]
 
     /// Creates a session from its header and events.
+    ///
+    /// > Warning: The events must keep the format's rules, as a file's lines must (see ``SessionLineDecoder``):
+    /// > sequence numbers one more than the last covered, gaps only where a ``GapEvent`` names them, no second
+    /// > header. ``ReplayEngine/replay(_:)`` checks them and stops the process on a session that breaks them.
     public init(header: SessionHeader, events: [SessionEvent]) {
         self.header = header
         self.events = events

@@ -24,6 +24,13 @@ public struct SessionReadError: Error, Sendable, CustomStringConvertible {
         case duplicateHeader
         /// The header names a format version this library cannot read.
         case unsupportedFormat(Int)
+        /// An action's `seq` is not above `covered`, the last sequence number the lines before it cover: it repeats
+        /// or goes backwards.
+        case sequenceNotIncreasing(sequence: Int, covered: Int)
+        /// An action's `seq` skips the numbers after `covered` with no `gap` line to name them.
+        case sequenceSkipped(sequence: Int, covered: Int)
+        /// A `gap` line does not start right after `covered`, the last sequence number the lines before it cover.
+        case gapNotContiguous(first: Int, last: Int, covered: Int)
     }
 
     /// The file's path, or `<stdin>`.
@@ -69,6 +76,16 @@ public struct SessionReadError: Error, Sendable, CustomStringConvertible {
             "a second 'session' header line; a session has exactly one, on its first line"
         case .unsupportedFormat(let version):
             "format version \(version) is not supported (this reader reads version \(SessionFormat.version))"
+        case .sequenceNotIncreasing(let sequence, let covered):
+            "seq \(sequence) repeats or goes backwards: the lines before it cover sequence numbers up to \(covered)"
+        case .sequenceSkipped(let sequence, let covered):
+            "seq \(sequence) skips \(Self.range(covered + 1, sequence - 1)) with no 'gap' line for them (the lines before it cover up to \(covered))"
+        case .gapNotContiguous(let first, let last, let covered):
+            "gap \(Self.range(first, last)) does not start right after the sequence numbers already covered (up to \(covered)); it must start at \(covered + 1)"
         }
+    }
+
+    private static func range(_ first: Int, _ last: Int) -> String {
+        first == last ? "\(first)" : "\(first)...\(last)"
     }
 }

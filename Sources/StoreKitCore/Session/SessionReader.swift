@@ -2,9 +2,10 @@ import Foundation
 
 /// Reads a session file one line at a time, in constant memory whatever the file's size.
 ///
-/// The reader checks the framing (complete lines, size limit, valid JSON objects, known kinds and fields, a header
-/// first and only first) and turns each line into a ``SessionEvent``. Anything wrong is thrown as a
-/// ``SessionReadError`` naming the source, the line and the problem; the reader never skips a line silently.
+/// The reader splits the input into lines and hands each to a ``SessionLineDecoder``, the one strict reading of a
+/// session that ``SessionVerifier`` shares: framing, fields, a header first and only first, sequence numbers with
+/// no repeat, step back or unexplained skip, patches that apply. Anything wrong is thrown as a ``SessionReadError``
+/// naming the source, the line and the problem; the reader never skips a line silently.
 ///
 /// ```swift
 /// let reader = try SessionReader(path: "todos.jsonl")
@@ -16,11 +17,9 @@ public final class SessionReader {
     private var lines: LineReader
     private let fd: Int32
     private let ownsDescriptor: Bool
-    private let maxLineBytes: Int
-    private var sawHeader = false
-    /// The state of the last line, the base a `patch` line applies to; `nil` after a gap.
-    private var previousState: JSONValue?
-    private var lastLineNumber = 0
+    private var decoder: SessionLineDecoder
+    /// The error that stopped the reader.
+    private var failure: SessionReadError?
 
     /// Opens the session file at `path` (`-` reads standard input).
     /// - Parameters:
@@ -46,7 +45,7 @@ public final class SessionReader {
         self.source = source
         self.fd = fileDescriptor
         self.ownsDescriptor = ownsDescriptor
-        self.maxLineBytes = maxLineBytes
+        self.decoder = SessionLineDecoder(source: source, maxLineBytes: maxLineBytes)
         self.lines = LineReader(fileDescriptor: fileDescriptor, maxLineBytes: maxLineBytes)
     }
 
@@ -55,7 +54,7 @@ public final class SessionReader {
         self.source = source
         self.fd = -1
         self.ownsDescriptor = false
-        self.maxLineBytes = maxLineBytes
+        self.decoder = SessionLineDecoder(source: source, maxLineBytes: maxLineBytes)
         self.lines = LineReader(bytes: bytes, maxLineBytes: maxLineBytes)
     }
 
@@ -64,83 +63,37 @@ public final class SessionReader {
     }
 
     /// The number of the line the last event came from.
-    public var lineNumber: Int { lastLineNumber }
+    public var lineNumber: Int { decoder.lineNumber }
 
     /// The next event, or `nil` after the last line.
-    /// - Throws: ``SessionReadError`` for the first line that is not a valid event.
+    /// - Throws: ``SessionReadError`` for the first line that ``SessionLineDecoder`` refuses, and the same error
+    ///   again on every call after it: the reader never reads past a broken line.
     public func next() throws(SessionReadError) -> SessionEvent? {
+        if let failure { throw failure }
+        do {
+            return try readNext()
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    private func readNext() throws(SessionReadError) -> SessionEvent? {
         let line: LineReader.Line?
         do {
             line = try lines.next()
         } catch {
-            throw SessionReadError(source: source, line: lastLineNumber + 1, problem: .io(error))
+            throw SessionReadError(source: source, line: decoder.lineNumber + 1, problem: .io(error))
         }
         guard let line else {
-            if !sawHeader { throw SessionReadError(source: source, line: 0, problem: .empty) }
+            try decoder.finish()
             return nil
         }
-        lastLineNumber = line.number
-        var event = try decode(line)
-        switch event {
-        case .header(let header):
-            if sawHeader { throw error(.duplicateHeader) }
-            guard header.formatVersion == SessionFormat.version else {
-                throw error(.unsupportedFormat(header.formatVersion))
-            }
-            sawHeader = true
-            previousState = header.initialState
-        default:
-            if !sawHeader { throw error(.missingHeader(foundKind: event.kind.rawValue)) }
-        }
-        switch event {
-        case .action(var action):
-            if let patch = action.patch {
-                guard let base = previousState else {
-                    throw error(
-                        .invalidEvent(
-                            SessionEventDecodingError(
-                                path: "patch",
-                                message: "has no state to apply to: a gap came before it (after a gap a line holds a full 'state')")))
-                }
-                do {
-                    action.state = try patch.apply(to: base)
-                } catch {
-                    throw self.error(.invalidEvent(SessionEventDecodingError(path: "patch", message: "\(error)")))
-                }
-                event = .action(action)
-            }
-            previousState = action.state
-        case .gap:
-            previousState = nil
-        default:
-            break
-        }
-        return event
-    }
-
-    private func decode(_ line: LineReader.Line) throws(SessionReadError) -> SessionEvent {
-        let bytes: [UInt8]
         switch line.content {
-        case .tooLong(let count):
-            throw error(.lineTooLong(byteCount: count, limit: maxLineBytes))
-        case .bytes(let content):
-            bytes = content
+        case .tooLong(let byteCount):
+            try decoder.decodeOverlongLine(byteCount: byteCount)
+        case .bytes(let bytes):
+            return try decoder.decode(line: bytes, isTerminated: line.isTerminated)
         }
-        if bytes.isEmpty { throw error(.emptyLine) }
-        let value: JSONValue
-        do {
-            value = try JSONValue(parsing: bytes)
-        } catch {
-            throw self.error(line.isTerminated ? .notJSON(error) : .truncatedLastLine(error))
-        }
-        do {
-            return try SessionEvent(jsonValue: value)
-        } catch {
-            throw self.error(.invalidEvent(error))
-        }
-    }
-
-    private func error(_ problem: SessionReadError.Problem) -> SessionReadError {
-        SessionReadError(source: source, line: lastLineNumber, problem: problem)
     }
 }

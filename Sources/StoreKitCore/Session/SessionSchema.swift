@@ -1,6 +1,9 @@
 /// The JSON Schema of one session line (format 1), as shipped in `docs/session.schema.json`.
 ///
-/// A test keeps this copy and the file identical.
+/// The schema describes what this version writes; it does not decide what a reader accepts, which
+/// ``SessionLineDecoder`` alone does (the schema cannot see the rules between lines, and takes `1.0` for an
+/// integer). ``SessionVerifier`` warns about a line the reader accepts but the schema describes otherwise, and the
+/// tests check real sessions against it. A test keeps this copy and the file identical.
 public enum SessionSchema {
     /// The schema's text.
     public static let text = #"""
@@ -189,8 +192,7 @@ public enum SessionSchema {
           "enum": [
             "bufferFull",
             "transportFailed",
-            "encodingFailed",
-            "missing"
+            "encodingFailed"
           ]
         },
         "message": {

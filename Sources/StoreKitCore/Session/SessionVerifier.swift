@@ -1,15 +1,29 @@
-/// Checks a session file against the format and lists every problem, not only the first: schema violations,
-/// sequence numbers out of order or missing without a gap line, patches that do not apply, a cut-off last line,
-/// a missing `end` line.
+/// Checks a session against the format and lists every problem, not only the first.
+///
+/// The verifier reads with the same ``SessionLineDecoder`` as ``SessionReader``, but goes on after a line it
+/// refuses, so a file is valid (no errors) exactly when the reader reads it to the end, and each error is the
+/// reader's own message (``SessionReadError/reason``) at the reader's line. After a refused line the decoder assumes
+/// as little as it can (see ``SessionLineDecoder``), so one broken line does not bury the lines after it in errors.
+///
+/// Warnings point at what the reader accepts but a healthy recording would not hold: a last line without `\n`, no
+/// `end` line (the recording was cut off or still runs), a line after the `end` line, and a line the reader reads
+/// that the JSON Schema in ``SessionSchema`` describes otherwise (an unknown field, for example).
 public enum SessionVerifier {
     /// One problem, at a line.
     public struct Problem: Sendable, Equatable, CustomStringConvertible {
         /// The 1-based line, or 0 for the whole file.
         public var line: Int
-        /// What is wrong.
+        /// What is wrong: for an error, the reader's reason.
         public var message: String
-        /// Whether the file is still usable (a warning) or broken (an error).
+        /// Whether the reader still reads the file (a warning) or refuses it (an error).
         public var isWarning: Bool
+
+        /// Creates a problem at `line` (0 for the whole file).
+        public init(line: Int, message: String, isWarning: Bool) {
+            self.line = line
+            self.message = message
+            self.isWarning = isWarning
+        }
 
         /// `line 7: message`.
         public var description: String { line > 0 ? "line \(line): \(message)" : message }
@@ -19,36 +33,50 @@ public enum SessionVerifier {
     public struct Result: Sendable, Equatable {
         /// Lines read.
         public var lines: Int
-        /// Action lines.
+        /// Action lines that decoded.
         public var actions: Int
-        /// Every problem found.
+        /// Every problem found, in line order.
         public var problems: [Problem]
+        /// False when the file could not be opened or read at all (the one problem says why).
+        public var isReadable: Bool
 
-        /// True when there is no error (warnings allowed).
+        /// True when there is no error (warnings allowed): exactly when ``SessionReader`` reads the whole file.
         public var isValid: Bool { !problems.contains { !$0.isWarning } }
     }
 
     /// Verifies the session at `path` (`-` for standard input).
     public static func verify(path: String, maxLineBytes: Int = SessionFormat.defaultMaxLineBytes) -> Result {
-        var result = Result(lines: 0, actions: 0, problems: [])
-        let fd: Int32
         if path == "-" {
-            fd = 0
-        } else {
-            do {
-                fd = try Syscall.open(path, O_RDONLY)
-            } catch {
-                result.problems.append(Problem(line: 0, message: "cannot read: \(error)", isWarning: false))
-                return result
-            }
+            var lines = LineReader(fileDescriptor: 0, maxLineBytes: maxLineBytes)
+            return verify(&lines, source: "<stdin>", maxLineBytes: maxLineBytes)
         }
-        defer { if fd != 0 { Syscall.close(fd) } }
+        let fd: Int32
+        do {
+            fd = try Syscall.open(path, O_RDONLY)
+        } catch {
+            let failure = SessionReadError(source: path, line: 0, problem: .io(error))
+            return Result(
+                lines: 0, actions: 0, problems: [Problem(line: 0, message: failure.reason, isWarning: false)],
+                isReadable: false)
+        }
+        defer { Syscall.close(fd) }
         var lines = LineReader(fileDescriptor: fd, maxLineBytes: maxLineBytes)
-        var covered = 0
-        var sawHeader = false
+        return verify(&lines, source: path, maxLineBytes: maxLineBytes)
+    }
+
+    /// Verifies a session held in memory; `source` names it.
+    public static func verify(
+        bytes: [UInt8], source: String = "<memory>", maxLineBytes: Int = SessionFormat.defaultMaxLineBytes
+    ) -> Result {
+        var lines = LineReader(bytes: bytes, maxLineBytes: maxLineBytes)
+        return verify(&lines, source: source, maxLineBytes: maxLineBytes)
+    }
+
+    private static func verify(_ lines: inout LineReader, source: String, maxLineBytes: Int) -> Result {
+        var result = Result(lines: 0, actions: 0, problems: [], isReadable: true)
+        var decoder = SessionLineDecoder(source: source, maxLineBytes: maxLineBytes)
         var sawEnd = false
-        var previousState: JSONValue?
-        func problem(_ line: Int, _ message: String, warning: Bool = false) {
+        func report(_ line: Int, _ message: String, warning: Bool = false) {
             result.problems.append(Problem(line: line, message: message, isWarning: warning))
         }
         while true {
@@ -56,66 +84,45 @@ public enum SessionVerifier {
             do {
                 next = try lines.next()
             } catch {
-                problem(result.lines + 1, "cannot read: \(error)")
-                break
+                let failure = SessionReadError(source: source, line: result.lines + 1, problem: .io(error))
+                report(failure.line, failure.reason)
+                result.isReadable = result.lines > 0
+                return result
             }
             guard let line = next else { break }
             result.lines = line.number
-            guard case .bytes(let bytes) = line.content else {
-                if case .tooLong(let count) = line.content { problem(line.number, "line is \(count) bytes, over the \(maxLineBytes)-byte limit") }
-                continue
-            }
-            let value: JSONValue
+            let decoded: (json: JSONValue, event: SessionEvent)
             do {
-                value = try JSONValue(parsing: bytes)
+                switch line.content {
+                case .tooLong(let byteCount):
+                    try decoder.decodeOverlongLine(byteCount: byteCount)
+                case .bytes(let bytes):
+                    decoded = try decoder.decodeWithJSON(line: bytes, isTerminated: line.isTerminated)
+                }
             } catch {
-                problem(line.number, line.isTerminated ? "not valid JSON: \(error)" : "the last line is cut off: \(error)")
-                previousState = nil
+                report(error.line, error.reason)
                 continue
             }
-            for violation in SessionSchema.validator.validate(value) {
-                problem(line.number, "schema: \(violation)")
+            // The schema describes lines; the decoder rules them: the schema only warns about lines the reader reads.
+            for violation in SessionSchema.validator.validate(decoded.json) {
+                report(line.number, "schema: \(violation)", warning: true)
             }
-            guard let event = try? SessionEvent(jsonValue: value) else { continue }
-            if !line.isTerminated { problem(line.number, "the last line has no newline at the end", warning: true) }
-            if sawEnd { problem(line.number, "a line after the 'end' line", warning: true) }
-            switch event {
-            case .header(let header):
-                if sawHeader { problem(line.number, "a second 'session' header") }
-                if line.number != 1 { problem(line.number, "the header is not the first line") }
-                sawHeader = true
-                previousState = header.initialState
-            case .action(var action):
-                if !sawHeader && line.number == 1 { problem(1, "the first line is not a 'session' header") }
-                result.actions += 1
-                if action.sequence <= covered {
-                    problem(line.number, "seq \(action.sequence) does not increase (the previous line covered up to \(covered))")
-                } else if action.sequence > covered + 1 {
-                    problem(line.number, "seq jumps from \(covered) to \(action.sequence) with no gap line for \(covered + 1)...\(action.sequence - 1)")
-                }
-                covered = max(covered, action.sequence)
-                if let patch = action.patch {
-                    if let base = previousState, let state = try? patch.apply(to: base) {
-                        action.state = state
-                    } else {
-                        problem(line.number, "the patch does not apply to the previous state")
-                    }
-                }
-                previousState = action.patch == nil || previousState != nil ? action.state : nil
-            case .gap(let gap):
-                if gap.firstSequence <= covered {
-                    problem(line.number, "gap \(gap.firstSequence)...\(gap.lastSequence) overlaps sequence numbers already covered (up to \(covered))")
-                } else if gap.firstSequence > covered + 1 {
-                    problem(line.number, "seq jumps from \(covered) to \(gap.firstSequence) with no gap line for the numbers between")
-                }
-                covered = max(covered, gap.lastSequence)
-                previousState = nil
-            case .end:
-                sawEnd = true
+            if !line.isTerminated { report(line.number, "the last line has no newline at the end", warning: true) }
+            if sawEnd { report(line.number, "a line after the 'end' line", warning: true) }
+            switch decoded.event {
+            case .action: result.actions += 1
+            case .end: sawEnd = true
+            case .header, .gap: break
             }
         }
-        if result.lines == 0 { problem(0, "the file is empty") }
-        if result.lines > 0 && !sawEnd { problem(0, "no 'end' line: the recording was cut off or is still running", warning: true) }
+        do {
+            try decoder.finish()
+        } catch {
+            report(error.line, error.reason)
+        }
+        if result.lines > 0 && !sawEnd {
+            report(0, "no 'end' line: the recording was cut off or is still running", warning: true)
+        }
         return result
     }
 }

@@ -39,6 +39,9 @@ enum SessionComparison {
                     differences.append(Difference(step: left.sequence, what: "state after \(left.name)", diff: StateDiff(from: left.state, to: right.state)))
                 }
             }
+            // A verdict needs both files whole: the rest is read, so a broken line after a difference is still exit 2.
+            while try a.next() != nil {}
+            while try b.next() != nil {}
         } catch let error as SessionReadError {
             throw CLIError(error.description)
         } catch {

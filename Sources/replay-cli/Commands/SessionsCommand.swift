@@ -19,6 +19,7 @@ enum SessionsCommand: Command {
             throw CLIError("cannot list '\(directory)' (does it exist? replayd creates it when it starts)")
         }
         var rows: [(modified: Date, json: JSONValue, text: [String])] = []
+        var damaged: [String] = []
         for name in names where name.hasSuffix(".jsonl") {
             let path = "\(directory)/\(name)"
             let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? .distantPast
@@ -37,6 +38,7 @@ enum SessionsCommand: Command {
                 }
             } catch {
                 status = "damaged (line \(error.line))"
+                damaged.append(error.description)
             }
             let app = header.map { "\($0.app.name) \($0.app.version)" } ?? "?"
             let store = header?.storeID ?? "?"
@@ -46,9 +48,12 @@ enum SessionsCommand: Command {
                 [time, app, store, String(actions), status, name]))
         }
         rows.sort { $0.modified > $1.modified }
+        // A damaged session is listed with the others, and named with the reader's reason: exit 2, as every command.
+        for reason in damaged.sorted() { context.terminal.err("Error: \(reason)") }
+        let exitStatus: Int32 = damaged.isEmpty ? 0 : 2
         if parsed.has("--json") {
             context.terminal.out(JSONValue.array(rows.map(\.json)).prettyString())
-            return 0
+            return exitStatus
         }
         let table = [["modified", "app", "store", "actions", "status", "file"]] + rows.map(\.text)
         let widths = (0..<6).map { column in table.map { $0[column].count }.max() ?? 0 }
@@ -56,7 +61,7 @@ enum SessionsCommand: Command {
             context.terminal.out(zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  "))
         }
         if rows.isEmpty { context.terminal.err("no sessions in \(directory)") }
-        return 0
+        return exitStatus
     }
 
     static func defaultDirectory(_ environment: [String: String]) -> String {
