@@ -9,7 +9,8 @@ extension JSONPatch {
                 case .remove(let path):
                     .object(["op": .string("remove"), "path": .string(path.pointer)])
                 case .move(let from, let path), .copy(let from, let path):
-                    .object(["op": .string(operation.name), "from": .string(from.pointer), "path": .string(path.pointer)])
+                    .object(
+                        ["op": .string(operation.name), "from": .string(from.pointer), "path": .string(path.pointer)])
                 }
             })
     }
@@ -26,7 +27,8 @@ extension JSONPatch {
     /// - Throws: ``SessionEventDecodingError`` naming the offending operation's field, such as `patch[2].value`.
     public init(jsonValue: JSONValue, path: String) throws(SessionEventDecodingError) {
         guard case .array(let elements) = jsonValue else {
-            throw SessionEventDecodingError(path: path, message: "expected an array of patch operations, found \(jsonValue.typeName)")
+            throw SessionEventDecodingError(
+                path: path, message: "expected an array of patch operations, found \(jsonValue.typeName)")
         }
         var operations: [Operation] = []
         operations.reserveCapacity(elements.count)
@@ -40,13 +42,17 @@ extension JSONPatch {
 
     private static func operation(_ element: JSONValue, at here: String) throws(SessionEventDecodingError) -> Operation {
         guard case .object(let members) = element else {
-            throw SessionEventDecodingError(path: here, message: "expected a patch operation (an object), found \(element.typeName)")
+            throw SessionEventDecodingError(
+                path: here, message: "expected a patch operation (an object), found \(element.typeName)")
         }
         let op: String
         switch members["op"] {
-        case .string(let name)?: op = name
-        case nil: throw SessionEventDecodingError(path: "\(here).op", message: "is missing (expected \(operationNames))")
-        case let other?: throw SessionEventDecodingError(path: "\(here).op", message: "expected a string, found \(other.typeName)")
+        case .string(let name)?:
+            op = name
+        case nil:
+            throw SessionEventDecodingError(path: "\(here).op", message: "is missing (expected \(operationNames))")
+        case let other?:
+            throw SessionEventDecodingError(path: "\(here).op", message: "expected a string, found \(other.typeName)")
         }
         func pointer(_ key: String) throws(SessionEventDecodingError) -> JSONPath {
             switch members[key] {
@@ -57,9 +63,11 @@ extension JSONPatch {
                     throw SessionEventDecodingError(path: "\(here).\(key)", message: "is not valid: \(error)")
                 }
             case nil:
-                throw SessionEventDecodingError(path: "\(here).\(key)", message: "is missing (expected a JSON Pointer for '\(op)')")
+                throw SessionEventDecodingError(
+                    path: "\(here).\(key)", message: "is missing (expected a JSON Pointer for '\(op)')")
             case let other?:
-                throw SessionEventDecodingError(path: "\(here).\(key)", message: "expected a JSON Pointer string, found \(other.typeName)")
+                throw SessionEventDecodingError(
+                    path: "\(here).\(key)", message: "expected a JSON Pointer string, found \(other.typeName)")
             }
         }
         func value() throws(SessionEventDecodingError) -> JSONValue {

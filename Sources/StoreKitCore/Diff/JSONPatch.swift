@@ -160,15 +160,7 @@ extension JSONPatch {
                 members[last.memberName] = value
                 parent = .object(members)
             case .array(var elements):
-                let index: Int
-                switch try position(of: last, in: path, depth: path.components.count - 1) {
-                case .end: index = elements.count
-                case .index(let at):
-                    guard at <= elements.count else {
-                        throw Failure(reason: .indexOutOfRange(array: pointer(of: path, depth: path.components.count - 1), index: at, count: elements.count))
-                    }
-                    index = at
-                }
+                let index = try insertionIndex(of: last, count: elements.count, in: path)
                 parent = .null
                 elements.insert(value, at: index)
                 parent = .array(elements)
@@ -180,7 +172,8 @@ extension JSONPatch {
 
     private static func remove(at path: JSONPath, in root: inout JSONValue) throws(Failure) -> JSONValue {
         guard !path.components.isEmpty else { throw Failure(reason: .removeWholeDocument) }
-        return try withParent(of: path, in: &root) { (parent: inout JSONValue, last: JSONPath.Component) throws(Failure) -> JSONValue in
+        return try withParent(of: path, in: &root) {
+            (parent: inout JSONValue, last: JSONPath.Component) throws(Failure) -> JSONValue in
             switch parent {
             case .object(var members):
                 guard let index = members.index(forKey: last.memberName) else {
@@ -278,8 +271,27 @@ extension JSONPatch {
         }
     }
 
+    /// Where `add` inserts into the array that holds the last component of `path`: at an index up to `count`,
+    /// or at `count` for `-`.
+    private static func insertionIndex(
+        of component: JSONPath.Component, count: Int, in path: JSONPath
+    ) throws(Failure) -> Int {
+        let depth = path.components.count - 1
+        switch try position(of: component, in: path, depth: depth) {
+        case .end:
+            return count
+        case .index(let index):
+            guard index <= count else {
+                throw Failure(reason: .indexOutOfRange(array: pointer(of: path, depth: depth), index: index, count: count))
+            }
+            return index
+        }
+    }
+
     /// The index of an existing element named by `component` in the array at `depth` of `path`.
-    private static func elementIndex(of component: JSONPath.Component, count: Int, in path: JSONPath, depth: Int) throws(Failure) -> Int {
+    private static func elementIndex(
+        of component: JSONPath.Component, count: Int, in path: JSONPath, depth: Int
+    ) throws(Failure) -> Int {
         switch try position(of: component, in: path, depth: depth) {
         case .end:
             throw Failure(reason: .endOfArrayOutsideAdd(array: pointer(of: path, depth: depth)))
@@ -293,7 +305,9 @@ extension JSONPatch {
 
     /// The array position `component` names in the array at `depth` of `path`: `0` or digits without a leading
     /// zero, or `-`.
-    private static func position(of component: JSONPath.Component, in path: JSONPath, depth: Int) throws(Failure) -> ArrayPosition {
+    private static func position(
+        of component: JSONPath.Component, in path: JSONPath, depth: Int
+    ) throws(Failure) -> ArrayPosition {
         switch component {
         case .index(let index) where index >= 0:
             return .index(index)
