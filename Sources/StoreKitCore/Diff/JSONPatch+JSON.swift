@@ -4,44 +4,87 @@ extension JSONPatch {
         .array(
             operations.map { operation in
                 switch operation {
-                case .add(let path, let value):
-                    .object(["op": .string("add"), "path": .string(path.pointer), "value": value])
+                case .add(let path, let value), .replace(let path, let value), .test(let path, let value):
+                    .object(["op": .string(operation.name), "path": .string(path.pointer), "value": value])
                 case .remove(let path):
                     .object(["op": .string("remove"), "path": .string(path.pointer)])
-                case .replace(let path, let value):
-                    .object(["op": .string("replace"), "path": .string(path.pointer), "value": value])
+                case .move(let from, let path), .copy(let from, let path):
+                    .object(
+                        ["op": .string(operation.name), "from": .string(from.pointer), "path": .string(path.pointer)])
                 }
             })
     }
 
     /// Reads a patch in RFC 6902 form.
+    ///
+    /// Each operation is an object with `op` and `path`; `add`, `replace` and `test` need `value`, `move` and `copy`
+    /// need `from`. Members an operation does not define are ignored, as RFC 6902 requires. Pointers are read
+    /// strictly (see ``JSONPath/init(pointer:)``); whether they fit a document is only known when the patch is
+    /// applied.
     /// - Parameters:
     ///   - jsonValue: The array of operations.
     ///   - path: Where the patch sits in its line, for error messages.
-    /// - Throws: ``SessionEventDecodingError`` naming the offending operation's field.
+    /// - Throws: ``SessionEventDecodingError`` naming the offending operation's field, such as `patch[2].value`.
     public init(jsonValue: JSONValue, path: String) throws(SessionEventDecodingError) {
         guard case .array(let elements) = jsonValue else {
-            throw SessionEventDecodingError(path: path, message: "expected an array of patch operations, found \(jsonValue.typeName)")
+            throw SessionEventDecodingError(
+                path: path, message: "expected an array of patch operations, found \(jsonValue.typeName)")
         }
         var operations: [Operation] = []
+        operations.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
-            let here = "\(path)[\(index)]"
-            guard case .string(let op)? = element["op"] else {
-                throw SessionEventDecodingError(path: "\(here).op", message: "is missing (expected 'add', 'remove' or 'replace')")
-            }
-            guard case .string(let pointer)? = element["path"], let target = JSONPath(pointer: pointer) else {
-                throw SessionEventDecodingError(path: "\(here).path", message: "is missing or not a JSON Pointer")
-            }
-            switch (op, element["value"]) {
-            case ("add", let value?): operations.append(.add(path: target, value: value))
-            case ("replace", let value?): operations.append(.replace(path: target, value: value))
-            case ("remove", _): operations.append(.remove(path: target))
-            case ("add", nil), ("replace", nil):
-                throw SessionEventDecodingError(path: "\(here).value", message: "is missing")
-            default:
-                throw SessionEventDecodingError(path: "\(here).op", message: "is '\(op)'; expected 'add', 'remove' or 'replace'")
-            }
+            operations.append(try Self.operation(element, at: "\(path)[\(index)]"))
         }
         self.init(operations)
+    }
+
+    private static let operationNames = "'add', 'remove', 'replace', 'move', 'copy' or 'test'"
+
+    private static func operation(_ element: JSONValue, at here: String) throws(SessionEventDecodingError) -> Operation {
+        guard case .object(let members) = element else {
+            throw SessionEventDecodingError(
+                path: here, message: "expected a patch operation (an object), found \(element.typeName)")
+        }
+        let op: String
+        switch members["op"] {
+        case .string(let name)?:
+            op = name
+        case nil:
+            throw SessionEventDecodingError(path: "\(here).op", message: "is missing (expected \(operationNames))")
+        case let other?:
+            throw SessionEventDecodingError(path: "\(here).op", message: "expected a string, found \(other.typeName)")
+        }
+        func pointer(_ key: String) throws(SessionEventDecodingError) -> JSONPath {
+            switch members[key] {
+            case .string(let text)?:
+                do {
+                    return try JSONPath(pointer: text)
+                } catch {
+                    throw SessionEventDecodingError(path: "\(here).\(key)", message: "is not valid: \(error)")
+                }
+            case nil:
+                throw SessionEventDecodingError(
+                    path: "\(here).\(key)", message: "is missing (expected a JSON Pointer for '\(op)')")
+            case let other?:
+                throw SessionEventDecodingError(
+                    path: "\(here).\(key)", message: "expected a JSON Pointer string, found \(other.typeName)")
+            }
+        }
+        func value() throws(SessionEventDecodingError) -> JSONValue {
+            guard let value = members["value"] else {
+                throw SessionEventDecodingError(path: "\(here).value", message: "is missing")
+            }
+            return value
+        }
+        switch op {
+        case "add": return .add(path: try pointer("path"), value: try value())
+        case "remove": return .remove(path: try pointer("path"))
+        case "replace": return .replace(path: try pointer("path"), value: try value())
+        case "move": return .move(from: try pointer("from"), path: try pointer("path"))
+        case "copy": return .copy(from: try pointer("from"), path: try pointer("path"))
+        case "test": return .test(path: try pointer("path"), value: try value())
+        default:
+            throw SessionEventDecodingError(path: "\(here).op", message: "is '\(op)'; expected \(operationNames)")
+        }
     }
 }

@@ -1,16 +1,59 @@
-/// A list of JSON Patch operations (RFC 6902: `add`, `remove`, `replace`) that turns one JSON value into another.
+/// A JSON Patch (RFC 6902): a list of operations that turns one JSON value into another.
 ///
 /// Sessions store a state as a patch against the previous state (see `docs/session-format.md`), so a session
-/// grows with what changed, not with the size of the state.
+/// grows with what changed, not with the size of the state. All six operations of RFC 6902 apply: `add`, `remove`,
+/// `replace`, `move`, `copy` and `test`, with paths that are JSON Pointers (RFC 6901, see ``JSONPath/pointer``).
+///
+/// Operations apply in order, each to the result of the one before. When one fails the whole patch fails and
+/// nothing of it is applied: ``apply(to:)`` throws and returns no partial result.
 public struct JSONPatch: Sendable, Hashable {
     /// One operation.
     public enum Operation: Sendable, Hashable {
-        /// Inserts `value` at `path` (into an array, before the element there).
+        /// Puts `value` at `path`: into an object as a new member (replacing a member of that name), into an
+        /// array before the element at the index (the index may equal the count, or be `-`, to append), or as the
+        /// whole document for the path `""`.
         case add(path: JSONPath, value: JSONValue)
-        /// Removes the value at `path`.
+        /// Removes the value at `path`, which must exist; later elements of an array shift down. The whole
+        /// document (`""`) cannot be removed.
         case remove(path: JSONPath)
-        /// Replaces the value at `path`.
+        /// Replaces the value at `path`, which must exist (`""` replaces the whole document).
         case replace(path: JSONPath, value: JSONValue)
+        /// Removes the value at `from` and adds it at `path`; `from` must exist and must not be a proper prefix
+        /// of `path` (a value cannot move into its own child).
+        case move(from: JSONPath, path: JSONPath)
+        /// Adds a copy of the value at `from`, which must exist, at `path`.
+        case copy(from: JSONPath, path: JSONPath)
+        /// Checks that the value at `path` equals `value` as JSON: numbers by value (`1` equals `1.0`), strings by
+        /// their code points, arrays element by element, objects member by member in any order.
+        case test(path: JSONPath, value: JSONValue)
+
+        /// The operation's name in a patch document: `add`, `remove`, `replace`, `move`, `copy` or `test`.
+        public var name: String {
+            switch self {
+            case .add: "add"
+            case .remove: "remove"
+            case .replace: "replace"
+            case .move: "move"
+            case .copy: "copy"
+            case .test: "test"
+            }
+        }
+
+        /// The location the operation acts on (for `move` and `copy`, where the value goes).
+        public var path: JSONPath {
+            switch self {
+            case .add(let path, _), .remove(let path), .replace(let path, _), .test(let path, _): path
+            case .move(_, let path), .copy(_, let path): path
+            }
+        }
+
+        /// Where `move` and `copy` take their value from; `nil` for the other operations.
+        public var from: JSONPath? {
+            switch self {
+            case .move(let from, _), .copy(let from, _): from
+            case .add, .remove, .replace, .test: nil
+            }
+        }
     }
 
     /// The operations, applied in order.
@@ -21,7 +64,7 @@ public struct JSONPatch: Sendable, Hashable {
         self.operations = operations
     }
 
-    /// The patch that turns `old` into `new`.
+    /// The patch that turns `old` into `new`, made of `add`, `remove` and `replace` operations.
     public init(from old: JSONValue, to new: JSONValue) {
         let changes = StateDiff(from: old, to: new).changes
         var operations: [Operation] = []
@@ -47,120 +90,291 @@ public struct JSONPatch: Sendable, Hashable {
     public var isEmpty: Bool { operations.isEmpty }
 
     /// Applies the patch to `value`.
-    /// - Throws: ``JSONPatchError`` naming the operation and the path that does not fit the value.
+    ///
+    /// The edits are made in place on the result's storage, so applying a small patch to a large value copies
+    /// only the containers along the edited paths.
+    /// - Returns: The patched value.
+    /// - Throws: ``JSONPatchError`` naming the first operation that failed and why; nothing is applied then.
     public func apply(to value: JSONValue) throws(JSONPatchError) -> JSONValue {
         var result = value
         for (index, operation) in operations.enumerated() {
-            try Self.apply(operation, to: &result, operationIndex: index)
+            do {
+                try Self.apply(operation, to: &result)
+            } catch {
+                throw JSONPatchError(
+                    operationIndex: index, operationName: operation.name, path: operation.path.pointer,
+                    from: operation.from?.pointer, reason: error.reason)
+            }
         }
         return result
     }
+}
 
-    private static func apply(_ operation: Operation, to root: inout JSONValue, operationIndex: Int) throws(JSONPatchError) {
-        let path: JSONPath
+extension JSONPatch {
+    /// A failed operation's reason, before the operation's index and name are added to it.
+    private struct Failure: Error {
+        let reason: JSONPatchError.Reason
+    }
+
+    /// A position in an array named by a reference token: an element's index, or the end (`-`).
+    private enum ArrayPosition {
+        case index(Int)
+        case end
+    }
+
+    private static func apply(_ operation: Operation, to root: inout JSONValue) throws(Failure) {
         switch operation {
-        case .add(let target, _), .remove(let target), .replace(let target, _): path = target
-        }
-        guard !path.components.isEmpty else {
-            switch operation {
-            case .add(_, let value), .replace(_, let value): root = value
-            case .remove: root = .null
+        case .add(let path, let value):
+            try add(value, at: path, in: &root)
+        case .remove(let path):
+            _ = try remove(at: path, in: &root)
+        case .replace(let path, let value):
+            try replace(at: path, with: value, in: &root)
+        case .move(let from, let path):
+            if isSameLocation(from, path) {
+                _ = try self.value(at: from, in: root)
+            } else if isProperPrefix(from, of: path) {
+                throw Failure(reason: .moveIntoOwnChild)
+            } else {
+                try add(try remove(at: from, in: &root), at: path, in: &root)
             }
+        case .copy(let from, let path):
+            try add(try value(at: from, in: root), at: path, in: &root)
+        case .test(let path, let expected):
+            let actual = try value(at: path, in: root)
+            guard isEqualJSON(actual, expected) else {
+                throw Failure(reason: .testFailed(pointer: path.pointer, actual: actual, expected: expected))
+            }
+        }
+    }
+
+    private static func add(_ value: JSONValue, at path: JSONPath, in root: inout JSONValue) throws(Failure) {
+        guard !path.components.isEmpty else {
+            root = value
             return
         }
-        try edit(&root, path.components[...], operation: operation, operationIndex: operationIndex, path: path)
-    }
-
-    private static func edit(
-        _ node: inout JSONValue, _ components: ArraySlice<JSONPath.Component>, operation: Operation,
-        operationIndex: Int, path: JSONPath
-    ) throws(JSONPatchError) {
-        let fail = JSONPatchError(operationIndex: operationIndex, path: path.pointer)
-        let component = components.first!
-        let isLast = components.count == 1
-        switch (node, component) {
-        case (.object(var members), _):
-            let name: String
-            switch component {
-            case .key(let key): name = key
-            case .index(let index): name = String(index)  // a pointer's digits may name an object member
+        try withParent(of: path, in: &root) { (parent: inout JSONValue, last: JSONPath.Component) throws(Failure) in
+            switch parent {
+            case .object(var members):
+                parent = .null  // release the storage so the edit is in place
+                members[last.memberName] = value
+                parent = .object(members)
+            case .array(var elements):
+                let index = try insertionIndex(of: last, count: elements.count, in: path)
+                parent = .null
+                elements.insert(value, at: index)
+                parent = .array(elements)
+            default:
+                throw notAContainer(parent, in: path, depth: path.components.count - 1)
             }
-            node = .null  // release the storage so the edit below is in place
-            if isLast {
-                switch operation {
-                case .add(_, let value), .replace(_, let value):
-                    if case .replace = operation, members[name] == nil { throw fail }
-                    members[name] = value
-                case .remove:
-                    guard members.removeValue(forKey: name) != nil else { throw fail }
-                }
-            } else {
-                guard var child = members[name] else { throw fail }
-                members[name] = nil
-                try edit(&child, components.dropFirst(), operation: operation, operationIndex: operationIndex, path: path)
-                members[name] = child
-            }
-            node = .object(members)
-        case (.array(var elements), .index(let index)):
-            node = .null
-            if isLast {
-                switch operation {
-                case .add(_, let value):
-                    guard index >= 0, index <= elements.count else { throw fail }
-                    elements.insert(value, at: index)
-                case .replace(_, let value):
-                    guard elements.indices.contains(index) else { throw fail }
-                    elements[index] = value
-                case .remove:
-                    guard elements.indices.contains(index) else { throw fail }
-                    elements.remove(at: index)
-                }
-            } else {
-                guard elements.indices.contains(index) else { throw fail }
-                try edit(&elements[index], components.dropFirst(), operation: operation, operationIndex: operationIndex, path: path)
-            }
-            node = .array(elements)
-        default:
-            throw fail
         }
     }
-}
 
-/// A patch operation whose path does not fit the value it is applied to.
-public struct JSONPatchError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The position of the failing operation in the patch (0-based).
-    public var operationIndex: Int
-    /// The operation's path, as a JSON Pointer.
-    public var path: String
-
-    /// `patch operation 2: path '/todos/7' does not exist in the previous state`.
-    public var description: String {
-        "patch operation \(operationIndex): path '\(path)' does not exist in the previous state"
-    }
-}
-
-extension JSONPath {
-    /// The path as a JSON Pointer (RFC 6901): `/todos/0/isComplete`.
-    public var pointer: String {
-        components.map { component in
-            switch component {
-            case .index(let index): "/\(index)"
-            case .key(let key): "/" + key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-            }
-        }.joined()
-    }
-
-    /// Reads a JSON Pointer; all-digit parts become indexes, which also address object members of that name.
-    public init?(pointer: String) {
-        guard pointer.isEmpty || pointer.hasPrefix("/") else { return nil }
-        let parts = pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        self.init(
-            parts.map { part in
-                let text = part.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-                if let index = Int(text), !text.isEmpty, text.allSatisfy(\.isNumber), text == String(index) {
-                    return .index(index)
+    private static func remove(at path: JSONPath, in root: inout JSONValue) throws(Failure) -> JSONValue {
+        guard !path.components.isEmpty else { throw Failure(reason: .removeWholeDocument) }
+        return try withParent(of: path, in: &root) {
+            (parent: inout JSONValue, last: JSONPath.Component) throws(Failure) -> JSONValue in
+            switch parent {
+            case .object(var members):
+                guard let index = members.index(forKey: last.memberName) else {
+                    throw Failure(reason: .missing(pointer: path.pointer))
                 }
-                return .key(text)
-            })
+                parent = .null
+                let removed = members.remove(at: index).value
+                parent = .object(members)
+                return removed
+            case .array(var elements):
+                let index = try elementIndex(of: last, count: elements.count, in: path, depth: path.components.count - 1)
+                parent = .null
+                let removed = elements.remove(at: index)
+                parent = .array(elements)
+                return removed
+            default:
+                throw notAContainer(parent, in: path, depth: path.components.count - 1)
+            }
+        }
+    }
+
+    private static func replace(at path: JSONPath, with value: JSONValue, in root: inout JSONValue) throws(Failure) {
+        guard !path.components.isEmpty else {
+            root = value
+            return
+        }
+        try withParent(of: path, in: &root) { (parent: inout JSONValue, last: JSONPath.Component) throws(Failure) in
+            switch parent {
+            case .object(var members):
+                guard let index = members.index(forKey: last.memberName) else {
+                    throw Failure(reason: .missing(pointer: path.pointer))
+                }
+                parent = .null
+                members.values[index] = value
+                parent = .object(members)
+            case .array(var elements):
+                let index = try elementIndex(of: last, count: elements.count, in: path, depth: path.components.count - 1)
+                parent = .null
+                elements[index] = value
+                parent = .array(elements)
+            default:
+                throw notAContainer(parent, in: path, depth: path.components.count - 1)
+            }
+        }
+    }
+
+    /// The value at `path`.
+    private static func value(at path: JSONPath, in root: JSONValue) throws(Failure) -> JSONValue {
+        var node = root
+        for (depth, component) in path.components.enumerated() {
+            switch node {
+            case .object(let members):
+                guard let child = members[component.memberName] else {
+                    throw Failure(reason: .missing(pointer: pointer(of: path, depth: depth + 1)))
+                }
+                node = child
+            case .array(let elements):
+                node = elements[try elementIndex(of: component, count: elements.count, in: path, depth: depth)]
+            default:
+                throw notAContainer(node, in: path, depth: depth)
+            }
+        }
+        return node
+    }
+
+    /// Calls `body` with the container that holds the last component of `path` (which is not empty), in place.
+    private static func withParent<Result>(
+        of path: JSONPath, in root: inout JSONValue,
+        _ body: (inout JSONValue, JSONPath.Component) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try descend(&root, path: path, depth: 0, body)
+    }
+
+    private static func descend<Result>(
+        _ node: inout JSONValue, path: JSONPath, depth: Int,
+        _ body: (inout JSONValue, JSONPath.Component) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let component = path.components[depth]
+        if depth == path.components.count - 1 { return try body(&node, component) }
+        switch node {
+        case .object(var members):
+            guard let index = members.index(forKey: component.memberName) else {
+                throw Failure(reason: .missing(pointer: pointer(of: path, depth: depth + 1)))
+            }
+            node = .null  // release the storage so the edit below is in place
+            defer { node = .object(members) }
+            return try descend(&members.values[index], path: path, depth: depth + 1, body)
+        case .array(var elements):
+            let index = try elementIndex(of: component, count: elements.count, in: path, depth: depth)
+            node = .null
+            defer { node = .array(elements) }
+            return try descend(&elements[index], path: path, depth: depth + 1, body)
+        default:
+            throw notAContainer(node, in: path, depth: depth)
+        }
+    }
+
+    /// Where `add` inserts into the array that holds the last component of `path`: at an index up to `count`,
+    /// or at `count` for `-`.
+    private static func insertionIndex(
+        of component: JSONPath.Component, count: Int, in path: JSONPath
+    ) throws(Failure) -> Int {
+        let depth = path.components.count - 1
+        switch try position(of: component, in: path, depth: depth) {
+        case .end:
+            return count
+        case .index(let index):
+            guard index <= count else {
+                throw Failure(reason: .indexOutOfRange(array: pointer(of: path, depth: depth), index: index, count: count))
+            }
+            return index
+        }
+    }
+
+    /// The index of an existing element named by `component` in the array at `depth` of `path`.
+    private static func elementIndex(
+        of component: JSONPath.Component, count: Int, in path: JSONPath, depth: Int
+    ) throws(Failure) -> Int {
+        switch try position(of: component, in: path, depth: depth) {
+        case .end:
+            throw Failure(reason: .endOfArrayOutsideAdd(array: pointer(of: path, depth: depth)))
+        case .index(let index):
+            guard index < count else {
+                throw Failure(reason: .indexOutOfRange(array: pointer(of: path, depth: depth), index: index, count: count))
+            }
+            return index
+        }
+    }
+
+    /// The array position `component` names in the array at `depth` of `path`: `0` or digits without a leading
+    /// zero, or `-`.
+    private static func position(
+        of component: JSONPath.Component, in path: JSONPath, depth: Int
+    ) throws(Failure) -> ArrayPosition {
+        switch component {
+        case .index(let index) where index >= 0:
+            return .index(index)
+        case .index(let index):
+            throw Failure(reason: .notAnArrayIndex(array: pointer(of: path, depth: depth), token: String(index)))
+        case .key("-"):
+            return .end
+        case .key(let token):
+            throw Failure(reason: .notAnArrayIndex(array: pointer(of: path, depth: depth), token: token))
+        }
+    }
+
+    private static func notAContainer(_ value: JSONValue, in path: JSONPath, depth: Int) -> Failure {
+        Failure(reason: .notAContainer(pointer: pointer(of: path, depth: depth), typeName: value.typeName))
+    }
+
+    /// The pointer to the first `depth` components of `path`.
+    private static func pointer(of path: JSONPath, depth: Int) -> String {
+        JSONPath(Array(path.components.prefix(depth))).pointer
+    }
+
+    private static func isSameLocation(_ from: JSONPath, _ path: JSONPath) -> Bool {
+        from.components.count == path.components.count && isPrefix(from, of: path)
+    }
+
+    private static func isProperPrefix(_ from: JSONPath, of path: JSONPath) -> Bool {
+        from.components.count < path.components.count && isPrefix(from, of: path)
+    }
+
+    /// Whether the tokens of `prefix` begin those of `path` (`.index(1)` and `.key("1")` are the same token).
+    private static func isPrefix(_ prefix: JSONPath, of path: JSONPath) -> Bool {
+        zip(prefix.components, path.components).allSatisfy { $0.memberName.utf8.elementsEqual($1.memberName.utf8) }
+    }
+
+    /// JSON equality as RFC 6902's `test` defines it: numbers by value, strings by code points, arrays in order,
+    /// objects by their members in any order.
+    static func isEqualJSON(_ left: JSONValue, _ right: JSONValue) -> Bool {
+        switch (left, right) {
+        case (.null, .null):
+            return true
+        case (.bool(let a), .bool(let b)):
+            return a == b
+        case (.string(let a), .string(let b)):
+            return a.utf8.elementsEqual(b.utf8)
+        case (.array(let a), .array(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { isEqualJSON($0, $1) }
+        case (.object(let a), .object(let b)):
+            return a.count == b.count
+                && a.allSatisfy { key, value in
+                    // A `String` key is found by canonical equivalence; the member must match by code points too.
+                    guard let index = b.index(forKey: key) else { return false }
+                    return b[index].key.utf8.elementsEqual(key.utf8) && isEqualJSON(value, b[index].value)
+                }
+        case (.integer(let a), .integer(let b)):
+            return a == b
+        case (.unsignedInteger(let a), .unsignedInteger(let b)):
+            return a == b
+        case (.integer(let a), .unsignedInteger(let b)), (.unsignedInteger(let b), .integer(let a)):
+            return UInt64(exactly: a) == b
+        case (.double(let a), .double(let b)):
+            return a == b
+        case (.double(let a), .integer(let b)), (.integer(let b), .double(let a)):
+            return Int64(exactly: a) == b
+        case (.double(let a), .unsignedInteger(let b)), (.unsignedInteger(let b), .double(let a)):
+            return UInt64(exactly: a) == b
+        default:
+            return false
+        }
     }
 }

@@ -235,28 +235,73 @@ public enum SessionSchema {
       }
     },
     "patch": {
-      "description": "RFC 6902 JSON Patch (add, remove, replace) against the previous line's state",
+      "description": "RFC 6902 JSON Patch against the previous line's state; paths are RFC 6901 JSON Pointers",
       "type": "array",
       "items": {
-        "type": "object",
-        "required": [
-          "op",
-          "path"
-        ],
-        "additionalProperties": false,
-        "properties": {
-          "op": {
-            "enum": [
-              "add",
-              "remove",
-              "replace"
-            ]
+        "description": "One operation: add, replace and test need 'value', move and copy need 'from', remove needs neither; members an operation does not define are ignored",
+        "oneOf": [
+          {
+            "type": "object",
+            "required": [
+              "op",
+              "path",
+              "from"
+            ],
+            "properties": {
+              "op": {
+                "enum": [
+                  "move",
+                  "copy"
+                ]
+              },
+              "path": {
+                "type": "string",
+                "pattern": "^(/([^~/]|~[01])*)*$"
+              },
+              "from": {
+                "type": "string",
+                "pattern": "^(/([^~/]|~[01])*)*$"
+              }
+            }
           },
-          "path": {
-            "type": "string"
+          {
+            "type": "object",
+            "required": [
+              "op",
+              "path",
+              "value"
+            ],
+            "properties": {
+              "op": {
+                "enum": [
+                  "add",
+                  "replace",
+                  "test"
+                ]
+              },
+              "path": {
+                "type": "string",
+                "pattern": "^(/([^~/]|~[01])*)*$"
+              }
+            }
           },
-          "value": {}
-        }
+          {
+            "type": "object",
+            "required": [
+              "op",
+              "path"
+            ],
+            "properties": {
+              "op": {
+                "const": "remove"
+              },
+              "path": {
+                "type": "string",
+                "pattern": "^(/([^~/]|~[01])*)*$"
+              }
+            }
+          }
+        ]
       }
     }
   }

@@ -15,4 +15,62 @@ import Testing
     func rendersLikeSwiftCode(_ path: JSONPath, _ text: String) {
         #expect(path.description == text)
     }
+
+    @Test(arguments: [
+        ("", JSONPath()),
+        ("/", [.key("")]),
+        ("//", [.key(""), .key("")]),
+        ("/todos/0/isComplete", [.key("todos"), .index(0), .key("isComplete")]),
+        ("/10/-", [.index(10), .key("-")]),
+        // Only digits without a leading zero are indexes; the rest are names
+        ("/01/00/-1/+1/1e0/ 1/١", [.key("01"), .key("00"), .key("-1"), .key("+1"), .key("1e0"), .key(" 1"), .key("١")]),
+        ("/99999999999999999999", [.key("99999999999999999999")]),
+        // ~1 is '/', ~0 is '~', in that order
+        ("/a~1b~0c", [.key("a/b~c")]),
+        ("/~01", [.key("~1")]),
+        ("/~10", [.key("/0")]),
+        ("/~0~0/~1~1", [.key("~~"), .key("//")]),
+        ("/0~1", [.key("0/")]),
+        ("/c%d/e^f/g|h/i\\j/k\"l/ /m~0n/é", [.key("c%d"), .key("e^f"), .key("g|h"), .key("i\\j"), .key("k\"l"), .key(" "), .key("m~n"), .key("é")]),
+    ] as [(String, JSONPath)])
+    func readsJSONPointers(_ pointer: String, _ path: JSONPath) throws {
+        #expect(try JSONPath(pointer: pointer) == path)
+    }
+
+    @Test(arguments: [
+        ("a", JSONPointerError.Reason.missingLeadingSlash),
+        ("#/a", .missingLeadingSlash),
+        (" /a", .missingLeadingSlash),
+        ("/a~2", .invalidEscape(escape: "~2", token: "a~2")),
+        ("/a/b~", .invalidEscape(escape: "~", token: "b~")),
+        ("/~", .invalidEscape(escape: "~", token: "~")),
+        ("/~~0", .invalidEscape(escape: "~~", token: "~~0")),
+        ("/ok/~a/~0", .invalidEscape(escape: "~a", token: "~a")),
+        ("/~é", .invalidEscape(escape: "~é", token: "~é")),
+    ])
+    func refusesTextThatIsNotAPointer(_ pointer: String, _ reason: JSONPointerError.Reason) {
+        let error = #expect(throws: JSONPointerError.self) { _ = try JSONPath(pointer: pointer) }
+        #expect(error == JSONPointerError(pointer: pointer, reason: reason))
+    }
+
+    @Test func describesWhyTextIsNotAPointer() {
+        #expect(
+            JSONPointerError(pointer: "/a~2", reason: .invalidEscape(escape: "~2", token: "a~2")).description
+                == "'/a~2' is not a JSON Pointer: '~2' in 'a~2' is not an escape; '~' must be followed by '0' (for '~') or '1' (for '/')")
+        #expect(
+            JSONPointerError(pointer: "a", reason: .missingLeadingSlash).description
+                == "'a' is not a JSON Pointer: it must be empty (the whole document) or start with '/'")
+    }
+
+    @Test(arguments: [
+        (JSONPath(), ""),
+        ([.key("")], "/"),
+        ([.key("todos"), .index(2), .key("-")], "/todos/2/-"),
+        ([.key("a/b~c"), .key("~1"), .key("/")], "/a~1b~0c/~01/~1"),
+        ([.key("名前"), .key("é")], "/名前/é"),
+    ] as [(JSONPath, String)])
+    func writesJSONPointersThatReadBack(_ path: JSONPath, _ pointer: String) throws {
+        #expect(path.pointer == pointer)
+        #expect(try JSONPath(pointer: pointer) == path)
+    }
 }
