@@ -47,11 +47,16 @@ public struct JSONPatchError: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// `patch operation 0 (test '/a'): test failed: value at '/a' is 1, expected 2`.
     public var description: String {
-        let target = from.map { "from '\($0)' to '\(path)'" } ?? "'\(path)'"
-        return "patch operation \(operationIndex) (\(operationName) \(target)): \(reasonDescription)"
+        "patch operation \(operationIndex) (\(operation)): \(reasonDescription)"
     }
 
-    private var reasonDescription: String {
+    /// The operation as it reads: `test '/a'`, `move from '/a' to '/b'`.
+    public var operation: String {
+        "\(operationName) " + (from.map { "from '\($0)' to '\(path)'" } ?? "'\(path)'")
+    }
+
+    /// What was wrong, without the operation: `test failed: value at '/a' is 1, expected 2`.
+    public var reasonDescription: String {
         switch reason {
         case .missing(let pointer):
             "'\(pointer)' does not exist"

@@ -207,7 +207,10 @@ public struct SessionLineDecoder: Sendable {
                 return nil
             } catch {
                 base = .unknown
-                return .invalidEvent(SessionEventDecodingError(path: "patch", message: "\(error)"))
+                return .invalidEvent(
+                    SessionEventDecodingError(
+                        path: "patch[\(error.operationIndex)]",
+                        message: "(\(error.operation)) does not apply to the state before it: \(error.reasonDescription)"))
             }
         }
     }

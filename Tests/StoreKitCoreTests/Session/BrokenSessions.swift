@@ -78,7 +78,8 @@ let brokenSessions: [BrokenSession] = [
         line: 3, reason: "field 'actions' expected an integer, found number"),
     BrokenSession(
         name: "a patch operation missing its value",
-        lines: [headerLine, patchAction(1, #"[{"op":"replace","path":"/total"}]"#), endLine], line: 2, reason: nil),
+        lines: [headerLine, patchAction(1, #"[{"op":"replace","path":"/total"}]"#), endLine], line: 2,
+        reason: "field 'patch[0].value' is missing"),
     BrokenSession(
         name: "a patch right after a gap",
         lines: [headerLine, tallyAction(1), gapLine(2, 2), patchAction(3, #"[{"op":"replace","path":"/total","value":1}]"#), endLine],
@@ -86,7 +87,8 @@ let brokenSessions: [BrokenSession] = [
         reason: "field 'patch' has no state to apply to: a gap came before it (after a gap a line holds a full 'state')"),
     BrokenSession(
         name: "a patch aimed at a member that does not exist",
-        lines: [headerLine, patchAction(1, #"[{"op":"remove","path":"/nothing"}]"#), endLine], line: 2, reason: nil),
+        lines: [headerLine, patchAction(1, #"[{"op":"remove","path":"/nothing"}]"#), endLine], line: 2,
+        reason: "field 'patch[0]' (remove '/nothing') does not apply to the state before it: '/nothing' does not exist"),
     BrokenSession(
         name: "a second header",
         lines: [headerLine, tallyAction(1), headerLine, tallyAction(2), endLine], line: 3,
