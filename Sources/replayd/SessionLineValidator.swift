@@ -11,12 +11,32 @@ struct SessionLineValidator {
     enum Checked {
         /// A session header.
         case header(SessionHeader)
-        /// An action with its sequence number and time.
-        case action(sequence: Int, time: Double)
+        /// An action.
+        case action(Action)
         /// A gap.
         case gap(GapEvent)
         /// An end.
         case end(EndEvent)
+    }
+
+    /// What an action line told the daemon.
+    struct Action {
+        /// Its sequence number.
+        var sequence: Int
+        /// Its time, in seconds since the session started.
+        var time: Double
+        /// The state after it.
+        var snapshot: Snapshot
+    }
+
+    /// How an action line holds the state after it.
+    enum Snapshot {
+        /// A full state, as its bytes in the line: valid only as long as the line's bytes are.
+        case stateBytes(UnsafeBufferPointer<UInt8>)
+        /// A full state, parsed.
+        case state(JSONValue)
+        /// A patch against the previous line's state.
+        case patch(JSONPatch)
     }
 
     /// Why a line was rejected, in words for the client and the log.
@@ -47,7 +67,9 @@ struct SessionLineValidator {
         do {
             switch try SessionEvent(jsonValue: value) {
             case .header(let header): return .success(.header(header))
-            case .action(let action): return .success(.action(sequence: action.sequence, time: action.time))
+            case .action(let action):
+                let snapshot = action.patch.map(Snapshot.patch) ?? .state(action.state)
+                return .success(.action(Action(sequence: action.sequence, time: action.time, snapshot: snapshot)))
             case .gap(let gap): return .success(.gap(gap))
             case .end(let end): return .success(.end(end))
             }
@@ -62,7 +84,7 @@ struct SessionLineValidator {
         var time: Double?
         var isAction = false
         var hasAction = false
-        var snapshots = 0
+        var state: Range<Int>?
         for member in scanner.members {
             switch Key(line, member.key) {
             case .kind:
@@ -77,7 +99,7 @@ struct SessionLineValidator {
             case .action:
                 hasAction = true
             case .state:
-                snapshots += 1
+                state = member.value
             case .origin:
                 guard matches(line, member.value, #""app""#) else { return nil }
             case .name:
@@ -88,8 +110,8 @@ struct SessionLineValidator {
                 continue
             }
         }
-        guard isAction, hasAction, snapshots == 1, let sequence, let time else { return nil }
-        return .action(sequence: sequence, time: time)
+        guard isAction, hasAction, let state, let sequence, let time else { return nil }
+        return .action(Action(sequence: sequence, time: time, snapshot: .stateBytes(UnsafeBufferPointer(rebasing: line[state]))))
     }
 
     /// The top-level keys the fast path looks at.
