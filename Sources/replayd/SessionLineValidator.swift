@@ -3,9 +3,12 @@ import StoreKitCore
 /// Checks each line a client sends before it is stored: one JSON object in valid UTF-8, a known `kind`, and the
 /// fields that kind requires, by the same rules as the session reader.
 ///
-/// Action lines, nearly all of the traffic, take a fast path: one validating scan with no values built. Any line
-/// the fast path is unsure of is parsed in full, which either accepts it or names the problem and its JSON path,
-/// so the fast path never rejects on its own.
+/// Action lines with a full state, nearly all of the traffic, take a fast path: one validating scan with no values
+/// built, which accepts only what it can prove the reader's parser accepts (distinct plain-ASCII keys in every
+/// object). Any line the fast path is unsure of (a patch, a key with an escape or a non-ASCII byte, an odd field) is
+/// parsed in full by the reader's own parser and event decoding, which either accepts it or names the problem and
+/// its JSON path, so the fast path never rejects on its own. Whether a valid line may follow the session's earlier
+/// ones is ``SessionLineOrder``'s to say.
 struct SessionLineValidator {
     /// What a valid line told the daemon.
     enum Checked {
