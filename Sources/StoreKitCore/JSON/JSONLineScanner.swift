@@ -77,16 +77,6 @@ private final class OpenObjectKeys {
     struct Key {
         var start: Int
         var count: Int
-        /// The length, first and last byte in one word: keys whose tags differ differ, and most do.
-        var tag: Int
-
-        /// The key of `count` bytes at `start` in the line at `base`.
-        @inline(__always)
-        init(start: Int, count: Int, in base: UnsafePointer<UInt8>) {
-            self.start = start
-            self.count = count
-            tag = count == 0 ? 0 : count << 16 | Int(base[start]) << 8 | Int(base[start + count - 1])
-        }
     }
 
     /// The keys and what the scan met.
@@ -108,7 +98,7 @@ private final class OpenObjectKeys {
             let count = keys.count - first
             guard count > 1 else { return false }
             var objectKeys = UnsafeMutableBufferPointer(start: keys.storage + first, count: count)
-            // Most objects are small: every pair, most told apart by their tags. Larger ones: sorted, then
+            // Most objects are small: every pair, most told apart by their lengths. Larger ones: sorted, then
             // neighbours compared, so a large dictionary costs n log n, not n squared.
             if count <= Self.pairwiseLimit {
                 for later in 1..<count {
@@ -119,7 +109,7 @@ private final class OpenObjectKeys {
                 return false
             }
             objectKeys.sort { a, b in
-                a.tag != b.tag ? a.tag < b.tag : memcmp(base + a.start, base + b.start, a.count) < 0
+                a.count != b.count ? a.count < b.count : memcmp(base + a.start, base + b.start, a.count) < 0
             }
             for index in 1..<count where Self.same(objectKeys[index - 1], objectKeys[index], in: base) { return true }
             return false
@@ -131,7 +121,7 @@ private final class OpenObjectKeys {
         /// Whether two keys have the same bytes.
         @inline(__always)
         static func same(_ a: Key, _ b: Key, in base: UnsafePointer<UInt8>) -> Bool {
-            a.tag == b.tag && (a.count <= 2 || memcmp(base + a.start, base + b.start, a.count) == 0)
+            a.count == b.count && memcmp(base + a.start, base + b.start, a.count) == 0
         }
     }
 
@@ -287,7 +277,7 @@ private struct Cursor {
         let firstKey = keys.pointee.keys.count
         while true {
             guard keyQuote[0] == UInt8(ascii: "\""), let keyEnd = plainKey(from: keyQuote + 1) else { return nil }
-            keys.pointee.keys.append(.init(start: keyQuote + 1 - start, count: keyEnd - 1 - (keyQuote + 1), in: start))
+            keys.pointee.keys.append(.init(start: keyQuote + 1 - start, count: keyEnd - 1 - (keyQuote + 1)))
             let colon = Cursor.token(at: keyEnd)
             guard colon[0] == UInt8(ascii: ":") else { return nil }
             let valueStart = Cursor.token(at: colon + 1)
