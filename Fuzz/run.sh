@@ -52,7 +52,7 @@ for target in "${targets[@]}"; do
         json) build json Fuzz/Targets/JSONParserFuzz.swift ;;
         session-reader) build session-reader Fuzz/Targets/SessionReaderFuzz.swift ;;
         daemon-lines) build daemon-lines Fuzz/Targets/DaemonLineFuzz.swift Sources/replayd/LineFramer.swift \
-            Sources/replayd/SessionLineValidator.swift ;;
+            Sources/replayd/SessionLineValidator.swift Sources/replayd/SessionLineOrder.swift ;;
         host-protocol) build host-protocol Fuzz/Targets/HostProtocolFuzz.swift ;;
         *) echo "fuzz: unknown target '$target'" >&2; exit 2 ;;
     esac

@@ -1,12 +1,14 @@
 import Foundation
 import StoreKitCore
 
-/// The daemon's line framing and line check on arbitrary bytes, fed through a real socket pair in uneven reads.
+/// The daemon's line framing, line check and session order on arbitrary bytes, fed through a real socket pair in
+/// uneven reads, exactly as a worker takes one client's lines.
 ///
 /// Properties: nothing crashes or hangs; the framed lines (with over-long ones counted, not held) account for
-/// every byte sent, in order; a line the check accepts is one the session reader accepts too, except for a
-/// duplicate key below the top level, which the check does not look for. The check remembers each line for the next,
-/// as the daemon does for each client.
+/// every byte sent, in order; every line the daemon accepts the session reader accepts too, alone; and the lines
+/// accepted, once a header was, make a session that `SessionReader` reads to its end without an error, whose
+/// action and gap sequence numbers follow on with no repeat, step back or hole. The check remembers each line for
+/// the next, as the daemon does for each client.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDaemonLines(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = Array(UnsafeBufferPointer(start: data, count: size))
@@ -20,8 +22,45 @@ public func fuzzDaemonLines(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
     let framer = LineFramer(maxLineBytes: 2048, chunkSize: 1 + (size % 4099))
     var validator = SessionLineValidator()
     let memory = JSONLineMemory()
+    var order: SessionLineOrder?
+    var stored: [UInt8] = []
+    var covered = 0
     var accounted = 0
     var offset = 0
+    func take(_ terminated: UnsafeBufferPointer<UInt8>) {
+        let bytes = UnsafeBufferPointer(rebasing: terminated.dropLast())
+        guard case .success(let checked) = validator.check(bytes, memory: memory) else { return }
+        do {
+            _ = try SessionEvent(jsonValue: JSONValue(parsing: bytes))
+        } catch {
+            fatalError("the daemon accepts a line the reader rejects: \(error)")
+        }
+        // As the worker: the first line opens the session when it is a header; later ones pass the session's order.
+        guard var session = order else {
+            if case .header(let header) = checked, SessionLineOrder.problem(startingWith: header) == nil {
+                order = SessionLineOrder(startingFrom: header.initialState)
+                stored += terminated
+            }
+            return
+        }
+        defer { order = session }
+        guard session.accept(checked) == nil else { return }
+        switch checked {
+        case .action(let action):
+            guard action.sequence == covered + 1 else {
+                fatalError("action \(action.sequence) accepted after sequence numbers covered up to \(covered)")
+            }
+            covered = action.sequence
+        case .gap(let gap):
+            guard gap.firstSequence == covered + 1 else {
+                fatalError("gap from \(gap.firstSequence) accepted after sequence numbers covered up to \(covered)")
+            }
+            covered = gap.lastSequence
+        case .header, .end:
+            break
+        }
+        stored += terminated
+    }
     while offset < input.count {
         // Uneven writes: the framer must not depend on where reads split the stream.
         let end = min(input.count, offset + 1 + Int(input[offset]) * 17)
@@ -31,21 +70,25 @@ public func fuzzDaemonLines(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
             switch line {
             case .complete(let terminated):
                 accounted += terminated.count
-                let bytes = UnsafeBufferPointer(rebasing: terminated.dropLast())
-                if case .success = validator.check(bytes, memory: memory) {
-                    do {
-                        _ = try SessionEvent(jsonValue: JSONValue(parsing: bytes))
-                    } catch where !"\(error)".contains("duplicate") {
-                        fatalError("the daemon accepts a line the reader rejects: \(error)")
-                    } catch {}
-                }
+                take(terminated)
             case .tooLong(let count):
                 accounted += count + 1
             }
-        })) != nil {}
+        })) != nil {
+            // As the worker after each read: the read buffer is about to be reused.
+            order?.copyBorrowedState()
+        }
     }
     guard accounted + framer.pendingByteCount == input.count else {
         fatalError("framed \(accounted) + pending \(framer.pendingByteCount) bytes of \(input.count)")
+    }
+    if order != nil {
+        let reader = SessionReader(bytes: stored, source: "accepted")
+        do {
+            while try reader.next() != nil {}
+        } catch {
+            fatalError("the reader refuses what the daemon accepted: \(error)\n\(String(decoding: stored, as: UTF8.self))")
+        }
     }
     return 0
 }

@@ -27,28 +27,12 @@ extension DaemonWorker {
             startSession(checked, headerLine: UnsafeRawBufferPointer(terminated), line: number, on: connection)
             return
         }
-        if let problem = Self.orderProblem(checked, after: session) {
+        if let problem = session.accept(checked) {
             reject(connection, line: number, reason: problem)
             return
         }
-        session.note(checked)
         accepted.append(terminated)
         connection.storedLines += 1
-    }
-
-    /// Why a valid line cannot follow what the session file holds, if it cannot.
-    private static func orderProblem(_ line: SessionLineValidator.Checked, after session: SessionFile) -> String? {
-        if session.hasEnded { return "the session has ended; nothing may follow its 'end' line" }
-        switch line {
-        case .header:
-            return "a session header may only be the first line of a connection"
-        case .action(let sequence, _) where sequence <= session.lastSequence:
-            return "sequence number \(sequence) is not after the last stored one, \(session.lastSequence)"
-        case .gap(let gap) where gap.firstSequence <= session.lastSequence:
-            return "gap from \(gap.firstSequence) overlaps the last stored sequence number, \(session.lastSequence)"
-        default:
-            return nil
-        }
     }
 
     /// Opens (or continues) the session a header names and welcomes the client; refuses anything else.
@@ -60,7 +44,7 @@ extension DaemonWorker {
             refuseIfFirst(connection)
             return
         }
-        if let problem = Self.headerProblem(header) {
+        if let problem = SessionLineOrder.problem(startingWith: header) {
             reject(connection, line: line, reason: problem)
             refuseIfFirst(connection)
             return
@@ -74,7 +58,7 @@ extension DaemonWorker {
         let session: SessionFile
         do {
             session = try SessionFile.open(
-                directory: options.sessionDirectory, name: name, headerLine: headerLine,
+                directory: options.sessionDirectory, name: name, header: header, headerLine: headerLine,
                 maxLineBytes: options.maxLineBytes)
         } catch {
             _ = shared.withLock { $0.activeSessions.remove(name) }
@@ -95,21 +79,6 @@ extension DaemonWorker {
             "storeId": .string(header.storeID), "app": .string(header.app.name), "file": .string(session.path),
             "continued": .bool(session.isContinuation), "lastSeq": .integer(Int64(session.lastSequence)),
         ])
-    }
-
-    /// The longest session or store id accepted, in bytes; longer ones are refused rather than cut.
-    static let maxIDBytes = 1024
-
-    private static func headerProblem(_ header: SessionHeader) -> String? {
-        guard header.formatVersion == SessionFormat.version else {
-            return "format \(header.formatVersion) is not supported; this replayd stores format \(SessionFormat.version)"
-        }
-        for (field, id) in [("sessionId", header.sessionID), ("storeId", header.storeID)] {
-            if id.isEmpty { return "field '\(field)' is empty" }
-            if id.utf8.count > maxIDBytes { return "field '\(field)' is \(id.utf8.count) bytes; the limit is \(maxIDBytes)" }
-            if id.utf8.contains(0) { return "field '\(field)' contains a NUL byte" }
-        }
-        return nil
     }
 
     /// A connection whose first line was refused is closed: nothing it sends can be stored.

@@ -84,7 +84,10 @@ final class DaemonWorker {
 
     /// Writes the lines checked in this read to the session file, in one write.
     private func store(_ connection: ClientConnection) {
-        defer { accepted.removeAll() }
+        defer {
+            accepted.removeAll()
+            connection.session?.readWillEnd()
+        }
         guard !accepted.isEmpty, let session = connection.session else { return }
         accepted.withContiguousBytes { write($0, to: session, of: connection) }
     }

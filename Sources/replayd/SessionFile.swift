@@ -11,24 +11,27 @@ final class SessionFile {
     let name: String
     /// The file's full path.
     let path: String
+    /// What may follow the lines stored: the session's sequence, its end, and the state a patch applies to.
+    private(set) var order: SessionLineOrder
     /// The highest action or gap sequence number stored.
-    private(set) var lastSequence = 0
+    var lastSequence: Int { order.covered }
     /// Actions the gaps stored since the daemon opened the file say were dropped.
     private(set) var dropped = 0
     /// The time of the last action stored, in seconds since the session started.
     private(set) var lastTime = 0.0
     /// True once an `end` line is stored.
-    private(set) var hasEnded = false
+    var hasEnded: Bool { order.hasEnded }
     /// True when the file continued an existing one (a reconnect).
     let isContinuation: Bool
     private var fd: Int32
     /// The bytes of complete lines in the file: where a failed write is cut back to.
     private var size = 0
 
-    private init(name: String, path: String, fd: Int32, isContinuation: Bool) {
+    private init(name: String, path: String, fd: Int32, order: SessionLineOrder, isContinuation: Bool) {
         self.name = name
         self.path = path
         self.fd = fd
+        self.order = order
         self.isContinuation = isContinuation
     }
 
@@ -38,21 +41,25 @@ final class SessionFile {
 
     /// Creates the session's file with its header line, or reopens it when the session continues.
     /// - Parameters:
+    ///   - header: The header, whose initial state is the base of a new session's first patch.
     ///   - headerLine: The header as received, `\n` included; written only to a new file.
     ///   - maxLineBytes: The longest line the daemon accepts, which bounds what the tail read looks at.
     /// - Throws: ``OpenError`` when the stored session has ended or its last line is unreadable; ``SystemError``.
     static func open(
-        directory: String, name: String, headerLine: UnsafeRawBufferPointer, maxLineBytes: Int
+        directory: String, name: String, header: SessionHeader, headerLine: UnsafeRawBufferPointer, maxLineBytes: Int
     ) throws -> SessionFile {
         let path = directory + "/" + name
         do {
             let fd = try Syscall.open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND, mode: 0o600)
-            let file = SessionFile(name: name, path: path, fd: fd, isContinuation: false)
+            let file = SessionFile(
+                name: name, path: path, fd: fd, order: SessionLineOrder(startingFrom: header.initialState),
+                isContinuation: false)
             try file.writeHeader(headerLine)
             return file
         } catch where error.errno == EEXIST {
             let fd = try Syscall.open(path, O_RDWR | O_APPEND)
-            let file = SessionFile(name: name, path: path, fd: fd, isContinuation: true)
+            let file = SessionFile(
+                name: name, path: path, fd: fd, order: SessionLineOrder(continuingAfter: 0), isContinuation: true)
             try file.resumeFromTail(maxLineBytes: maxLineBytes)
             file.size = try Syscall.status(of: fd, subject: path).size
             return file
@@ -81,20 +88,22 @@ final class SessionFile {
         }
     }
 
-    /// Records what a stored line says, to answer a reconnect and to write a closing `end`.
-    func note(_ line: SessionLineValidator.Checked) {
+    /// Takes a valid line into the session when it may follow the lines stored (see ``SessionLineOrder``), noting
+    /// what it says to answer a reconnect and to write a closing `end`.
+    /// - Returns: `nil` when the line is accepted, to be stored next; else why it cannot follow.
+    func accept(_ line: SessionLineValidator.Checked) -> String? {
+        if let problem = order.accept(line) { return problem }
         switch line {
-        case .header:
-            break
-        case .action(let sequence, let time):
-            lastSequence = sequence
-            lastTime = time
-        case .gap(let gap):
-            lastSequence = gap.lastSequence
-            dropped += gap.count
-        case .end:
-            hasEnded = true
+        case .action(let action): lastTime = action.time
+        case .gap(let gap): dropped += gap.count
+        case .header, .end: break
         }
+        return nil
+    }
+
+    /// Copies what the session keeps of the lines accepted out of the read buffer, before it is reused.
+    func readWillEnd() {
+        order.copyBorrowedState()
     }
 
     /// Flushes the file to disk and closes it.
@@ -128,11 +137,11 @@ final class SessionFile {
             case .header:
                 return
             case .action(let action):
-                lastSequence = action.sequence
+                order = SessionLineOrder(continuingAfter: action.sequence)
                 lastTime = action.time
                 return
             case .gap(let gap):
-                lastSequence = gap.lastSequence
+                order = SessionLineOrder(continuingAfter: gap.lastSequence)
                 return
             }
         }

@@ -3,20 +3,43 @@ import StoreKitCore
 /// Checks each line a client sends before it is stored: one JSON object in valid UTF-8, a known `kind`, and the
 /// fields that kind requires, by the same rules as the session reader.
 ///
-/// Action lines, nearly all of the traffic, take a fast path: one validating scan with no values built. Any line
-/// the fast path is unsure of is parsed in full, which either accepts it or names the problem and its JSON path,
-/// so the fast path never rejects on its own.
+/// Action lines with a full state, nearly all of the traffic, take a fast path: one validating scan with no values
+/// built, which accepts only what it can prove the reader's parser accepts (distinct plain-ASCII keys in every
+/// object). Any line the fast path is unsure of (a patch, a key with an escape or a non-ASCII byte, an odd field) is
+/// parsed in full by the reader's own parser and event decoding, which either accepts it or names the problem and
+/// its JSON path, so the fast path never rejects on its own. Whether a valid line may follow the session's earlier
+/// ones is ``SessionLineOrder``'s to say.
 struct SessionLineValidator {
     /// What a valid line told the daemon.
     enum Checked {
         /// A session header.
         case header(SessionHeader)
-        /// An action with its sequence number and time.
-        case action(sequence: Int, time: Double)
+        /// An action.
+        case action(Action)
         /// A gap.
         case gap(GapEvent)
         /// An end.
         case end(EndEvent)
+    }
+
+    /// What an action line told the daemon.
+    struct Action {
+        /// Its sequence number.
+        var sequence: Int
+        /// Its time, in seconds since the session started.
+        var time: Double
+        /// The state after it.
+        var snapshot: Snapshot
+    }
+
+    /// How an action line holds the state after it.
+    enum Snapshot {
+        /// A full state, as its bytes in the line: valid only as long as the line's bytes are.
+        case stateBytes(UnsafeBufferPointer<UInt8>)
+        /// A full state, parsed.
+        case state(JSONValue)
+        /// A patch against the previous line's state.
+        case patch(JSONPatch)
     }
 
     /// Why a line was rejected, in words for the client and the log.
@@ -47,7 +70,9 @@ struct SessionLineValidator {
         do {
             switch try SessionEvent(jsonValue: value) {
             case .header(let header): return .success(.header(header))
-            case .action(let action): return .success(.action(sequence: action.sequence, time: action.time))
+            case .action(let action):
+                let snapshot = action.patch.map(Snapshot.patch) ?? .state(action.state)
+                return .success(.action(Action(sequence: action.sequence, time: action.time, snapshot: snapshot)))
             case .gap(let gap): return .success(.gap(gap))
             case .end(let end): return .success(.end(end))
             }
@@ -62,7 +87,7 @@ struct SessionLineValidator {
         var time: Double?
         var isAction = false
         var hasAction = false
-        var snapshots = 0
+        var state: Range<Int>?
         for member in scanner.members {
             switch Key(line, member.key) {
             case .kind:
@@ -77,7 +102,7 @@ struct SessionLineValidator {
             case .action:
                 hasAction = true
             case .state:
-                snapshots += 1
+                state = member.value
             case .origin:
                 guard matches(line, member.value, #""app""#) else { return nil }
             case .name:
@@ -88,8 +113,8 @@ struct SessionLineValidator {
                 continue
             }
         }
-        guard isAction, hasAction, snapshots == 1, let sequence, let time else { return nil }
-        return .action(sequence: sequence, time: time)
+        guard isAction, hasAction, let state, let sequence, let time else { return nil }
+        return .action(Action(sequence: sequence, time: time, snapshot: .stateBytes(UnsafeBufferPointer(rebasing: line[state]))))
     }
 
     /// The top-level keys the fast path looks at.

@@ -238,7 +238,22 @@ enum SessionLines {
     }
 
     static func action(_ sequence: Int) -> String {
-        #"{"action":{"increment":{}},"kind":"action","name":"increment","origin":"app","seq":\#(sequence),"state":{"count":\#(sequence),"step":1},"time":\#(Double(sequence) / 1000)}"#
+        action(sequence, state: #"{"count":\#(sequence),"step":1}"#)
+    }
+
+    /// An action line whose state is `state`, as raw JSON text.
+    static func action(_ sequence: Int, state: String) -> String {
+        #"{"action":{"increment":{}},"kind":"action","name":"increment","origin":"app","seq":\#(sequence),"state":\#(state),"time":\#(Double(sequence) / 1000)}"#
+    }
+
+    /// An action line whose state is `patch` (raw JSON text) against the previous line's.
+    static func action(_ sequence: Int, patch: String) -> String {
+        #"{"action":{"increment":{}},"kind":"action","name":"increment","origin":"app","patch":\#(patch),"seq":\#(sequence),"time":\#(Double(sequence) / 1000)}"#
+    }
+
+    /// A gap line covering `first...last`.
+    static func gap(_ first: Int, _ last: Int) -> String {
+        #"{"from":\#(first),"kind":"gap","reason":"bufferFull","to":\#(last)}"#
     }
 
     static func end(actions: Int) -> String {

@@ -3,7 +3,13 @@
 ///
 /// The daemon checks every line it stores with it, so it touches each byte once and allocates nothing per line.
 /// It answers only "valid or not"; for the reason, parse the rejected line with ``JSONParser``, which names the
-/// problem and its offset. Unlike the parser it does not look for duplicate keys below the top level.
+/// problem and its offset.
+///
+/// Keys must be distinct in every object, at any depth, as the parser requires. The parser compares keys as Swift
+/// strings (canonically equivalent spellings are equal); the scanner compares bytes, which proves keys distinct only
+/// when they are plain ASCII without escapes. So it accepts an object only when it can prove that, and gives up on
+/// any key with a `\` or a byte above 0x7F: the line is then not accepted, ``metUncomparableKey`` is set, and only
+/// the parser can tell.
 package struct JSONLineScanner {
     /// The type of a member's value.
     package enum ValueType: Sendable, Equatable {
@@ -24,6 +30,8 @@ package struct JSONLineScanner {
     package var maxDepth: Int
     /// The top-level members of the last object scanned.
     package private(set) var members: [Member] = []
+    /// The keys of the objects open during a scan, reused from line to line.
+    private let keys = OpenObjectKeys()
 
     /// Creates a scanner.
     package init(maxDepth: Int = JSONParser.Limits().maxDepth) {
@@ -31,42 +39,103 @@ package struct JSONLineScanner {
         members.reserveCapacity(16)
     }
 
+    /// True when the last scan stopped at a key it cannot compare by bytes (one with an escape or a byte above
+    /// 0x7F): its `false` then says nothing about the line's validity, which only ``JSONParser`` can tell.
+    package var metUncomparableKey: Bool { keys.contents.pointee.metUncomparableKey }
+
     /// Scans `line`, which must hold exactly one JSON object (surrounding whitespace allowed).
     /// - Parameters:
     ///   - line: The line's bytes.
     ///   - memory: The memory of the last valid line of the stream `line` comes from, which spares checking again
     ///     the nested objects and arrays this line repeats byte for byte; it then remembers this line if it is
     ///     valid. The verdict is the same with or without it.
-    /// - Returns: True when the line is a valid object with distinct top-level keys; ``members`` then lists them.
+    /// - Returns: True when the line is a valid object whose keys, in every object, are plain ASCII without
+    ///   escapes and distinct; ``members`` then lists its top-level members. False when it is not valid, or when a
+    ///   key could not be compared (see ``metUncomparableKey``).
     package mutating func scanObject(_ line: UnsafeBufferPointer<UInt8>, memory: JSONLineMemory? = nil) -> Bool {
         members.removeAll(keepingCapacity: true)
+        keys.contents.pointee.begin()
         guard let start = line.baseAddress else { return false }
         // An object's line ends in `}` once trailing whitespace is cut; that byte is the cursor's sentinel.
         var end = start + line.count
         while end > start, end[-1].isJSONWhitespace { end -= 1 }
         guard end > start, end[-1] == UInt8(ascii: "}") else { return false }
         memory?.contents.pointee.begin(lineLength: line.count)
-        let cursor = Cursor(start: start, end: end, maxDepth: maxDepth, memory: memory?.contents)
+        let cursor = Cursor(start: start, end: end, maxDepth: maxDepth, memory: memory?.contents, keys: keys.contents)
         let open = Cursor.token(at: start)
         let valid = open[0] == UInt8(ascii: "{") && cursor.object(at: open, depth: 1, members: &members) == end
-            && !hasDuplicateKey(in: start)
         if valid { memory?.contents.pointee.commit(line, members: members) }
         return valid
     }
+}
 
-    /// Whether two of ``members`` have the same key, in the bytes of the line at `start`.
-    private func hasDuplicateKey(in start: UnsafePointer<UInt8>) -> Bool {
-        members.withUnsafeBufferPointer { members in
-            for later in members.indices {
-                let key = members[later].key
-                for earlier in 0..<later where members[earlier].key.count == key.count {
-                    let (a, b) = (start + members[earlier].key.lowerBound, start + key.lowerBound)
-                    // The first bytes, or both closing quotes when the keys are empty, tell most keys apart.
-                    if a[0] == b[0] && memcmp(a, b, key.count) == 0 { return true }
+/// The keys of the objects open during one scan, innermost last, as offsets in the line: each object checks its own
+/// for duplicates when it closes and then drops them. Storage of its own, reached through one pointer as
+/// ``JSONLineMemory`` is, kept from line to line.
+private final class OpenObjectKeys {
+    /// One key's content (between the quotes) in the line.
+    struct Key {
+        var start: Int
+        var count: Int
+    }
+
+    /// The keys and what the scan met.
+    struct Contents {
+        /// The keys of the open objects.
+        var keys = JSONLineMemory.GrowingBuffer<Key>()
+        /// Set when a key could not be compared by its bytes.
+        var metUncomparableKey = false
+
+        /// Prepares for the scan of a line.
+        mutating func begin() {
+            keys.count = 0
+            metUncomparableKey = false
+        }
+
+        /// Whether two of the keys from `first` on are equal, in the line at `base`; drops them either way.
+        mutating func closeObject(keysFrom first: Int, in base: UnsafePointer<UInt8>) -> Bool {
+            defer { keys.count = first }
+            let count = keys.count - first
+            guard count > 1 else { return false }
+            var objectKeys = UnsafeMutableBufferPointer(start: keys.storage + first, count: count)
+            // Most objects are small: every pair, most told apart by their lengths. Larger ones: sorted, then
+            // neighbours compared, so a large dictionary costs n log n, not n squared.
+            if count <= Self.pairwiseLimit {
+                for later in 1..<count {
+                    for earlier in 0..<later where Self.same(objectKeys[earlier], objectKeys[later], in: base) {
+                        return true
+                    }
                 }
+                return false
             }
+            objectKeys.sort { a, b in
+                a.count != b.count ? a.count < b.count : memcmp(base + a.start, base + b.start, a.count) < 0
+            }
+            for index in 1..<count where Self.same(objectKeys[index - 1], objectKeys[index], in: base) { return true }
             return false
         }
+
+        /// The most keys an object compares pair by pair.
+        static let pairwiseLimit = 12
+
+        /// Whether two keys have the same bytes.
+        @inline(__always)
+        static func same(_ a: Key, _ b: Key, in base: UnsafePointer<UInt8>) -> Bool {
+            a.count == b.count && memcmp(base + a.start, base + b.start, a.count) == 0
+        }
+    }
+
+    let contents: UnsafeMutablePointer<Contents>
+
+    init() {
+        contents = .allocate(capacity: 1)
+        contents.initialize(to: Contents())
+    }
+
+    deinit {
+        contents.pointee.keys.deallocate()
+        contents.deinitialize(count: 1)
+        contents.deallocate()
     }
 }
 
@@ -106,17 +175,20 @@ private struct Cursor {
     let maxDepth: Int
     /// The memory of the stream's last valid line, if the scan has one.
     let memory: UnsafeMutablePointer<JSONLineMemory.Contents>?
+    /// The keys of the open objects.
+    let keys: UnsafeMutablePointer<OpenObjectKeys.Contents>
 
     /// A scan of the line from `start` to `end`, the position just past its closing `}`.
     init(
         start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, maxDepth: Int,
-        memory: UnsafeMutablePointer<JSONLineMemory.Contents>?
+        memory: UnsafeMutablePointer<JSONLineMemory.Contents>?, keys: UnsafeMutablePointer<OpenObjectKeys.Contents>
     ) {
         self.start = start
         self.end = end
         wordLimit = end - start >= 8 ? end - 7 : start
         self.maxDepth = maxDepth
         self.memory = memory
+        self.keys = keys
     }
 
     /// The first byte at or after `position` that is not whitespace.
@@ -193,7 +265,8 @@ private struct Cursor {
         return object(at: open, depth: depth, members: &nested)
     }
 
-    /// Scans an object at its `{`, at `depth` (1 for the outermost), and notes its members in `members`.
+    /// Scans an object at its `{`, at `depth` (1 for the outermost), and notes its members in `members`; `nil`
+    /// too when two of its keys are the same or one cannot be compared by its bytes.
     func object<Members: MemberRecorder>(
         at open: UnsafePointer<UInt8>, depth: Int, members: inout Members
     ) -> UnsafePointer<UInt8>? {
@@ -201,8 +274,10 @@ private struct Cursor {
         var keyQuote = Cursor.token(at: open + 1)
         if keyQuote[0] == UInt8(ascii: "}") { return keyQuote + 1 }
         var index = 0
+        let firstKey = keys.pointee.keys.count
         while true {
-            guard keyQuote[0] == UInt8(ascii: "\""), let keyEnd = string(from: keyQuote + 1) else { return nil }
+            guard keyQuote[0] == UInt8(ascii: "\""), let keyEnd = plainKey(from: keyQuote + 1) else { return nil }
+            keys.pointee.keys.append(.init(start: keyQuote + 1 - start, count: keyEnd - 1 - (keyQuote + 1)))
             let colon = Cursor.token(at: keyEnd)
             guard colon[0] == UInt8(ascii: ":") else { return nil }
             let valueStart = Cursor.token(at: colon + 1)
@@ -213,7 +288,9 @@ private struct Cursor {
                 keyStart: keyQuote + 1 - start, keyEnd: keyEnd - 1 - start, valueStart: valueStart - start,
                 valueEnd: value.end - start, type: value.type)
             let separator = Cursor.token(at: value.end)
-            if separator[0] == UInt8(ascii: "}") { return separator + 1 }
+            if separator[0] == UInt8(ascii: "}") {
+                return keys.pointee.closeObject(keysFrom: firstKey, in: start) ? nil : separator + 1
+            }
             guard separator[0] == UInt8(ascii: ",") else { return nil }
             keyQuote = Cursor.token(at: separator + 1)
         }
@@ -281,6 +358,33 @@ private struct Cursor {
     static func isFiniteDouble(from numberStart: UnsafePointer<UInt8>, to numberEnd: UnsafePointer<UInt8>) -> Bool {
         let text = String(decoding: UnsafeBufferPointer(start: numberStart, count: numberEnd - numberStart), as: UTF8.self)
         return Double(text)?.isFinite == true
+    }
+
+    /// Scans a key from just after its opening quote to just after its closing one, when it is plain ASCII without
+    /// escapes; else `nil`, noting when that is because of an escape or a non-ASCII byte, which only the parser can
+    /// compare.
+    @inline(__always)
+    func plainKey(from contentStart: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
+        var position = contentStart
+        while true {
+            if position < wordLimit {
+                let special = JSONStringBytes.specialBytes(in: JSONStringBytes.word(at: position))
+                guard special != 0 else {
+                    position += 8
+                    continue
+                }
+                position += special.trailingZeroBitCount &>> 3
+            } else {
+                guard position < end else { return nil }
+                if JSONStringBytes.isPlain(position[0]) {
+                    position += 1
+                    continue
+                }
+            }
+            if position[0] == UInt8(ascii: "\"") { return position + 1 }
+            if position[0] == UInt8(ascii: "\\") || position[0] >= 0x80 { keys.pointee.metUncomparableKey = true }
+            return nil
+        }
     }
 
     /// Scans a string from just after its opening quote to just after its closing one: valid UTF-8, no raw control

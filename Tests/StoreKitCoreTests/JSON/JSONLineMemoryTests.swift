@@ -80,6 +80,18 @@ import Testing
         #expect(with == without)
     }
 
+    @Test func aDuplicateKeyInAChangedContainerIsFoundAfterAValidLine() {
+        // The first line's `s` is checked and remembered; the second changes it to hold a duplicate, and the third
+        // repeats the first's unchanged `s` beside a changed duplicate-free one.
+        let lines = [
+            #"{"s":{"a":1,"b":{"c":2}},"t":{"x":1}}"#, #"{"s":{"a":1,"b":{"c":2,"c":3}},"t":{"x":1}}"#,
+            #"{"s":{"a":1,"b":{"c":2}},"t":{"x":2,"y":1}}"#,
+        ].map { Array($0.utf8) }
+        let (with, without) = scanWithAndWithout(lines)
+        #expect(with.map { $0 != nil } == [true, false, true])
+        #expect(with == without)
+    }
+
     @Test func anInvalidLineIsNotRemembered() {
         // The second line breaks the first's array; the third repeats the first and recalls it.
         let lines = [#"{"a":[1,2,3],"b":2}"#, #"{"a":[1,2,3,],"b":2}"#, #"{"a":[1,2,3],"b":2}"#].map { Array($0.utf8) }

@@ -15,11 +15,40 @@ import Testing
 
     @Test(arguments: lines)
     func agreesWithTheParserOnWhatIsAValidObject(line: String) {
+        #expect(JSONLineScannerBoundaryTests.agree(Array(line.utf8)))
+    }
+
+    @Test func refusesDuplicateKeysAtAnyDepthAsTheParserDoes() {
+        let keys = (0..<20).map { #""key\#($0)":\#($0)"# }
+        for (line, valid) in [
+            (#"{"a":{"b":1,"b":2}}"#, false), (#"{"a":[1,{"b":1,"c":{"d":[],"d":{}}}]}"#, false),
+            (#"{"a":{"a":{"a":1}},"b":{"a":2}}"#, true), (#"{"a":{"b":1,"c":2},"d":{"b":3,"c":4}}"#, true),
+            // Larger objects are sorted rather than compared pair by pair.
+            ("{\(keys.joined(separator: ","))}", true), ("{\"x\":{\(keys.joined(separator: ","))}}", true),
+            ("{\"x\":{\(keys.joined(separator: ",")),\"key0\":1}}", false),
+            ("{\"x\":{\(keys.joined(separator: ",")),\"key19\":1}}", false),
+            ("{\"x\":{\(keys.joined(separator: ",")),\"key20\":{\(keys.joined(separator: ","))}}}", true),
+        ] {
+            #expect(JSONLineScannerBoundaryTests.agree(Array(line.utf8)), "\(line)")
+            var scanner = JSONLineScanner()
+            #expect(Array(line.utf8).withUnsafeBufferPointer { scanner.scanObject($0) } == valid, "\(line)")
+        }
+    }
+
+    @Test func leavesKeysWithAnEscapeOrANonASCIIByteToTheParser() {
+        // Keys the parser tells apart only as strings: an escape can spell a plain key, and two spellings of one
+        // accented letter are the same Swift String.
+        for line in [#"{"a":1,"\u0061":2}"#, #"{"s":{"a":1,"\u0061":2}}"#, "{\"caf\u{E9}\":1,\"cafe\u{301}\":2}", #"{"\n":1}"#, "{\"\u{E9}\":1}"] {
+            var scanner = JSONLineScanner()
+            #expect(!Array(line.utf8).withUnsafeBufferPointer { scanner.scanObject($0) }, "\(line)")
+            #expect(scanner.metUncomparableKey, "\(line)")
+        }
+        // Escapes and non-ASCII bytes in values are the scanner's own to check.
         var scanner = JSONLineScanner()
-        let scanned = Array(line.utf8).withUnsafeBufferPointer { scanner.scanObject($0) }
-        let parsed: Bool
-        if case .object? = try? JSONValue(parsing: line) { parsed = true } else { parsed = false }
-        #expect(scanned == parsed)
+        #expect(Array(#"{"a":"\u0061é","b":["\n"]}"#.utf8).withUnsafeBufferPointer { scanner.scanObject($0) })
+        #expect(!scanner.metUncomparableKey)
+        #expect(!Array(#"{"a":1,}"#.utf8).withUnsafeBufferPointer { scanner.scanObject($0) })
+        #expect(!scanner.metUncomparableKey)
     }
 
     @Test func agreesWithTheParserWhereverASpecialByteFallsInAString() {
@@ -59,7 +88,8 @@ import Testing
 /// The scanner reads without bounds checks up to the line's closing `}`, and 8 bytes at a time in strings: these
 /// put every kind of token against that `}` and against the 8-byte steps.
 @Suite struct JSONLineScannerBoundaryTests {
-    /// Whether the scanner and the parser agree that `line` is a valid object.
+    /// Whether the scanner and the parser agree that `line` is a valid object, or the scanner left it to the parser
+    /// because of a key it cannot compare by bytes.
     static func agree(_ line: [UInt8], maxDepth: Int = JSONParser.Limits().maxDepth) -> Bool {
         var scanner = JSONLineScanner(maxDepth: maxDepth)
         let scanned = line.withUnsafeBufferPointer { scanner.scanObject($0) }
@@ -69,7 +99,7 @@ import Testing
         } else {
             parsed = false
         }
-        return scanned == parsed
+        return scanned == parsed || (parsed && scanner.metUncomparableKey)
     }
 
     /// Lines that end, or break off, on the byte before the closing `}`.
