@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitReplay
 import Testing
 
 /// Waits until `condition` holds, checking every 20 ms without holding a thread of the shared concurrency pool

@@ -1,5 +1,7 @@
 import Foundation
 import StoreKitCore
+import StoreKitTestFixtures
+import StoreKitReplay
 import Testing
 
 @Suite struct SessionRecorderTests {

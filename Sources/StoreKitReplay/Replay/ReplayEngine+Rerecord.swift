@@ -1,0 +1,66 @@
+import StoreKitCore
+
+extension ReplayEngine {
+    /// Why a session could not be re-recorded.
+    public struct RerecordError: Error, Sendable, CustomStringConvertible {
+        /// The replay verdict that stopped it (an unknown store or an undecodable value).
+        public var verdict: ReplayVerdict
+
+        /// A one-line explanation.
+        public var description: String {
+            switch verdict {
+            case .unknownStore(let id, let known):
+                "no replayable store has id '\(id)' (known: \(known.joined(separator: ", ")))"
+            case .undecodable(let failure):
+                "step \(failure.step): the \(failure.part.rawValue) no longer decodes at \(failure.path): \(failure.message)"
+            default:
+                "cannot re-record: \(verdict.name)"
+            }
+        }
+    }
+
+    /// Accepts the current reducers: returns `session` with every recorded state replaced by the replayed one.
+    ///
+    /// Actions, times, gaps and the header stay as they are. After a gap the replay restarts from the recorded
+    /// state of the next action, which is kept, because the state before it is unknown.
+    /// - Throws: ``RerecordError`` when the store is unknown or a recorded value no longer decodes.
+    public func rerecord(_ session: Session) throws(RerecordError) -> Session {
+        guard let store = stores[session.header.storeID] else {
+            throw RerecordError(
+                verdict: .unknownStore(storeID: session.header.storeID, knownStores: stores.keys.sorted()))
+        }
+        let replayer = store.makeReplayer(session.header.redaction)
+        var events: [SessionEvent] = []
+        var expected = 1
+        var needsResync = false
+        do {
+            try replayer.load(session.header.initialState, as: .initialState)
+            for event in session.events {
+                guard case .action(var action) = event else {
+                    if case .gap(let gap) = event {
+                        expected = gap.lastSequence + 1
+                        needsResync = true
+                    }
+                    events.append(event)
+                    continue
+                }
+                if needsResync || action.sequence > expected {
+                    try replayer.load(action.state, as: .recordedState)
+                    action.patch = nil
+                } else {
+                    try replayer.apply(action.action)
+                    action.state = try replayer.currentState()
+                    action.patch = nil
+                }
+                needsResync = false
+                expected = action.sequence + 1
+                events.append(.action(action))
+            }
+        } catch {
+            throw RerecordError(
+                verdict: .undecodable(
+                    Undecodable(step: expected, actionName: nil, part: error.part, path: error.path, message: error.message)))
+        }
+        return Session(header: session.header, events: events)
+    }
+}

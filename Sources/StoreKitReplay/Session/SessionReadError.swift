@@ -1,0 +1,76 @@
+import StoreKitCore
+
+/// A session that cannot be read: where (source and line) and what is wrong.
+///
+/// Rendered like `todos.jsonl:17: field 'kind' is 'acton'; expected one of 'session', 'action', 'gap', 'end'`.
+public struct SessionReadError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong.
+    public enum Problem: Sendable {
+        /// The file could not be opened or read.
+        case io(SystemError)
+        /// The input holds no lines at all.
+        case empty
+        /// The line is longer than the reader's limit.
+        case lineTooLong(byteCount: Int, limit: Int)
+        /// The line is empty.
+        case emptyLine
+        /// The line is not valid JSON.
+        case notJSON(JSONParseError)
+        /// The last line has no `\n` and is not valid JSON: the write was cut off.
+        case truncatedLastLine(JSONParseError)
+        /// The line is JSON but not a valid event.
+        case invalidEvent(SessionEventDecodingError)
+        /// The first line is not a `session` header.
+        case missingHeader(foundKind: String)
+        /// A second `session` header.
+        case duplicateHeader
+        /// The header names a format version this library cannot read.
+        case unsupportedFormat(Int)
+    }
+
+    /// The file's path, or `<stdin>`.
+    public var source: String
+    /// The 1-based line number, or 0 when the problem is not on a line.
+    public var line: Int
+    /// What is wrong.
+    public var problem: Problem
+
+    /// Creates an error at `source:line`.
+    public init(source: String, line: Int, problem: Problem) {
+        self.source = source
+        self.line = line
+        self.problem = problem
+    }
+
+    /// `source:line: what is wrong`.
+    public var description: String {
+        let location = line > 0 ? "\(source):\(line)" : source
+        return "\(location): \(reason)"
+    }
+
+    /// What is wrong, without the location.
+    public var reason: String {
+        switch problem {
+        case .io(let error):
+            "cannot read the session: \(error)"
+        case .empty:
+            "the session is empty (expected a 'session' header line)"
+        case .lineTooLong(let byteCount, let limit):
+            "line is \(byteCount) bytes, longer than the limit of \(limit) bytes"
+        case .emptyLine:
+            "line is empty (every line must hold one JSON object)"
+        case .notJSON(let error):
+            "not valid JSON: \(error)"
+        case .truncatedLastLine(let error):
+            "the last line is cut off (no newline at the end and not valid JSON: \(error))"
+        case .invalidEvent(let error):
+            "\(error)"
+        case .missingHeader(let kind):
+            "the first line has kind '\(kind)'; a session must start with a 'session' header line"
+        case .duplicateHeader:
+            "a second 'session' header line; a session has exactly one, on its first line"
+        case .unsupportedFormat(let version):
+            "format version \(version) is not supported (this reader reads version \(SessionFormat.version))"
+        }
+    }
+}
