@@ -1,4 +1,5 @@
 import Foundation
+import ReplayDaemon
 import StoreKitCore
 
 /// The daemon's line framing and line check on arbitrary bytes, fed through a real socket pair in uneven reads.

@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitReplay
 
 /// The streaming session reader on arbitrary bytes.
 ///

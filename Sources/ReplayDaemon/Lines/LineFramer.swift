@@ -8,9 +8,9 @@ import StoreKitReplay
 ///
 /// A line longer than the limit is never held: its bytes are dropped as they arrive and it is reported once its
 /// newline comes, with its full length.
-final class LineFramer {
+package final class LineFramer {
     /// One framed line, reported in order.
-    enum Line {
+    package enum Line {
         /// A complete line, its `\n` included as the last byte; valid until the next ``LineFramer/read(from:_:)``.
         case complete(UnsafeBufferPointer<UInt8>)
         /// A line over the limit, and how long it was.
@@ -30,7 +30,7 @@ final class LineFramer {
     private var skipped: Int?
 
     /// Creates a framer.
-    init(maxLineBytes: Int, chunkSize: Int = 1 << 16) {
+    package init(maxLineBytes: Int, chunkSize: Int = 1 << 16) {
         self.maxLineBytes = maxLineBytes
         self.chunkSize = chunkSize
         buffer = .allocate(capacity: chunkSize)
@@ -41,11 +41,11 @@ final class LineFramer {
     }
 
     /// Bytes received after the last complete line: a line cut off if the stream ends now.
-    var pendingByteCount: Int { (skipped ?? 0) + end - start }
+    package var pendingByteCount: Int { (skipped ?? 0) + end - start }
 
     /// Reads once from `fd` and reports every line the read completed, with its number.
     /// - Returns: The number of bytes read (0 at end of stream), or `nil` when nothing was ready.
-    func read(from fd: Int32, _ report: (Line, Int) -> Void) throws(SystemError) -> Int? {
+    package func read(from fd: Int32, _ report: (Line, Int) -> Void) throws(SystemError) -> Int? {
         makeRoom()
         let received = try Syscall.receive(fd, into: buffer.baseAddress! + end, count: buffer.count - end)
         guard let count = received, count > 0 else { return received }

@@ -7,9 +7,9 @@ import StoreKitReplay
 /// Action lines, nearly all of the traffic, take a fast path: one validating scan with no values built. Any line
 /// the fast path is unsure of is parsed in full, which either accepts it or names the problem and its JSON path,
 /// so the fast path never rejects on its own.
-struct SessionLineValidator {
+package struct SessionLineValidator {
     /// What a valid line told the daemon.
-    enum Checked {
+    package enum Checked {
         /// A session header.
         case header(SessionHeader)
         /// An action with its sequence number and time.
@@ -21,15 +21,18 @@ struct SessionLineValidator {
     }
 
     /// Why a line was rejected, in words for the client and the log.
-    struct Rejection: Error {
+    package struct Rejection: Error {
         var reason: String
     }
 
     private var scanner = JSONLineScanner()
 
+    /// Creates a validator; it keeps its scanner's buffers from one line to the next.
+    package init() {}
+
     /// Checks one line (without its `\n`). `memory`, that of the stream the line comes from, spares checking again
     /// what the stream's last valid line held too.
-    mutating func check(_ line: UnsafeBufferPointer<UInt8>, memory: JSONLineMemory? = nil) -> Result<Checked, Rejection> {
+    package mutating func check(_ line: UnsafeBufferPointer<UInt8>, memory: JSONLineMemory? = nil) -> Result<Checked, Rejection> {
         if scanner.scanObject(line, memory: memory), let action = fastAction(line) { return .success(action) }
         return fullCheck(line)
     }
