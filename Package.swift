@@ -24,9 +24,11 @@ var package = Package(
         // What a replay host, test targets and the tools link: reading, replaying and diffing sessions.
         .target(name: "StoreKitReplay", dependencies: ["StoreKitCore"]),
         .target(name: "StoreKitTesting", dependencies: ["StoreKitCore", "StoreKitReplay"]),
+        // The typed command-line options every executable of the package parses.
+        .target(name: "CommandLineOptions"),
         // The daemon and the CLI, as libraries their tests and fuzz targets link; the executables only call them.
-        .target(name: "ReplayDaemon", dependencies: ["StoreKitCore", "StoreKitReplay"]),
-        .target(name: "ReplayCommands", dependencies: ["StoreKitCore", "StoreKitReplay"]),
+        .target(name: "ReplayDaemon", dependencies: ["StoreKitCore", "StoreKitReplay", "CommandLineOptions"]),
+        .target(name: "ReplayCommands", dependencies: ["StoreKitCore", "StoreKitReplay", "CommandLineOptions"]),
         .executableTarget(name: "replayd", dependencies: ["ReplayDaemon"]),
         .executableTarget(name: "replay-cli", dependencies: ["ReplayCommands"]),
 
@@ -35,7 +37,7 @@ var package = Package(
             name: "SampleReplayStores", dependencies: ["SampleFeatures", "StoreKitCore", "StoreKitReplay"],
             path: "samples/ReplayStores"),
         .executableTarget(
-            name: "sample-app", dependencies: ["SampleFeatures", "StoreKitCore"],
+            name: "sample-app", dependencies: ["SampleFeatures", "StoreKitCore", "CommandLineOptions"],
             path: "samples/SampleApp"),
         .executableTarget(
             name: "sample-replay-host", dependencies: ["SampleReplayStores", "StoreKitReplay"], path: "samples/ReplayHost"),
@@ -53,6 +55,7 @@ var package = Package(
         .testTarget(
             name: "StoreKitTestingTests",
             dependencies: ["StoreKitTesting", "StoreKitReplay", "StoreKitCore", "SampleFeatures", "SampleReplayStores"]),
+        .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "ReplayDaemonTests", dependencies: ["ReplayDaemon", "StoreKitCore"]),
         .testTarget(name: "ReplayCLITests", dependencies: ["replay-cli", "sample-replay-host"]),
         .testTarget(

@@ -1,9 +1,10 @@
+import CommandLineOptions
 import Foundation
 import StoreKitCore
 import StoreKitReplay
 
 /// replayd's command line, with the defaults the environment gives.
-struct DaemonOptions: Sendable {
+package struct DaemonOptions: Sendable {
     /// The socket to listen on.
     var socketPath: String
     /// Where session files go.
@@ -22,80 +23,48 @@ struct DaemonOptions: Sendable {
         min(max(2 * ProcessInfo.processInfo.activeProcessorCount, 8), 64)
     }
 
-    static let usage = """
-        OVERVIEW: replayd collects the sessions that apps record, one NDJSON file per session.
+    /// `--socket <path>`.
+    static let socket = Option<String>.string(
+        "--socket", valueName: "<path>",
+        defaultDescription: "$REPLAYD_SOCKET, else\n$XDG_RUNTIME_DIR/replayd/replayd.sock, else ~/.replayd/replayd.sock",
+        help: "the Unix socket to listen on")
+    /// `--dir <path>`.
+    static let directory = Option<String>.string(
+        "--dir", valueName: "<path>", defaultDescription: "$XDG_STATE_HOME/replayd/sessions,\nelse ~/.replayd/sessions",
+        help: "where session files are stored")
+    /// `--max-line-bytes <n>`.
+    static let maxLineBytes = Option<Int>.integer(
+        "--max-line-bytes", in: 1024...(1 << 30), default: SessionFormat.defaultMaxLineBytes,
+        help: "the longest line accepted; longer lines are rejected")
+    /// `--threads <n>`.
+    static let threads = Option<Int>.integer(
+        "--threads", in: 1...64, defaultDescription: "two per core,\nat least 8",
+        help: "how many threads read, check and store the clients' lines, from 1 to 64;\neach client is served by one of them")
+    /// `--log-level <level>`.
+    static let logLevel = Option<DaemonLog.Level>(
+        "--log-level", valueName: "<level>", default: .info, defaultDescription: "info",
+        expectation: "debug, info, warn or error", help: "debug, info, warn or error", convert: DaemonLog.Level.init(name:))
 
-        USAGE: replayd [--socket <path>] [--dir <path>] [--max-line-bytes <n>] [--threads <n>] [--log-level <level>]
-
-        OPTIONS:
-          --socket <path>         the Unix socket to listen on (default: $REPLAYD_SOCKET, else
-                                  $XDG_RUNTIME_DIR/replayd/replayd.sock, else ~/.replayd/replayd.sock)
-          --dir <path>            where session files are stored (default: $XDG_STATE_HOME/replayd/sessions,
-                                  else ~/.replayd/sessions)
-          --max-line-bytes <n>    the longest line accepted; longer lines are rejected (default: 16777216)
-          --threads <n>           how many threads read, check and store the clients' lines, from 1 to 64;
-                                  each client is served by one of them (default: two per core,
-                                  at least 8)
-          --log-level <level>     debug, info, warn or error (default: info)
-          -h, --help              show this help
-
-        Logs are JSON lines on stderr. SIGTERM or SIGINT stops the daemon cleanly.
-        """
-
-    /// A command line that could not be parsed.
-    struct UsageError: Error, CustomStringConvertible {
-        var description: String
-    }
+    /// The command line as `--help` shows it.
+    package static let command = CommandDescription(
+        name: "replayd", abstract: "replayd collects the sessions that apps record, one NDJSON file per session.",
+        options: [socket.declaration, directory.declaration, maxLineBytes.declaration, threads.declaration, logLevel.declaration],
+        discussion: "Logs are JSON lines on stderr. SIGTERM or SIGINT stops the daemon cleanly.")
 
     /// Parses `arguments` (without the program name); `nil` when help was asked for.
-    static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> DaemonOptions? {
-        var options = DaemonOptions(
-            socketPath: ReplaydSocketPath.resolve(environment: environment),
-            sessionDirectory: defaultSessionDirectory(environment))
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            var name = argument
-            var inline: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                inline = String(argument[argument.index(after: equals)...])
-            }
-            func value() throws(UsageError) -> String {
-                guard let value = inline ?? remaining.popFirst(), !value.isEmpty else {
-                    throw UsageError(description: "option '\(name)' needs a value")
-                }
-                return value
-            }
-            switch name {
-            case "-h", "--help":
-                return nil
-            case "--socket":
-                options.socketPath = try value()
-            case "--dir":
-                options.sessionDirectory = try value()
-            case "--max-line-bytes":
-                let text = try value()
-                guard let bytes = Int(text), (1024...(1 << 30)).contains(bytes) else {
-                    throw UsageError(
-                        description: "option '--max-line-bytes' needs a whole number from 1024 to 1073741824, not '\(text)'")
-                }
-                options.maxLineBytes = bytes
-            case "--threads":
-                let text = try value()
-                guard let count = Int(text), (1...64).contains(count) else {
-                    throw UsageError(description: "option '--threads' needs a whole number from 1 to 64, not '\(text)'")
-                }
-                options.workerCount = count
-            case "--log-level":
-                let text = try value()
-                guard let level = DaemonLog.Level(name: text) else {
-                    throw UsageError(description: "option '--log-level' needs debug, info, warn or error, not '\(text)'")
-                }
-                options.logLevel = level
-            default:
-                throw UsageError(description: "unknown option '\(argument)'")
-            }
+    /// - Throws: ``UsageError`` naming the offending option.
+    package static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> DaemonOptions? {
+        let parsed = try ParsedCommandLine(arguments, for: command)
+        if parsed.wantsHelp { return nil }
+        if let extra = parsed.positionals.first {
+            throw UsageError("unexpected argument '\(extra)'", usage: command.usage)
         }
+        var options = DaemonOptions(
+            socketPath: parsed.value(of: socket) ?? ReplaydSocketPath.resolve(environment: environment),
+            sessionDirectory: parsed.value(of: directory) ?? defaultSessionDirectory(environment))
+        options.maxLineBytes = parsed.value(of: maxLineBytes, default: options.maxLineBytes)
+        options.workerCount = parsed.value(of: threads, default: options.workerCount)
+        options.logLevel = parsed.value(of: logLevel, default: options.logLevel)
         return options
     }
 

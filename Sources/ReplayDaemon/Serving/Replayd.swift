@@ -9,12 +9,12 @@ public enum Replayd {
         let options: DaemonOptions
         do {
             guard let parsed = try DaemonOptions.parse(arguments, environment: environment) else {
-                print(DaemonOptions.usage)
+                print(DaemonOptions.command.help)
                 return 0
             }
             options = parsed
         } catch {
-            printError("Error: \(error)\nUsage: replayd [--socket <path>] [--dir <path>] [--max-line-bytes <n>] [--threads <n>] [--log-level <level>]")
+            printError(error.description)
             return 2
         }
         let log = DaemonLog(minimum: options.logLevel)
