@@ -103,7 +103,7 @@ package enum Syscall {
     /// - Throws: ``SystemError`` naming `close` and `subject` when data may not have been written.
     /// > Warning: Closing a descriptor that is not open (`EBADF`) is a bug and stops the process.
     package static func close(_ fd: Int32, subject: String? = nil) throws(SystemError) {
-        precondition(fd >= 0, "close: negative file descriptor \(fd) is a bug")
+        guard fd >= 0 else { fatalError("close: negative file descriptor \(fd) is a bug") }
         guard systemClose(fd) == -1 else { return }
         let code = errno
         if code == EINTR { return }
