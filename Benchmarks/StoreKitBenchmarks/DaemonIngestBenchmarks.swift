@@ -122,7 +122,7 @@ enum DaemonIngestBenchmarks {
                         offset += count
                     }
                 }
-                Syscall.close(fd)
+                try? Syscall.close(fd)
                 sent.leave()
             }.start()
         }
@@ -160,7 +160,7 @@ enum DaemonIngestBenchmarks {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let socket = folder + "/p.sock"
         let listener = try Syscall.makeUnixSocket()
-        defer { Syscall.close(listener) }
+        defer { try? Syscall.close(listener) }
         try Syscall.bind(listener, to: UnixSocketAddress(path: socket))
         try Syscall.listen(listener, backlog: 64)
         let sessions = folder + "/files"
@@ -185,8 +185,8 @@ enum DaemonIngestBenchmarks {
                         guard read > 0 else { break }
                         try? buffer.withUnsafeBytes { try Syscall.writeAll(file, UnsafeRawBufferPointer(rebasing: $0[..<read])) }
                     }
-                    Syscall.close(file)
-                    Syscall.close(client)
+                    try? Syscall.close(file)
+                    try? Syscall.close(client)
                 }.start()
             }
         }

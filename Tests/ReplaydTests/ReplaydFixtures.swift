@@ -203,7 +203,7 @@ final class RawClient: @unchecked Sendable {
     func close() {
         guard !closed else { return }
         closed = true
-        Syscall.close(fd)
+        try? Syscall.close(fd)
     }
 
     /// Sends bytes as they are.

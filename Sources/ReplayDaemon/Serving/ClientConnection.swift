@@ -37,7 +37,7 @@ final class ClientConnection {
     }
 
     deinit {
-        Syscall.close(fd)
+        try? Syscall.close(fd)
     }
 
     /// Sends one JSON line to the client without ever waiting: what the socket does not take now waits in a

@@ -130,7 +130,7 @@ final class Daemon {
             connectionsOpened += 1
             let id = connectionsOpened
             if let refusal = refusal(of: fd) {
-                Syscall.close(fd)
+                try? Syscall.close(fd)
                 log.write(.warn, "peer.refused", refusal.merging(["connection": .integer(Int64(id))]) { $1 })
                 continue
             }

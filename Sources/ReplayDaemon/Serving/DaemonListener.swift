@@ -35,7 +35,7 @@ final class DaemonListener {
             try Syscall.unlink(path)
             (fd, identity) = try Self.listen(at: address, path: path)
         } catch {
-            Syscall.close(lockFD)
+            try? Syscall.close(lockFD)
             throw DaemonError("cannot listen on \(path): \(error)")
         }
     }
@@ -49,7 +49,7 @@ final class DaemonListener {
             try Syscall.setFlags(fd, status: O_NONBLOCK)
             return (fd, try Syscall.status(path)?.identity)
         } catch {
-            Syscall.close(fd)
+            try? Syscall.close(fd)
             throw error
         }
     }
@@ -82,7 +82,7 @@ final class DaemonListener {
         }
         do {
             let (newFD, newIdentity) = try Self.listen(at: address, path: path)
-            Syscall.close(fd)
+            try? Syscall.close(fd)
             fd = newFD
             identity = newIdentity
             replacementReported = false
@@ -95,9 +95,9 @@ final class DaemonListener {
     /// Stops listening, removes the socket and releases the lock. The lock file stays: removing it could let two
     /// daemons lock two different files for one socket.
     func close() {
-        Syscall.close(fd)
+        try? Syscall.close(fd)
         if (try? Syscall.status(path))??.identity == identity { try? Syscall.unlink(path) }
-        Syscall.close(lockFD)
+        try? Syscall.close(lockFD)
     }
 
     /// Creates `directory` (and its parents) as 0700 if needed, and refuses one that others can write to or
@@ -127,7 +127,7 @@ final class DaemonListener {
             guard try Syscall.tryLockExclusively(fd, subject: lockPath) else {
                 let holder = String(decoding: try Syscall.read(fd, at: 0, count: 32, subject: lockPath), as: UTF8.self)
                     .trimmingCharacters(in: .whitespacesAndNewlines)
-                Syscall.close(fd)
+                try? Syscall.close(fd)
                 throw DaemonError(
                     "another replayd is already serving \(socketPath)" + (holder.isEmpty ? "" : " (pid \(holder))"))
             }

@@ -31,8 +31,8 @@ final class WorkerInbox: Sendable {
     }
 
     deinit {
-        Syscall.close(wakeReadEnd)
-        Syscall.close(wakeWriteEnd)
+        try? Syscall.close(wakeReadEnd)
+        try? Syscall.close(wakeWriteEnd)
     }
 
     /// Hands over a connection; the worker owns its socket from now on.

@@ -34,7 +34,7 @@ final class SessionFile {
     }
 
     deinit {
-        if fd >= 0 { Syscall.close(fd) }
+        if fd >= 0 { try? Syscall.close(fd, subject: path) }
     }
 
     /// Creates the session's file with its header line, or reopens it when the session continues.
@@ -101,11 +101,8 @@ final class SessionFile {
     /// Flushes the file to disk and closes it.
     func close() throws(SystemError) {
         guard fd >= 0 else { return }
-        defer {
-            Syscall.close(fd)
-            fd = -1
-        }
-        try Syscall.fsync(fd, subject: path)
+        defer { fd = -1 }
+        try Syscall.syncAndClose(fd, subject: path)
     }
 
     /// Reads the stored tail: the last sequence number, and an `end` the daemon wrote when the client vanished,

@@ -35,7 +35,8 @@ enum SessionRepair {
     /// Repairs one file when its last byte is not `\n`.
     static func repair(_ path: String) throws(SystemError) -> Repair? {
         let fd = try Syscall.open(path, O_RDWR)
-        defer { Syscall.close(fd) }
+        // Whatever was written is flushed by the `fsync` below, which reports its failure.
+        defer { try? Syscall.close(fd, subject: path) }
         let tail = try SessionFileTail(fd: fd, subject: path, maxLineBytes: Int.max / 2)
         guard tail.size > 0, try Syscall.read(fd, at: tail.size - 1, count: 1, subject: path) != [0x0A] else {
             return nil
@@ -60,9 +61,13 @@ enum SessionRepair {
                 attempt += 1
                 continue
             }
-            defer { Syscall.close(fd) }
-            try Syscall.writeAll(fd, bytes, subject: target)
-            try Syscall.fsync(fd, subject: target)
+            do {
+                try Syscall.writeAll(fd, bytes, subject: target)
+            } catch {
+                try? Syscall.close(fd, subject: target)
+                throw error
+            }
+            try Syscall.syncAndClose(fd, subject: target)
             return target
         }
     }

@@ -28,12 +28,10 @@ package final class SignalPipe {
         pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         for number in signals {
             signal(number) { received in
+                // Only async-signal-safe C here: no Swift wrapper, no errno handling (a full pipe drops the byte,
+                // and the bytes already waiting wake the event loop all the same).
                 var byte = UInt8(truncatingIfNeeded: received)
-                #if canImport(Darwin)
-                _ = Darwin.write(signalPipeWriteEnd, &byte, 1)
-                #else
-                _ = Glibc.write(signalPipeWriteEnd, &byte, 1)
-                #endif
+                _ = write(signalPipeWriteEnd, &byte, 1)
             }
         }
     }

@@ -61,7 +61,7 @@ public final class SessionReader {
     }
 
     deinit {
-        if ownsDescriptor { Syscall.close(fd) }
+        if ownsDescriptor { try? Syscall.close(fd, subject: source) }
     }
 
     /// The number of the line the last event came from.

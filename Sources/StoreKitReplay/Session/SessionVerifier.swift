@@ -44,7 +44,7 @@ public enum SessionVerifier {
                 return result
             }
         }
-        defer { if fd != 0 { Syscall.close(fd) } }
+        defer { if fd != 0 { try? Syscall.close(fd, subject: path) } }
         var lines = LineReader(fileDescriptor: fd, maxLineBytes: maxLineBytes)
         var covered = 0
         var sawHeader = false
