@@ -6,37 +6,66 @@ let strictSettings: [SwiftSetting] = [
     .treatAllWarnings(as: .error),
 ]
 
+/// Rooms by who links them (docs/architecture in the README): an app links `StoreKitCore` and nothing else; a
+/// replay host and test targets link `StoreKitReplay`; the executables are thin shells over their libraries.
 var package = Package(
     name: "StoreKitReplay",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "StoreKitCore", targets: ["StoreKitCore"]),
+        .library(name: "StoreKitReplay", targets: ["StoreKitReplay"]),
         .library(name: "StoreKitTesting", targets: ["StoreKitTesting"]),
         .executable(name: "replayd", targets: ["replayd"]),
         .executable(name: "replay-cli", targets: ["replay-cli"]),
     ],
     targets: [
+        // What an app links: the store, the recorder and the session model with what it is written in.
         .target(name: "StoreKitCore"),
-        .target(name: "StoreKitTesting", dependencies: ["StoreKitCore"]),
-        .executableTarget(name: "replayd", dependencies: ["StoreKitCore"]),
-        .executableTarget(name: "replay-cli", dependencies: ["StoreKitCore"]),
+        // What a replay host, test targets and the tools link: reading, replaying and diffing sessions.
+        .target(name: "StoreKitReplay", dependencies: ["StoreKitCore"]),
+        .target(name: "StoreKitTesting", dependencies: ["StoreKitCore", "StoreKitReplay"]),
+        // The typed command-line options every executable of the package parses.
+        .target(name: "CommandLineOptions"),
+        // The daemon and the CLI, as libraries their tests and fuzz targets link; the executables only call them.
+        .target(name: "ReplayDaemon", dependencies: ["StoreKitCore", "StoreKitReplay", "CommandLineOptions"]),
+        .target(name: "ReplayCommands", dependencies: ["StoreKitCore", "StoreKitReplay", "CommandLineOptions"]),
+        .executableTarget(name: "replayd", dependencies: ["ReplayDaemon"]),
+        .executableTarget(name: "replay-cli", dependencies: ["ReplayCommands"]),
 
         .target(name: "SampleFeatures", dependencies: ["StoreKitCore"], path: "samples/Features"),
+        .target(
+            name: "SampleReplayStores", dependencies: ["SampleFeatures", "StoreKitCore", "StoreKitReplay"],
+            path: "samples/ReplayStores"),
         .executableTarget(
-            name: "sample-app", dependencies: ["SampleFeatures", "StoreKitCore"], path: "samples/SampleApp"),
+            name: "sample-app", dependencies: ["SampleFeatures", "StoreKitCore", "CommandLineOptions"],
+            path: "samples/SampleApp"),
         .executableTarget(
-            name: "sample-replay-host", dependencies: ["SampleFeatures", "StoreKitCore"], path: "samples/ReplayHost"),
+            name: "sample-replay-host", dependencies: ["SampleReplayStores", "StoreKitReplay"], path: "samples/ReplayHost"),
 
         .executableTarget(
-            name: "storekit-benchmarks", dependencies: ["StoreKitCore"], path: "Benchmarks/StoreKitBenchmarks"),
+            name: "storekit-benchmarks", dependencies: ["StoreKitCore", "StoreKitReplay", "ReplayDaemon"],
+            path: "Benchmarks/StoreKitBenchmarks"),
 
-        .testTarget(name: "StoreKitCoreTests", dependencies: ["StoreKitCore"]),
+        // Fakes and fixtures the test targets share (a tiny feature, a controllable transport, temporary folders).
+        .target(name: "StoreKitTestFixtures", dependencies: ["StoreKitCore", "StoreKitReplay"], path: "Tests/Fixtures"),
+        // The recorder's tests read back what it wrote with the replay library's reader.
+        .testTarget(name: "StoreKitCoreTests", dependencies: ["StoreKitCore", "StoreKitReplay", "StoreKitTestFixtures"]),
         .testTarget(
-            name: "StoreKitTestingTests", dependencies: ["StoreKitTesting", "StoreKitCore", "SampleFeatures"]),
+            name: "StoreKitReplayTests", dependencies: ["StoreKitReplay", "StoreKitCore", "StoreKitTestFixtures"]),
+        .testTarget(
+            name: "StoreKitTestingTests",
+            dependencies: ["StoreKitTesting", "StoreKitReplay", "StoreKitCore", "SampleFeatures", "SampleReplayStores"]),
+        .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
+        .testTarget(name: "ReplayDaemonTests", dependencies: ["ReplayDaemon", "StoreKitCore"]),
         .testTarget(name: "ReplayCLITests", dependencies: ["replay-cli", "sample-replay-host"]),
         .testTarget(
-            name: "ReplaydTests", dependencies: ["replayd", "sample-app", "StoreKitCore", "SampleFeatures"]),
-        .testTarget(name: "SampleGoldenTests", dependencies: ["SampleFeatures", "StoreKitCore", "StoreKitTesting"]),
+            name: "ReplaydTests",
+            dependencies: [
+                "replayd", "sample-app", "StoreKitCore", "StoreKitReplay", "SampleFeatures", "SampleReplayStores",
+            ]),
+        .testTarget(
+            name: "SampleGoldenTests",
+            dependencies: ["SampleFeatures", "SampleReplayStores", "StoreKitCore", "StoreKitReplay", "StoreKitTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

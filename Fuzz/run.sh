@@ -16,14 +16,24 @@ out=.build/fuzz
 mkdir -p "$out/artifacts"
 flags=(-sanitize=fuzzer,address -use-ld=lld -parse-as-library -package-name storekitreplay -O -g -swift-version 6)
 
-# StoreKitCore as one instrumented static library that the targets import.
-echo "fuzz: building StoreKitCore with -sanitize=fuzzer,address..." >&2
-swiftc "${flags[@]}" -module-name StoreKitCore -emit-module -emit-module-path "$out/StoreKitCore.swiftmodule" \
-    -emit-library -static -o "$out/libStoreKitCore.a" $(find Sources/StoreKitCore -name '*.swift' | sort)
+# The package's libraries as instrumented static libraries that the targets import, each built from its own
+# folder in Sources/, lowest layer first: the targets link the same code the daemon and the tools run.
+library() {  # module name, modules it imports...
+    local name=$1; shift
+    local links=()
+    for dependency in "$@"; do links+=(-L "$out" -l"$dependency"); done
+    swiftc "${flags[@]}" -module-name "$name" -I "$out" -emit-module -emit-module-path "$out/$name.swiftmodule" \
+        -emit-library -static -o "$out/lib$name.a" $(find "Sources/$name" -name '*.swift' | sort)
+}
+echo "fuzz: building StoreKitCore, StoreKitReplay and ReplayDaemon with -sanitize=fuzzer,address..." >&2
+library StoreKitCore
+library StoreKitReplay StoreKitCore
+library ReplayDaemon StoreKitReplay StoreKitCore
 
 build() {  # name, sources...
     local name=$1; shift
-    swiftc "${flags[@]}" -module-name "Fuzz_${name//-/_}" -I "$out" "$@" -L "$out" -lStoreKitCore -o "$out/fuzz-$name"
+    swiftc "${flags[@]}" -module-name "Fuzz_${name//-/_}" -I "$out" "$@" \
+        -L "$out" -lReplayDaemon -lStoreKitReplay -lStoreKitCore -o "$out/fuzz-$name"
 }
 
 corpus() {  # name: seeds from the samples, one file per line, pairs of lines in a row, and whole sessions
@@ -51,8 +61,7 @@ for target in "${targets[@]}"; do
     case $target in
         json) build json Fuzz/Targets/JSONParserFuzz.swift ;;
         session-reader) build session-reader Fuzz/Targets/SessionReaderFuzz.swift ;;
-        daemon-lines) build daemon-lines Fuzz/Targets/DaemonLineFuzz.swift Sources/replayd/LineFramer.swift \
-            Sources/replayd/SessionLineValidator.swift Sources/replayd/SessionLineOrder.swift ;;
+        daemon-lines) build daemon-lines Fuzz/Targets/DaemonLineFuzz.swift ;;
         host-protocol) build host-protocol Fuzz/Targets/HostProtocolFuzz.swift ;;
         *) echo "fuzz: unknown target '$target'" >&2; exit 2 ;;
     esac

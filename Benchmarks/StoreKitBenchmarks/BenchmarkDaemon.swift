@@ -22,7 +22,7 @@ final class BenchmarkDaemon {
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             if let probe = try? Syscall.makeUnixSocket() {
-                defer { Syscall.close(probe) }
+                defer { try? Syscall.close(probe) }
                 if (try? Syscall.connect(probe, to: UnixSocketAddress(path: socket))) != nil { return }
             }
             Thread.sleep(forTimeInterval: 0.01)

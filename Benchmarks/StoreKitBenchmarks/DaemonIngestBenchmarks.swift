@@ -1,5 +1,7 @@
 import Foundation
+import ReplayDaemon
 import StoreKitCore
+import StoreKitReplay
 
 /// Daemon ingest: the same session bytes pushed by N clients through replayd (which checks every line) and
 /// through a plain Unix socket into files with no parsing at all (the machine's limit).
@@ -120,7 +122,7 @@ enum DaemonIngestBenchmarks {
                         offset += count
                     }
                 }
-                Syscall.close(fd)
+                try? Syscall.close(fd)
                 sent.leave()
             }.start()
         }
@@ -158,7 +160,7 @@ enum DaemonIngestBenchmarks {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let socket = folder + "/p.sock"
         let listener = try Syscall.makeUnixSocket()
-        defer { Syscall.close(listener) }
+        defer { try? Syscall.close(listener) }
         try Syscall.bind(listener, to: UnixSocketAddress(path: socket))
         try Syscall.listen(listener, backlog: 64)
         let sessions = folder + "/files"
@@ -183,8 +185,8 @@ enum DaemonIngestBenchmarks {
                         guard read > 0 else { break }
                         try? buffer.withUnsafeBytes { try Syscall.writeAll(file, UnsafeRawBufferPointer(rebasing: $0[..<read])) }
                     }
-                    Syscall.close(file)
-                    Syscall.close(client)
+                    try? Syscall.close(file)
+                    try? Syscall.close(client)
                 }.start()
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitReplay
 
 /// Replay + verify speed against merely parsing the same file.
 enum ReplayBenchmarks {

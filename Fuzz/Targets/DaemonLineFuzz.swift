@@ -1,4 +1,5 @@
 import Foundation
+import ReplayDaemon
 import StoreKitCore
 
 /// The daemon's line framing, line check and session order on arbitrary bytes, fed through a real socket pair in

@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitReplay
 
 /// The replay-host protocol's messages on arbitrary bytes: a request as the host reads it, and a result as the
 /// CLI reads it (a report or a drift).

@@ -1,4 +1,5 @@
 import Foundation
+import ReplayDaemon
 import StoreKitCore
 
 /// The JSON parser, the canonical encoder and the daemon's line scanner on arbitrary bytes, against each other

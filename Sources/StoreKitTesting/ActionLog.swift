@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitReplay
 
 /// A thread-safe, append-only list of what a store applied, that tests can wait on.
 ///

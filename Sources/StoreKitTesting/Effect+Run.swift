@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitReplay
 
 extension Effect {
     /// Runs the effect once with `action` and `state` and returns the actions it dispatched, in order.

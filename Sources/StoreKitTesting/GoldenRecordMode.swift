@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitReplay
 
 /// When a golden replay assertion may write golden sessions, in the style of swift-snapshot-testing.
 ///

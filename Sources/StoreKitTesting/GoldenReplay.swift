@@ -1,5 +1,7 @@
+import SampleReplayStores
 import Foundation
 import StoreKitCore
+import StoreKitReplay
 
 /// Replays the golden session at `path` through the current reducers and throws unless every state matches.
 ///
@@ -8,7 +10,8 @@ import StoreKitCore
 ///
 /// ```swift
 /// @Test func todosGoldenStillReplays() throws {
-///     try assertReplayMatches(session: "samples/sessions/todos-basic.jsonl", stores: [Todos.replayable])
+///     try assertReplayMatches(
+///         session: "samples/sessions/todos-basic.jsonl", stores: [ReplayableStore(id: "todos", reducer: Todos.reducer)])
 /// }
 /// ```
 ///

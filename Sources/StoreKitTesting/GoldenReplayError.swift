@@ -1,3 +1,5 @@
+import StoreKitReplay
+
 /// A failed golden replay assertion; its description says what differs, as a test failure should.
 public struct GoldenReplayError: Error, Sendable, CustomStringConvertible {
     /// The full explanation: the verdict, the step, the action and the -/+ state diff.

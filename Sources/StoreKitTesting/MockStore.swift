@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitReplay
 
 /// A store double for testing code that uses a store: the test sets its state, overrides what selectors return,
 /// and inspects the actions dispatched to it.

@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitReplay
 
 /// A recorded session decoded into your own state and action types, to turn a session that caught a bug into
 /// a regression test in a few lines.

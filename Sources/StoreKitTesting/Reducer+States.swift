@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitReplay
 
 extension Reducer {
     /// The state after each action, starting from `initialState`: the UDF "events in, states out" test form.

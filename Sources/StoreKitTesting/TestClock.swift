@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitReplay
 
 /// A clock whose time moves only when a test advances it, so effects that sleep, debounce or time out are tested
 /// instantly and deterministically (what RxSwift's `TestScheduler` gives).

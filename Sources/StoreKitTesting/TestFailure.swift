@@ -1,3 +1,4 @@
+import StoreKitReplay
 import Testing
 import XCTest
 

@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitReplay
 
 /// An interceptor that keeps every action a real store applies and every state change, in order.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitReplay
 
 /// An exhaustive test store in the style of The Composable Architecture: every action sent, every action an
 /// effect dispatches and every state change must be asserted.

@@ -1,4 +1,5 @@
 import Foundation
+import ReplayCommands
 
 // The executable only runs the command line and maps its result to an exit status.
 signal(SIGPIPE, SIG_IGN)

@@ -1,3 +1,4 @@
 import Foundation
+import ReplayDaemon
 
 exit(Replayd.main(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))

@@ -1,6 +1,8 @@
 import Foundation
 import SampleFeatures
+import SampleReplayStores
 import StoreKitCore
+import StoreKitReplay
 import Testing
 
 @Suite struct ReplaydDurabilityTests {

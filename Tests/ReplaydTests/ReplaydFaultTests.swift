@@ -1,6 +1,8 @@
 import Foundation
 import SampleFeatures
+import SampleReplayStores
 import StoreKitCore
+import StoreKitReplay
 import Testing
 
 /// Fault injection with real processes: each case asserts what survived, not only that nothing crashed.

@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitReplay
 import Testing
 
 /// Waits until `condition` holds, checking every 20 ms without holding a thread of the shared concurrency pool
@@ -202,7 +203,7 @@ final class RawClient: @unchecked Sendable {
     func close() {
         guard !closed else { return }
         closed = true
-        Syscall.close(fd)
+        try? Syscall.close(fd)
     }
 
     /// Sends bytes as they are.

@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitReplay
 import Testing
 
 /// What replayd stores, the session reader reads; what the reader refuses, replayd rejects with the reason.

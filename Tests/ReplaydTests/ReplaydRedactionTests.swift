@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitReplay
 import Testing
 
 /// A store with a secret in its state and one in an action.

@@ -1,6 +1,7 @@
 import Foundation
 import SampleFeatures
 import StoreKitCore
+import StoreKitReplay
 import StoreKitTesting
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import SampleFeatures
+import SampleReplayStores
 import StoreKitCore
 import StoreKitTesting
 import Testing

@@ -1,4 +1,5 @@
 import SampleFeatures
+import SampleReplayStores
 import StoreKitCore
 import StoreKitTesting
 import XCTest

@@ -37,7 +37,4 @@ public enum Counter {
         case .reset: state.count = 0
         }
     }
-
-    /// The counter as a replayable store.
-    public static let replayable = ReplayableStore(id: storeID, reducer: reducer)
 }

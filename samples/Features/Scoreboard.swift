@@ -76,7 +76,4 @@ public enum Scoreboard {
             }
         }
     }
-
-    /// The scoreboard as a replayable store.
-    public static let replayable = ReplayableStore(id: storeID, reducer: reducer)
 }

@@ -105,7 +105,4 @@ public enum Todos {
     public static let activeCount = Selector<State, Int> { state in
         state.todos.count { !$0.isComplete }
     }
-
-    /// The list as a replayable store.
-    public static let replayable = ReplayableStore(id: storeID, reducer: reducer)
 }

@@ -1,6 +1,6 @@
 import Foundation
-import SampleFeatures
-import StoreKitCore
+import SampleReplayStores
+import StoreKitReplay
 
 // The samples' replay host: the whole body is one call listing the stores it can replay.
 // Test hook: SAMPLE_HOST_REGRESSION=todos-toggle swaps in a todo reducer that no longer toggles, so tests and

@@ -9,12 +9,12 @@ enum SampleApp {
         let options: SampleAppOptions
         do {
             guard let parsed = try SampleAppOptions.parse(arguments) else {
-                print(SampleAppOptions.usage)
+                print(SampleAppOptions.command.help)
                 return 0
             }
             options = parsed
         } catch {
-            printError("Error: \(error)\nUsage: sample-app --feature <name> (--out <file> | --socket <path>)")
+            printError(error.description)
             return 2
         }
         let transport: any SessionTransport

@@ -1,3 +1,5 @@
+import CommandLineOptions
+
 /// The sample app's command line.
 struct SampleAppOptions {
     /// Which sample feature to drive.
@@ -13,77 +15,44 @@ struct SampleAppOptions {
     var deltaSnapshots = false
     var socketTimeout = 2.0
 
-    static let usage = """
-        OVERVIEW: A scripted sample app that drives one sample feature and records the session.
+    static let featureOption = Option<Feature>.choice(
+        "--feature", valueName: "<name>", default: .todos, help: "counter, todos or scoreboard")
+    static let out = Option<String>.string("--out", valueName: "<file>", help: "where to write the session (NDJSON)")
+    static let socket = Option<String>.string(
+        "--socket", valueName: "<path>",
+        help: "stream the session to replayd at this socket instead ('default' for the\ndefault socket)")
+    static let timeout = Option<Double>.seconds(
+        "--timeout", valueName: "<s>", upTo: 3600, default: 2, help: "how long to wait for replayd's answers, in seconds")
+    static let actionCount = Option<Int>.integer(
+        "--actions", in: 0...10_000_000, default: 40, help: "how many user actions to dispatch")
+    static let seedOption = Option<UInt64>.unsigned(
+        "--seed", default: 1, help: "the script's random seed, for a reproducible session")
+    static let delta = Flag("--delta", help: "store states as patches with keyframes (delta snapshots)")
 
-        USAGE: sample-app [--feature <name>] (--out <file> | --socket <path> [--timeout <s>]) [--actions <n>] [--seed <n>] [--delta]
-
-        OPTIONS:
-          --feature <name>   counter, todos or scoreboard (default: todos)
-          --out <file>       where to write the session (NDJSON)
-          --socket <path>    stream the session to replayd at this socket instead ('default' for the
-                             default socket)
-          --timeout <s>      how long to wait for replayd's answers, in seconds (default: 2)
-          --actions <n>      how many user actions to dispatch (default: 40)
-          --seed <n>         the script's random seed, for a reproducible session (default: 1)
-          --delta            store states as patches with keyframes (delta snapshots)
-          -h, --help         show this help
-        """
-
-    /// Why the command line could not be parsed.
-    struct UsageError: Error, CustomStringConvertible {
-        var description: String
-    }
+    /// The command line as `--help` shows it.
+    static let command = CommandDescription(
+        name: "sample-app", abstract: "A scripted sample app that drives one sample feature and records the session.",
+        options: [
+            featureOption.declaration, out.declaration, socket.declaration, timeout.declaration,
+            actionCount.declaration, seedOption.declaration, delta.declaration,
+        ],
+        discussion: "Give one of '--out <file>' and '--socket <path>'.")
 
     /// Parses `arguments` (without the program name); `nil` when help was asked for.
+    /// - Throws: ``UsageError`` naming the offending option.
     static func parse(_ arguments: [String]) throws(UsageError) -> SampleAppOptions? {
+        let parsed = try ParsedCommandLine(arguments, for: command)
+        if parsed.wantsHelp { return nil }
         var options = SampleAppOptions()
-        var remaining = arguments[...]
-        func value(for flag: String) throws(UsageError) -> String {
-            guard let value = remaining.popFirst() else { throw UsageError(description: "'\(flag)' needs a value") }
-            return value
-        }
-        while let argument = remaining.popFirst() {
-            switch argument {
-            case "-h", "--help":
-                return nil
-            case "--feature":
-                let name = try value(for: argument)
-                guard let feature = Feature(rawValue: name) else {
-                    let known = Feature.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw UsageError(description: "unknown feature '\(name)'; expected one of \(known)")
-                }
-                options.feature = feature
-            case "--delta":
-                options.deltaSnapshots = true
-            case "--out":
-                options.outputPath = try value(for: argument)
-            case "--socket":
-                options.socketPath = try value(for: argument)
-            case "--actions":
-                let text = try value(for: argument)
-                guard let count = Int(text), count >= 0 else {
-                    throw UsageError(description: "'--actions' needs a non-negative whole number, not '\(text)'")
-                }
-                options.actions = count
-            case "--timeout":
-                let text = try value(for: argument)
-                guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
-                    throw UsageError(description: "'--timeout' needs a number of seconds above 0 and up to 3600, not '\(text)'")
-                }
-                options.socketTimeout = seconds
-            case "--seed":
-                let text = try value(for: argument)
-                guard let seed = UInt64(text) else {
-                    throw UsageError(description: "'--seed' needs a non-negative whole number, not '\(text)'")
-                }
-                options.seed = seed
-            default:
-                throw UsageError(description: "unknown option '\(argument)'")
-            }
-        }
+        options.feature = parsed.value(of: featureOption, default: options.feature)
+        options.outputPath = parsed.value(of: out)
+        options.socketPath = parsed.value(of: socket)
+        options.socketTimeout = parsed.value(of: timeout, default: options.socketTimeout)
+        options.actions = parsed.value(of: actionCount, default: options.actions)
+        options.seed = parsed.value(of: seedOption, default: options.seed)
+        options.deltaSnapshots = parsed.isSet(delta)
         guard (options.outputPath == nil) != (options.socketPath == nil) else {
-            throw UsageError(description: "give one of '--out <file>' and '--socket <path>'")
+            throw UsageError("give one of '--out <file>' and '--socket <path>'", usage: command.usage)
         }
         return options
     }

@@ -266,36 +266,3 @@ private struct SingleNodeContainer: SingleValueEncodingContainer {
         set(try EncodingNode.encode(value, codingPath: codingPath))
     }
 }
-
-/// A coding key that is just a name, such as `super`.
-struct NameKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-
-    init(_ name: String) {
-        self.stringValue = name
-    }
-
-    init?(stringValue: String) {
-        self.stringValue = stringValue
-    }
-
-    init?(intValue: Int) {
-        nil
-    }
-}
-
-/// The coding key of an array element.
-struct IndexKey: CodingKey {
-    var intValue: Int?
-    var stringValue: String { intValue.map(String.init) ?? "" }
-
-    init(intValue: Int) {
-        self.intValue = intValue
-    }
-
-    init?(stringValue: String) {
-        guard let index = Int(stringValue) else { return nil }
-        self.intValue = index
-    }
-}

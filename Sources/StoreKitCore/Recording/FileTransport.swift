@@ -13,7 +13,7 @@ public final class FileTransport: SessionTransport, @unchecked Sendable {
     }
 
     deinit {
-        if fd >= 0 { Syscall.close(fd) }
+        if fd >= 0 { try? Syscall.close(fd, subject: path) }
     }
 
     /// Opens (creating or truncating) the file and writes the header; once open, a restart changes nothing.
@@ -23,7 +23,7 @@ public final class FileTransport: SessionTransport, @unchecked Sendable {
         do {
             try Syscall.writeAll(opened, header, subject: path)
         } catch {
-            Syscall.close(opened)
+            try? Syscall.close(opened, subject: path)
             throw error
         }
         fd = opened
@@ -38,11 +38,8 @@ public final class FileTransport: SessionTransport, @unchecked Sendable {
     /// Flushes the file to disk and closes it.
     public func close() throws {
         guard fd >= 0 else { return }
-        defer {
-            Syscall.close(fd)
-            fd = -1
-        }
-        try Syscall.fsync(fd, subject: path)
+        defer { fd = -1 }
+        try Syscall.syncAndClose(fd, subject: path)
     }
 
     private func append(_ bytes: [UInt8]) throws {

@@ -45,10 +45,4 @@ public final class MemoryTransport: SessionTransport, @unchecked Sendable {
     public var lines: [String] {
         data.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
     }
-
-    /// Parses what was delivered so far as a session.
-    /// - Throws: ``SessionReadError`` when the lines are not a valid session.
-    public func session() throws(SessionReadError) -> Session {
-        try Session(ndjson: data, source: "<memory>")
-    }
 }

@@ -27,7 +27,7 @@ extension Syscall {
     package static func status(_ path: String) throws(SystemError) -> FileStatus? {
         var info = stat()
         do {
-            try retrying("stat", subject: path) { stat(path, &info) }
+            try retrying("stat", subject: path) { systemStat(path, &info) }
         } catch where error.errno == ENOENT {
             return nil
         }
@@ -37,32 +37,19 @@ extension Syscall {
     /// Returns the status of an open descriptor.
     package static func status(of fd: Int32, subject: String? = nil) throws(SystemError) -> FileStatus {
         var info = stat()
-        try retrying("fstat", subject: subject) { fstat(fd, &info) }
+        try retrying("fstat", subject: subject) { systemFstat(fd, &info) }
         return FileStatus(info)
-    }
-
-    /// Creates the directory `path` with `mode` unless it exists.
-    package static func makeDirectory(_ path: String, mode: mode_t) throws(SystemError) {
-        do {
-            try retrying("mkdir", subject: path) { mkdir(path, mode) }
-        } catch where error.errno == EEXIST {
-            return
-        }
     }
 
     /// Sets the permission bits of `path`.
     package static func changeMode(_ path: String, _ mode: mode_t) throws(SystemError) {
-        try retrying("chmod", subject: path) { chmod(path, mode) }
+        try retrying("chmod", subject: path) { systemChmod(path, mode) }
     }
 
     /// Removes the file `path`; a missing file is not an error.
     package static func unlink(_ path: String) throws(SystemError) {
         do {
-            #if canImport(Darwin)
-            try retrying("unlink", subject: path) { Darwin.unlink(path) }
-            #else
-            try retrying("unlink", subject: path) { Glibc.unlink(path) }
-            #endif
+            try retrying("unlink", subject: path) { systemUnlink(path) }
         } catch where error.errno == ENOENT {
             return
         }
@@ -70,7 +57,7 @@ extension Syscall {
 
     /// Cuts the file open as `fd` to `length` bytes.
     package static func truncate(_ fd: Int32, to length: Int, subject: String? = nil) throws(SystemError) {
-        try retrying("ftruncate", subject: subject) { ftruncate(fd, off_t(length)) }
+        try retrying("ftruncate", subject: subject) { systemFtruncate(fd, off_t(length)) }
     }
 
     /// Reads up to `count` bytes at `offset` without moving the file position.
@@ -80,7 +67,8 @@ extension Syscall {
         var bytes = [UInt8](repeating: 0, count: count)
         let result = bytes.withUnsafeMutableBytes { raw -> Result<Int, SystemError> in
             do {
-                return .success(try retrying("pread", subject: subject) { pread(fd, raw.baseAddress!, count, off_t(offset)) })
+                return .success(
+                    try retrying("pread", subject: subject) { systemPread(fd, raw.baseAddress, count, off_t(offset)) })
             } catch let error as SystemError {
                 return .failure(error)
             } catch {
@@ -95,7 +83,7 @@ extension Syscall {
     /// - Returns: False when another process holds the lock.
     package static func tryLockExclusively(_ fd: Int32, subject: String? = nil) throws(SystemError) -> Bool {
         do {
-            try retrying("flock", subject: subject) { flock(fd, LOCK_EX | LOCK_NB) }
+            try retrying("flock", subject: subject) { systemFlock(fd, LOCK_EX | LOCK_NB) }
             return true
         } catch where error.errno == EWOULDBLOCK {
             return false
@@ -105,7 +93,7 @@ extension Syscall {
     /// Creates a pipe whose two ends are close-on-exec and non-blocking: `(read, write)`.
     package static func makePipe() throws(SystemError) -> (read: Int32, write: Int32) {
         var ends: [Int32] = [0, 0]
-        try retrying("pipe") { pipe(&ends) }
+        try retrying("pipe") { systemPipe(&ends) }
         for end in ends {
             try setFlags(end, descriptor: FD_CLOEXEC, status: O_NONBLOCK)
         }
@@ -115,12 +103,12 @@ extension Syscall {
     /// Adds descriptor flags (`FD_CLOEXEC`) and status flags (`O_NONBLOCK`) to `fd`.
     package static func setFlags(_ fd: Int32, descriptor: Int32 = 0, status: Int32 = 0) throws(SystemError) {
         if descriptor != 0 {
-            let current = try retrying("fcntl") { fcntl(fd, F_GETFD) }
-            try retrying("fcntl") { fcntl(fd, F_SETFD, current | descriptor) }
+            let current = try retrying("fcntl") { systemFcntl(fd, F_GETFD) }
+            try retrying("fcntl") { systemFcntl(fd, F_SETFD, current | descriptor) }
         }
         if status != 0 {
-            let current = try retrying("fcntl") { fcntl(fd, F_GETFL) }
-            try retrying("fcntl") { fcntl(fd, F_SETFL, current | status) }
+            let current = try retrying("fcntl") { systemFcntl(fd, F_GETFL) }
+            try retrying("fcntl") { systemFcntl(fd, F_SETFL, current | status) }
         }
     }
 }

@@ -2,15 +2,8 @@ extension Syscall {
     /// Creates a Unix domain stream socket, close-on-exec, that never raises `SIGPIPE` (`SO_NOSIGPIPE` where the
     /// platform has it; elsewhere ``send(_:_:subject:)`` passes `MSG_NOSIGNAL`).
     package static func makeUnixSocket() throws(SystemError) -> Int32 {
-        #if canImport(Darwin)
-        let fd = try retrying("socket") { socket(AF_UNIX, SOCK_STREAM, 0) }
-        var on: Int32 = 1
-        try retrying("setsockopt", subject: "SO_NOSIGPIPE") {
-            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
-        }
-        #else
-        let fd = try retrying("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0) }
-        #endif
+        let fd = try retrying("socket") { systemUnixStreamSocket() }
+        try retrying("setsockopt", subject: "SO_NOSIGPIPE") { systemSetNoSIGPIPE(fd) }
         try setFlags(fd, descriptor: FD_CLOEXEC)
         return fd
     }
@@ -18,57 +11,28 @@ extension Syscall {
     /// Binds `fd` to the socket path in `address`.
     package static func bind(_ fd: Int32, to address: UnixSocketAddress) throws(SystemError) {
         try address.withSockaddr { pointer, length throws(SystemError) in
-            try retrying("bind", subject: address.path) { () -> Int32 in
-                #if canImport(Darwin)
-                Darwin.bind(fd, pointer, length)
-                #else
-                Glibc.bind(fd, pointer, length)
-                #endif
-            }
+            try retrying("bind", subject: address.path) { systemBind(fd, pointer, length) }
         }
     }
 
     /// Connects `fd` to the socket at `address`.
     package static func connect(_ fd: Int32, to address: UnixSocketAddress) throws(SystemError) {
         try address.withSockaddr { pointer, length throws(SystemError) in
-            try retrying("connect", subject: address.path) { () -> Int32 in
-                #if canImport(Darwin)
-                Darwin.connect(fd, pointer, length)
-                #else
-                Glibc.connect(fd, pointer, length)
-                #endif
-            }
+            try retrying("connect", subject: address.path) { systemConnect(fd, pointer, length) }
         }
     }
 
     /// Marks `fd` as accepting connections.
     package static func listen(_ fd: Int32, backlog: Int32, subject: String? = nil) throws(SystemError) {
-        try retrying("listen", subject: subject) { () -> Int32 in
-            #if canImport(Darwin)
-            Darwin.listen(fd, backlog)
-            #else
-            Glibc.listen(fd, backlog)
-            #endif
-        }
+        try retrying("listen", subject: subject) { systemListen(fd, backlog) }
     }
 
     /// Accepts one pending connection as a non-blocking, close-on-exec descriptor; `nil` when none is waiting.
     package static func accept(_ fd: Int32, subject: String? = nil) throws(SystemError) -> Int32? {
         do {
-            let client = try retrying("accept", subject: subject) { () -> Int32 in
-                #if canImport(Darwin)
-                Darwin.accept(fd, nil, nil)
-                #else
-                Glibc.accept(fd, nil, nil)
-                #endif
-            }
+            let client = try retrying("accept", subject: subject) { systemAccept(fd) }
             try setFlags(client, descriptor: FD_CLOEXEC, status: O_NONBLOCK)
-            #if canImport(Darwin)
-            var on: Int32 = 1
-            try retrying("setsockopt", subject: "SO_NOSIGPIPE") {
-                setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
-            }
-            #endif
+            try retrying("setsockopt", subject: "SO_NOSIGPIPE") { systemSetNoSIGPIPE(client) }
             return client
         } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK || error.errno == ECONNABORTED {
             return nil
@@ -78,19 +42,8 @@ extension Syscall {
     /// Sends as much of `bytes` as the socket takes now, never raising `SIGPIPE`.
     /// - Returns: The number of bytes sent; 0 when the socket would block.
     package static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, subject: String? = nil) throws(SystemError) -> Int {
-        #if canImport(Darwin)
-        let flags: Int32 = 0
-        #else
-        let flags = Int32(MSG_NOSIGNAL)
-        #endif
         do {
-            return try retrying("send", subject: subject) { () -> Int in
-                #if canImport(Darwin)
-                Darwin.send(fd, bytes.baseAddress, bytes.count, flags)
-                #else
-                Glibc.send(fd, bytes.baseAddress, bytes.count, flags)
-                #endif
-            }
+            return try retrying("send", subject: subject) { systemSend(fd, bytes.baseAddress, bytes.count) }
         } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
             return 0
         }
@@ -123,7 +76,7 @@ extension Syscall {
         _ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int, subject: String? = nil
     ) throws(SystemError) -> Int? {
         do {
-            return try retrying("recv", subject: subject) { recv(fd, buffer, count, 0) }
+            return try retrying("recv", subject: subject) { systemRecv(fd, buffer, count, 0) }
         } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
             return nil
         }
@@ -136,13 +89,13 @@ extension Syscall {
         time.tv_usec = .init((seconds - Double(Int(seconds))) * 1_000_000)
         for option in [SO_SNDTIMEO, SO_RCVTIMEO] {
             try retrying("setsockopt", subject: option == SO_SNDTIMEO ? "SO_SNDTIMEO" : "SO_RCVTIMEO") {
-                setsockopt(fd, SOL_SOCKET, option, &time, socklen_t(MemoryLayout<timeval>.size))
+                systemSetsockopt(fd, SOL_SOCKET, option, &time, socklen_t(MemoryLayout<timeval>.size))
             }
         }
     }
 
     /// The user id of the process at the other end of a connected Unix socket (`SO_PEERCRED` on Linux,
-    /// `getpeereid` on Darwin).
+    /// `getpeereid` on Darwin): one of the two platform differences too large for a shim in `Platform.swift`.
     package static func peerUserID(_ fd: Int32) throws(SystemError) -> uid_t {
         #if canImport(Darwin)
         var uid: uid_t = 0
@@ -165,11 +118,7 @@ extension Syscall {
         let count = nfds_t(descriptors.count)
         let result = descriptors.withUnsafeMutableBufferPointer { buffer -> Result<Int32, SystemError> in
             do {
-                #if canImport(Darwin)
-                return .success(try retrying("poll") { Darwin.poll(buffer.baseAddress, count, timeoutMilliseconds) })
-                #else
-                return .success(try retrying("poll") { Glibc.poll(buffer.baseAddress, count, timeoutMilliseconds) })
-                #endif
+                return .success(try retrying("poll") { systemPoll(buffer.baseAddress, count, timeoutMilliseconds) })
             } catch let error as SystemError {
                 return .failure(error)
             } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitReplay
 import Testing
 
 /// A value exercising every part of the Codable model.

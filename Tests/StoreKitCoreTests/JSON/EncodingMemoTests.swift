@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import StoreKitCore
+import StoreKitTestFixtures
 
 /// A state shaped like an app's: nested structs and enums, arrays of them, a set, strings, doubles and a value that
 /// is not `Equatable`, so every kind of part goes through the memo.

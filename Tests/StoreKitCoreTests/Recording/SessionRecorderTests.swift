@@ -1,5 +1,8 @@
+import SampleReplayStores
 import Foundation
 import StoreKitCore
+import StoreKitTestFixtures
+import StoreKitReplay
 import Testing
 
 @Suite struct SessionRecorderTests {

@@ -22,7 +22,7 @@ import Testing
         let path = Self.temporarySocketPath()
         defer { try? Syscall.unlink(path) }
         let listener = try Syscall.makeUnixSocket()
-        defer { Syscall.close(listener) }
+        defer { try? Syscall.close(listener) }
         try Syscall.bind(listener, to: UnixSocketAddress(path: path))
         try Syscall.listen(listener, backlog: 1)
         let transport = UnixSocketTransport(path: path, timeout: 2)
@@ -32,7 +32,7 @@ import Testing
             Thread.sleep(forTimeInterval: 0.05)
             _ = try? Syscall.read(client, into: &buffer)
             try? Syscall.sendAll(client, Array(#"{"kind":"welcome","lastSeq":7,"sessionId":"s","file":"f"}"#.utf8) + [0x0A])
-            Syscall.close(client)
+            try? Syscall.close(client)
         }
         server.start()
 

@@ -1,5 +1,7 @@
 import Foundation
 import StoreKitCore
+import StoreKitTestFixtures
+import StoreKitReplay
 import Testing
 
 /// A feature with secrets: a session token, card numbers, and a password in the login action.

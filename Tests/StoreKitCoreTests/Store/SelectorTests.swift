@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitTestFixtures
 import Testing
 
 @Suite struct SelectorTests {

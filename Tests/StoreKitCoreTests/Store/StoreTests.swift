@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitTestFixtures
 import Testing
 
 /// Keeps every call an interceptor gets, for assertions.

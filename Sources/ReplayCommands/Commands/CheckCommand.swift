@@ -1,0 +1,122 @@
+import Foundation
+import StoreKitCore
+import StoreKitReplay
+
+/// `replay-cli check`: golden replay in CI: every session under the given paths, one line each, a summary,
+/// and optionally JUnit XML.
+enum CheckCommand: Command {
+    static let name = "check"
+    static let abstract = "Replay every session in the given files and folders; exit 1 if any diverged."
+    static let usage = "replay-cli check <path>... [--jobs <n>] [--junit <file>] [--host <command>] [--build <command> | --no-build] [--timeout <seconds>] [--json]"
+    static let arguments = [("<path>...", "session files (.jsonl) and folders to search for them")]
+    static let options = [
+        OptionSpec(name: "--jobs", valueName: "<n>", help: "replay n sessions at once (default: 1)"),
+        OptionSpec(name: "--junit", valueName: "<file>", help: "also write the results as JUnit XML for CI"),
+    ] + CommonOptions.replaying + [CommonOptions.json]
+
+    /// One session's outcome.
+    struct Result {
+        var path: String
+        var verdict: String
+        var line: String
+        var explanation: String
+        var status: Int32
+        var json: JSONValue
+    }
+
+    static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
+        guard !parsed.positionals.isEmpty else { throw CLIError("check needs at least one file or folder", usage: usage) }
+        let jobs = try parsed.integer("--jobs", in: 1...64, usage: usage) ?? 1
+        let timeout = Double(try parsed.integer("--timeout", in: 1...86_400, usage: usage) ?? 30)
+        let paths = try sessionFiles(parsed.positionals)
+        guard !paths.isEmpty else { throw CLIError("no session files (.jsonl) under \(parsed.positionals.map { "'\($0)'" }.joined(separator: ", "))") }
+        let host = try HostCommand.locate(parsed, context: context)
+        let identity = try host.bringUpToDate(skipBuild: parsed.has("--no-build"), terminal: context.terminal)
+        let replay = HostReplay(host: host, timeout: timeout, terminal: context.terminal)
+        let results = Results(count: paths.count)
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = jobs
+        for (index, path) in paths.enumerated() {
+            queue.addOperation {
+                results.set(index, check(path, replay))
+                context.terminal.progress("checked \(results.done) of \(paths.count) sessions")
+            }
+        }
+        queue.waitUntilAllOperationsAreFinished()
+        context.terminal.endProgress()
+        let all = results.all
+        let counts = Dictionary(grouping: all, by: \.verdict).mapValues(\.count)
+        let summary = "\(all.count) session\(all.count == 1 ? "" : "s"): "
+            + counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        if let junit = parsed.values["--junit"] { try JUnitReport.write(all, host: identity, to: junit) }
+        if parsed.has("--json") {
+            context.terminal.out(
+                JSONValue.object([
+                    "sessions": .array(all.map(\.json)), "summary": .object(counts.mapValues { .integer(Int64($0)) }),
+                    "host": identity.jsonValue,
+                ]).prettyString())
+        } else {
+            for result in all {
+                let mark = result.status == 0 ? context.terminal.green("✓") : context.terminal.red("✗")
+                context.terminal.out("\(mark) \(result.line)")
+            }
+            for result in all where result.status != 0 {
+                context.terminal.out("\n" + context.terminal.colorDiff(result.explanation))
+            }
+            context.terminal.out("\n" + summary)
+            context.terminal.out(identity.summary)
+        }
+        return all.map(\.status).max() ?? 0
+    }
+
+    private static func check(_ path: String, _ replay: HostReplay) -> Result {
+        do {
+            let outcome = try replay.check(try SessionInput(path), progress: false)
+            let report = outcome.report
+            var line = "\(report.verdict.name.padding(toLength: 11, withPad: " ", startingAt: 0)) \(path) (\(report.actionCount) actions)"
+            if case .diverged(let divergence) = report.verdict {
+                line += ": step \(divergence.step) \(divergence.actionName), \(divergence.diff.changes.first.map { "\($0.path)" } ?? "")"
+            }
+            if !outcome.drift.isEmpty { line += "; schema drift in \(outcome.drift.entries.count) kind(s) of value" }
+            let explanation = (outcome.drift.isEmpty ? "" : outcome.drift.explanation + "\n") + report.explanation(source: path)
+            let verdict = outcome.drift.isEmpty ? report.verdict.name : "drifted"
+            return Result(
+                path: path, verdict: verdict, line: line, explanation: explanation, status: outcome.exitStatus,
+                json: .object(["session": .string(path), "verdict": .string(verdict), "drift": outcome.drift.jsonValue, "report": report.jsonValue]))
+        } catch {
+            return Result(
+                path: path, verdict: "error", line: "error       \(path): \(error.message)", explanation: error.message, status: 2,
+                json: .object(["session": .string(path), "verdict": .string("error"), "error": .string(error.message)]))
+        }
+    }
+
+    /// The session files under `arguments`, in a stable order.
+    private static func sessionFiles(_ arguments: [String]) throws(CLIError) -> [String] {
+        var files: [String] = []
+        for argument in arguments {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) else {
+                throw CLIError("no such file or folder '\(argument)'")
+            }
+            if !isDirectory.boolValue {
+                files.append(argument)
+                continue
+            }
+            let found = FileManager.default.enumerator(atPath: argument)?.compactMap { $0 as? String } ?? []
+            files += found.filter { $0.hasSuffix(".jsonl") }.sorted().map { URL(fileURLWithPath: argument).appendingPathComponent($0).relativePath }
+        }
+        return files
+    }
+
+    /// Results written by parallel jobs.
+    final class Results: @unchecked Sendable {
+        private let lock = NSLock()
+        private var results: [Result?]
+
+        init(count: Int) { results = Array(repeating: nil, count: count) }
+
+        func set(_ index: Int, _ result: Result) { lock.withLock { results[index] = result } }
+        var done: Int { lock.withLock { results.compactMap { $0 }.count } }
+        var all: [Result] { lock.withLock { results.compactMap { $0 } } }
+    }
+}

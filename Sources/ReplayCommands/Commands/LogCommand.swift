@@ -1,0 +1,64 @@
+import StoreKitCore
+import StoreKitReplay
+
+/// `replay-cli log`: one line per event.
+enum LogCommand: Command {
+    static let name = "log"
+    static let abstract = "List a session's events: step, time, action, origin and how much the state changed."
+    static let usage = "replay-cli log <session> [--json]"
+    static let arguments = [("<session>", "a recorded session (.jsonl), or '-' for standard input")]
+    static let options = [CommonOptions.json]
+
+    static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
+        guard parsed.positionals.count == 1 else { throw CLIError("log takes one session", usage: usage) }
+        let session = try SessionInput(parsed.positionals[0])
+        defer { session.cleanUp() }
+        var previous: JSONValue = .null
+        var entries: [JSONValue] = []
+        let json = parsed.has("--json")
+        try SessionScan.read(session) { event throws(CLIError) in
+            switch event {
+            case .header(let header):
+                previous = header.initialState
+                if !json { context.terminal.out("session \(header.sessionID), store \"\(header.storeID)\", \(header.app.name) \(header.app.version), started \(header.startedAt)") }
+            case .action(let action):
+                let changes = StateDiff(from: previous, to: action.state).changes.count
+                previous = action.state
+                var origin = "app"
+                if case .effect(let cause) = action.origin { origin = cause.map { "effect of \($0)" } ?? "effect" }
+                if json {
+                    entries.append(.object([
+                        "kind": .string("action"), "step": .integer(Int64(action.sequence)), "time": .double(action.time),
+                        "name": .string(action.name), "origin": .string(origin), "changes": .integer(Int64(changes)),
+                    ]))
+                } else {
+                    let step = String(action.sequence).leftPadded(6)
+                    let time = String(format: "%9.3fs", action.time)
+                    context.terminal.out("\(step) \(time)  \(action.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(origin.padding(toLength: 16, withPad: " ", startingAt: 0)) \(changes) change\(changes == 1 ? "" : "s")")
+                }
+            case .gap(let gap):
+                if json {
+                    entries.append(SessionEvent.gap(gap).jsonValue)
+                } else {
+                    context.terminal.out(context.terminal.yellow("     - gap: steps \(gap.firstSequence)-\(gap.lastSequence) lost (\(gap.reason.rawValue))"))
+                }
+            case .end(let end):
+                if json {
+                    entries.append(SessionEvent.end(end).jsonValue)
+                } else {
+                    context.terminal.out("     - end: \(end.reason.rawValue) after \(String(format: "%.3f", end.time)) s, \(end.actions) actions, \(end.dropped) dropped")
+                }
+            }
+            return true
+        }
+        if json { context.terminal.out(JSONValue.array(entries).prettyString()) }
+        return 0
+    }
+}
+
+extension String {
+    /// The string right-aligned in `width` columns.
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

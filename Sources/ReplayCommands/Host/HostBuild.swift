@@ -1,0 +1,83 @@
+import StoreKitCore
+import StoreKitReplay
+
+import Foundation
+
+/// The replay host's build step, run before every replay so that a replay never goes through a stale binary.
+///
+/// An incremental build costs little when nothing changed. Its output is kept quiet; when it fails, the error
+/// names the command and shows the compiler's `error:` lines with a few lines around each, not the whole log.
+struct HostBuild {
+    /// The shell command that builds the host.
+    var command: String
+    /// The directory it runs in.
+    var directory: String
+    /// Where the command came from, for messages.
+    var origin: String
+
+    /// Lines shown before and after each `error:` line.
+    static let linesBefore = 2
+    static let linesAfter = 6
+    /// At most this many lines of build output in the error.
+    static let maximumLines = 60
+    /// Without any `error:` line, the last lines of the output are shown.
+    static let tailLines = 20
+
+    /// Runs the build and waits for it.
+    /// - Throws: ``CLIError`` when it cannot start or exits with a status other than 0.
+    func run(_ terminal: Terminal) throws(CLIError) {
+        terminal.progress("building the replay host (\(command))...")
+        defer { terminal.endProgress() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.standardInput = FileHandle.nullDevice
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        do {
+            try process.run()
+        } catch {
+            throw CLIError("cannot run the replay host's build step '\(command)' (from \(origin)): \(error)")
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationReason != .exit || process.terminationStatus != 0 else { return }
+        let how = process.terminationReason == .uncaughtSignal
+            ? "was killed by signal \(process.terminationStatus)" : "failed with status \(process.terminationStatus)"
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            .map(String.init)
+        let excerpt = Self.excerpt(of: lines.last == "" ? Array(lines.dropLast()) : lines)
+        throw CLIError(
+            "the replay host's build step '\(command)' (from \(origin), in \(directory)) \(how); nothing was replayed"
+                + (excerpt.isEmpty ? " (it printed nothing)" : ":\n" + excerpt))
+    }
+
+    /// The lines of a build log worth reading: each distinct `error:` line with a few lines around it, at most
+    /// ``maximumLines``; the last ``tailLines`` when there is no `error:` line. Omissions are counted.
+    static func excerpt(of lines: [String]) -> String {
+        // The compiler repeats a diagnostic once per job that sees it; each is shown once.
+        var seen: Set<String> = []
+        let errors = lines.indices.filter { lines[$0].contains("error:") && seen.insert(lines[$0]).inserted }
+        guard !errors.isEmpty else {
+            let shown = lines.suffix(tailLines)
+            let omitted = lines.count - shown.count
+            return ((omitted > 0 ? ["... (\(omitted) lines omitted)"] : []) + shown).joined(separator: "\n")
+        }
+        var kept: [Int] = []
+        for index in errors {
+            let range = max(0, index - linesBefore)...min(lines.count - 1, index + linesAfter)
+            kept += range.filter { $0 > (kept.last ?? -1) }
+        }
+        var excerpt: [String] = []
+        var previous = -1
+        for index in kept.prefix(maximumLines) {
+            if index > previous + 1 { excerpt.append("... (\(index - previous - 1) lines omitted)") }
+            excerpt.append(lines[index])
+            previous = index
+        }
+        if previous < lines.count - 1 { excerpt.append("... (\(lines.count - 1 - previous) lines omitted)") }
+        return excerpt.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import StoreKitCore
+import StoreKitReplay
+
+/// Runs a replay host for one request and reads its answer, never hanging and never crashing with it.
+struct HostClient {
+    /// What a host answered.
+    struct Answer {
+        /// The stores the host can replay.
+        var stores: [String]
+        /// The `result` line.
+        var result: JSONValue
+        /// The `line` lines (for a re-record).
+        var lines: [JSONValue]
+    }
+
+    var host: HostCommand
+    var timeout: Double
+    var onStep: ((Int, String) -> Void)?
+
+    /// Starts the host with `request`, feeds it the session at `sessionPath`, and returns its answer.
+    /// - Throws: ``CLIError`` naming what went wrong (cannot start, crashed, hung, garbage, a malformed session)
+    ///   and the step and action the host had reached.
+    func run(_ request: ReplayHostRequest, sessionPath: String, displayName: String) throws(CLIError) -> Answer {
+        guard let input = FileHandle(forReadingAtPath: sessionPath) else {
+            throw CLIError("\(displayName): cannot read the session (no such file, or not readable)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exec \(host.command) \"$@\"", "replay-host", "--request", request.jsonValue.canonicalString]
+        process.currentDirectoryURL = URL(fileURLWithPath: host.directory)
+        process.standardInput = input
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        do {
+            try process.run()
+        } catch {
+            throw CLIError("cannot start the replay host '\(host.command)' (from \(host.origin)): \(error)")
+        }
+        let lines = LineQueue(output.fileHandleForReading)
+        let hostErrors = LineQueue(errors.fileHandleForReading)
+        defer {
+            if process.isRunning { process.terminate() }
+            try? input.close()
+        }
+        var answer = Answer(stores: [], result: .null, lines: [])
+        var lastStep: (Int, String)?
+        func whereItWas() -> String {
+            guard let lastStep else { return "before the first step" }
+            return "at step \(lastStep.0) (\(lastStep.1))"
+        }
+        func hostSaid() -> String {
+            let text = Self.headAndTail(of: hostErrors.remaining())
+            return text.isEmpty ? "" : "; its stderr said:\n\(text)"
+        }
+        var sawHello = false
+        while true {
+            switch lines.next(timeout: timeout) {
+            case .timedOut:
+                process.terminate()
+                throw CLIError("the replay host hung \(whereItWas()): no answer for \(Int(timeout)) s (stopped it; raise --timeout if replay is just slow)")
+            case .ended:
+                process.waitUntilExit()
+                let how = process.terminationReason == .uncaughtSignal
+                    ? "crashed (signal \(process.terminationStatus))" : "exited with status \(process.terminationStatus)"
+                throw CLIError("the replay host \(how) \(whereItWas()) without an answer\(hostSaid())")
+            case .line(let text):
+                guard let message = try? JSONValue(parsing: text), let kind = message["kind"]?.stringValue else {
+                    process.terminate()
+                    throw CLIError("the replay host printed something that is not the replay-host protocol \(whereItWas()): '\(text.prefix(120))'")
+                }
+                if !sawHello {
+                    guard kind == "hello", message["protocol"]?.integerValue == Int64(ReplayHost.protocolVersion) else {
+                        process.terminate()
+                        throw CLIError("the replay host does not speak replay-host protocol \(ReplayHost.protocolVersion): its first line was '\(text.prefix(120))'")
+                    }
+                    sawHello = true
+                    answer.stores = message["stores"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                    continue
+                }
+                switch kind {
+                case "step":
+                    let step = (Int(message["seq"]?.integerValue ?? 0), message["name"]?.stringValue ?? "?")
+                    lastStep = step
+                    onStep?(step.0, step.1)
+                case "line":
+                    answer.lines.append(message["line"] ?? .null)
+                case "result":
+                    answer.result = message
+                    return answer
+                case "error":
+                    let line = message["line"]?.integerValue.map { ":\($0)" } ?? ""
+                    throw CLIError("\(displayName)\(line): \(message["message"]?.stringValue ?? "the host reported an error")")
+                default:
+                    process.terminate()
+                    throw CLIError("the replay host sent an unknown message kind '\(kind)' \(whereItWas())")
+                }
+            }
+        }
+    }
+}
+
+extension HostClient {
+    /// Lines of a crashed host's stderr shown from its start (where `Fatal error: ...` and the source location are)
+    /// and from its end (the end of a backtrace).
+    static let stderrHeadLines = 10
+    static let stderrTailLines = 10
+
+    /// `lines` in full when they are few; else the first and last lines with the number omitted between them.
+    static func headAndTail(of lines: [String]) -> String {
+        guard lines.count > stderrHeadLines + stderrTailLines else { return lines.joined(separator: "\n") }
+        let omitted = lines.count - stderrHeadLines - stderrTailLines
+        return (lines.prefix(stderrHeadLines) + ["... (\(omitted) lines omitted)"] + lines.suffix(stderrTailLines))
+            .joined(separator: "\n")
+    }
+}
+
+/// Lines read from a pipe on a background thread, handed out with a timeout.
+final class LineQueue: @unchecked Sendable {
+    enum Next {
+        case line(String)
+        case timedOut
+        case ended
+    }
+
+    private let condition = NSCondition()
+    private var lines: [String] = []
+    private var head = 0
+    private var ended = false
+
+    init(_ handle: FileHandle) {
+        let thread = Thread { [self] in
+            var pending = Data()
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                pending.append(chunk)
+                while let newline = pending.firstIndex(of: 0x0A) {
+                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                    pending = Data(pending[pending.index(after: newline)...])
+                    condition.withLock {
+                        lines.append(line)
+                        condition.signal()
+                    }
+                }
+            }
+            condition.withLock {
+                if !pending.isEmpty { lines.append(String(decoding: pending, as: UTF8.self)) }
+                ended = true
+                condition.broadcast()
+            }
+        }
+        thread.start()
+    }
+
+    /// The next line, or why there is none.
+    func next(timeout: Double) -> Next {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while head == lines.count && !ended {
+            if !condition.wait(until: deadline) { return .timedOut }
+        }
+        if head == lines.count { return .ended }
+        let line = lines[head]
+        head += 1
+        if head > 4096 && head * 2 > lines.count {
+            lines.removeFirst(head)
+            head = 0
+        }
+        return .line(line)
+    }
+
+    /// Every line read so far and not handed out, after waiting up to a second for the writer to close the pipe.
+    func remaining() -> [String] {
+        let deadline = Date(timeIntervalSinceNow: 1)
+        condition.lock()
+        defer { condition.unlock() }
+        while !ended && condition.wait(until: deadline) {}
+        return Array(lines[head...])
+    }
+}

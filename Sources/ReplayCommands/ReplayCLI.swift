@@ -1,0 +1,74 @@
+import Foundation
+import StoreKitCore
+import StoreKitReplay
+
+/// The `replay-cli` command line: finds the subcommand, parses its arguments, runs it, maps errors to exit 2.
+public enum ReplayCLI {
+    static let commands: [any Command.Type] = [
+        DiffCommand.self, CheckCommand.self, ReplayCommand.self, ShowCommand.self, LogCommand.self, StatsCommand.self,
+        SessionsCommand.self, VerifyCommand.self, UpdateCommand.self,
+    ]
+
+    static let rootUsage = "replay-cli <subcommand> [<arguments>] [--help]"
+
+    static var rootHelp: String {
+        var lines = [
+            "OVERVIEW: Replay recorded sessions of a unidirectional-data-flow app through its current reducers.",
+            "",
+            "USAGE: \(rootUsage)",
+            "",
+            "Exit status: 0 same or ok, 1 differences found, 2 trouble (bad usage, unreadable input, a failing host).",
+            "",
+            "SUBCOMMANDS:",
+        ]
+        lines += commands.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.abstract }
+        lines += ["", "See 'replay-cli <subcommand> --help' for details."]
+        return lines.joined(separator: "\n")
+    }
+
+    /// Runs the command line (without the program name) and returns the exit status.
+    public static func main(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
+        let context = CommandContext(
+            terminal: Terminal(environment: environment), environment: environment,
+            currentDirectory: FileManager.default.currentDirectoryPath)
+        guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
+            if arguments.isEmpty {
+                context.terminal.err("Error: missing subcommand\nUsage: \(rootUsage)\n\n\(rootHelp)")
+                return 2
+            }
+            context.terminal.out(rootHelp)
+            return 0
+        }
+        guard let command = commands.first(where: { $0.name == name }) else {
+            var message = "unknown subcommand '\(name)'"
+            if let suggestion = Suggestion.closest(to: name, among: commands.map { $0.name }) {
+                message += "\nDid you mean '\(suggestion)'?"
+            }
+            context.terminal.err("Error: \(message)\nUsage: \(rootUsage)")
+            return 2
+        }
+        switch command.execute(Array(arguments.dropFirst()), context) {
+        case .success(let status):
+            return status
+        case .failure(let error):
+            context.terminal.err("Error: \(error.message)" + (error.usage.map { "\nUsage: \($0)" } ?? ""))
+            return 2
+        }
+    }
+}
+
+extension Command {
+    /// Parses the arguments for this command and runs it (or prints its help).
+    static func execute(_ arguments: [String], _ context: CommandContext) -> Result<Int32, CLIError> {
+        do {
+            let parsed = try ParsedArguments(arguments, options: options, usage: usage)
+            if parsed.has("--help") {
+                context.terminal.out(help)
+                return .success(0)
+            }
+            return .success(try run(parsed, context))
+        } catch {
+            return .failure(error)
+        }
+    }
+}

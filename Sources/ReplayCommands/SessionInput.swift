@@ -1,0 +1,34 @@
+import Foundation
+import StoreKitCore
+import StoreKitReplay
+
+/// A session argument: a path, or `-` for standard input (copied to a temporary file when it must be read twice).
+struct SessionInput {
+    /// The path to read.
+    let path: String
+    /// How messages name it.
+    let displayName: String
+    private let temporary: Bool
+
+    init(_ argument: String) throws(CLIError) {
+        guard argument == "-" else {
+            path = argument
+            displayName = argument
+            temporary = false
+            return
+        }
+        let copy = "/tmp/replay-cli-stdin-\(getpid())-\(UUID().uuidString.prefix(8)).jsonl"
+        let data = FileHandle.standardInput.readDataToEndOfFile()
+        guard FileManager.default.createFile(atPath: copy, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw CLIError("cannot keep standard input in \(copy)")
+        }
+        path = copy
+        displayName = "<stdin>"
+        temporary = true
+    }
+
+    /// Removes the temporary copy of standard input, if any.
+    func cleanUp() {
+        if temporary { try? FileManager.default.removeItem(atPath: path) }
+    }
+}

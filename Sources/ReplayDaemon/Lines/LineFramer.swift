@@ -1,0 +1,111 @@
+import StoreKitCore
+import StoreKitReplay
+
+/// Splits the bytes a client sends into `\n`-terminated lines, holding at most one line and one read.
+///
+/// The lines a read reports are its own bytes, not copies, and they stay where they are until the next read: the
+/// daemon checks them and writes them to the session file from there.
+///
+/// A line longer than the limit is never held: its bytes are dropped as they arrive and it is reported once its
+/// newline comes, with its full length.
+package final class LineFramer {
+    /// One framed line, reported in order.
+    package enum Line {
+        /// A complete line, its `\n` included as the last byte; valid until the next ``LineFramer/read(from:_:)``.
+        case complete(UnsafeBufferPointer<UInt8>)
+        /// A line over the limit, and how long it was.
+        case tooLong(byteCount: Int)
+    }
+
+    /// The longest line accepted, without its `\n`.
+    let maxLineBytes: Int
+    /// How many bytes one read asks for.
+    let chunkSize: Int
+    /// The number of the last line reported, from 1.
+    private(set) var lineNumber = 0
+    private var buffer: UnsafeMutableBufferPointer<UInt8>
+    private var start = 0
+    private var end = 0
+    /// Bytes of an over-long line dropped so far, while one is being skipped.
+    private var skipped: Int?
+
+    /// Creates a framer.
+    package init(maxLineBytes: Int, chunkSize: Int = 1 << 16) {
+        self.maxLineBytes = maxLineBytes
+        self.chunkSize = chunkSize
+        buffer = .allocate(capacity: chunkSize)
+    }
+
+    deinit {
+        buffer.deallocate()
+    }
+
+    /// Bytes received after the last complete line: a line cut off if the stream ends now.
+    package var pendingByteCount: Int { (skipped ?? 0) + end - start }
+
+    /// Reads once from `fd` and reports every line the read completed, with its number.
+    /// - Returns: The number of bytes read (0 at end of stream), or `nil` when nothing was ready.
+    package func read(from fd: Int32, _ report: (Line, Int) -> Void) throws(SystemError) -> Int? {
+        makeRoom()
+        let received = try Syscall.receive(fd, into: buffer.baseAddress! + end, count: buffer.count - end)
+        guard let count = received, count > 0 else { return received }
+        let scanFrom = end
+        end += count
+        frame(scanningFrom: scanFrom, report)
+        return count
+    }
+
+    private func frame(scanningFrom scanFrom: Int, _ report: (Line, Int) -> Void) {
+        let base = buffer.baseAddress!
+        var cursor = scanFrom
+        while cursor < end, let newline = memchr(base + cursor, 0x0A, end - cursor) {
+            let position = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+            lineNumber += 1
+            if let dropped = skipped {
+                report(.tooLong(byteCount: dropped + position - start), lineNumber)
+                skipped = nil
+            } else if position - start > maxLineBytes {
+                report(.tooLong(byteCount: position - start), lineNumber)
+            } else {
+                report(.complete(UnsafeBufferPointer(start: base + start, count: position + 1 - start)), lineNumber)
+            }
+            start = position + 1
+            cursor = start
+        }
+        if end - start > maxLineBytes {
+            skipped = (skipped ?? 0) + end - start
+            start = end
+        }
+        if start == end {
+            start = 0
+            end = 0
+        }
+    }
+
+    /// Makes room for one more read: moves the held partial line to the front, growing the buffer only while a
+    /// line within the limit needs it, and shrinking it back once that line is done.
+    private func makeRoom() {
+        if start == end && buffer.count > 4 * chunkSize {
+            replaceBuffer(capacity: chunkSize)
+        }
+        guard buffer.count - end < chunkSize else { return }
+        if start > 0 {
+            _ = memmove(buffer.baseAddress!, buffer.baseAddress! + start, end - start)
+            end -= start
+            start = 0
+        }
+        if buffer.count - end < chunkSize {
+            replaceBuffer(capacity: buffer.count + max(chunkSize, buffer.count))
+        }
+    }
+
+    /// Moves the held bytes into a new buffer of `capacity` bytes.
+    private func replaceBuffer(capacity: Int) {
+        let replacement = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity)
+        if end > start { _ = memcpy(replacement.baseAddress!, buffer.baseAddress! + start, end - start) }
+        buffer.deallocate()
+        buffer = replacement
+        end -= start
+        start = 0
+    }
+}

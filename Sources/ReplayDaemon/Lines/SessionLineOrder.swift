@@ -1,0 +1,164 @@
+import StoreKitCore
+import StoreKitReplay
+
+/// What may follow what in one session, by the session reader's rules: the daemon stores a valid line only when
+/// this accepts it, so what it stores reads to the end.
+///
+/// - Sequence numbers: an action's `seq` comes right after the last action or gap (1 first), and a gap starts
+///   right there too; a repeat, a step back or a skip is refused.
+/// - A header comes only first, in a format this daemon stores, with usable ids (``problem(startingWith:)``, which
+///   the worker asks before it opens the session); nothing follows an `end`.
+/// - A `patch` applies to the previous line's state (the header's `initialState` for the first action): it is
+///   applied here, and refused when it does not apply, when a gap came before it, or on a continued session whose
+///   stored state the daemon has not read.
+///
+/// The state is kept only as far as a patch needs it: a full `state` line leaves its bytes, read as JSON only when
+/// a patch arrives; a patch leaves the state it produced.
+struct SessionLineOrder {
+    /// The last sequence number an action or gap covered (0 before any).
+    private(set) var covered: Int
+    /// True once an `end` is accepted.
+    private(set) var hasEnded = false
+    private var base: Base
+    /// Storage for ``Base/copied``, kept from line to line.
+    private var copiedState: [UInt8] = []
+
+    /// The state a patch applies to.
+    private enum Base {
+        /// None the daemon knows: a continued session before its first full state or gap.
+        case unknownAfterReconnect
+        /// None: a gap came last.
+        case afterGap
+        /// A state as JSON.
+        case value(JSONValue)
+        /// A full state's bytes as the line held them, in the read buffer until ``copyBorrowedState()``.
+        case borrowed(UnsafeBufferPointer<UInt8>)
+        /// A full state's bytes in ``copiedState``.
+        case copied
+    }
+
+    /// The order of a new session, which starts from its header's initial state.
+    init(startingFrom initialState: JSONValue) {
+        covered = 0
+        base = .value(initialState)
+    }
+
+    /// The order of a session continued after a reconnect, whose file covers up to `lastSequence`.
+    init(continuingAfter lastSequence: Int) {
+        covered = lastSequence
+        base = .unknownAfterReconnect
+    }
+
+    /// The longest session or store id accepted, in bytes; longer ones are refused rather than cut.
+    static let maxIDBytes = 1024
+
+    /// Why `header` cannot start a session, if it cannot: a format this daemon does not store, or an id that is
+    /// empty, too long or holds a NUL.
+    static func problem(startingWith header: SessionHeader) -> String? {
+        guard header.formatVersion == SessionFormat.version else {
+            return "format \(header.formatVersion) is not supported; this replayd stores format \(SessionFormat.version)"
+        }
+        for (field, id) in [("sessionId", header.sessionID), ("storeId", header.storeID)] {
+            if id.isEmpty { return "field '\(field)' is empty" }
+            if id.utf8.count > maxIDBytes { return "field '\(field)' is \(id.utf8.count) bytes; the limit is \(maxIDBytes)" }
+            if id.utf8.contains(0) { return "field '\(field)' contains a NUL byte" }
+        }
+        return nil
+    }
+
+    /// Takes a valid line into the session, or says why it cannot follow what came before.
+    /// - Returns: `nil` when the line is accepted (and counted as the session's latest); else the reason.
+    mutating func accept(_ line: SessionLineValidator.Checked) -> String? {
+        if hasEnded { return "the session has ended; nothing may follow its 'end' line" }
+        switch line {
+        case .header:
+            return "a session header may only be the first line of a connection"
+        case .action(let action):
+            if let problem = sequenceProblem(action.sequence) { return problem }
+            switch action.snapshot {
+            case .state(let state): base = .value(state)
+            case .stateBytes(let bytes): base = .borrowed(bytes)
+            case .patch(let patch):
+                if let problem = apply(patch) { return problem }
+            }
+            covered = action.sequence
+        case .gap(let gap):
+            if gap.firstSequence <= covered {
+                return "gap from \(gap.firstSequence) overlaps the sequence numbers already covered, up to \(covered)"
+            }
+            if gap.firstSequence > covered + 1 {
+                return "gap from \(gap.firstSequence) leaves \(Self.range(covered + 1, gap.firstSequence - 1)) "
+                    + "uncovered: a gap starts right after the last action or gap, \(covered)"
+            }
+            covered = gap.lastSequence
+            base = .afterGap
+        case .end:
+            hasEnded = true
+        }
+        return nil
+    }
+
+    /// Copies a full state held as bytes of the read buffer, before that buffer is reused for the next read.
+    mutating func copyBorrowedState() {
+        guard case .borrowed(let bytes) = base else { return }
+        copiedState.removeAll(keepingCapacity: true)
+        copiedState.append(contentsOf: bytes)
+        base = .copied
+    }
+
+    /// Why an action with `sequence` cannot come next, if it cannot.
+    private func sequenceProblem(_ sequence: Int) -> String? {
+        if sequence <= covered {
+            return "sequence number \(sequence) is not after the last stored one, \(covered)"
+        }
+        if sequence > covered + 1 {
+            return "sequence number \(sequence) skips \(Self.range(covered + 1, sequence - 1)) after \(covered): "
+                + "send a 'gap' line for the actions that are missing first"
+        }
+        return nil
+    }
+
+    /// Applies `patch` to the previous state and keeps the result; else says why it cannot.
+    private mutating func apply(_ patch: JSONPatch) -> String? {
+        let previous: JSONValue
+        switch base {
+        case .unknownAfterReconnect:
+            return patchProblem(
+                "has no state to apply to: this connection continues a stored session whose state replayd has not "
+                    + "read; send a full 'state' (or a 'gap') first after reconnecting")
+        case .afterGap:
+            // The session reader's own words.
+            return patchProblem(
+                "has no state to apply to: a gap came before it (after a gap a line holds a full 'state')")
+        case .value(let value):
+            previous = value
+        case .borrowed(let bytes):
+            do {
+                previous = try JSONValue(parsing: bytes)
+            } catch {
+                return patchProblem("has no state to apply to: the previous state does not parse: \(error)")
+            }
+        case .copied:
+            do {
+                previous = try JSONValue(parsing: copiedState)
+            } catch {
+                return patchProblem("has no state to apply to: the previous state does not parse: \(error)")
+            }
+        }
+        do {
+            base = .value(try patch.apply(to: previous))
+            return nil
+        } catch {
+            return patchProblem("\(error)")
+        }
+    }
+
+    private func patchProblem(_ message: String) -> String {
+        "\(SessionEventDecodingError(path: "patch", message: message))"
+    }
+
+    /// `5` or `5...9`.
+    private static func range(_ first: Int, _ last: Int) -> String {
+        first == last ? "\(first)" : "\(first)...\(last)"
+    }
+}

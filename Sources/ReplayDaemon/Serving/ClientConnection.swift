@@ -1,0 +1,63 @@
+import StoreKitCore
+import StoreKitReplay
+
+/// One connected app: its socket, the lines it has sent so far, and the session it is recording.
+final class ClientConnection {
+    /// The connection's socket.
+    let fd: Int32
+    /// A number for the logs, counting connections since the daemon started.
+    let id: Int
+    /// Splits what the client sends into lines.
+    var framer: LineFramer
+    /// The line check's memory of the last valid line the client sent.
+    let lineMemory = JSONLineMemory()
+    /// The session file, once the header arrived.
+    var session: SessionFile?
+    /// The session id from the header.
+    var sessionID: String?
+    /// Lines stored and rejected on this connection.
+    var storedLines = 0
+    /// Lines rejected on this connection.
+    var rejectedLines = 0
+    /// Checked lines whose write to the session file failed; retried before anything more is read.
+    var unwritten: [UInt8] = []
+    /// Set when the connection must close once the current read is handled (its header was refused).
+    var isClosing = false
+    /// Replies not yet taken by the client's socket; bounded so a client that never reads costs little.
+    private var outbox: [UInt8] = []
+    /// Replies dropped because the client does not read them.
+    private(set) var droppedReplies = 0
+    private static let outboxLimit = 1 << 16
+
+    /// Creates a connection for an accepted socket.
+    init(fd: Int32, id: Int, maxLineBytes: Int) {
+        self.fd = fd
+        self.id = id
+        framer = LineFramer(maxLineBytes: maxLineBytes)
+    }
+
+    deinit {
+        try? Syscall.close(fd)
+    }
+
+    /// Sends one JSON line to the client without ever waiting: what the socket does not take now waits in a
+    /// small outbox, and replies beyond it are dropped and counted.
+    func reply(_ message: JSONValue) {
+        var line = message.canonicalBytes()
+        line.append(0x0A)
+        if outbox.count + line.count <= Self.outboxLimit {
+            outbox += line
+        } else {
+            droppedReplies += 1
+        }
+        flushReplies()
+    }
+
+    /// Sends what the outbox holds, as far as the socket takes it now.
+    func flushReplies() {
+        guard !outbox.isEmpty else { return }
+        // A send error means the client is gone: its replies have nowhere to go.
+        let sent = outbox.withUnsafeBytes { try? Syscall.send(fd, $0) } ?? outbox.count
+        outbox.removeFirst(sent)
+    }
+}

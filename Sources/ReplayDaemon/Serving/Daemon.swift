@@ -1,0 +1,175 @@
+import Foundation
+import StoreKitCore
+import StoreKitReplay
+
+/// The session-collecting daemon. Its main thread accepts connections, watches the signal pipe and the socket
+/// file, and hands each client to one of ``DaemonOptions/workerCount`` worker threads (``DaemonWorker``), in turn;
+/// the workers read, check and store the lines.
+final class Daemon {
+    let options: DaemonOptions
+    let log: DaemonLog
+    private let listener: DaemonListener
+    private let signals: SignalPipe
+    private let shared = Locked(SharedDaemonState())
+    private var inboxes: [WorkerInbox] = []
+    private let workersStopped = DispatchGroup()
+    private var connectionsOpened = 0
+    private var acceptPausedUntil: UInt64 = 0
+    private var socketCheckedAt: UInt64 = 0
+    private let userID = geteuid()
+
+    /// Prepares the session directory and the socket, and repairs cut-off session files.
+    /// - Throws: ``DaemonError`` when the daemon cannot start.
+    init(options: DaemonOptions, log: DaemonLog) throws(DaemonError) {
+        self.options = options
+        self.log = log
+        do {
+            try DaemonListener.preparePrivateDirectory(options.sessionDirectory)
+        } catch let error as DaemonError {
+            throw error
+        } catch {
+            throw DaemonError("cannot use session directory \(options.sessionDirectory): \(error)")
+        }
+        do {
+            signals = try SignalPipe(signals: [SIGTERM, SIGINT])
+        } catch {
+            throw DaemonError("cannot set up signal handling: \(error)")
+        }
+        listener = try DaemonListener(path: options.socketPath)
+        do {
+            inboxes = try (0..<options.workerCount).map { _ throws(SystemError) in try WorkerInbox() }
+        } catch {
+            throw DaemonError("cannot set up the worker threads: \(error)")
+        }
+        let (repairs, failures) = SessionRepair.repairAll(in: options.sessionDirectory)
+        for repair in repairs {
+            log.write(.warn, "file.repaired", [
+                "file": .string(repair.file), "keptAt": .string(repair.keptAt),
+                "bytes": .integer(Int64(repair.byteCount)),
+            ])
+        }
+        for failure in failures {
+            log.write(.error, "file.unchecked", ["file": .string(failure.file), "error": .string(failure.error)])
+        }
+    }
+
+    /// Serves until SIGTERM or SIGINT, then closes every session and removes the socket.
+    func run() {
+        log.write(.info, "daemon.started", [
+            "socket": .string(options.socketPath), "dir": .string(options.sessionDirectory),
+            "pid": .integer(Int64(getpid())), "maxLineBytes": .integer(Int64(options.maxLineBytes)),
+            "threads": .integer(Int64(options.workerCount)),
+        ])
+        for inbox in inboxes { startWorker(inbox) }
+        while true {
+            var descriptors = [pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0)]
+            let accepting = MonotonicClock.nanoseconds() >= acceptPausedUntil
+            if accepting { descriptors.append(pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)) }
+            // Wake at least once a second to check the socket file; every 200 ms while accepting is paused.
+            do {
+                _ = try Syscall.poll(&descriptors, timeoutMilliseconds: accepting ? 1000 : 200)
+            } catch {
+                log.write(.error, "daemon.poll_failed", ["error": .string("\(error)")])
+                continue
+            }
+            checkSocketFile(now: MonotonicClock.nanoseconds())
+            if descriptors[0].revents != 0, !signals.drain().isEmpty {
+                shutDown()
+                return
+            }
+            if accepting, descriptors[1].revents != 0 { acceptPending() }
+        }
+    }
+
+    private func startWorker(_ inbox: WorkerInbox) {
+        workersStopped.enter()
+        let thread = Thread { [options, log, shared, workersStopped] in
+            DaemonWorker(options: options, log: log, shared: shared, inbox: inbox).run()
+            workersStopped.leave()
+        }
+        // As deep as the main thread's: a full parse of a rejected line recurses once per level of nesting.
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    /// Once a second: recreates the socket file if someone deleted it, and reports one that was replaced.
+    private func checkSocketFile(now: UInt64) {
+        guard now &- socketCheckedAt >= 1_000_000_000 else { return }
+        socketCheckedAt = now
+        switch listener.checkSocketFile() {
+        case .intact:
+            break
+        case .recreated:
+            log.write(.warn, "socket.recreated", [
+                "socket": .string(options.socketPath), "reason": .string("the socket file had been deleted"),
+            ])
+        case .replaced:
+            log.write(.error, "socket.replaced", [
+                "socket": .string(options.socketPath),
+                "reason": .string("another file now has the socket's name; new clients cannot reach this daemon"),
+            ])
+        case .failed(let error):
+            log.write(.error, "socket.recreate_failed", ["socket": .string(options.socketPath), "error": .string(error)])
+        }
+    }
+
+    // MARK: - Connections
+
+    private func acceptPending() {
+        for _ in 0..<64 {
+            let fd: Int32
+            do {
+                guard let accepted = try Syscall.accept(listener.fd, subject: options.socketPath) else { return }
+                fd = accepted
+            } catch {
+                // Out of descriptors or memory: wait a little instead of spinning on a readable listener.
+                log.write(.error, "connection.accept_failed", ["error": .string("\(error)")])
+                acceptPausedUntil = MonotonicClock.nanoseconds() + 200_000_000
+                return
+            }
+            connectionsOpened += 1
+            let id = connectionsOpened
+            if let refusal = refusal(of: fd) {
+                try? Syscall.close(fd)
+                log.write(.warn, "peer.refused", refusal.merging(["connection": .integer(Int64(id))]) { $1 })
+                continue
+            }
+            let open = shared.withLock { state in
+                state.openConnections += 1
+                return state.openConnections
+            }
+            log.write(.info, "connection.opened", ["connection": .integer(Int64(id)), "open": .integer(Int64(open))])
+            inboxes[id % inboxes.count].hand(WorkerInbox.Accepted(fd: fd, id: id))
+        }
+    }
+
+    /// Why a connection may not record here: another user's, or one whose peer cannot be told; `nil` when it may.
+    private func refusal(of fd: Int32) -> [String: JSONValue]? {
+        do {
+            let peer = try Syscall.peerUserID(fd)
+            guard peer != userID else { return nil }
+            return [
+                "uid": .integer(Int64(peer)),
+                "reason": .string("another user (uid \(peer)) may not record into this user's daemon"),
+            ]
+        } catch {
+            return ["reason": .string("\(error)")]
+        }
+    }
+
+    // MARK: - Shutdown
+
+    /// Stops accepting, has every worker store what its clients already sent and close its sessions, and removes
+    /// the socket.
+    private func shutDown() {
+        log.write(.info, "daemon.stopping", ["open": .integer(Int64(shared.withLock { $0.openConnections }))])
+        listener.close()
+        for inbox in inboxes { inbox.stop() }
+        workersStopped.wait()
+        let totals = shared.withLock { $0 }
+        log.write(.info, "daemon.stopped", [
+            "connections": .integer(Int64(connectionsOpened)), "linesStored": .integer(Int64(totals.linesStored)),
+            "linesRejected": .integer(Int64(totals.linesRejected)),
+        ])
+    }
+}

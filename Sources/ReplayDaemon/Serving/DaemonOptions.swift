@@ -1,0 +1,76 @@
+import CommandLineOptions
+import Foundation
+import StoreKitCore
+import StoreKitReplay
+
+/// replayd's command line, with the defaults the environment gives.
+package struct DaemonOptions: Sendable {
+    /// The socket to listen on.
+    var socketPath: String
+    /// Where session files go.
+    var sessionDirectory: String
+    /// The longest line accepted, in bytes.
+    var maxLineBytes = SessionFormat.defaultMaxLineBytes
+    /// The least severe log level written.
+    var logLevel = DaemonLog.Level.info
+    /// How many threads read, check and store clients' lines: ``defaultWorkerCount`` unless set.
+    var workerCount = DaemonOptions.defaultWorkerCount
+
+    /// Two threads per core, and at least 8, up to 64. More threads than cores, because a write to a session file
+    /// can wait on the disk: the waiting thread's clients are held up, and with one thread per core its core
+    /// would idle meanwhile.
+    static var defaultWorkerCount: Int {
+        min(max(2 * ProcessInfo.processInfo.activeProcessorCount, 8), 64)
+    }
+
+    /// `--socket <path>`.
+    static let socket = Option<String>.string(
+        "--socket", valueName: "<path>",
+        defaultDescription: "$REPLAYD_SOCKET, else\n$XDG_RUNTIME_DIR/replayd/replayd.sock, else ~/.replayd/replayd.sock",
+        help: "the Unix socket to listen on")
+    /// `--dir <path>`.
+    static let directory = Option<String>.string(
+        "--dir", valueName: "<path>", defaultDescription: "$XDG_STATE_HOME/replayd/sessions,\nelse ~/.replayd/sessions",
+        help: "where session files are stored")
+    /// `--max-line-bytes <n>`.
+    static let maxLineBytes = Option<Int>.integer(
+        "--max-line-bytes", in: 1024...(1 << 30), default: SessionFormat.defaultMaxLineBytes,
+        help: "the longest line accepted; longer lines are rejected")
+    /// `--threads <n>`.
+    static let threads = Option<Int>.integer(
+        "--threads", in: 1...64, defaultDescription: "two per core,\nat least 8",
+        help: "how many threads read, check and store the clients' lines, from 1 to 64;\neach client is served by one of them")
+    /// `--log-level <level>`.
+    static let logLevel = Option<DaemonLog.Level>(
+        "--log-level", valueName: "<level>", default: .info, defaultDescription: "info",
+        expectation: "debug, info, warn or error", help: "debug, info, warn or error", convert: DaemonLog.Level.init(name:))
+
+    /// The command line as `--help` shows it.
+    package static let command = CommandDescription(
+        name: "replayd", abstract: "replayd collects the sessions that apps record, one NDJSON file per session.",
+        options: [socket.declaration, directory.declaration, maxLineBytes.declaration, threads.declaration, logLevel.declaration],
+        discussion: "Logs are JSON lines on stderr. SIGTERM or SIGINT stops the daemon cleanly.")
+
+    /// Parses `arguments` (without the program name); `nil` when help was asked for.
+    /// - Throws: ``UsageError`` naming the offending option.
+    package static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> DaemonOptions? {
+        let parsed = try ParsedCommandLine(arguments, for: command)
+        if parsed.wantsHelp { return nil }
+        if let extra = parsed.positionals.first {
+            throw UsageError("unexpected argument '\(extra)'", usage: command.usage)
+        }
+        var options = DaemonOptions(
+            socketPath: parsed.value(of: socket) ?? ReplaydSocketPath.resolve(environment: environment),
+            sessionDirectory: parsed.value(of: directory) ?? defaultSessionDirectory(environment))
+        options.maxLineBytes = parsed.value(of: maxLineBytes, default: options.maxLineBytes)
+        options.workerCount = parsed.value(of: threads, default: options.workerCount)
+        options.logLevel = parsed.value(of: logLevel, default: options.logLevel)
+        return options
+    }
+
+    /// `$XDG_STATE_HOME/replayd/sessions`, else `~/.replayd/sessions`.
+    static func defaultSessionDirectory(_ environment: [String: String]) -> String {
+        if let state = environment["XDG_STATE_HOME"], !state.isEmpty { return state + "/replayd/sessions" }
+        return ReplaydSocketPath.homeDirectory(environment) + "/.replayd/sessions"
+    }
+}

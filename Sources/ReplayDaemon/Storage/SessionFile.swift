@@ -1,0 +1,147 @@
+import StoreKitCore
+import StoreKitReplay
+
+/// One session's NDJSON file in the session directory, open for appending, with what the daemon knows of it.
+final class SessionFile {
+    /// Why a session file could not be opened for a client.
+    struct OpenError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The file's name inside the session directory.
+    let name: String
+    /// The file's full path.
+    let path: String
+    /// What may follow the lines stored: the session's sequence, its end, and the state a patch applies to.
+    private(set) var order: SessionLineOrder
+    /// The highest action or gap sequence number stored.
+    var lastSequence: Int { order.covered }
+    /// Actions the gaps stored since the daemon opened the file say were dropped.
+    private(set) var dropped = 0
+    /// The time of the last action stored, in seconds since the session started.
+    private(set) var lastTime = 0.0
+    /// True once an `end` line is stored.
+    var hasEnded: Bool { order.hasEnded }
+    /// True when the file continued an existing one (a reconnect).
+    let isContinuation: Bool
+    private var fd: Int32
+    /// The bytes of complete lines in the file: where a failed write is cut back to.
+    private var size = 0
+
+    private init(name: String, path: String, fd: Int32, order: SessionLineOrder, isContinuation: Bool) {
+        self.name = name
+        self.path = path
+        self.fd = fd
+        self.order = order
+        self.isContinuation = isContinuation
+    }
+
+    deinit {
+        if fd >= 0 { try? Syscall.close(fd, subject: path) }
+    }
+
+    /// Creates the session's file with its header line, or reopens it when the session continues.
+    /// - Parameters:
+    ///   - header: The header, whose initial state is the base of a new session's first patch.
+    ///   - headerLine: The header as received, `\n` included; written only to a new file.
+    ///   - maxLineBytes: The longest line the daemon accepts, which bounds what the tail read looks at.
+    /// - Throws: ``OpenError`` when the stored session has ended or its last line is unreadable; ``SystemError``.
+    static func open(
+        directory: String, name: String, header: SessionHeader, headerLine: UnsafeRawBufferPointer, maxLineBytes: Int
+    ) throws -> SessionFile {
+        let path = directory + "/" + name
+        do {
+            let fd = try Syscall.open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND, mode: 0o600)
+            let file = SessionFile(
+                name: name, path: path, fd: fd, order: SessionLineOrder(startingFrom: header.initialState),
+                isContinuation: false)
+            try file.writeHeader(headerLine)
+            return file
+        } catch where error.errno == EEXIST {
+            let fd = try Syscall.open(path, O_RDWR | O_APPEND)
+            let file = SessionFile(
+                name: name, path: path, fd: fd, order: SessionLineOrder(continuingAfter: 0), isContinuation: true)
+            try file.resumeFromTail(maxLineBytes: maxLineBytes)
+            file.size = try Syscall.status(of: fd, subject: path).size
+            return file
+        }
+    }
+
+    /// Writes a new file's header; when that fails, removes the file, which would be unreadable without it.
+    private func writeHeader(_ line: UnsafeRawBufferPointer) throws(SystemError) {
+        do {
+            try append(line)
+        } catch {
+            try? Syscall.unlink(path)
+            throw error
+        }
+    }
+
+    /// Appends complete lines in one write. When the write fails part way (a full disk), the file is cut back to
+    /// its last complete line, so a retry of the same lines cannot leave half a line or a duplicate behind.
+    func append(_ lines: UnsafeRawBufferPointer) throws(SystemError) {
+        do {
+            try Syscall.writeAll(fd, lines, subject: path)
+            size += lines.count
+        } catch {
+            try? Syscall.truncate(fd, to: size, subject: path)
+            throw error
+        }
+    }
+
+    /// Takes a valid line into the session when it may follow the lines stored (see ``SessionLineOrder``), noting
+    /// what it says to answer a reconnect and to write a closing `end`.
+    /// - Returns: `nil` when the line is accepted, to be stored next; else why it cannot follow.
+    func accept(_ line: SessionLineValidator.Checked) -> String? {
+        if let problem = order.accept(line) { return problem }
+        switch line {
+        case .action(let action): lastTime = action.time
+        case .gap(let gap): dropped += gap.count
+        case .header, .end: break
+        }
+        return nil
+    }
+
+    /// Copies what the session keeps of the lines accepted out of the read buffer, before it is reused.
+    func readWillEnd() {
+        order.copyBorrowedState()
+    }
+
+    /// Flushes the file to disk and closes it.
+    func close() throws(SystemError) {
+        guard fd >= 0 else { return }
+        defer { fd = -1 }
+        try Syscall.syncAndClose(fd, subject: path)
+    }
+
+    /// Reads the stored tail: the last sequence number, and an `end` the daemon wrote when the client vanished,
+    /// which is removed because the session goes on.
+    private func resumeFromTail(maxLineBytes: Int) throws {
+        let tail = try SessionFileTail(fd: fd, subject: path, maxLineBytes: maxLineBytes)
+        for line in try tail.lastLines(2) {
+            let event: SessionEvent
+            do {
+                event = try SessionEvent(jsonValue: JSONValue(parsing: line.bytes))
+            } catch {
+                throw OpenError(description: "the stored session \(name) ends with an unreadable line: \(error)")
+            }
+            switch event {
+            case .end(let end) where end.reason == .disconnected:
+                try Syscall.truncate(fd, to: line.offset, subject: path)
+                dropped = end.dropped
+                continue
+            case .end:
+                throw OpenError(description: "the stored session \(name) has already ended")
+            case .header:
+                return
+            case .action(let action):
+                order = SessionLineOrder(continuingAfter: action.sequence)
+                lastTime = action.time
+                return
+            case .gap(let gap):
+                order = SessionLineOrder(continuingAfter: gap.lastSequence)
+                return
+            }
+        }
+    }
+}

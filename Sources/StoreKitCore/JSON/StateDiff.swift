@@ -1,0 +1,126 @@
+/// The structural difference between two JSON values, such as a recorded and a replayed state.
+///
+/// Objects are compared member by member; arrays element by element after trimming their common prefix and
+/// suffix, so one insertion or removal anywhere is one change, and the work stays linear in the size of the
+/// values. Each change carries its path (`todos[0].isComplete`).
+///
+/// ```swift
+/// let diff = StateDiff(from: recorded, to: replayed)
+/// print(diff.rendered())   // the -/+ dump
+/// print(diff.summary)      // 1 difference: todos[2].isComplete  true -> false
+/// ```
+public struct StateDiff: Sendable, Equatable {
+    /// One difference.
+    public struct Change: Sendable, Equatable {
+        /// What happened at the path.
+        public enum Kind: Sendable, Equatable {
+            /// The value at the path changed (scalars, or values of different types).
+            case changed(from: JSONValue, to: JSONValue)
+            /// The value exists only in the new value.
+            case added(JSONValue)
+            /// The value exists only in the old value.
+            case removed(JSONValue)
+        }
+
+        /// Where.
+        public var path: JSONPath
+        /// What.
+        public var kind: Kind
+
+        /// Creates a change.
+        public init(path: JSONPath, kind: Kind) {
+            self.path = path
+            self.kind = kind
+        }
+    }
+
+    /// The old value (for a replay: the recorded state).
+    public let old: JSONValue
+    /// The new value (for a replay: the replayed state).
+    public let new: JSONValue
+    /// Every difference, in document order (object keys sorted).
+    public let changes: [Change]
+
+    /// Compares `old` with `new`.
+    public init(from old: JSONValue, to new: JSONValue) {
+        self.old = old
+        self.new = new
+        var changes: [Change] = []
+        Self.collect(old, new, path: JSONPath(), into: &changes)
+        self.changes = changes
+    }
+
+    /// True when the values are equal.
+    public var isEmpty: Bool { changes.isEmpty }
+
+    /// The keys of either object, each once, in canonical (UTF-8) order.
+    package static func sortedKeys(of old: [String: JSONValue], and new: [String: JSONValue]) -> [String] {
+        var keys = Array(old.keys)
+        keys += new.keys.filter { old[$0] == nil }
+        return keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    private static func collect(_ old: JSONValue, _ new: JSONValue, path: JSONPath, into changes: inout [Change]) {
+        switch (old, new) {
+        case (.object(let oldMembers), .object(let newMembers)):
+            if oldMembers == newMembers { return }
+            // Equal members are passed over before their paths are made: most members of a changed object are.
+            for key in sortedKeys(of: oldMembers, and: newMembers) {
+                switch (oldMembers[key], newMembers[key]) {
+                case (let before?, let after?) where before != after:
+                    collect(before, after, path: path.appending(.key(key)), into: &changes)
+                case (let before?, nil): changes.append(Change(path: path.appending(.key(key)), kind: .removed(before)))
+                case (nil, let after?): changes.append(Change(path: path.appending(.key(key)), kind: .added(after)))
+                default: break
+                }
+            }
+        case (.array(let oldElements), .array(let newElements)):
+            let alignment = ArrayAlignment(oldElements, newElements)
+            for (offset, pair) in alignment.middlePairs.enumerated() where pair.0 != pair.1 {
+                collect(pair.0, pair.1, path: path.appending(.index(alignment.prefix + offset)), into: &changes)
+            }
+            let firstExtra = alignment.prefix + alignment.middlePairs.count
+            for (offset, element) in alignment.removed.enumerated() {
+                changes.append(Change(path: path.appending(.index(firstExtra + offset)), kind: .removed(element)))
+            }
+            for (offset, element) in alignment.added.enumerated() {
+                changes.append(Change(path: path.appending(.index(firstExtra + offset)), kind: .added(element)))
+            }
+        default:
+            if old != new { changes.append(Change(path: path, kind: .changed(from: old, to: new))) }
+        }
+    }
+}
+
+/// How two arrays line up: a common prefix and suffix, and a middle compared pairwise with extras at its end.
+package struct ArrayAlignment {
+    /// How many leading elements are equal.
+    package let prefix: Int
+    /// How many trailing elements (after the prefix) are equal.
+    package let suffix: Int
+    /// Middle elements compared by position.
+    package let middlePairs: [(JSONValue, JSONValue)]
+    /// Middle elements only the old array has.
+    package let removed: ArraySlice<JSONValue>
+    /// Middle elements only the new array has.
+    package let added: ArraySlice<JSONValue>
+
+    package init(_ old: [JSONValue], _ new: [JSONValue]) {
+        var prefix = 0
+        while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < old.count - prefix, suffix < new.count - prefix,
+            old[old.count - 1 - suffix] == new[new.count - 1 - suffix]
+        {
+            suffix += 1
+        }
+        let oldMiddle = old[prefix..<(old.count - suffix)]
+        let newMiddle = new[prefix..<(new.count - suffix)]
+        let paired = min(oldMiddle.count, newMiddle.count)
+        self.prefix = prefix
+        self.suffix = suffix
+        self.middlePairs = Array(zip(oldMiddle.prefix(paired), newMiddle.prefix(paired)))
+        self.removed = oldMiddle.dropFirst(paired)
+        self.added = newMiddle.dropFirst(paired)
+    }
+}

@@ -1,0 +1,149 @@
+import StoreKitCore
+
+/// A validator for the subset of JSON Schema (draft 2020-12) that the session schema uses.
+///
+/// Supported keywords: `$ref` (to `#/$defs/...`), `oneOf`, `type`, `const`, `enum`, `properties`, `required`,
+/// `additionalProperties` (a boolean), `items`, `minimum` and `minLength`. Other keywords are ignored, so use it
+/// for schemas written with this subset in mind, such as ``SessionSchema``.
+public struct JSONSchema: Sendable {
+    /// One way a value breaks the schema.
+    public struct Violation: Sendable, Hashable, CustomStringConvertible {
+        /// Where, as a JSON path such as `app.name`; empty for the value itself.
+        public var path: String
+        /// What is wrong.
+        public var message: String
+
+        /// `path: message`, or the message alone at the root.
+        public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+    }
+
+    /// The schema document.
+    public let document: JSONValue
+
+    /// Creates a validator for `document`.
+    public init(_ document: JSONValue) {
+        self.document = document
+    }
+
+    /// Every violation of the schema by `value`; empty when it is valid.
+    public func validate(_ value: JSONValue) -> [Violation] {
+        var violations: [Violation] = []
+        check(value, against: document, path: "", into: &violations)
+        return violations
+    }
+
+    private func check(_ value: JSONValue, against schema: JSONValue, path: String, into out: inout [Violation]) {
+        guard case .object(let keywords) = schema else { return }
+        if let reference = keywords["$ref"]?.stringValue {
+            guard let target = resolve(reference) else {
+                out.append(Violation(path: path, message: "the schema's $ref '\(reference)' does not resolve"))
+                return
+            }
+            check(value, against: target, path: path, into: &out)
+        }
+        if let branches = keywords["oneOf"]?.arrayValue {
+            checkOneOf(value, branches, path: path, into: &out)
+        }
+        if let type = keywords["type"], !matches(value, type: type) {
+            out.append(Violation(path: path, message: "expected \(describe(type)), found \(value.typeName)"))
+            return
+        }
+        if let constant = keywords["const"], !sameJSON(constant, value) {
+            out.append(Violation(path: path, message: "expected \(constant.canonicalString), found \(value.canonicalString)"))
+        }
+        if let allowed = keywords["enum"]?.arrayValue, !allowed.contains(where: { sameJSON($0, value) }) {
+            let list = allowed.map(\.canonicalString).joined(separator: ", ")
+            out.append(Violation(path: path, message: "expected one of \(list), found \(value.canonicalString)"))
+        }
+        if let minimum = keywords["minimum"]?.doubleValue, let number = value.doubleValue, number < minimum {
+            out.append(Violation(path: path, message: "\(value.canonicalString) is less than the minimum \(minimum)"))
+        }
+        if let minimum = keywords["minLength"]?.integerValue, case .string(let string) = value,
+            string.count < minimum
+        {
+            out.append(Violation(path: path, message: "is shorter than \(minimum) characters"))
+        }
+        if case .object(let members) = value {
+            checkObject(members, keywords, path: path, into: &out)
+        }
+        if case .array(let elements) = value, let items = keywords["items"] {
+            for (index, element) in elements.enumerated() {
+                check(element, against: items, path: "\(path)[\(index)]", into: &out)
+            }
+        }
+    }
+
+    private func checkObject(
+        _ members: [String: JSONValue], _ keywords: [String: JSONValue], path: String, into out: inout [Violation]
+    ) {
+        let properties = keywords["properties"]?.objectValue ?? [:]
+        for name in keywords["required"]?.arrayValue?.compactMap(\.stringValue) ?? [] where members[name] == nil {
+            out.append(Violation(path: join(path, name), message: "is required but missing"))
+        }
+        for (name, member) in members.sorted(by: { $0.key < $1.key }) {
+            if let property = properties[name] {
+                check(member, against: property, path: join(path, name), into: &out)
+            } else if keywords["additionalProperties"] == .bool(false) {
+                out.append(Violation(path: join(path, name), message: "is not a known field"))
+            }
+        }
+    }
+
+    private func checkOneOf(_ value: JSONValue, _ branches: [JSONValue], path: String, into out: inout [Violation]) {
+        var results: [[Violation]] = []
+        for branch in branches {
+            var branchViolations: [Violation] = []
+            check(value, against: branch, path: path, into: &branchViolations)
+            results.append(branchViolations)
+        }
+        let passing = results.filter(\.isEmpty).count
+        if passing == 1 { return }
+        if passing > 1 {
+            out.append(Violation(path: path, message: "matches \(passing) alternatives of oneOf; expected exactly one"))
+            return
+        }
+        // Report the alternative that came closest: it is almost always the one the writer meant.
+        out.append(contentsOf: results.min(by: { $0.count < $1.count }) ?? [])
+    }
+
+    private func resolve(_ reference: String) -> JSONValue? {
+        guard reference.hasPrefix("#/") else { return nil }
+        var node = document
+        for part in reference.dropFirst(2).split(separator: "/") {
+            guard let next = node[String(part)] else { return nil }
+            node = next
+        }
+        return node
+    }
+
+    private func matches(_ value: JSONValue, type: JSONValue) -> Bool {
+        if case .array(let types) = type { return types.contains { matches(value, type: $0) } }
+        switch (type.stringValue, value) {
+        case ("null", .null), ("boolean", .bool), ("string", .string), ("array", .array), ("object", .object):
+            return true
+        case ("integer", .integer), ("integer", .unsignedInteger):
+            return true
+        case ("integer", .double(let number)):
+            return number.rounded() == number
+        case ("number", .integer), ("number", .unsignedInteger), ("number", .double):
+            return true
+        default:
+            return false
+        }
+    }
+
+    private func describe(_ type: JSONValue) -> String {
+        if case .array(let types) = type { return types.compactMap(\.stringValue).joined(separator: " or ") }
+        return type.stringValue ?? "?"
+    }
+
+    /// JSON equality, where `1` and `1.0` are the same number.
+    private func sameJSON(_ left: JSONValue, _ right: JSONValue) -> Bool {
+        if let a = left.doubleValue, let b = right.doubleValue { return a == b }
+        return left == right
+    }
+
+    private func join(_ path: String, _ name: String) -> String {
+        path.isEmpty ? name : "\(path).\(name)"
+    }
+}

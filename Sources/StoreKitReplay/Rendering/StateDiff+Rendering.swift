@@ -1,0 +1,187 @@
+import StoreKitCore
+
+extension StateDiff {
+    /// The difference as an indented JSON dump in which changed lines start with `-` (old) and `+` (new) and the
+    /// other lines with a space; unchanged parts are folded as `... (N unchanged)` and the parent structure is
+    /// printed once as context. Keys are sorted, so the text is stable.
+    public func rendered() -> String {
+        guard !isEmpty else { return "  (no difference)" }
+        var writer = DumpWriter()
+        writer.writeChanged(old, new, changes: ChangedPaths(changes), prefix: "", level: 0, comma: false)
+        return writer.lines.joined(separator: "\n")
+    }
+
+    /// `1 difference: todos[2].isComplete  true -> false`, or a count and one line per change (at most ten).
+    public var summary: String {
+        let described = changes.prefix(10).map(\.summary)
+        if changes.count == 1 { return "1 difference: \(described[0])" }
+        var lines = ["\(changes.count) differences:"] + described.map { "  \($0)" }
+        if changes.count > 10 { lines.append("  ... and \(changes.count - 10) more") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The changes as data: `[{"path": …, "kind": "changed"|"added"|"removed", "old": …, "new": …}]`.
+    public var jsonValue: JSONValue {
+        .array(
+            changes.map { change in
+                var members: [String: JSONValue] = ["path": .string(change.path.description)]
+                switch change.kind {
+                case .changed(let from, let to):
+                    members["kind"] = .string("changed")
+                    members["old"] = from
+                    members["new"] = to
+                case .added(let value):
+                    members["kind"] = .string("added")
+                    members["new"] = value
+                case .removed(let value):
+                    members["kind"] = .string("removed")
+                    members["old"] = value
+                }
+                return .object(members)
+            })
+    }
+}
+
+extension StateDiff.Change {
+    /// `todos[2].isComplete  true -> false`.
+    var summary: String {
+        switch kind {
+        case .changed(let from, let to): "\(path)  \(Self.compact(from)) -> \(Self.compact(to))"
+        case .added(let value): "\(path)  (absent) -> \(Self.compact(value))"
+        case .removed(let value): "\(path)  \(Self.compact(value)) -> (absent)"
+        }
+    }
+
+    private static func compact(_ value: JSONValue) -> String {
+        let text = value.canonicalString
+        return text.count <= 60 ? text : String(text.prefix(57)) + "..."
+    }
+}
+
+/// Writes the `-`/`+` dump line by line.
+private struct DumpWriter {
+    /// Containers with at most this many children show their unchanged scalars as context.
+    static let contextLimit = 8
+
+    private(set) var lines: [String] = []
+
+    private mutating func emit(_ marker: Character, level: Int, _ text: String) {
+        lines.append("\(marker) " + String(repeating: "  ", count: level) + text)
+    }
+
+    /// Writes a whole value with one marker on every line.
+    private mutating func whole(_ marker: Character, _ value: JSONValue, prefix: String, level: Int, comma: Bool) {
+        let text = value.prettyString(indent: 2).split(separator: "\n", omittingEmptySubsequences: false)
+        for (index, line) in text.enumerated() {
+            let head = index == 0 ? prefix : ""
+            let tail = index == text.count - 1 && comma ? "," : ""
+            lines.append("\(marker) " + String(repeating: "  ", count: level) + head + line + tail)
+        }
+    }
+
+    /// Writes two values that differ: containers of one kind member by member, anything else as `-` and `+`.
+    /// - Parameter changes: The changes below the values, which say which members differ without comparing them.
+    mutating func writeChanged(
+        _ old: JSONValue, _ new: JSONValue, changes: ChangedPaths, prefix: String, level: Int, comma: Bool
+    ) {
+        let end = comma ? "," : ""
+        switch (old, new) {
+        case (.object(let oldMembers), .object(let newMembers)):
+            emit(" ", level: level, prefix + "{")
+            let children = StateDiff.sortedKeys(of: oldMembers, and: newMembers).map { key in
+                Child(
+                    old: oldMembers[key], new: newMembers[key], changes: changes.below[.key(key)],
+                    prefix: JSONValue.string(key).canonicalString + ": ")
+            }
+            writeChildren(children, level: level + 1)
+            emit(" ", level: level, "}" + end)
+        case (.array(let oldElements), .array(let newElements)):
+            emit(" ", level: level, prefix + "[")
+            // Aligned as `StateDiff` aligned them, so that the changes' indices name the same elements.
+            let alignment = ArrayAlignment(oldElements, newElements)
+            let unchanged = { (element: JSONValue) in Child(old: element, new: element, changes: nil, prefix: "") }
+            let changed = { (index: Int, old: JSONValue?, new: JSONValue?) in
+                Child(old: old, new: new, changes: changes.below[.index(index)], prefix: "")
+            }
+            let firstExtra = alignment.prefix + alignment.middlePairs.count
+            var children = oldElements.prefix(alignment.prefix).map(unchanged)
+            children += alignment.middlePairs.enumerated().map { changed(alignment.prefix + $0, $1.0, $1.1) }
+            children += alignment.removed.enumerated().map { changed(firstExtra + $0, $1, nil) }
+            children += alignment.added.enumerated().map { changed(firstExtra + $0, nil, $1) }
+            children += oldElements.suffix(alignment.suffix).map(unchanged)
+            writeChildren(children, level: level + 1)
+            emit(" ", level: level, "]" + end)
+        default:
+            whole("-", old, prefix: prefix, level: level, comma: comma)
+            whole("+", new, prefix: prefix, level: level, comma: comma)
+        }
+    }
+
+    private struct Child {
+        let old: JSONValue?
+        let new: JSONValue?
+        /// The changes at or below this child; `nil` when it is unchanged.
+        let changes: ChangedPaths?
+        let prefix: String
+
+        var isScalar: Bool {
+            switch old ?? new {
+            case .array(let elements)?: elements.isEmpty
+            case .object(let members)?: members.isEmpty
+            default: true
+            }
+        }
+    }
+
+    private mutating func writeChildren(_ children: [Child], level: Int) {
+        let showScalarContext = children.count <= Self.contextLimit
+        var folded = 0
+        for (index, child) in children.enumerated() {
+            let comma = index < children.count - 1
+            if child.changes == nil && !(showScalarContext && child.isScalar) {
+                folded += 1
+                continue
+            }
+            flushFolded(&folded, level: level)
+            switch (child.old, child.new, child.changes) {
+            case (let old?, _, nil):
+                whole(" ", old, prefix: child.prefix, level: level, comma: comma)
+            case (let old?, let new?, let changes?):
+                writeChanged(old, new, changes: changes, prefix: child.prefix, level: level, comma: comma)
+            case (let old?, nil, _?): whole("-", old, prefix: child.prefix, level: level, comma: comma)
+            case (nil, let new?, _): whole("+", new, prefix: child.prefix, level: level, comma: comma)
+            case (nil, nil, _): break
+            }
+        }
+        flushFolded(&folded, level: level)
+    }
+
+    private mutating func flushFolded(_ folded: inout Int, level: Int) {
+        guard folded > 0 else { return }
+        emit(" ", level: level, "... (\(folded) unchanged)")
+        folded = 0
+    }
+}
+
+/// The paths of a diff's changes as a tree: a node for every member or element at or above a change.
+private struct ChangedPaths {
+    /// The nodes one step down, by the step.
+    var below: [JSONPath.Component: ChangedPaths] = [:]
+
+    init() {}
+
+    init(_ changes: [StateDiff.Change]) {
+        for change in changes { insert(change.path.components[...]) }
+    }
+
+    private mutating func insert(_ path: ArraySlice<JSONPath.Component>) {
+        guard let step = path.first else { return }
+        below[step, default: ChangedPaths()].insert(path.dropFirst())
+    }
+}
+
+/// Renders the difference between two JSON values as a `-`/`+` dump, or returns `nil` when they are equal.
+public func diff(_ old: JSONValue, _ new: JSONValue) -> String? {
+    let stateDiff = StateDiff(from: old, to: new)
+    return stateDiff.isEmpty ? nil : stateDiff.rendered()
+}

@@ -1,0 +1,216 @@
+import StoreKitCore
+
+/// Reruns recorded sessions through the current reducers and compares every state with the recorded one.
+///
+/// Replay is `state_i = reduce(state_{i-1}, action_i)`, starting from the header's initial state; effects never
+/// run, because the actions they dispatched are in the session like any other. Each replayed state is compared
+/// with the recorded one: equal canonical JSON is the fast path; otherwise the recorded state is decoded and
+/// compared with the state type's own `==` (a `Set` encodes in a per-process order), and only a real inequality
+/// becomes a ``Divergence`` with a structural diff.
+///
+/// After a gap the engine cannot know the state before the next action, so it takes that action's recorded state
+/// as the new starting point and checks the rest; the verdict says the session is ``ReplayVerdict/incomplete(gaps:)``.
+public struct ReplayEngine: Sendable {
+    /// How far the engine goes.
+    public struct Options: Sendable {
+        /// Keep replaying after a divergence (from the recorded state) to list every diverging step.
+        public var findAllDivergences: Bool
+        /// Stop after this step (inclusive); `nil` replays everything.
+        public var lastStep: Int?
+        /// Called before each action is replayed (a replay host reports progress with it).
+        public var willReplay: (@Sendable (ActionEvent) -> Void)?
+
+        /// Creates options; by default the engine stops at the first divergence and replays every step.
+        public init(
+            findAllDivergences: Bool = false, lastStep: Int? = nil,
+            willReplay: (@Sendable (ActionEvent) -> Void)? = nil
+        ) {
+            self.findAllDivergences = findAllDivergences
+            self.lastStep = lastStep
+            self.willReplay = willReplay
+        }
+    }
+
+    /// The stores the engine can replay, by id.
+    public let stores: [String: ReplayableStore]
+    /// How far the engine goes.
+    public var options: Options
+
+    /// Creates an engine for `stores`.
+    public init(stores: [ReplayableStore], options: Options = Options()) {
+        self.stores = Dictionary(stores.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.options = options
+    }
+
+    /// Replays the session file at `path` (`-` for standard input), streaming it line by line.
+    /// - Throws: ``SessionReadError`` when the file is not a valid session; replay findings are in the report.
+    public func replay(path: String) throws(SessionReadError) -> ReplayReport {
+        try replay(reader: try SessionReader(path: path))
+    }
+
+    /// Replays a session held in memory.
+    ///
+    /// The events go through the same rules as a file's lines (``SessionLineDecoder``): sequence numbers that
+    /// increase by one, with gaps only where a ``GapEvent`` names them. An action's ``ActionEvent/state`` is taken as
+    /// it is: in memory it is the truth, patch or not.
+    ///
+    /// > Warning: A session read from a file always keeps the rules; one built or edited in code must keep them too.
+    /// > An event that breaks them (a sequence number that repeats, goes backwards or skips with no gap event) is a
+    /// > programming error and stops the process with the reader's message, never a replayed guess.
+    public func replay(_ session: Session) -> ReplayReport {
+        var events = session.events.makeIterator()
+        var rules = SessionLineDecoder(source: "<memory>")
+        return replay(
+            header: session.header,
+            next: { () throws(Never) in
+                guard let event = events.next() else { return nil }
+                do {
+                    if rules.lineNumber == 0 { try rules.admit(.header(session.header)) }
+                    try rules.admit(event)
+                    return event
+                } catch {
+                    preconditionFailure("the session breaks the format's rules: \(error)")
+                }
+            })
+    }
+
+    /// Replays what `reader` has left; the first event must be the header.
+    /// - Throws: ``SessionReadError`` when the input is not a valid session.
+    public func replay(reader: SessionReader) throws(SessionReadError) -> ReplayReport {
+        guard case .header(let header) = try reader.next() else {
+            throw SessionReadError(source: reader.source, line: reader.lineNumber, problem: .empty)
+        }
+        return try replay(header: header, next: { () throws(SessionReadError) in try reader.next() })
+    }
+
+    private func replay<Failure: Error>(
+        header: SessionHeader, next: () throws(Failure) -> SessionEvent?
+    ) throws(Failure) -> ReplayReport {
+        var run = ReplayRun(header: header)
+        guard let store = stores[header.storeID] else {
+            run.verdictOverride = .unknownStore(storeID: header.storeID, knownStores: stores.keys.sorted())
+            while let event = try next() { run.count(event) }
+            return run.report
+        }
+        let replayer = store.makeReplayer(header.redaction)
+        do {
+            try replayer.load(header.initialState, as: .initialState)
+        } catch {
+            run.fail(error, step: 0, actionName: nil)
+            return run.report
+        }
+        // The reader (or, for an in-memory session, the same rules) has checked the sequence: each action follows
+        // the one before it or the gap before it, so only a gap makes the engine start over from a recorded state.
+        var needsResync = false
+        var stopped = false
+        while let event = try next() {
+            if stopped {
+                run.count(event)
+                continue
+            }
+            switch event {
+            case .header:
+                break  // The reader rejects a second header.
+            case .gap(let gap):
+                run.gaps.append(gap)
+                needsResync = true
+            case .end(let end):
+                run.end = end
+            case .action(let action):
+                run.actionCount += 1
+                if let lastStep = options.lastStep, action.sequence > lastStep {
+                    stopped = true
+                    continue
+                }
+                options.willReplay?(action)
+                stopped = !step(action, replayer: replayer, resync: needsResync, run: &run)
+                needsResync = false
+            }
+        }
+        if run.verdictOverride == nil {
+            run.finalState = try? replayer.currentState()
+        }
+        return run.report
+    }
+
+    /// Replays one action; false when replay must stop.
+    private func step(
+        _ action: ActionEvent, replayer: any StateReplayer, resync: Bool, run: inout ReplayRun
+    ) -> Bool {
+        do {
+            if resync {
+                try replayer.load(action.state, as: .recordedState)
+                return true
+            }
+            try replayer.apply(action.action)
+            run.stepsReplayed += 1
+            switch try replayer.compare(with: action.state) {
+            case .equal:
+                run.stepsMatched += 1
+                return true
+            case .different(let replayed):
+                run.divergences.append(
+                    Divergence(
+                        step: action.sequence, actionName: action.name, action: action.action, origin: action.origin,
+                        time: action.time, recorded: action.state, replayed: replayed,
+                        diff: StateDiff(from: action.state, to: replayed)))
+                guard options.findAllDivergences else { return false }
+                try replayer.load(action.state, as: .recordedState)
+                return true
+            }
+        } catch {
+            run.fail(error, step: action.sequence, actionName: action.name)
+            return false
+        }
+    }
+}
+
+/// The findings of one replay while it runs.
+private struct ReplayRun {
+    let header: SessionHeader
+    var verdictOverride: ReplayVerdict?
+    var divergences: [Divergence] = []
+    var gaps: [GapEvent] = []
+    var actionCount = 0
+    var stepsReplayed = 0
+    var stepsMatched = 0
+    var end: EndEvent?
+    var finalState: JSONValue?
+
+    init(header: SessionHeader) {
+        self.header = header
+    }
+
+    mutating func fail(_ failure: ReplayStepFailure, step: Int, actionName: String?) {
+        verdictOverride = .undecodable(
+            Undecodable(
+                step: step, actionName: actionName, part: failure.part, path: failure.path,
+                message: failure.message))
+    }
+
+    /// Counts an event seen after replay stopped, so the report still describes the whole session.
+    mutating func count(_ event: SessionEvent) {
+        switch event {
+        case .action: actionCount += 1
+        case .gap(let gap): gaps.append(gap)
+        case .end(let end): self.end = end
+        case .header: break
+        }
+    }
+
+    var report: ReplayReport {
+        let verdict: ReplayVerdict
+        if let first = divergences.first {
+            verdict = .diverged(first)
+        } else if let verdictOverride {
+            verdict = verdictOverride
+        } else if !gaps.isEmpty {
+            verdict = .incomplete(gaps: gaps)
+        } else {
+            verdict = .match
+        }
+        return ReplayReport(
+            header: header, verdict: verdict, divergences: divergences, gaps: gaps, actionCount: actionCount,
+            stepsReplayed: stepsReplayed, stepsMatched: stepsMatched, end: end, finalState: finalState)
+    }
+}

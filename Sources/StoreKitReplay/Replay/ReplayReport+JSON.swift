@@ -1,0 +1,113 @@
+import StoreKitCore
+
+extension ReplayReport {
+    /// The report as one stable JSON document (documented in `docs/replay-cli.md`).
+    public var jsonValue: JSONValue {
+        var members: [String: JSONValue] = [
+            "verdict": .string(verdict.name),
+            "sessionId": .string(header.sessionID),
+            "storeId": .string(header.storeID),
+            "app": .object([
+                "name": .string(header.app.name), "version": .string(header.app.version),
+                "build": .string(header.app.build), "schemaVersion": .string(header.app.schemaVersion),
+            ]),
+            "startedAt": .string(header.startedAt),
+            "actions": .integer(Int64(actionCount)),
+            "stepsReplayed": .integer(Int64(stepsReplayed)),
+            "stepsMatched": .integer(Int64(stepsMatched)),
+            "gaps": .array(gaps.map { SessionEvent.gap($0).jsonValue }),
+            "divergences": .array(divergences.map(\.jsonValue)),
+            "ended": end.map { .string($0.reason.rawValue) } ?? .null,
+        ]
+        switch verdict {
+        case .undecodable(let failure):
+            members["undecodable"] = .object([
+                "step": .integer(Int64(failure.step)), "action": failure.actionName.map(JSONValue.string) ?? .null,
+                "part": .string(failure.part.rawValue), "path": .string(failure.path), "message": .string(failure.message),
+            ])
+        case .unknownStore(let id, let known):
+            members["unknownStore"] = .object(["storeId": .string(id), "knownStores": .array(known.map(JSONValue.string))])
+        default:
+            break
+        }
+        if let finalState { members["finalState"] = finalState }
+        return .object(members)
+    }
+
+    /// Reads a report written by ``jsonValue`` (a replay host sends its report this way).
+    /// - Throws: ``SessionEventDecodingError`` naming the field that does not fit.
+    public init(jsonValue: JSONValue, header: SessionHeader) throws(SessionEventDecodingError) {
+        func integer(_ key: String) throws(SessionEventDecodingError) -> Int {
+            guard let value = jsonValue[key]?.integerValue else {
+                throw SessionEventDecodingError(path: key, message: "is missing (expected an integer)")
+            }
+            return Int(value)
+        }
+        var gaps: [GapEvent] = []
+        for gap in jsonValue["gaps"]?.arrayValue ?? [] {
+            guard case .gap(let event) = try SessionEvent(jsonValue: gap) else { continue }
+            gaps.append(event)
+        }
+        var divergences: [Divergence] = []
+        for divergence in jsonValue["divergences"]?.arrayValue ?? [] {
+            divergences.append(try Divergence(jsonValue: divergence))
+        }
+        let verdict: ReplayVerdict
+        switch jsonValue["verdict"]?.stringValue {
+        case "match": verdict = .match
+        case "diverged":
+            guard let first = divergences.first else {
+                throw SessionEventDecodingError(path: "divergences", message: "is empty for a 'diverged' verdict")
+            }
+            verdict = .diverged(first)
+        case "incomplete": verdict = .incomplete(gaps: gaps)
+        case "undecodable":
+            let failure = jsonValue["undecodable"]
+            verdict = .undecodable(
+                Undecodable(
+                    step: Int(failure?["step"]?.integerValue ?? 0), actionName: failure?["action"]?.stringValue,
+                    part: Undecodable.Part(rawValue: failure?["part"]?.stringValue ?? "") ?? .action,
+                    path: failure?["path"]?.stringValue ?? "", message: failure?["message"]?.stringValue ?? ""))
+        case "unknownStore":
+            verdict = .unknownStore(
+                storeID: jsonValue["unknownStore"]?["storeId"]?.stringValue ?? header.storeID,
+                knownStores: jsonValue["unknownStore"]?["knownStores"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        default:
+            throw SessionEventDecodingError(path: "verdict", message: "is not a known verdict")
+        }
+        self.init(
+            header: header, verdict: verdict, divergences: divergences, gaps: gaps, actionCount: try integer("actions"),
+            stepsReplayed: try integer("stepsReplayed"), stepsMatched: try integer("stepsMatched"),
+            end: jsonValue["ended"]?.stringValue.flatMap(EndEvent.Reason.init(rawValue:)).map {
+                EndEvent(reason: $0, actions: 0, dropped: 0, time: 0)
+            },
+            finalState: jsonValue["finalState"])
+    }
+}
+
+extension Divergence {
+    /// The divergence as JSON: step, action, origin, time, the two states and the changes.
+    public var jsonValue: JSONValue {
+        var origin: JSONValue = .string("app")
+        if case .effect(let cause) = self.origin {
+            origin = .object(["effect": cause.map { .integer(Int64($0)) } ?? .null])
+        }
+        return .object([
+            "step": .integer(Int64(step)), "actionName": .string(actionName), "action": action, "origin": origin,
+            "time": .double(time), "recorded": recorded, "replayed": replayed, "changes": diff.jsonValue,
+        ])
+    }
+
+    /// Reads a divergence written by ``jsonValue``.
+    init(jsonValue: JSONValue) throws(SessionEventDecodingError) {
+        guard let step = jsonValue["step"]?.integerValue, let recorded = jsonValue["recorded"],
+            let replayed = jsonValue["replayed"]
+        else { throw SessionEventDecodingError(path: "divergences", message: "holds an incomplete divergence") }
+        var origin = ActionEvent.Origin.app
+        if let effect = jsonValue["origin"]?["effect"] { origin = .effect(cause: effect.integerValue.map { Int($0) }) }
+        self.init(
+            step: Int(step), actionName: jsonValue["actionName"]?.stringValue ?? "", action: jsonValue["action"] ?? .null,
+            origin: origin, time: jsonValue["time"]?.doubleValue ?? 0, recorded: recorded, replayed: replayed,
+            diff: StateDiff(from: recorded, to: replayed))
+    }
+}

@@ -1,0 +1,97 @@
+import StoreKitCore
+
+/// What replaying one session found.
+public struct ReplayReport: Sendable, Equatable {
+    /// The session's header.
+    public var header: SessionHeader
+    /// The overall verdict.
+    public var verdict: ReplayVerdict
+    /// Every divergence found; only the first unless the engine was asked to keep going.
+    public var divergences: [Divergence]
+    /// The gaps the session has, including sequence numbers missing without a gap line.
+    public var gaps: [GapEvent]
+    /// How many action lines the session holds.
+    public var actionCount: Int
+    /// How many actions were rerun through the reducer.
+    public var stepsReplayed: Int
+    /// How many replayed states were compared and found equal to the recorded ones.
+    public var stepsMatched: Int
+    /// The session's `end` line, or `nil` when the recording was cut off before it.
+    public var end: EndEvent?
+    /// The replayed state after the last step replayed, canonically encoded, when replay got that far.
+    public var finalState: JSONValue?
+
+    /// True when the verdict is ``ReplayVerdict/match``.
+    public var isMatch: Bool { verdict == .match }
+}
+
+/// The verdict of a replay, from best to worst news.
+public enum ReplayVerdict: Sendable, Equatable {
+    /// Every replayed state equals the recorded one.
+    case match
+    /// The replayed state differs from the recorded one; the first divergence.
+    case diverged(Divergence)
+    /// No divergence where the session could be checked, but it has gaps, so parts of it could not be.
+    case incomplete(gaps: [GapEvent])
+    /// A recorded action or state no longer decodes under the current types.
+    case undecodable(Undecodable)
+    /// No replayable store has the session's store id.
+    case unknownStore(storeID: String, knownStores: [String])
+
+    /// A one-word name for the verdict: `match`, `diverged`, `incomplete`, `undecodable` or `unknownStore`.
+    public var name: String {
+        switch self {
+        case .match: "match"
+        case .diverged: "diverged"
+        case .incomplete: "incomplete"
+        case .undecodable: "undecodable"
+        case .unknownStore: "unknownStore"
+        }
+    }
+}
+
+/// A step where the replayed state differs from the recorded one.
+public struct Divergence: Sendable, Equatable {
+    /// The step (the action's sequence number).
+    public var step: Int
+    /// The action's display name.
+    public var actionName: String
+    /// The action as recorded.
+    public var action: JSONValue
+    /// Where the action came from.
+    public var origin: ActionEvent.Origin
+    /// Seconds since the session started when the action was dispatched.
+    public var time: Double
+    /// The state the session recorded after the action.
+    public var recorded: JSONValue
+    /// The state the current reducer produced.
+    public var replayed: JSONValue
+    /// The structural difference, from recorded to replayed.
+    public var diff: StateDiff
+}
+
+/// A recorded value that the current types cannot decode: schema drift.
+public struct Undecodable: Sendable, Equatable {
+    /// Which part of the session failed.
+    public enum Part: String, Sendable, Equatable {
+        /// The header's initial state.
+        case initialState
+        /// A recorded action.
+        case action
+        /// A recorded state after an action.
+        case recordedState
+        /// The replayed state could not be encoded (for example a NaN).
+        case replayedState
+    }
+
+    /// The step (0 for the initial state).
+    public var step: Int
+    /// The action's display name, when the failure is at an action.
+    public var actionName: String?
+    /// Which part failed.
+    public var part: Part
+    /// The JSON path inside that part, such as `todos[2].title`.
+    public var path: String
+    /// What the decoder said.
+    public var message: String
+}

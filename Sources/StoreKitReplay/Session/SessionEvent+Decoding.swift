@@ -1,0 +1,219 @@
+import StoreKitCore
+
+extension SessionEvent {
+    /// Reads an event from the JSON object of one line.
+    /// - Throws: ``SessionEventDecodingError`` naming the field (as a JSON path) and what is wrong with it.
+    public init(jsonValue: JSONValue) throws(SessionEventDecodingError) {
+        guard case .object(let members) = jsonValue else {
+            throw SessionEventDecodingError(path: "", message: "a line must be a JSON object, found \(jsonValue.typeName)")
+        }
+        let fields = EventFields(members: members, prefix: "")
+        let kindText = try fields.string("kind")
+        guard let kind = Kind(rawValue: kindText) else {
+            let known = Kind.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            throw SessionEventDecodingError(path: "kind", message: "is '\(kindText)'; expected one of \(known)")
+        }
+        switch kind {
+        case .session: self = .header(try Self.header(fields))
+        case .action: self = .action(try Self.action(fields))
+        case .gap: self = .gap(try Self.gap(fields))
+        case .end: self = .end(try Self.end(fields))
+        }
+    }
+
+    private static func header(_ fields: EventFields) throws(SessionEventDecodingError) -> SessionHeader {
+        let app = try fields.object("app")
+        return SessionHeader(
+            formatVersion: try fields.integer("format"),
+            sessionID: try fields.string("sessionId"),
+            storeID: try fields.string("storeId"),
+            app: AppInfo(
+                name: try app.string("name"),
+                version: try app.optionalString("version") ?? "",
+                build: try app.optionalString("build") ?? "",
+                schemaVersion: try app.optionalString("schemaVersion") ?? ""),
+            startedAt: try fields.string("startedAt"),
+            host: try fields.optionalString("host") ?? "",
+            pid: try fields.optionalInteger("pid") ?? 0,
+            initialState: try fields.value("initialState"),
+            metadata: try fields.optionalObject("metadata")?.members ?? [:],
+            redaction: try redaction(fields.optionalObject("redacted")))
+    }
+
+    private static func redaction(_ fields: EventFields?) throws(SessionEventDecodingError) -> Redaction {
+        guard let fields else { return Redaction() }
+        return Redaction(
+            state: try fields.optionalStrings("state") ?? [], actions: try fields.optionalStrings("action") ?? [])
+    }
+
+    private static func action(_ fields: EventFields) throws(SessionEventDecodingError) -> ActionEvent {
+        let originText = try fields.optionalString("origin") ?? "app"
+        let origin: ActionEvent.Origin
+        switch originText {
+        case "app": origin = .app
+        case "effect": origin = .effect(cause: try fields.optionalInteger("cause"))
+        default:
+            throw SessionEventDecodingError(path: "origin", message: "is '\(originText)'; expected 'app' or 'effect'")
+        }
+        let sequence = try fields.integer("seq")
+        guard sequence >= 1 else {
+            throw SessionEventDecodingError(path: "seq", message: "is \(sequence); sequence numbers start at 1")
+        }
+        let patch: JSONPatch?
+        let state: JSONValue
+        switch (fields.members["state"], fields.members["patch"]) {
+        case (let full?, nil):
+            state = full
+            patch = nil
+        case (nil, let operations?):
+            state = .null
+            patch = try JSONPatch(jsonValue: operations, path: "patch")
+        case (nil, nil):
+            throw SessionEventDecodingError(path: "state", message: "is missing (an action line has 'state' or 'patch')")
+        case (_?, _?):
+            throw SessionEventDecodingError(path: "patch", message: "cannot stand beside 'state'; a line has one of them")
+        }
+        return ActionEvent(
+            sequence: sequence,
+            time: try fields.number("time"),
+            name: try fields.optionalString("name") ?? "",
+            action: try fields.value("action"),
+            origin: origin,
+            state: state,
+            patch: patch)
+    }
+
+    private static func gap(_ fields: EventFields) throws(SessionEventDecodingError) -> GapEvent {
+        let first = try fields.integer("from")
+        let last = try fields.integer("to")
+        guard first >= 1, last >= first else {
+            throw SessionEventDecodingError(path: "to", message: "gap from \(first) to \(last) is not a valid range")
+        }
+        let reasonText = try fields.string("reason")
+        guard let reason = GapEvent.Reason(rawValue: reasonText) else {
+            let known = GapEvent.Reason.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            throw SessionEventDecodingError(path: "reason", message: "is '\(reasonText)'; expected one of \(known)")
+        }
+        return GapEvent(
+            firstSequence: first, lastSequence: last, reason: reason, message: try fields.optionalString("message"))
+    }
+
+    private static func end(_ fields: EventFields) throws(SessionEventDecodingError) -> EndEvent {
+        let reasonText = try fields.string("reason")
+        guard let reason = EndEvent.Reason(rawValue: reasonText) else {
+            let known = EndEvent.Reason.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            throw SessionEventDecodingError(path: "reason", message: "is '\(reasonText)'; expected one of \(known)")
+        }
+        return EndEvent(
+            reason: reason,
+            actions: try fields.integer("actions"),
+            dropped: try fields.optionalInteger("dropped") ?? 0,
+            time: try fields.number("time"))
+    }
+}
+
+/// A session line that is JSON but not a valid event: the field's JSON path and what is wrong with it.
+public struct SessionEventDecodingError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The JSON path of the offending field, such as `app.name`; empty for the whole line.
+    public var path: String
+    /// What is wrong, such as `is missing (expected a string)`.
+    public var message: String
+
+    /// Creates an error for the field at `path`.
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    /// `field 'app.name' is missing (expected a string)`, or the message alone for the whole line.
+    public var description: String {
+        path.isEmpty ? message : "field '\(path)' \(message)"
+    }
+}
+
+/// Typed access to an event's members, with errors that name the field's path.
+private struct EventFields {
+    let members: [String: JSONValue]
+    let prefix: String
+
+    private func path(_ key: String) -> String { prefix.isEmpty ? key : "\(prefix).\(key)" }
+
+    func value(_ key: String) throws(SessionEventDecodingError) -> JSONValue {
+        guard let value = members[key] else {
+            throw SessionEventDecodingError(path: path(key), message: "is missing")
+        }
+        return value
+    }
+
+    private func mismatch(_ key: String, _ expected: String, _ found: JSONValue) -> SessionEventDecodingError {
+        SessionEventDecodingError(path: path(key), message: "expected \(expected), found \(found.typeName)")
+    }
+
+    func string(_ key: String) throws(SessionEventDecodingError) -> String {
+        guard let value = members[key] else {
+            throw SessionEventDecodingError(path: path(key), message: "is missing (expected a string)")
+        }
+        return try string(key, value)
+    }
+
+    func optionalString(_ key: String) throws(SessionEventDecodingError) -> String? {
+        guard let value = members[key], value != .null else { return nil }
+        return try string(key, value)
+    }
+
+    private func string(_ key: String, _ value: JSONValue) throws(SessionEventDecodingError) -> String {
+        guard case .string(let string) = value else { throw mismatch(key, "a string", value) }
+        return string
+    }
+
+    func integer(_ key: String) throws(SessionEventDecodingError) -> Int {
+        guard let value = members[key] else {
+            throw SessionEventDecodingError(path: path(key), message: "is missing (expected an integer)")
+        }
+        return try integer(key, value)
+    }
+
+    func optionalInteger(_ key: String) throws(SessionEventDecodingError) -> Int? {
+        guard let value = members[key], value != .null else { return nil }
+        return try integer(key, value)
+    }
+
+    private func integer(_ key: String, _ value: JSONValue) throws(SessionEventDecodingError) -> Int {
+        guard case .integer(let integer) = value, let result = Int(exactly: integer) else {
+            throw mismatch(key, "an integer", value)
+        }
+        return result
+    }
+
+    func number(_ key: String) throws(SessionEventDecodingError) -> Double {
+        guard let value = members[key] else {
+            throw SessionEventDecodingError(path: path(key), message: "is missing (expected a number)")
+        }
+        guard let number = value.doubleValue else { throw mismatch(key, "a number", value) }
+        return number
+    }
+
+    func object(_ key: String) throws(SessionEventDecodingError) -> EventFields {
+        guard let value = members[key] else {
+            throw SessionEventDecodingError(path: path(key), message: "is missing (expected an object)")
+        }
+        guard case .object(let nested) = value else { throw mismatch(key, "an object", value) }
+        return EventFields(members: nested, prefix: path(key))
+    }
+
+    func optionalStrings(_ key: String) throws(SessionEventDecodingError) -> [String]? {
+        guard let value = members[key], value != .null else { return nil }
+        guard case .array(let elements) = value else { throw mismatch(key, "an array of strings", value) }
+        var strings: [String] = []
+        for (index, element) in elements.enumerated() {
+            guard case .string(let string) = element else { throw mismatch("\(key)[\(index)]", "a string", element) }
+            strings.append(string)
+        }
+        return strings
+    }
+
+    func optionalObject(_ key: String) throws(SessionEventDecodingError) -> EventFields? {
+        guard let value = members[key], value != .null else { return nil }
+        return try object(key)
+    }
+}

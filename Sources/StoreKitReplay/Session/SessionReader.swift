@@ -1,0 +1,100 @@
+import Foundation
+import StoreKitCore
+
+/// Reads a session file one line at a time, in constant memory whatever the file's size.
+///
+/// The reader splits the input into lines and hands each to a ``SessionLineDecoder``, the one strict reading of a
+/// session that ``SessionVerifier`` shares: framing, fields, a header first and only first, sequence numbers with
+/// no repeat, step back or unexplained skip, patches that apply. Anything wrong is thrown as a ``SessionReadError``
+/// naming the source, the line and the problem; the reader never skips a line silently.
+///
+/// ```swift
+/// let reader = try SessionReader(path: "todos.jsonl")
+/// while let event = try reader.next() { ... }
+/// ```
+public final class SessionReader {
+    /// The file's path, or `<stdin>`.
+    public let source: String
+    private var lines: LineReader
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    private var decoder: SessionLineDecoder
+    /// The error that stopped the reader.
+    private var failure: SessionReadError?
+
+    /// Opens the session file at `path` (`-` reads standard input).
+    /// - Parameters:
+    ///   - path: The file to read, or `-` for standard input.
+    ///   - maxLineBytes: The longest line accepted; longer lines throw ``SessionReadError/Problem/lineTooLong(byteCount:limit:)``.
+    /// - Throws: ``SessionReadError`` with ``SessionReadError/Problem/io(_:)`` when the file cannot be opened.
+    public convenience init(path: String, maxLineBytes: Int = SessionFormat.defaultMaxLineBytes) throws(SessionReadError) {
+        if path == "-" {
+            self.init(fileDescriptor: 0, source: "<stdin>", ownsDescriptor: false, maxLineBytes: maxLineBytes)
+            return
+        }
+        let fd: Int32
+        do {
+            fd = try Syscall.open(path, O_RDONLY)
+        } catch {
+            throw SessionReadError(source: path, line: 0, problem: .io(error))
+        }
+        self.init(fileDescriptor: fd, source: path, ownsDescriptor: true, maxLineBytes: maxLineBytes)
+    }
+
+    /// Reads from an open descriptor; the reader closes it when done only if `ownsDescriptor` is true.
+    public init(fileDescriptor: Int32, source: String, ownsDescriptor: Bool, maxLineBytes: Int = SessionFormat.defaultMaxLineBytes) {
+        self.source = source
+        self.fd = fileDescriptor
+        self.ownsDescriptor = ownsDescriptor
+        self.decoder = SessionLineDecoder(source: source, maxLineBytes: maxLineBytes)
+        self.lines = LineReader(fileDescriptor: fileDescriptor, maxLineBytes: maxLineBytes)
+    }
+
+    /// Reads a session held in memory; `source` names it in errors.
+    public init(bytes: [UInt8], source: String, maxLineBytes: Int = SessionFormat.defaultMaxLineBytes) {
+        self.source = source
+        self.fd = -1
+        self.ownsDescriptor = false
+        self.decoder = SessionLineDecoder(source: source, maxLineBytes: maxLineBytes)
+        self.lines = LineReader(bytes: bytes, maxLineBytes: maxLineBytes)
+    }
+
+    deinit {
+        if ownsDescriptor { try? Syscall.close(fd, subject: source) }
+    }
+
+    /// The number of the line the last event came from.
+    public var lineNumber: Int { decoder.lineNumber }
+
+    /// The next event, or `nil` after the last line.
+    /// - Throws: ``SessionReadError`` for the first line that ``SessionLineDecoder`` refuses, and the same error
+    ///   again on every call after it: the reader never reads past a broken line.
+    public func next() throws(SessionReadError) -> SessionEvent? {
+        if let failure { throw failure }
+        do {
+            return try readNext()
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    private func readNext() throws(SessionReadError) -> SessionEvent? {
+        let line: LineReader.Line?
+        do {
+            line = try lines.next()
+        } catch {
+            throw SessionReadError(source: source, line: decoder.lineNumber + 1, problem: .io(error))
+        }
+        guard let line else {
+            try decoder.finish()
+            return nil
+        }
+        switch line.content {
+        case .tooLong(let byteCount):
+            try decoder.decodeOverlongLine(byteCount: byteCount)
+        case .bytes(let bytes):
+            return try decoder.decode(line: bytes, isTerminated: line.isTerminated)
+        }
+    }
+}

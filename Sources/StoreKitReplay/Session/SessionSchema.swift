@@ -1,0 +1,318 @@
+import StoreKitCore
+
+/// The JSON Schema of one session line (format 1), as shipped in `docs/session.schema.json`.
+///
+/// The schema describes what this version writes; it does not decide what a reader accepts, which
+/// ``SessionLineDecoder`` alone does (the schema cannot see the rules between lines, and takes `1.0` for an
+/// integer). ``SessionVerifier`` warns about a line the reader accepts but the schema describes otherwise, and the
+/// tests check real sessions against it. A test keeps this copy and the file identical.
+public enum SessionSchema {
+    /// The schema's text.
+    public static let text = #"""
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "urn:storekit-replay:session:1",
+  "title": "One line of a StoreKit replay session, format 1",
+  "description": "A session is NDJSON: one JSON object per line, UTF-8, each line ending in a newline. The first line is a 'session' header; 'action', 'gap' and 'end' lines follow. See docs/session-format.md.",
+  "oneOf": [
+    {
+      "$ref": "#/$defs/session"
+    },
+    {
+      "$ref": "#/$defs/action"
+    },
+    {
+      "$ref": "#/$defs/gap"
+    },
+    {
+      "$ref": "#/$defs/end"
+    }
+  ],
+  "$defs": {
+    "session": {
+      "type": "object",
+      "required": [
+        "kind",
+        "format",
+        "sessionId",
+        "storeId",
+        "app",
+        "startedAt",
+        "initialState"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "kind": {
+          "const": "session"
+        },
+        "format": {
+          "const": 1
+        },
+        "sessionId": {
+          "type": "string",
+          "minLength": 1
+        },
+        "storeId": {
+          "type": "string",
+          "minLength": 1
+        },
+        "app": {
+          "type": "object",
+          "required": [
+            "name"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "name": {
+              "type": "string"
+            },
+            "version": {
+              "type": "string"
+            },
+            "build": {
+              "type": "string"
+            },
+            "schemaVersion": {
+              "type": "string"
+            }
+          }
+        },
+        "startedAt": {
+          "type": "string",
+          "minLength": 20
+        },
+        "host": {
+          "type": "string"
+        },
+        "pid": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "initialState": {},
+        "metadata": {
+          "type": "object"
+        },
+        "redacted": {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "state": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "action": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          }
+        }
+      }
+    },
+    "action": {
+      "type": "object",
+      "required": [
+        "kind",
+        "seq",
+        "time",
+        "action"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "kind": {
+          "const": "action"
+        },
+        "seq": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "time": {
+          "type": "number",
+          "minimum": 0
+        },
+        "name": {
+          "type": "string"
+        },
+        "action": {},
+        "origin": {
+          "enum": [
+            "app",
+            "effect"
+          ]
+        },
+        "cause": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "state": {},
+        "patch": {
+          "$ref": "#/$defs/patch"
+        }
+      },
+      "oneOf": [
+        {
+          "required": [
+            "state"
+          ]
+        },
+        {
+          "required": [
+            "patch"
+          ]
+        }
+      ]
+    },
+    "gap": {
+      "type": "object",
+      "required": [
+        "kind",
+        "from",
+        "to",
+        "reason"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "kind": {
+          "const": "gap"
+        },
+        "from": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "to": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "count": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "reason": {
+          "enum": [
+            "bufferFull",
+            "transportFailed",
+            "encodingFailed"
+          ]
+        },
+        "message": {
+          "type": "string"
+        }
+      }
+    },
+    "end": {
+      "type": "object",
+      "required": [
+        "kind",
+        "reason",
+        "actions",
+        "time"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "kind": {
+          "const": "end"
+        },
+        "reason": {
+          "enum": [
+            "finished",
+            "appExited",
+            "disconnected"
+          ]
+        },
+        "actions": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "dropped": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "time": {
+          "type": "number",
+          "minimum": 0
+        }
+      }
+    },
+    "patch": {
+      "description": "RFC 6902 JSON Patch against the previous line's state; paths are RFC 6901 JSON Pointers",
+      "type": "array",
+      "items": {
+        "description": "One operation: add, replace and test need 'value', move and copy need 'from', remove needs neither; members an operation does not define are ignored",
+        "oneOf": [
+          {
+            "type": "object",
+            "required": [
+              "op",
+              "path",
+              "from"
+            ],
+            "properties": {
+              "op": {
+                "enum": [
+                  "move",
+                  "copy"
+                ]
+              },
+              "path": {
+                "type": "string",
+                "pattern": "^(/([^~/]|~[01])*)*$"
+              },
+              "from": {
+                "type": "string",
+                "pattern": "^(/([^~/]|~[01])*)*$"
+              }
+            }
+          },
+          {
+            "type": "object",
+            "required": [
+              "op",
+              "path",
+              "value"
+            ],
+            "properties": {
+              "op": {
+                "enum": [
+                  "add",
+                  "replace",
+                  "test"
+                ]
+              },
+              "path": {
+                "type": "string",
+                "pattern": "^(/([^~/]|~[01])*)*$"
+              }
+            }
+          },
+          {
+            "type": "object",
+            "required": [
+              "op",
+              "path"
+            ],
+            "properties": {
+              "op": {
+                "const": "remove"
+              },
+              "path": {
+                "type": "string",
+                "pattern": "^(/([^~/]|~[01])*)*$"
+              }
+            }
+          }
+        ]
+      }
+    }
+  }
+}
+"""#
+
+    /// The parsed schema, ready to validate lines.
+    public static let validator: JSONSchema = {
+        // The text above is a fixed, tested JSON document.
+        JSONSchema(try! JSONValue(parsing: text))
+    }()
+}

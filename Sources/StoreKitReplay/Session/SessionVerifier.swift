@@ -1,0 +1,130 @@
+import StoreKitCore
+
+/// Checks a session against the format and lists every problem, not only the first.
+///
+/// The verifier reads with the same ``SessionLineDecoder`` as ``SessionReader``, but goes on after a line it
+/// refuses, so a file is valid (no errors) exactly when the reader reads it to the end, and each error is the
+/// reader's own message (``SessionReadError/reason``) at the reader's line. After a refused line the decoder assumes
+/// as little as it can (see ``SessionLineDecoder``), so one broken line does not bury the lines after it in errors.
+///
+/// Warnings point at what the reader accepts but a healthy recording would not hold: a last line without `\n`, no
+/// `end` line (the recording was cut off or still runs), a line after the `end` line, and a line the reader reads
+/// that the JSON Schema in ``SessionSchema`` describes otherwise (an unknown field, for example).
+public enum SessionVerifier {
+    /// One problem, at a line.
+    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        /// The 1-based line, or 0 for the whole file.
+        public var line: Int
+        /// What is wrong: for an error, the reader's reason.
+        public var message: String
+        /// Whether the reader still reads the file (a warning) or refuses it (an error).
+        public var isWarning: Bool
+
+        /// Creates a problem at `line` (0 for the whole file).
+        public init(line: Int, message: String, isWarning: Bool) {
+            self.line = line
+            self.message = message
+            self.isWarning = isWarning
+        }
+
+        /// `line 7: message`.
+        public var description: String { line > 0 ? "line \(line): \(message)" : message }
+    }
+
+    /// What verifying one file found.
+    public struct Result: Sendable, Equatable {
+        /// Lines read.
+        public var lines: Int
+        /// Action lines that decoded.
+        public var actions: Int
+        /// Every problem found, in line order.
+        public var problems: [Problem]
+        /// False when the file could not be opened or read at all (the one problem says why).
+        public var isReadable: Bool
+
+        /// True when there is no error (warnings allowed): exactly when ``SessionReader`` reads the whole file.
+        public var isValid: Bool { !problems.contains { !$0.isWarning } }
+    }
+
+    /// Verifies the session at `path` (`-` for standard input).
+    public static func verify(path: String, maxLineBytes: Int = SessionFormat.defaultMaxLineBytes) -> Result {
+        if path == "-" {
+            var lines = LineReader(fileDescriptor: 0, maxLineBytes: maxLineBytes)
+            return verify(&lines, source: "<stdin>", maxLineBytes: maxLineBytes)
+        }
+        let fd: Int32
+        do {
+            fd = try Syscall.open(path, O_RDONLY)
+        } catch {
+            let failure = SessionReadError(source: path, line: 0, problem: .io(error))
+            return Result(
+                lines: 0, actions: 0, problems: [Problem(line: 0, message: failure.reason, isWarning: false)],
+                isReadable: false)
+        }
+        defer { try? Syscall.close(fd, subject: path) }
+        var lines = LineReader(fileDescriptor: fd, maxLineBytes: maxLineBytes)
+        return verify(&lines, source: path, maxLineBytes: maxLineBytes)
+    }
+
+    /// Verifies a session held in memory; `source` names it.
+    public static func verify(
+        bytes: [UInt8], source: String = "<memory>", maxLineBytes: Int = SessionFormat.defaultMaxLineBytes
+    ) -> Result {
+        var lines = LineReader(bytes: bytes, maxLineBytes: maxLineBytes)
+        return verify(&lines, source: source, maxLineBytes: maxLineBytes)
+    }
+
+    private static func verify(_ lines: inout LineReader, source: String, maxLineBytes: Int) -> Result {
+        var result = Result(lines: 0, actions: 0, problems: [], isReadable: true)
+        var decoder = SessionLineDecoder(source: source, maxLineBytes: maxLineBytes)
+        var sawEnd = false
+        func report(_ line: Int, _ message: String, warning: Bool = false) {
+            result.problems.append(Problem(line: line, message: message, isWarning: warning))
+        }
+        while true {
+            let next: LineReader.Line?
+            do {
+                next = try lines.next()
+            } catch {
+                let failure = SessionReadError(source: source, line: result.lines + 1, problem: .io(error))
+                report(failure.line, failure.reason)
+                result.isReadable = result.lines > 0
+                return result
+            }
+            guard let line = next else { break }
+            result.lines = line.number
+            let decoded: (json: JSONValue, event: SessionEvent)
+            do {
+                switch line.content {
+                case .tooLong(let byteCount):
+                    try decoder.decodeOverlongLine(byteCount: byteCount)
+                case .bytes(let bytes):
+                    decoded = try decoder.decodeWithJSON(line: bytes, isTerminated: line.isTerminated)
+                }
+            } catch {
+                report(error.line, error.reason)
+                continue
+            }
+            // The schema describes lines; the decoder rules them: the schema only warns about lines the reader reads.
+            for violation in SessionSchema.validator.validate(decoded.json) {
+                report(line.number, "schema: \(violation)", warning: true)
+            }
+            if !line.isTerminated { report(line.number, "the last line has no newline at the end", warning: true) }
+            if sawEnd { report(line.number, "a line after the 'end' line", warning: true) }
+            switch decoded.event {
+            case .action: result.actions += 1
+            case .end: sawEnd = true
+            case .header, .gap: break
+            }
+        }
+        do {
+            try decoder.finish()
+        } catch {
+            report(error.line, error.reason)
+        }
+        if result.lines > 0 && !sawEnd {
+            report(0, "no 'end' line: the recording was cut off or is still running", warning: true)
+        }
+        return result
+    }
+}

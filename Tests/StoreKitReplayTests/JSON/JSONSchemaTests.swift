@@ -1,0 +1,42 @@
+import Foundation
+import StoreKitCore
+import StoreKitTestFixtures
+import StoreKitReplay
+import Testing
+
+@Suite struct JSONSchemaTests {
+    @Test func theEmbeddedSessionSchemaIsTheShippedFile() throws {
+        let file = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/session.schema.json")
+        let shipped = try JSONValue(parsing: Array(try Data(contentsOf: file)))
+        #expect(shipped == SessionSchema.validator.document)
+    }
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        let line: String
+        let violations: [String]
+        var testDescription: String { line }
+    }
+
+    static let cases: [Case] = [
+        Case(line: headerLine, violations: []),
+        Case(line: actionLine(1, action: "\"clear\"", state: "{}"), violations: []),
+        Case(
+            line: #"{"action":"clear","kind":"action","seq":0,"state":{},"time":0.5}"#,
+            violations: ["seq: 0 is less than the minimum 1.0"]),
+        Case(
+            line: #"{"action":"clear","kind":"action","seq":1,"state":{},"time":0.5,"colour":"red"}"#,
+            violations: ["colour: is not a known field"]),
+        Case(
+            line: #"{"kind":"gap","from":1,"to":2,"reason":"lost"}"#,
+            violations: [#"reason: expected one of "bufferFull", "transportFailed", "encodingFailed", found "lost""#]),
+        Case(line: #"{"kind":"end","reason":"finished","time":1.0}"#, violations: ["actions: is required but missing"]),
+    ]
+
+    @Test(arguments: cases)
+    func validatesSessionLines(_ example: Case) throws {
+        let violations = SessionSchema.validator.validate(try JSONValue(parsing: example.line))
+        #expect(violations.map(\.description) == example.violations)
+    }
+}

@@ -1,0 +1,153 @@
+import SampleReplayStores
+import Foundation
+import StoreKitCore
+import StoreKitTestFixtures
+import StoreKitReplay
+import Testing
+
+@Suite struct ReplayEngineTests {
+    let script: [Tally.Action] = [.add(1), .label("a"), .add(2), .add(3), .label("b"), .add(3), .clear, .add(4)]
+
+    @Test func aRecordedSessionReplaysAsAMatch() throws {
+        let session = try recordTally(script)
+        let report = ReplayEngine(stores: [Tally.replayable]).replay(session)
+        #expect(report.verdict == .match)
+        #expect(report.stepsReplayed == 8)
+        #expect(report.stepsMatched == 8)
+        #expect(report.finalState?["total"] == .integer(4))
+    }
+
+    @Test func aChangedReducerDivergesAtTheExactStepWithAPathDiff() throws {
+        // Given a session recorded with the correct reducer
+        let session = try recordTally(script)
+
+        // When it is replayed through a reducer that forgets to append 3
+        let report = ReplayEngine(stores: [Tally.broken]).replay(session)
+
+        // Then it diverges at step 4, the first add(3), and the diff names the missing element
+        guard case .diverged(let divergence) = report.verdict else {
+            Issue.record("expected a divergence, got \(report.verdict)")
+            return
+        }
+        #expect(divergence.step == 4)
+        #expect(divergence.actionName == "add")
+        #expect(divergence.action == .object(["add": .object(["_0": .integer(3)])]))
+        #expect(divergence.diff.changes.map(\.path.description) == ["items[2]"])
+        #expect(report.stepsMatched == 3)
+    }
+
+    @Test func findAllDivergencesListsEveryDivergingStep() throws {
+        let session = try recordTally(script)
+        var engine = ReplayEngine(stores: [Tally.broken])
+        engine.options.findAllDivergences = true
+        let report = engine.replay(session)
+        #expect(report.divergences.map(\.step) == [4, 6])
+    }
+
+    @Test func aSetInAnotherProcessOrderStillMatches() throws {
+        // Given a session whose recorded labels are in a different order than this process encodes them,
+        // as happens when another process (with another hash seed) recorded it
+        var session = try recordTally([.label("alpha"), .label("beta"), .label("gamma")])
+        guard case .action(var last) = session.events[2], case .object(var state) = last.state,
+            case .array(let labels) = state["labels"]
+        else {
+            Issue.record("unexpected session shape")
+            return
+        }
+        state["labels"] = .array(labels.reversed())
+        last.state = .object(state)
+        session.events[2] = .action(last)
+
+        // When it is replayed, then the unequal bytes are decoded and found equal by the state's ==
+        let report = ReplayEngine(stores: [Tally.replayable]).replay(session)
+        #expect(report.verdict == .match)
+    }
+
+    @Test func aDroppedEventGivesTheIncompleteVerdict() throws {
+        // Given a session where step 3 was dropped and a gap line says so
+        var session = try recordTally(script)
+        session.events[2] = .gap(GapEvent(firstSequence: 3, lastSequence: 3, reason: .bufferFull))
+
+        // When it is replayed
+        let report = ReplayEngine(stores: [Tally.replayable]).replay(session)
+
+        // Then the verdict names the gap instead of reporting a false divergence
+        #expect(report.verdict == .incomplete(gaps: [GapEvent(firstSequence: 3, lastSequence: 3, reason: .bufferFull)]))
+        #expect(report.stepsMatched == 6)
+    }
+
+    @Test func aHoleWithoutAGapLineIsABrokenSessionNotAGap() async throws {
+        // Given an in-memory session whose step 3 vanished with no gap event, when it is replayed, then the process
+        // stops with the reader's reason instead of replaying a guess
+        await #expect(processExitsWith: .failure) {
+            var session = try recordTally(ReplayEngineTests().script)
+            session.events.remove(at: 2)
+            _ = ReplayEngine(stores: [Tally.replayable]).replay(session)
+        }
+    }
+
+    @Test func aRenamedActionCaseIsUndecodableAtItsStep() throws {
+        // Given a session whose step 2 uses a case the current Action type no longer has
+        var session = try recordTally(script)
+        guard case .action(var second) = session.events[1] else { return }
+        second.action = .object(["tag": .object(["_0": .string("a")])])
+        second.name = "tag"
+        session.events[1] = .action(second)
+
+        // When it is replayed
+        let report = ReplayEngine(stores: [Tally.replayable]).replay(session)
+
+        // Then the verdict names the step, the part and what the decoder said
+        guard case .undecodable(let failure) = report.verdict else {
+            Issue.record("expected undecodable, got \(report.verdict)")
+            return
+        }
+        #expect(failure.step == 2)
+        #expect(failure.part == .action)
+        #expect(failure.actionName == "tag")
+        #expect(!failure.message.isEmpty)
+    }
+
+    @Test func anInitialStateMissingAFieldIsUndecodableAtStepZero() throws {
+        var session = try recordTally(script)
+        guard case .object(var initial) = session.header.initialState else { return }
+        initial["total"] = nil
+        session.header.initialState = .object(initial)
+        let report = ReplayEngine(stores: [Tally.replayable]).replay(session)
+        guard case .undecodable(let failure) = report.verdict else {
+            Issue.record("expected undecodable, got \(report.verdict)")
+            return
+        }
+        #expect(failure.step == 0)
+        #expect(failure.part == .initialState)
+        #expect(failure.path == "total")
+    }
+
+    @Test func anUnknownStoreIsNamedWithTheKnownOnes() throws {
+        let session = try recordTally(script)
+        let report = ReplayEngine(stores: [ReplayableStore(id: "other", reducer: Tally.reducer)]).replay(session)
+        #expect(report.verdict == .unknownStore(storeID: "tally", knownStores: ["other"]))
+        #expect(report.actionCount == 8)
+    }
+
+    @Test func replaysAFileByStreamingIt() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("tally.jsonl")
+        try Data(try recordTally(script).ndjson).write(to: URL(fileURLWithPath: path))
+        let report = try ReplayEngine(stores: [Tally.replayable]).replay(path: path)
+        #expect(report.verdict == .match)
+        #expect(report.end?.reason == .finished)
+    }
+
+    @Test func rerecordAcceptsTheCurrentReducer() throws {
+        // Given a session that diverges under the changed reducer
+        let session = try recordTally(script)
+        let engine = ReplayEngine(stores: [Tally.broken])
+
+        // When it is re-recorded with that reducer, then it replays as a match and keeps its actions
+        let updated = try engine.rerecord(session)
+        #expect(engine.replay(updated).verdict == .match)
+        #expect(updated.actions.map(\.action) == session.actions.map(\.action))
+    }
+}
