@@ -79,9 +79,22 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
         let replayed = try currentState()
         if replayed == recorded { return .equal }
         let recordedState = try decode(State.self, from: recorded, part: .recordedState)
-        // With secrets, compare what was recorded with the replayed state as it would have been recorded.
-        let comparable = redaction.statePaths.isEmpty ? state : try? decoder.decode(State.self, from: replayed)
+        // With secrets, compare what was recorded with the replayed state as it would have been recorded; a
+        // replayed state that no longer decodes once masked is its own verdict, not a difference.
+        let comparable = redaction.statePaths.isEmpty ? state! : try decodeMasked(replayed)
         return recordedState == comparable ? .equal : .different(replayed: replayed)
+    }
+
+    /// The replayed state read back after its redacted paths were masked.
+    /// - Throws: A failure of part ``Undecodable/Part/replayedState`` with the decoder's path and message.
+    private func decodeMasked(_ replayed: JSONValue) throws(ReplayStepFailure) -> State {
+        do {
+            return try decode(State.self, from: replayed, part: .replayedState)
+        } catch {
+            throw ReplayStepFailure(
+                part: .replayedState, path: error.path,
+                message: "with its redacted paths masked, it does not decode: \(error.message)")
+        }
     }
 
     func currentState() throws(ReplayStepFailure) -> JSONValue {
