@@ -102,4 +102,15 @@ import Testing
             diff.jsonValue
                 == .array([.object(["path": .string("n"), "kind": .string("changed"), "old": .integer(1), "new": .integer(2)])]))
     }
+
+    @Test func stringsThatDifferOnlyByNormalizationAreAChange() {
+        // Given "é" precomposed and as "e" with a combining accent, equal as Swift Strings
+        let recorded: JSONValue = .object(["name": .string("\u{E9}")])
+        let replayed: JSONValue = .object(["name": .string("e\u{301}")])
+
+        // Then the diff shows one change where the bytes differ
+        let diff = StateDiff(from: recorded, to: replayed)
+        #expect(diff.changes.map(\.path.description) == ["name"])
+        #expect(diff.summary == "1 difference: name  \"\u{E9}\" -> \"e\u{301}\"")
+    }
 }
