@@ -4,7 +4,10 @@ import Foundation
 /// canonical bytes (see ``JSONValue/canonicalBytes()``).
 ///
 /// Strategies: `Date` as seconds since 1970 (a double), `Data` as Base64, `URL` as its absolute string, `Decimal`
-/// as a number, a ``JSONValue`` as itself, a `Set` with its elements sorted by their canonical bytes. NaN and infinities throw `EncodingError.invalidValue` naming the path.
+/// as a number, a ``JSONValue`` as itself, a `Set` with its elements sorted by their canonical bytes, and a
+/// dictionary that `Codable` writes as alternating keys and values (keys neither `String`, `Int` nor
+/// `CodingKeyRepresentable`) with its pairs sorted by their keys' canonical bytes (see ``KeyedPairArrays``). NaN
+/// and infinities throw `EncodingError.invalidValue` naming the path.
 ///
 /// ```swift
 /// let bytes = try CanonicalJSONEncoder().encodeToBytes(store.state)
@@ -31,6 +34,21 @@ public struct CanonicalJSONEncoder: Sendable {
     package func encodeToBytes(_ value: some Encodable, reusing memo: EncodingMemo?) throws -> [UInt8] {
         if let bytes = try? CanonicalByteWriter.encode(value, memo: memo) { return bytes }
         return try encode(value).canonicalBytes()
+    }
+
+    /// Encodes `value` as canonical JSON bytes, and adds to `keyedPairArrays` where they hold dictionaries written
+    /// as keyed pairs, for ``StateDiff`` to compare them as maps.
+    ///
+    /// The places are found by the fast byte encoder; a value it cannot follow (one that holds a `Decimal` or
+    /// encodes through a super encoder) is encoded all the same, but adds no places.
+    /// - Throws: Like ``encode(_:)``.
+    public func encodeToBytes(_ value: some Encodable, keyedPairArrays: inout KeyedPairArrays) throws -> [UInt8] {
+        let writer = CanonicalByteWriter()
+        guard let bytes = try? CanonicalByteWriter.encode(value, writer: writer, memo: nil) else {
+            return try encode(value).canonicalBytes()
+        }
+        keyedPairArrays.formUnion(writer.keyedPairArrays)
+        return bytes
     }
 }
 
@@ -66,6 +84,10 @@ private final class EncodingNode {
             return (try? JSONValue(parsing: decimal.description)) ?? .string(decimal.description)
         case let unordered as any UnorderedEncodable:
             return .array(try unordered.sortedCanonicalElements().map { try JSONValue(parsing: $0) })
+        case let dictionary as any PairEncodedDictionary where type(of: dictionary).encodesAsPairs:
+            var inside = KeyedPairArrays()
+            let pairs = try dictionary.sortedCanonicalPairs(inside: &inside)
+            return .array(try pairs.flatMap { [try JSONValue(parsing: $0.key), try JSONValue(parsing: $0.value)] })
         default:
             let node = EncodingNode()
             try value.encode(to: NodeEncoder(node: node, codingPath: codingPath))

@@ -2,6 +2,11 @@ import Foundation
 import StoreKitCore
 import Testing
 
+/// A state holding a dictionary keyed by a struct.
+private struct State: Codable, Equatable {
+    var counts: [Scoreboard.PlayerID: Int]
+}
+
 /// A value exercising every part of the Codable model.
 private struct Everything: Codable, Equatable {
     enum Kind: Codable, Equatable {
@@ -92,6 +97,70 @@ private struct Everything: Codable, Equatable {
             #expect(try JSONValue(parsing: value.canonicalBytes()) == value)
         }
     }
+
+    @Test func aDictionaryKeyedByAStructEncodesItsPairsSortedWhateverItsHistory() throws {
+        // Given one [PlayerID: Int] built in several orders and capacities, so that its hash order differs
+        let ids = (0..<40).map { Scoreboard.PlayerID(String(format: "%08X-0000-4000-8000-%012X", $0 * 2_654_435_761 % 0xFFFF_FFFF, $0)) }
+        func counts(_ order: [Int], capacity: Int) -> [Scoreboard.PlayerID: Int] {
+            var counts: [Scoreboard.PlayerID: Int] = [:]
+            counts.reserveCapacity(capacity)
+            for index in order { counts[ids[index]] = index }
+            return counts
+        }
+        let histories = [
+            counts(Array(0..<40), capacity: 0), counts(Array((0..<40).reversed()), capacity: 0),
+            counts(Array(0..<40), capacity: 1000), counts((0..<40).map { $0 * 7 % 40 }, capacity: 90),
+        ]
+
+        // When each is encoded by the byte writer, the tree encoder, and the byte writer with a memo
+        let expected = try CanonicalJSONEncoder().encodeToBytes(State(counts: histories[0]))
+        let memo = EncodingMemo()
+        for history in histories {
+            #expect(try CanonicalJSONEncoder().encodeToBytes(State(counts: history), reusing: memo) == expected)
+            #expect(try CanonicalJSONEncoder().encodeToBytes(State(counts: history), reusing: memo) == expected)
+        }
+        #expect(memo.keyedPairArrays == KeyedPairArrays([[.member("counts")]]))
+        for history in histories {
+            let state = State(counts: history)
+            #expect(try CanonicalJSONEncoder().encodeToBytes(state) == expected)
+            #expect(try CanonicalJSONEncoder().encode(state).canonicalBytes() == expected)
+            var places = KeyedPairArrays()
+            #expect(try CanonicalJSONEncoder().encodeToBytes(state, keyedPairArrays: &places) == expected)
+            #expect(places == KeyedPairArrays([[.member("counts")]]))
+        }
+
+        // Then the bytes are the same: the pairs sorted by key, and they decode back to the dictionary
+        let pairs = try JSONValue(parsing: expected)["counts"]!.arrayValue!
+        let keys = stride(from: 0, to: pairs.count, by: 2).map { pairs[$0].stringValue! }
+        #expect(keys == ids.map(\.uuid.uuidString).sorted())
+        #expect(try JSONValueDecoder().decode(State.self, from: JSONValue(parsing: expected)) == State(counts: histories[1]))
+        #expect(try JSONDecoder().decode(State.self, from: Data(expected)) == State(counts: histories[2]))
+    }
+
+    @Test func notesKeyedPairArraysInsideArraysAndInsidePairValues() throws {
+        // Given keyed-pair dictionaries under an array and inside another one's values
+        struct Team: Codable { var members: [Scoreboard.PlayerID: String] }
+        struct League: Codable {
+            var teams: [Team]
+            var byCaptain: [Scoreboard.PlayerID: Team]
+            var byName: [String: Int]
+        }
+        let league = League(
+            teams: [Team(members: [Scoreboard.ada: "ada"])], byCaptain: [Scoreboard.bob: Team(members: [:])],
+            byName: ["x": 1])
+
+        // When it is encoded, then every place is noted, array indices and pair values generalised
+        var places = KeyedPairArrays()
+        _ = try CanonicalJSONEncoder().encodeToBytes(league, keyedPairArrays: &places)
+        #expect(
+            places
+                == KeyedPairArrays([
+                    [.member("teams"), .element, .member("members")], [.member("byCaptain")],
+                    [.member("byCaptain"), .pairValue, .member("members")],
+                ]))
+        #expect(KeyedPairArrays(jsonValue: places.jsonValue) == places)
+    }
+
 }
 
 /// Random JSON values from a seed.

@@ -2,6 +2,63 @@ import Foundation
 import StoreKitCore
 import Testing
 
+/// A feature whose state holds a dictionary keyed by a struct, which `Codable` writes as alternating keys and values.
+enum Scoreboard {
+    /// A player's id: a struct wrapping a UUID, encoded as the UUID's string.
+    struct PlayerID: Hashable, Codable, Sendable {
+        let uuid: UUID
+
+        init(_ text: String) {
+            uuid = UUID(uuidString: text)!
+        }
+
+        init(from decoder: any Decoder) throws {
+            uuid = try decoder.singleValueContainer().decode(UUID.self)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(uuid)
+        }
+    }
+
+    struct State: Codable, Equatable, Sendable {
+        var counts: [PlayerID: Int] = [:]
+        var title = "league"
+    }
+
+    enum Action: Codable, Equatable, Sendable {
+        case score(PlayerID)
+    }
+
+    static let ada = PlayerID("3F2504E0-4F89-11D3-9A0C-0305E82C3301")
+    static let bob = PlayerID("A1B2C3D4-0000-4000-8000-000000000002")
+    static let cy = PlayerID("0E1F2A3B-0000-4000-8000-000000000003")
+    static let players = [ada, bob, cy]
+
+    static let reducer = Reducer<State, Action> { state, action in
+        guard case .score(let player) = action else { return }
+        state.counts[player, default: 0] += 1
+    }
+
+    /// Scores two for Ada's third goal.
+    static let broken = Reducer<State, Action> { state, action in
+        guard case .score(let player) = action else { return }
+        state.counts[player, default: 0] += player == ada && state.counts[player] == 2 ? 2 : 1
+    }
+
+    static let actions: [Action] = [.score(ada), .score(bob), .score(cy), .score(ada), .score(bob), .score(ada)]
+
+    static func recordedSession() throws -> Session {
+        let transport = MemoryTransport()
+        let store = Store(initialState: State(), reducer: reducer)
+        let recorder = store.startRecording(.init(storeID: "scores", app: AppInfo(name: "League")), to: transport)
+        for action in actions { store.dispatch(action) }
+        recorder.finishWaitingGenerously()
+        return try transport.session()
+    }
+}
+
 @Suite struct ReplayEngineTests {
     let script: [Tally.Action] = [.add(1), .label("a"), .add(2), .add(3), .label("b"), .add(3), .clear, .add(4)]
 
@@ -143,5 +200,51 @@ import Testing
         let updated = try engine.rerecord(session)
         #expect(engine.replay(updated).verdict == .match)
         #expect(updated.actions.map(\.action) == session.actions.map(\.action))
+    }
+
+    @Test func aDictionaryKeyedByAStructDivergesAsOneChangeUnderItsKey() throws {
+        // Given a session whose state counts goals in a [PlayerID: Int], written as alternating keys and values
+        let session = try Scoreboard.recordedSession()
+
+        // When it is replayed through a reducer that scores two for Ada's third goal
+        let report = ReplayEngine(stores: [ReplayableStore(id: "scores", reducer: Scoreboard.broken)]).replay(session)
+
+        // Then there is one change, named by Ada's key, and the dump shows the same pair as a map
+        guard case .diverged(let divergence) = report.verdict else {
+            Issue.record("expected a divergence, got \(report.verdict)")
+            return
+        }
+        #expect(divergence.step == 6)
+        let key = #"counts[key: "3F2504E0-4F89-11D3-9A0C-0305E82C3301"]"#
+        #expect(divergence.diff.changes.map(\.path.description) == [key])
+        #expect(divergence.diff.summary == "1 difference: \(key)  3 -> 4")
+        #expect(
+            divergence.diff.rendered() == """
+                  {
+                    "counts": [
+                      "0E1F2A3B-0000-4000-8000-000000000003": 1,
+                -     "3F2504E0-4F89-11D3-9A0C-0305E82C3301": 3,
+                +     "3F2504E0-4F89-11D3-9A0C-0305E82C3301": 4,
+                      "A1B2C3D4-0000-4000-8000-000000000002": 2
+                    ],
+                    "title": "league"
+                  }
+                """)
+
+        // And the report read back from its JSON, as replay-cli reads a host's, diffs the same way
+        let reread = try ReplayReport(jsonValue: report.jsonValue, header: report.header)
+        guard case .diverged(let rereadDivergence) = reread.verdict else {
+            Issue.record("expected a divergence, got \(reread.verdict)")
+            return
+        }
+        #expect(rereadDivergence.diff == divergence.diff)
+        #expect(rereadDivergence.diff.rendered() == divergence.diff.rendered())
+    }
+
+    @Test func aDictionaryKeyedByAStructReplaysAsAMatch() throws {
+        let session = try Scoreboard.recordedSession()
+        let report = ReplayEngine(stores: [ReplayableStore(id: "scores", reducer: Scoreboard.reducer)]).replay(session)
+        #expect(report.verdict == .match)
+        #expect(report.stepsMatched == Scoreboard.actions.count)
     }
 }
