@@ -180,6 +180,11 @@ final class CanonicalByteWriter {
         return nil
     }
 
+    /// Adds places found by the tree encoder, for a value this writer could not follow.
+    func note(_ arrays: KeyedPairArrays) {
+        keyedPairArrays.formUnion(arrays)
+    }
+
     /// Writes an array of already encoded elements.
     private func writeArray(_ elements: [[UInt8]]) {
         buffer.append(UInt8(ascii: "["))

@@ -19,10 +19,10 @@ extension JSONValue: Equatable {
         case (.object(let left), .object(let right)):
             guard left.count == right.count else { return false }
             for (key, value) in left {
-                // The lookup finds a canonically equivalent key; the bytes say whether it is the same one.
-                guard let index = right.index(forKey: key), sameCodePoints(right[index].key, key),
-                    right[index].value == value
-                else { return false }
+                // The lookup finds a canonically equivalent key too; the bytes say whether it is the same one.
+                guard let index = right.index(forKey: key) else { return false }
+                let other = right[index]
+                guard sameCodePoints(other.key, key), other.value == value else { return false }
             }
             return true
         default:
@@ -33,14 +33,17 @@ extension JSONValue: Equatable {
 
     /// Whether two strings have the same code points, which their UTF-8 bytes show.
     static func sameCodePoints(_ left: String, _ right: String) -> Bool {
-        guard left.utf8.count == right.utf8.count else { return false }
-        var left = left
-        var right = right
-        return left.withUTF8 { leftBytes in
-            right.withUTF8 { rightBytes in
-                leftBytes.isEmpty || memcmp(leftBytes.baseAddress!, rightBytes.baseAddress!, leftBytes.count) == 0
+        let leftBytes = left.utf8
+        let rightBytes = right.utf8
+        guard leftBytes.count == rightBytes.count else { return false }
+        guard !leftBytes.isEmpty else { return true }
+        // Native strings, small ones included, lend their bytes in place: one memcmp.
+        let compared = leftBytes.withContiguousStorageIfAvailable { leftBuffer in
+            rightBytes.withContiguousStorageIfAvailable { rightBuffer in
+                memcmp(leftBuffer.baseAddress!, rightBuffer.baseAddress!, leftBuffer.count) == 0
             }
         }
+        return (compared ?? nil) ?? leftBytes.elementsEqual(rightBytes)
     }
 
     /// A number's exact value in a form that compares across kinds: an integer's decimal digits, or a double with

@@ -85,18 +85,19 @@ extension ReplayReport {
 
 extension Divergence {
     /// The divergence as JSON: step, action, origin, time, the two states, the changes, and where the states hold
-    /// dictionaries written as keyed pairs (`keyedPairArrays`, see ``KeyedPairArrays/jsonValue``), so that a reader
-    /// diffs them as this one did.
+    /// dictionaries written as keyed pairs (`keyedPairArrays`, see ``KeyedPairArrays/jsonValue``; only when there
+    /// are some), so that a reader diffs them as this one did.
     public var jsonValue: JSONValue {
         var origin: JSONValue = .string("app")
         if case .effect(let cause) = self.origin {
             origin = .object(["effect": cause.map { .integer(Int64($0)) } ?? .null])
         }
-        return .object([
+        var members: [String: JSONValue] = [
             "step": .integer(Int64(step)), "actionName": .string(actionName), "action": action, "origin": origin,
             "time": .double(time), "recorded": recorded, "replayed": replayed, "changes": diff.jsonValue,
-            "keyedPairArrays": diff.keyedPairArrays.jsonValue,
-        ])
+        ]
+        if !diff.keyedPairArrays.isEmpty { members["keyedPairArrays"] = diff.keyedPairArrays.jsonValue }
+        return .object(members)
     }
 
     /// Reads a divergence written by ``jsonValue``.

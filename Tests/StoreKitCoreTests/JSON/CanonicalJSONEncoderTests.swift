@@ -161,6 +161,24 @@ private struct Everything: Codable, Equatable {
         #expect(KeyedPairArrays(jsonValue: places.jsonValue) == places)
     }
 
+    @Test func theTreeEncoderSortsAndNotesKeyedPairsToo() throws {
+        // Given a value the byte writer cannot follow (it holds a Decimal), with a keyed-pair dictionary
+        struct Priced: Codable {
+            var price: Decimal
+            var counts: [Scoreboard.PlayerID: Int]
+        }
+        let priced = Priced(price: Decimal(string: "1.25")!, counts: [Scoreboard.bob: 2, Scoreboard.ada: 1, Scoreboard.cy: 3])
+
+        // When it is encoded, then the pairs are sorted and the place is noted all the same
+        var places = KeyedPairArrays()
+        let bytes = try CanonicalJSONEncoder().encodeToBytes(priced, keyedPairArrays: &places)
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == #"{"counts":["0E1F2A3B-0000-4000-8000-000000000003",3,"3F2504E0-4F89-11D3-9A0C-0305E82C3301",1,"#
+                + #""A1B2C3D4-0000-4000-8000-000000000002",2],"price":1.25}"#)
+        #expect(places == KeyedPairArrays([[.member("counts")]]))
+    }
+
 }
 
 /// Random JSON values from a seed.
