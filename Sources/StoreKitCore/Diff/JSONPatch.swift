@@ -84,7 +84,7 @@ public struct JSONPatch: Sendable, Hashable {
             switch component {
             case .key(let key): name = key
             case .index(let index): name = String(index)  // a pointer's digits may name an object member
-            case .mapKey: throw fail  // only a diff told of keyed-pair arrays makes one; a patch never holds one
+            case .mapKey: throw fail  // made only by a diff told of keyed pairs, never in a patch
             }
             node = .null  // release the storage so the edit below is in place
             if isLast {
@@ -147,7 +147,9 @@ extension JSONPath {
             switch component {
             case .index(let index): "/\(index)"
             case .key(let key): "/" + key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-            case .mapKey(let key): "/" + key.canonicalString.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+            // No pointer names a map's pair by its key; its key's JSON stands in (a patch never holds one).
+            case .mapKey(let key):
+                "/" + key.canonicalString.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
             }
         }.joined()
     }

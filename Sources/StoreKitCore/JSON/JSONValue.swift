@@ -23,8 +23,8 @@ public enum JSONValue: Sendable {
     /// A non-negative integer larger than `Int64.max`.
     case unsignedInteger(UInt64)
     /// An integer beyond `Int64` and `UInt64`, as its canonical decimal digits: an optional `-`, then digits
-    /// without leading zeros, as in `18446744073709551617`. The parser makes one for such integers, and canonical
-    /// output writes the digits back unchanged.
+    /// without leading zeros, as in `18446744073709551617`. The parser makes one for such integers (within a
+    /// finite `Double`'s range), and canonical output writes the digits back unchanged.
     case bigInteger(String)
     /// A number with a fraction or an exponent. Always finite: JSON has no NaN or infinity.
     case double(Double)
