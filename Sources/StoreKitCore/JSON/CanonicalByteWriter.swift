@@ -32,6 +32,8 @@ final class CanonicalByteWriter {
         /// For a container nested under a key of its parent: that key, and where the member began.
         let parentKey: String?
         let memberStart: Int
+        /// For an object: where its member being written began (its key's `"`), to name it in a path.
+        var currentMemberStart = 0
     }
 
     /// A member of an open object: its key and where its bytes (key included) lie in the buffer.
@@ -61,8 +63,11 @@ final class CanonicalByteWriter {
     @exclusivity(unchecked) private var keyOrders: [KeyOrder] = []
     @exclusivity(unchecked) private var keyOrderSlots: [ObjectIdentifier: Int] = [:]
     @exclusivity(unchecked) private var nextFrameID = 0
-    /// Types already found not to be sets, so the costly conformance check runs once per type.
+    /// Types already found to be neither sets nor dictionaries written as pairs, so the costly conformance checks
+    /// run once per type.
     @exclusivity(unchecked) private var orderedTypes: [ObjectIdentifier] = []
+    /// Where the values encoded so far held dictionaries written as keyed pairs (kept from value to value).
+    private(set) var keyedPairArrays = KeyedPairArrays()
     /// Set when the value used Codable in a way the fast path does not follow.
     @exclusivity(unchecked) private(set) var failed = false
 
@@ -75,7 +80,13 @@ final class CanonicalByteWriter {
     /// Encodes `value` and returns its canonical bytes. With a memo, the bytes of parts equal to the ones it
     /// remembers are copied, and its writer is reused, with its buffer and the key orders it learned.
     static func encode(_ value: some Encodable, memo: EncodingMemo? = nil) throws(Unavailable) -> [UInt8] {
-        let writer = memo?.writer ?? CanonicalByteWriter()
+        try encode(value, writer: memo?.writer ?? CanonicalByteWriter(), memo: memo)
+    }
+
+    /// Encodes `value` with `writer`, which adds to its ``keyedPairArrays``.
+    static func encode(
+        _ value: some Encodable, writer: CanonicalByteWriter, memo: EncodingMemo?
+    ) throws(Unavailable) -> [UInt8] {
         writer.start(memo: memo)
         defer { writer.memo = nil }
         do {
@@ -123,14 +134,12 @@ final class CanonicalByteWriter {
             buffer.appendJSONString((value as! URL).absoluteString)
         } else if T.self == Decimal.self {
             throw Unavailable()
-        } else if isUnordered(T.self) {
+        } else if let order = unorderedKind(of: T.self) {
             // A metatype check, so other values are not boxed into an existential on this hot path.
-            buffer.append(UInt8(ascii: "["))
-            for (index, element) in try (value as! any UnorderedEncodable).sortedCanonicalElements().enumerated() {
-                if index > 0 { buffer.append(UInt8(ascii: ",")) }
-                buffer.append(element)
+            switch order {
+            case .set: writeArray(try (value as! any UnorderedEncodable).sortedCanonicalElements())
+            case .keyedPairs: try writeKeyedPairs(value as! any PairEncodedDictionary)
             }
-            buffer.append(UInt8(ascii: "]"))
         } else if let memo, memo.reusesUnchangedParts, frames.count <= EncodingMemo.maxDepth,
             let type = memo.typeIndex(of: T.self)
         {
@@ -153,13 +162,61 @@ final class CanonicalByteWriter {
         if buffer.count == mark { buffer.append(Self.emptyObject) }
     }
 
-    /// Whether `type` encodes its elements in no particular order (a `Set`), so the writer must sort them.
-    private func isUnordered(_ type: Any.Type) -> Bool {
+    /// What a type that encodes in no particular order is, so the writer must sort it.
+    private enum UnorderedKind {
+        /// A `Set`: its elements.
+        case set
+        /// A dictionary written as alternating keys and values: its pairs, by key.
+        case keyedPairs
+    }
+
+    /// Whether `type` encodes its contents in no particular order, and how; `nil` for every other type.
+    private func unorderedKind(of type: Any.Type) -> UnorderedKind? {
         let id = ObjectIdentifier(type)
-        if orderedTypes.contains(id) { return false }
-        if type is any UnorderedEncodable.Type { return true }
+        if orderedTypes.contains(id) { return nil }
+        if type is any UnorderedEncodable.Type { return .set }
+        if let dictionary = type as? any PairEncodedDictionary.Type, dictionary.encodesAsPairs { return .keyedPairs }
         if orderedTypes.count < 16 { orderedTypes.append(id) }
-        return false
+        return nil
+    }
+
+    /// Adds places found by the tree encoder, for a value this writer could not follow.
+    func note(_ arrays: KeyedPairArrays) {
+        keyedPairArrays.formUnion(arrays)
+    }
+
+    /// Writes an array of already encoded elements.
+    private func writeArray(_ elements: [[UInt8]]) {
+        buffer.append(UInt8(ascii: "["))
+        for (index, element) in elements.enumerated() {
+            if index > 0 { buffer.append(UInt8(ascii: ",")) }
+            buffer.append(element)
+        }
+        buffer.append(UInt8(ascii: "]"))
+    }
+
+    /// Writes a dictionary as its alternating keys and values sorted by key, and notes where it is.
+    private func writeKeyedPairs(_ dictionary: any PairEncodedDictionary) throws {
+        var inside = KeyedPairArrays()
+        let pairs = try dictionary.sortedCanonicalPairs(inside: &inside)
+        writeArray(pairs.flatMap { [$0.key, $0.value] })
+        let path = try currentPath()
+        keyedPairArrays.paths.insert(path)
+        for innerPath in inside.paths { keyedPairArrays.paths.insert(path + [.pairValue] + innerPath) }
+    }
+
+    /// The generalised path of the value being written: the key of each open object's current member, and
+    /// ``KeyedPairArrays/Step/element`` for each open array.
+    private func currentPath() throws -> [KeyedPairArrays.Step] {
+        try frames.map { frame in
+            guard frame.isObject else { return .element }
+            // The member's key is in the buffer as JSON, `"key":`; its closing quote is the first one unescaped.
+            let text = buffer[frame.currentMemberStart..<buffer.count]
+            var end = 1
+            while text[end] != UInt8(ascii: "\"") { end += text[end] == UInt8(ascii: "\\") ? 2 : 1 }
+            guard case .string(let key) = try JSONValue(parsing: text[...end]) else { throw Unavailable() }
+            return .member(key)
+        }
     }
 
     func writeInteger(_ value: Int64) {
@@ -214,6 +271,7 @@ final class CanonicalByteWriter {
         if memberIndex > 0 { buffer.append(UInt8(ascii: ",")) }
         frames[top].count += 1
         let start = buffer.count
+        frames[top].currentMemberStart = start
         if let slot = frames[top].keyOrderSlot, memberIndex < keyOrders[slot].keys.count,
             keyOrders[slot].keys[memberIndex] == key
         {

@@ -4,7 +4,10 @@ import Foundation
 /// canonical bytes (see ``JSONValue/canonicalBytes()``).
 ///
 /// Strategies: `Date` as seconds since 1970 (a double), `Data` as Base64, `URL` as its absolute string, `Decimal`
-/// as a number, a ``JSONValue`` as itself, a `Set` with its elements sorted by their canonical bytes. NaN and infinities throw `EncodingError.invalidValue` naming the path.
+/// as a number, a ``JSONValue`` as itself, a `Set` with its elements sorted by their canonical bytes, and a
+/// dictionary that `Codable` writes as alternating keys and values (keys neither `String`, `Int` nor
+/// `CodingKeyRepresentable`) with its pairs sorted by their keys' canonical bytes (see ``KeyedPairArrays``). NaN
+/// and infinities throw `EncodingError.invalidValue` naming the path.
 ///
 /// ```swift
 /// let bytes = try CanonicalJSONEncoder().encodeToBytes(store.state)
@@ -16,7 +19,7 @@ public struct CanonicalJSONEncoder: Sendable {
     /// Encodes `value` as a ``JSONValue``.
     /// - Throws: `EncodingError.invalidValue` for a non-finite number, or what the value's `encode(to:)` throws.
     public func encode(_ value: some Encodable) throws -> JSONValue {
-        try EncodingNode.encode(value, codingPath: [])
+        try EncodingNode.encode(value, codingPath: [], notes: KeyedPairNotes())
     }
 
     /// Encodes `value` as canonical JSON bytes.
@@ -30,7 +33,38 @@ public struct CanonicalJSONEncoder: Sendable {
     /// - Throws: Like ``encode(_:)``.
     package func encodeToBytes(_ value: some Encodable, reusing memo: EncodingMemo?) throws -> [UInt8] {
         if let bytes = try? CanonicalByteWriter.encode(value, memo: memo) { return bytes }
-        return try encode(value).canonicalBytes()
+        let notes = KeyedPairNotes()
+        let bytes = try EncodingNode.encode(value, codingPath: [], notes: notes).canonicalBytes()
+        memo?.writer.note(notes.arrays)
+        return bytes
+    }
+
+    /// Encodes `value` as canonical JSON bytes, and adds to `keyedPairArrays` where they hold dictionaries written
+    /// as keyed pairs, for ``StateDiff`` to compare them as maps.
+    ///
+    /// - Throws: Like ``encode(_:)``.
+    public func encodeToBytes(_ value: some Encodable, keyedPairArrays: inout KeyedPairArrays) throws -> [UInt8] {
+        let writer = CanonicalByteWriter()
+        guard let bytes = try? CanonicalByteWriter.encode(value, writer: writer, memo: nil) else {
+            let notes = KeyedPairNotes()
+            let bytes = try EncodingNode.encode(value, codingPath: [], notes: notes).canonicalBytes()
+            keyedPairArrays.formUnion(notes.arrays)
+            return bytes
+        }
+        keyedPairArrays.formUnion(writer.keyedPairArrays)
+        return bytes
+    }
+}
+
+/// Where the tree encoder met dictionaries written as keyed pairs.
+final class KeyedPairNotes {
+    var arrays = KeyedPairArrays()
+
+    /// Notes a keyed-pair array at `codingPath`, and the ones inside its pairs' values.
+    func note(at codingPath: [any CodingKey], inside: KeyedPairArrays) {
+        let path = codingPath.map { key -> KeyedPairArrays.Step in key is IndexKey ? .element : .member(key.stringValue) }
+        arrays.paths.insert(path)
+        for innerPath in inside.paths { arrays.paths.insert(path + [.pairValue] + innerPath) }
     }
 }
 
@@ -52,7 +86,7 @@ private final class EncodingNode {
     }
 
     /// Encodes `value`, taking the fixed strategies and the fast paths for common scalars.
-    static func encode(_ value: some Encodable, codingPath: [any CodingKey]) throws -> JSONValue {
+    static func encode(_ value: some Encodable, codingPath: [any CodingKey], notes: KeyedPairNotes) throws -> JSONValue {
         switch value {
         case let string as String: return .string(string)
         case let integer as Int: return .integer(Int64(integer))
@@ -66,9 +100,14 @@ private final class EncodingNode {
             return (try? JSONValue(parsing: decimal.description)) ?? .string(decimal.description)
         case let unordered as any UnorderedEncodable:
             return .array(try unordered.sortedCanonicalElements().map { try JSONValue(parsing: $0) })
+        case let dictionary as any PairEncodedDictionary where type(of: dictionary).encodesAsPairs:
+            var inside = KeyedPairArrays()
+            let pairs = try dictionary.sortedCanonicalPairs(inside: &inside)
+            notes.note(at: codingPath, inside: inside)
+            return .array(try pairs.flatMap { [try JSONValue(parsing: $0.key), try JSONValue(parsing: $0.value)] })
         default:
             let node = EncodingNode()
-            try value.encode(to: NodeEncoder(node: node, codingPath: codingPath))
+            try value.encode(to: NodeEncoder(node: node, codingPath: codingPath, notes: notes))
             return node.value
         }
     }
@@ -96,6 +135,7 @@ private final class EncodingNode {
 private struct NodeEncoder: Encoder {
     let node: EncodingNode
     let codingPath: [any CodingKey]
+    let notes: KeyedPairNotes
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -104,7 +144,7 @@ private struct NodeEncoder: Encoder {
             node.scalar = nil
             node.elements = nil
         }
-        return KeyedEncodingContainer(KeyedNodeContainer<Key>(node: node, codingPath: codingPath))
+        return KeyedEncodingContainer(KeyedNodeContainer<Key>(node: node, codingPath: codingPath, notes: notes))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -113,17 +153,18 @@ private struct NodeEncoder: Encoder {
             node.scalar = nil
             node.members = nil
         }
-        return UnkeyedNodeContainer(node: node, codingPath: codingPath)
+        return UnkeyedNodeContainer(node: node, codingPath: codingPath, notes: notes)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        SingleNodeContainer(node: node, codingPath: codingPath)
+        SingleNodeContainer(node: node, codingPath: codingPath, notes: notes)
     }
 }
 
 private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let node: EncodingNode
     let codingPath: [any CodingKey]
+    let notes: KeyedPairNotes
 
     private func set(_ value: JSONValue, _ key: Key) {
         node.members![key.stringValue] = EncodingNode(scalar: value)
@@ -149,7 +190,7 @@ private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     mutating func encode(_ value: UInt32, forKey key: Key) throws { set(EncodingNode.integer(value), key) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { set(EncodingNode.integer(value), key) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        set(try EncodingNode.encode(value, codingPath: codingPath + [key]), key)
+        set(try EncodingNode.encode(value, codingPath: codingPath + [key], notes: notes), key)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -157,13 +198,13 @@ private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     ) -> KeyedEncodingContainer<NestedKey> {
         let child = EncodingNode()
         node.members![key.stringValue] = child
-        return NodeEncoder(node: child, codingPath: codingPath + [key]).container(keyedBy: keyType)
+        return NodeEncoder(node: child, codingPath: codingPath + [key], notes: notes).container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let child = EncodingNode()
         node.members![key.stringValue] = child
-        return NodeEncoder(node: child, codingPath: codingPath + [key]).unkeyedContainer()
+        return NodeEncoder(node: child, codingPath: codingPath + [key], notes: notes).unkeyedContainer()
     }
 
     mutating func superEncoder() -> any Encoder {
@@ -177,13 +218,14 @@ private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     private func superEncoder(at key: any CodingKey) -> any Encoder {
         let child = EncodingNode()
         node.members![key.stringValue] = child
-        return NodeEncoder(node: child, codingPath: codingPath + [key])
+        return NodeEncoder(node: child, codingPath: codingPath + [key], notes: notes)
     }
 }
 
 private struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
     let node: EncodingNode
     let codingPath: [any CodingKey]
+    let notes: KeyedPairNotes
     var count: Int { node.elements!.count }
 
     private var nextKey: any CodingKey { IndexKey(intValue: count) }
@@ -212,34 +254,35 @@ private struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt32) throws { append(EncodingNode.integer(value)) }
     mutating func encode(_ value: UInt64) throws { append(EncodingNode.integer(value)) }
     mutating func encode<T: Encodable>(_ value: T) throws {
-        append(try EncodingNode.encode(value, codingPath: codingPath + [nextKey]))
+        append(try EncodingNode.encode(value, codingPath: codingPath + [nextKey], notes: notes))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let key = nextKey
         let child = EncodingNode()
         node.elements!.append(child)
-        return NodeEncoder(node: child, codingPath: codingPath + [key]).container(keyedBy: keyType)
+        return NodeEncoder(node: child, codingPath: codingPath + [key], notes: notes).container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let key = nextKey
         let child = EncodingNode()
         node.elements!.append(child)
-        return NodeEncoder(node: child, codingPath: codingPath + [key]).unkeyedContainer()
+        return NodeEncoder(node: child, codingPath: codingPath + [key], notes: notes).unkeyedContainer()
     }
 
     mutating func superEncoder() -> any Encoder {
         let key = nextKey
         let child = EncodingNode()
         node.elements!.append(child)
-        return NodeEncoder(node: child, codingPath: codingPath + [key])
+        return NodeEncoder(node: child, codingPath: codingPath + [key], notes: notes)
     }
 }
 
 private struct SingleNodeContainer: SingleValueEncodingContainer {
     let node: EncodingNode
     let codingPath: [any CodingKey]
+    let notes: KeyedPairNotes
 
     private func set(_ value: JSONValue) {
         node.scalar = value
@@ -263,6 +306,6 @@ private struct SingleNodeContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt32) throws { set(EncodingNode.integer(value)) }
     mutating func encode(_ value: UInt64) throws { set(EncodingNode.integer(value)) }
     mutating func encode<T: Encodable>(_ value: T) throws {
-        set(try EncodingNode.encode(value, codingPath: codingPath))
+        set(try EncodingNode.encode(value, codingPath: codingPath, notes: notes))
     }
 }

@@ -7,9 +7,16 @@
 /// unpaired UTF-16 surrogates in `\u` escapes, duplicate object keys, and nesting deeper than
 /// ``Limits-swift.struct/maxDepth``.
 ///
+/// Two keys of one object are duplicates when they are equal as Swift strings, which compare by canonical
+/// equivalence: `"é"` precomposed (U+00E9) and `"e"` followed by U+0301 are the same key, and the object is
+/// refused. An object's members are a `[String: JSONValue]`, which could hold only one of them; refusing the
+/// object keeps either member from silently replacing the other.
+///
 /// Numbers without a fraction or an exponent become ``JSONValue/integer(_:)`` when they fit `Int64`,
-/// ``JSONValue/unsignedInteger(_:)`` when they fit `UInt64`, and ``JSONValue/double(_:)`` otherwise. Numbers with
-/// a fraction or an exponent become ``JSONValue/double(_:)``; one too large for a finite `Double` is an error.
+/// ``JSONValue/unsignedInteger(_:)`` when they fit `UInt64`, and ``JSONValue/bigInteger(_:)`` with their exact
+/// digits otherwise, so that two different integers never read as equal. Numbers with
+/// a fraction or an exponent become ``JSONValue/double(_:)``. Any number beyond the range of a finite `Double`
+/// (about 1.8e308) is an error, as the daemon's line check says.
 /// `-0` is the integer `0`.
 ///
 /// ```swift
@@ -488,6 +495,14 @@ private struct ByteReader {
             }
             if significand <= UInt64(Int64.max) { return .integer(-Int64(significand)) }
             if significand == UInt64(Int64.max) + 1 { return .integer(.min) }
+        }
+        if isInteger {
+            // Beyond 64 bits: kept exactly, within the range of a finite double like every other number.
+            let digits = text(start..<index)
+            guard let double = Double(digits), double.isFinite else {
+                throw JSONParseError(offset: start, message: "number \(digits) is too large for a double")
+            }
+            return .bigInteger(digits)
         }
         if !overflow,
             let magnitude = DecimalFastPath.double(significand: significand, exponent: exponent - fractionDigits)

@@ -75,7 +75,8 @@ extension JSONPath.Component {
         switch self {
         case .index(let index):
             return String(index)
-        case .key(let key):
+        case .key, .mapKey:
+            let key = memberName
             guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return key }
             var escaped = ""
             for character in key.unicodeScalars {
@@ -94,6 +95,8 @@ extension JSONPath.Component {
         switch self {
         case .index(let index): String(index)
         case .key(let key): key
+        // No pointer names a map's pair by its key; the key's canonical JSON stands in (a patch never holds one).
+        case .mapKey(let key): key.canonicalString
         }
     }
 }

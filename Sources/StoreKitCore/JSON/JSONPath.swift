@@ -6,6 +6,10 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible, Expressible
         case key(String)
         /// An array element.
         case index(Int)
+        /// The value of a dictionary's pair, by its key as canonical JSON: a dictionary whose keys are not strings
+        /// is written as an array of alternating keys and values, which ``StateDiff`` compares as a map when told
+        /// (see ``KeyedPairArrays``).
+        case mapKey(JSONValue)
     }
 
     /// The steps from the root.
@@ -28,7 +32,8 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible, Expressible
         return longer
     }
 
-    /// `todos[0].isComplete`; `(root)` for the empty path; keys that are not identifiers as `["my key"]`.
+    /// `todos[0].isComplete`; `(root)` for the empty path; keys that are not identifiers as `["my key"]`; a map's
+    /// key as `counts[key: "3F2504E0-4F89-11D3-9A0C-0305E82C3301"]`, with the key as canonical JSON.
     public var description: String {
         if components.isEmpty { return "(root)" }
         var text = ""
@@ -40,6 +45,8 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible, Expressible
                 text += text.isEmpty ? key : ".\(key)"
             case .key(let key):
                 text += "[\(JSONValue.string(key).canonicalString)]"
+            case .mapKey(let key):
+                text += "[key: \(key.canonicalString)]"
             }
         }
         return text

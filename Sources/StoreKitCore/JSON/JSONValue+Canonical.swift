@@ -2,7 +2,8 @@ extension JSONValue {
     /// The value as canonical JSON bytes: no whitespace, keys sorted by their UTF-8 bytes, minimal escapes,
     /// integers in decimal, doubles in their shortest round-trip form with a `.` or an exponent.
     ///
-    /// Equal values give equal bytes, and parsing the bytes gives back an equal value.
+    /// Parsing the bytes gives back an equal value. Equal values give equal bytes, except numbers equal by value
+    /// but held as different kinds: ``integer(_:)`` `1` is `1`, ``double(_:)`` `1.0` is `1.0`.
     public func canonicalBytes() -> [UInt8] {
         var buffer: [UInt8] = []
         writeCanonical(to: &buffer)
@@ -25,6 +26,8 @@ extension JSONValue {
             buffer.append(contentsOf: String(value).utf8)
         case .unsignedInteger(let value):
             buffer.append(contentsOf: String(value).utf8)
+        case .bigInteger(let digits):
+            buffer.append(contentsOf: digits.utf8)
         case .double(let value):
             Self.withCanonicalNumber(value) { buffer.append(contentsOf: $0) }
         case .string(let value):

@@ -1,3 +1,5 @@
+import Foundation
+
 extension JSONValue: Codable {
     /// Decodes any JSON value (through Foundation's `JSONDecoder` or ``JSONValueDecoder``).
     public init(from decoder: any Decoder) throws {
@@ -22,6 +24,8 @@ extension JSONValue: Codable {
     }
 
     /// Encodes the value as itself.
+    /// - Throws: `EncodingError.invalidValue` for a ``bigInteger(_:)`` that a `Decimal` (38 digits) cannot hold
+    ///   exactly, which an `Encoder` has no other way to write. The canonical encoders write every one exactly.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
@@ -29,6 +33,15 @@ extension JSONValue: Codable {
         case .bool(let value): try container.encode(value)
         case .integer(let value): try container.encode(value)
         case .unsignedInteger(let value): try container.encode(value)
+        case .bigInteger(let digits):
+            guard let decimal = Decimal(string: digits), decimal.description == digits else {
+                throw EncodingError.invalidValue(
+                    self,
+                    EncodingError.Context(
+                        codingPath: encoder.codingPath,
+                        debugDescription: "the integer \(digits) has more digits than a Decimal holds exactly"))
+            }
+            try container.encode(decimal)
         case .double(let value): try container.encode(value)
         case .string(let value): try container.encode(value)
         case .array(let elements): try container.encode(elements)

@@ -5,9 +5,15 @@
 ///
 /// Numbers keep their kind so that a value survives a round trip exactly: integers that fit `Int64` are
 /// ``integer(_:)``, larger non-negative integers are ``unsignedInteger(_:)`` (for example a random seed held in
-/// a `UInt64`), and everything with a fraction or an exponent is ``double(_:)``.
+/// a `UInt64`), integers beyond both are ``bigInteger(_:)`` with their exact digits, and everything with a
+/// fraction or an exponent is ``double(_:)``.
 /// Object members are held by key; their order carries no meaning, and canonical output sorts them.
-public enum JSONValue: Sendable, Hashable {
+///
+/// Two values are equal as JSON says (see `docs/json-equality.md`): strings and keys by their Unicode code points
+/// (`"é"` precomposed is not `"e"` followed by a combining accent, though Swift's `String` calls them equal),
+/// numbers by their exact value whatever their kind (`1` equals `1.0`; two integers beyond 64 bits are equal only
+/// when all their digits are).
+public enum JSONValue: Sendable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -16,6 +22,10 @@ public enum JSONValue: Sendable, Hashable {
     case integer(Int64)
     /// A non-negative integer larger than `Int64.max`.
     case unsignedInteger(UInt64)
+    /// An integer beyond `Int64` and `UInt64`, as its canonical decimal digits: an optional `-`, then digits
+    /// without leading zeros, as in `18446744073709551617`. The parser makes one for such integers (within a
+    /// finite `Double`'s range), and canonical output writes the digits back unchanged.
+    case bigInteger(String)
     /// A number with a fraction or an exponent. Always finite: JSON has no NaN or infinity.
     case double(Double)
     /// A string.
@@ -50,6 +60,7 @@ extension JSONValue {
         switch self {
         case .integer(let value): Double(value)
         case .unsignedInteger(let value): Double(value)
+        case .bigInteger(let digits): Double(digits)
         case .double(let value): value
         default: nil
         }
@@ -72,7 +83,7 @@ extension JSONValue {
         switch self {
         case .null: "null"
         case .bool: "boolean"
-        case .integer, .unsignedInteger, .double: "number"
+        case .integer, .unsignedInteger, .bigInteger, .double: "number"
         case .string: "string"
         case .array: "array"
         case .object: "object"

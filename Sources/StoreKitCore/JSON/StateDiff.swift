@@ -2,7 +2,12 @@
 ///
 /// Objects are compared member by member; arrays element by element after trimming their common prefix and
 /// suffix, so one insertion or removal anywhere is one change, and the work stays linear in the size of the
-/// values. Each change carries its path (`todos[0].isComplete`).
+/// values. Each change carries its path (`todos[0].isComplete`). Values compare as JSON does (see ``JSONValue``):
+/// strings by code points, numbers by exact value.
+///
+/// A dictionary whose keys are not strings is JSON's array of alternating keys and values; told where those are
+/// (``KeyedPairArrays``, which the canonical encoder notes), the diff compares them as maps, pair by pair, with
+/// paths such as `counts[key: "3F2504E0-4F89-11D3-9A0C-0305E82C3301"]`.
 ///
 /// ```swift
 /// let diff = StateDiff(from: recorded, to: replayed)
@@ -38,15 +43,21 @@ public struct StateDiff: Sendable, Equatable {
     public let old: JSONValue
     /// The new value (for a replay: the replayed state).
     public let new: JSONValue
-    /// Every difference, in document order (object keys sorted).
+    /// Every difference, in document order (object keys sorted, a map's pairs by their keys' canonical bytes).
     public let changes: [Change]
+    /// Where the values hold dictionaries written as keyed pairs, compared as maps.
+    public let keyedPairArrays: KeyedPairArrays
 
     /// Compares `old` with `new`.
-    public init(from old: JSONValue, to new: JSONValue) {
+    /// - Parameters:
+    ///   - keyedPairArrays: Where both values hold dictionaries written as alternating keys and values, which are
+    ///     compared as maps; none unless told.
+    public init(from old: JSONValue, to new: JSONValue, keyedPairArrays: KeyedPairArrays = KeyedPairArrays()) {
         self.old = old
         self.new = new
+        self.keyedPairArrays = keyedPairArrays
         var changes: [Change] = []
-        Self.collect(old, new, path: JSONPath(), into: &changes)
+        Collector(keyedPairArrays: keyedPairArrays).collect(old, new, path: JSONPath(), into: &changes)
         self.changes = changes
     }
 
@@ -56,21 +67,80 @@ public struct StateDiff: Sendable, Equatable {
     /// The keys of either object, each once, in canonical (UTF-8) order.
     package static func sortedKeys(of old: [String: JSONValue], and new: [String: JSONValue]) -> [String] {
         var keys = Array(old.keys)
-        keys += new.keys.filter { old[$0] == nil }
+        keys += new.keys.filter { member($0, of: old) == nil }
         return keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
-    private static func collect(_ old: JSONValue, _ new: JSONValue, path: JSONPath, into changes: inout [Change]) {
+    /// The member named exactly `key` (by code points): a `Dictionary` lookup alone would also find a key that
+    /// is only canonically equivalent, such as `"é"` precomposed for `"e\u{301}"`.
+    package static func member(_ key: String, of members: [String: JSONValue]) -> JSONValue? {
+        guard let index = members.index(forKey: key), JSONValue.sameCodePoints(members[index].key, key) else {
+            return nil
+        }
+        return members[index].value
+    }
+
+    /// The pairs of a keyed-pair array, in its (canonical) order; `nil` when it cannot be one (an odd count).
+    package static func keyedPairs(_ elements: [JSONValue]) -> [(key: JSONValue, value: JSONValue)]? {
+        guard elements.count % 2 == 0 else { return nil }
+        return stride(from: 0, to: elements.count, by: 2).map { (key: elements[$0], value: elements[$0 + 1]) }
+    }
+
+    /// The keys of two maps' pairs, each once, in canonical order (by their canonical bytes).
+    package static func sortedKeys(
+        of old: [(key: JSONValue, value: JSONValue)], and new: [(key: JSONValue, value: JSONValue)]
+    ) -> [JSONValue] {
+        var seen = Set<JSONValue>()
+        let keys = (old + new).map(\.key).filter { seen.insert($0).inserted }
+        return keys.map { ($0, $0.canonicalBytes()) }.sorted { $0.1.lexicographicallyPrecedes($1.1) }.map(\.0)
+    }
+}
+
+/// Walks two values and collects their differences.
+private struct Collector {
+    typealias Change = StateDiff.Change
+
+    let keyedPairArrays: KeyedPairArrays
+
+    /// Whether the arrays at `path` are keyed pairs, by the generalised form of `path`.
+    private func holdsKeyedPairs(_ path: JSONPath) -> Bool {
+        guard !keyedPairArrays.isEmpty else { return false }
+        let generalised = path.components.map { component -> KeyedPairArrays.Step in
+            switch component {
+            case .key(let key): .member(key)
+            case .index: .element
+            case .mapKey: .pairValue
+            }
+        }
+        return keyedPairArrays.paths.contains(generalised)
+    }
+
+    func collect(_ old: JSONValue, _ new: JSONValue, path: JSONPath, into changes: inout [Change]) {
         switch (old, new) {
         case (.object(let oldMembers), .object(let newMembers)):
             if oldMembers == newMembers { return }
             // Equal members are passed over before their paths are made: most members of a changed object are.
-            for key in sortedKeys(of: oldMembers, and: newMembers) {
-                switch (oldMembers[key], newMembers[key]) {
+            for key in StateDiff.sortedKeys(of: oldMembers, and: newMembers) {
+                switch (StateDiff.member(key, of: oldMembers), StateDiff.member(key, of: newMembers)) {
                 case (let before?, let after?) where before != after:
                     collect(before, after, path: path.appending(.key(key)), into: &changes)
                 case (let before?, nil): changes.append(Change(path: path.appending(.key(key)), kind: .removed(before)))
                 case (nil, let after?): changes.append(Change(path: path.appending(.key(key)), kind: .added(after)))
+                default: break
+                }
+            }
+        case (.array(let oldElements), .array(let newElements))
+        where oldElements != newElements && holdsKeyedPairs(path):
+            guard let oldPairs = StateDiff.keyedPairs(oldElements), let newPairs = StateDiff.keyedPairs(newElements)
+            else { fallthrough }
+            let oldMap = Dictionary(oldPairs, uniquingKeysWith: { first, _ in first })
+            let newMap = Dictionary(newPairs, uniquingKeysWith: { first, _ in first })
+            for key in StateDiff.sortedKeys(of: oldPairs, and: newPairs) {
+                let keyPath = path.appending(.mapKey(key))
+                switch (oldMap[key], newMap[key]) {
+                case (let before?, let after?) where before != after: collect(before, after, path: keyPath, into: &changes)
+                case (let before?, nil): changes.append(Change(path: keyPath, kind: .removed(before)))
+                case (nil, let after?): changes.append(Change(path: keyPath, kind: .added(after)))
                 default: break
                 }
             }

@@ -77,7 +77,7 @@ public struct Redaction: Sendable, Hashable {
         switch value {
         case .null: .null
         case .bool: .bool(false)
-        case .integer, .unsignedInteger: .integer(0)
+        case .integer, .unsignedInteger, .bigInteger: .integer(0)
         case .double: .double(0)
         case .string: .string(placeholder)
         case .array(let elements): .array(elements.map(placeholder(for:)))

@@ -121,11 +121,11 @@ public struct JSONSchema: Sendable {
         switch (type.stringValue, value) {
         case ("null", .null), ("boolean", .bool), ("string", .string), ("array", .array), ("object", .object):
             return true
-        case ("integer", .integer), ("integer", .unsignedInteger):
+        case ("integer", .integer), ("integer", .unsignedInteger), ("integer", .bigInteger):
             return true
         case ("integer", .double(let number)):
             return number.rounded() == number
-        case ("number", .integer), ("number", .unsignedInteger), ("number", .double):
+        case ("number", .integer), ("number", .unsignedInteger), ("number", .bigInteger), ("number", .double):
             return true
         default:
             return false

@@ -96,6 +96,7 @@ private struct ValueDecoder: Decoder {
         case .integer(let integer): result = T(exactly: integer)
         case .unsignedInteger(let integer): result = T(exactly: integer)
         case .double(let number): result = T(exactly: number)
+        case .bigInteger: result = nil
         default: throw mismatch(type, expected: "an integer")
         }
         guard let result else { throw corrupted("\(value.canonicalString) does not fit in \(T.self)") }

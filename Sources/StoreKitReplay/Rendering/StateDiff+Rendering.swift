@@ -90,11 +90,27 @@ private struct DumpWriter {
             emit(" ", level: level, prefix + "{")
             let children = StateDiff.sortedKeys(of: oldMembers, and: newMembers).map { key in
                 Child(
-                    old: oldMembers[key], new: newMembers[key], changes: changes.below[.key(key)],
+                    old: StateDiff.member(key, of: oldMembers), new: StateDiff.member(key, of: newMembers),
+                    changes: changes.below[.key(key)],
                     prefix: JSONValue.string(key).canonicalString + ": ")
             }
             writeChildren(children, level: level + 1)
             emit(" ", level: level, "}" + end)
+        case (.array(let oldElements), .array(let newElements))
+        where changes.below.keys.contains(where: \.isMapKey):
+            // A dictionary written as keyed pairs, diffed as a map: one line per pair, `key: value`, in key order.
+            guard let oldPairs = StateDiff.keyedPairs(oldElements), let newPairs = StateDiff.keyedPairs(newElements)
+            else { fallthrough }
+            emit(" ", level: level, prefix + "[")
+            let oldMap = Dictionary(oldPairs, uniquingKeysWith: { first, _ in first })
+            let newMap = Dictionary(newPairs, uniquingKeysWith: { first, _ in first })
+            let children = StateDiff.sortedKeys(of: oldPairs, and: newPairs).map { key in
+                Child(
+                    old: oldMap[key], new: newMap[key], changes: changes.below[.mapKey(key)],
+                    prefix: key.canonicalString + ": ")
+            }
+            writeChildren(children, level: level + 1)
+            emit(" ", level: level, "]" + end)
         case (.array(let oldElements), .array(let newElements)):
             emit(" ", level: level, prefix + "[")
             // Aligned as `StateDiff` aligned them, so that the changes' indices name the same elements.
@@ -177,6 +193,14 @@ private struct ChangedPaths {
     private mutating func insert(_ path: ArraySlice<JSONPath.Component>) {
         guard let step = path.first else { return }
         below[step, default: ChangedPaths()].insert(path.dropFirst())
+    }
+}
+
+extension JSONPath.Component {
+    /// Whether this is the value of a map's pair.
+    fileprivate var isMapKey: Bool {
+        if case .mapKey = self { return true }
+        return false
     }
 }
 

@@ -86,16 +86,20 @@ extension ReplayReport {
 }
 
 extension Divergence {
-    /// The divergence as JSON: step, action, origin, time, the two states and the changes.
+    /// The divergence as JSON: step, action, origin, time, the two states, the changes, and where the states hold
+    /// dictionaries written as keyed pairs (`keyedPairArrays`, see ``KeyedPairArrays/jsonValue``; only when there
+    /// are some), so that a reader diffs them as this one did.
     public var jsonValue: JSONValue {
         var origin: JSONValue = .string("app")
         if case .effect(let cause) = self.origin {
             origin = .object(["effect": cause.map { .integer(Int64($0)) } ?? .null])
         }
-        return .object([
+        var members: [String: JSONValue] = [
             "step": .integer(Int64(step)), "actionName": .string(actionName), "action": action, "origin": origin,
             "time": .double(time), "recorded": recorded, "replayed": replayed, "changes": diff.jsonValue,
-        ])
+        ]
+        if !diff.keyedPairArrays.isEmpty { members["keyedPairArrays"] = diff.keyedPairArrays.jsonValue }
+        return .object(members)
     }
 
     /// Reads a divergence written by ``jsonValue``.
@@ -105,9 +109,17 @@ extension Divergence {
         else { throw SessionEventDecodingError(path: "divergences", message: "holds an incomplete divergence") }
         var origin = ActionEvent.Origin.app
         if let effect = jsonValue["origin"]?["effect"] { origin = .effect(cause: effect.integerValue.map { Int($0) }) }
+        var keyedPairArrays = KeyedPairArrays()
+        if let paths = jsonValue["keyedPairArrays"] {
+            guard let read = KeyedPairArrays(jsonValue: paths) else {
+                throw SessionEventDecodingError(
+                    path: "divergences[].keyedPairArrays", message: "is not an array of paths of strings, [] and {}")
+            }
+            keyedPairArrays = read
+        }
         self.init(
             step: Int(step), actionName: jsonValue["actionName"]?.stringValue ?? "", action: jsonValue["action"] ?? .null,
             origin: origin, time: jsonValue["time"]?.doubleValue ?? 0, recorded: recorded, replayed: replayed,
-            diff: StateDiff(from: recorded, to: replayed))
+            diff: StateDiff(from: recorded, to: replayed, keyedPairArrays: keyedPairArrays))
     }
 }

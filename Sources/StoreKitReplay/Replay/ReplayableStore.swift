@@ -28,8 +28,9 @@ public struct ReplayableStore: Sendable {
 enum StateComparison {
     /// Equal bytes, or unequal bytes whose decoded states are `==`.
     case equal
-    /// A real difference; the replayed state as canonical JSON.
-    case different(replayed: JSONValue)
+    /// A real difference: the replayed state as canonical JSON, and where the state type holds dictionaries
+    /// written as keyed pairs, which the diff compares as maps.
+    case different(replayed: JSONValue, keyedPairArrays: KeyedPairArrays)
 }
 
 /// A failure to decode or encode something during replay: which part, its JSON path, and what went wrong.
@@ -81,9 +82,23 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
         let replayed = try currentState()
         if replayed == recorded { return .equal }
         let recordedState = try decode(State.self, from: recorded, part: .recordedState)
-        // With secrets, compare what was recorded with the replayed state as it would have been recorded.
-        let comparable = redaction.statePaths.isEmpty ? state : try? decoder.decode(State.self, from: replayed)
-        return recordedState == comparable ? .equal : .different(replayed: replayed)
+        // With secrets, compare what was recorded with the replayed state as it would have been recorded; a
+        // replayed state that no longer decodes once masked is its own verdict, not a difference.
+        let comparable = redaction.statePaths.isEmpty ? state! : try decodeMasked(replayed)
+        return recordedState == comparable
+            ? .equal : .different(replayed: replayed, keyedPairArrays: writer.keyedPairArrays)
+    }
+
+    /// The replayed state read back after its redacted paths were masked.
+    /// - Throws: A failure of part ``Undecodable/Part/replayedState`` with the decoder's path and message.
+    private func decodeMasked(_ replayed: JSONValue) throws(ReplayStepFailure) -> State {
+        do {
+            return try decode(State.self, from: replayed, part: .replayedState)
+        } catch {
+            throw ReplayStepFailure(
+                part: .replayedState, path: error.path,
+                message: "with its redacted paths masked, it does not decode: \(error.message)")
+        }
     }
 
     func currentState() throws(ReplayStepFailure) -> JSONValue {

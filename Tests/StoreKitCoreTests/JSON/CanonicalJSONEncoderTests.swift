@@ -1,7 +1,13 @@
 import Foundation
 import StoreKitCore
 import StoreKitReplay
+import StoreKitTestFixtures
 import Testing
+
+/// A state holding a dictionary keyed by a struct.
+private struct State: Codable, Equatable {
+    var counts: [KeyedScores.PlayerID: Int]
+}
 
 /// A value exercising every part of the Codable model.
 private struct Everything: Codable, Equatable {
@@ -93,6 +99,88 @@ private struct Everything: Codable, Equatable {
             #expect(try JSONValue(parsing: value.canonicalBytes()) == value)
         }
     }
+
+    @Test func aDictionaryKeyedByAStructEncodesItsPairsSortedWhateverItsHistory() throws {
+        // Given one [PlayerID: Int] built in several orders and capacities, so that its hash order differs
+        let ids = (0..<40).map { KeyedScores.PlayerID(String(format: "%08X-0000-4000-8000-%012X", $0 * 2_654_435_761 % 0xFFFF_FFFF, $0)) }
+        func counts(_ order: [Int], capacity: Int) -> [KeyedScores.PlayerID: Int] {
+            var counts: [KeyedScores.PlayerID: Int] = [:]
+            counts.reserveCapacity(capacity)
+            for index in order { counts[ids[index]] = index }
+            return counts
+        }
+        let histories = [
+            counts(Array(0..<40), capacity: 0), counts(Array((0..<40).reversed()), capacity: 0),
+            counts(Array(0..<40), capacity: 1000), counts((0..<40).map { $0 * 7 % 40 }, capacity: 90),
+        ]
+
+        // When each is encoded by the byte writer, the tree encoder, and the byte writer with a memo
+        let expected = try CanonicalJSONEncoder().encodeToBytes(State(counts: histories[0]))
+        let memo = EncodingMemo()
+        for history in histories {
+            #expect(try CanonicalJSONEncoder().encodeToBytes(State(counts: history), reusing: memo) == expected)
+            #expect(try CanonicalJSONEncoder().encodeToBytes(State(counts: history), reusing: memo) == expected)
+        }
+        #expect(memo.keyedPairArrays == KeyedPairArrays([[.member("counts")]]))
+        for history in histories {
+            let state = State(counts: history)
+            #expect(try CanonicalJSONEncoder().encodeToBytes(state) == expected)
+            #expect(try CanonicalJSONEncoder().encode(state).canonicalBytes() == expected)
+            var places = KeyedPairArrays()
+            #expect(try CanonicalJSONEncoder().encodeToBytes(state, keyedPairArrays: &places) == expected)
+            #expect(places == KeyedPairArrays([[.member("counts")]]))
+        }
+
+        // Then the bytes are the same: the pairs sorted by key, and they decode back to the dictionary
+        let pairs = try JSONValue(parsing: expected)["counts"]!.arrayValue!
+        let keys = stride(from: 0, to: pairs.count, by: 2).map { pairs[$0].stringValue! }
+        #expect(keys == ids.map(\.uuid.uuidString).sorted())
+        #expect(try JSONValueDecoder().decode(State.self, from: JSONValue(parsing: expected)) == State(counts: histories[1]))
+        #expect(try JSONDecoder().decode(State.self, from: Data(expected)) == State(counts: histories[2]))
+    }
+
+    @Test func notesKeyedPairArraysInsideArraysAndInsidePairValues() throws {
+        // Given keyed-pair dictionaries under an array and inside another one's values
+        struct Team: Codable { var members: [KeyedScores.PlayerID: String] }
+        struct League: Codable {
+            var teams: [Team]
+            var byCaptain: [KeyedScores.PlayerID: Team]
+            var byName: [String: Int]
+        }
+        let league = League(
+            teams: [Team(members: [KeyedScores.ada: "ada"])], byCaptain: [KeyedScores.bob: Team(members: [:])],
+            byName: ["x": 1])
+
+        // When it is encoded, then every place is noted, array indices and pair values generalised
+        var places = KeyedPairArrays()
+        _ = try CanonicalJSONEncoder().encodeToBytes(league, keyedPairArrays: &places)
+        #expect(
+            places
+                == KeyedPairArrays([
+                    [.member("teams"), .element, .member("members")], [.member("byCaptain")],
+                    [.member("byCaptain"), .pairValue, .member("members")],
+                ]))
+        #expect(KeyedPairArrays(jsonValue: places.jsonValue) == places)
+    }
+
+    @Test func theTreeEncoderSortsAndNotesKeyedPairsToo() throws {
+        // Given a value the byte writer cannot follow (it holds a Decimal), with a keyed-pair dictionary
+        struct Priced: Codable {
+            var price: Decimal
+            var counts: [KeyedScores.PlayerID: Int]
+        }
+        let priced = Priced(price: Decimal(string: "1.25")!, counts: [KeyedScores.bob: 2, KeyedScores.ada: 1, KeyedScores.cy: 3])
+
+        // When it is encoded, then the pairs are sorted and the place is noted all the same
+        var places = KeyedPairArrays()
+        let bytes = try CanonicalJSONEncoder().encodeToBytes(priced, keyedPairArrays: &places)
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == #"{"counts":["0E1F2A3B-0000-4000-8000-000000000003",3,"3F2504E0-4F89-11D3-9A0C-0305E82C3301",1,"#
+                + #""A1B2C3D4-0000-4000-8000-000000000002",2],"price":1.25}"#)
+        #expect(places == KeyedPairArrays([[.member("counts")]]))
+    }
+
 }
 
 /// Random JSON values from a seed.

@@ -103,4 +103,51 @@ import Testing
             diff.jsonValue
                 == .array([.object(["path": .string("n"), "kind": .string("changed"), "old": .integer(1), "new": .integer(2)])]))
     }
+
+    @Test func stringsThatDifferOnlyByNormalizationAreAChange() {
+        // Given "é" precomposed and as "e" with a combining accent, equal as Swift Strings
+        let recorded: JSONValue = .object(["name": .string("\u{E9}")])
+        let replayed: JSONValue = .object(["name": .string("e\u{301}")])
+
+        // Then the diff shows one change where the bytes differ
+        let diff = StateDiff(from: recorded, to: replayed)
+        #expect(diff.changes.map(\.path.description) == ["name"])
+        #expect(diff.summary == "1 difference: name  \"\u{E9}\" -> \"e\u{301}\"")
+    }
+
+    @Test func keyedPairArraysAreDiffedAsMapsWhenTold() throws {
+        // Given a map of struct keys to scores, written as sorted alternating keys and values, where one pair's
+        // value changes, one pair goes and one comes
+        let first: JSONValue = .object(["id": .integer(1)])
+        let second: JSONValue = .object(["id": .integer(2)])
+        let third: JSONValue = .object(["id": .integer(3)])
+        let old: JSONValue = .object(["scores": .array([first, .integer(10), second, .integer(20)])])
+        let new: JSONValue = .object(["scores": .array([first, .integer(11), third, .integer(30)])])
+        let places = KeyedPairArrays([[.member("scores")]])
+
+        // When they are diffed knowing where the pairs are
+        let diff = StateDiff(from: old, to: new, keyedPairArrays: places)
+
+        // Then each pair is compared by its key, and the dump shows pairs as `key: value`
+        #expect(
+            diff.summary == """
+                3 differences:
+                  scores[key: {"id":1}]  10 -> 11
+                  scores[key: {"id":2}]  20 -> (absent)
+                  scores[key: {"id":3}]  (absent) -> 30
+                """)
+        #expect(
+            diff.rendered() == """
+                  {
+                    "scores": [
+                -     {"id":1}: 10,
+                +     {"id":1}: 11,
+                -     {"id":2}: 20,
+                +     {"id":3}: 30
+                    ]
+                  }
+                """)
+        // Without being told, the same arrays are arrays
+        #expect(StateDiff(from: old, to: new).changes.map(\.path.description) == ["scores[1]", "scores[2].id", "scores[3]"])
+    }
 }

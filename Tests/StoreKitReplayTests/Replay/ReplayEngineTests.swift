@@ -5,6 +5,7 @@ import StoreKitTestFixtures
 import StoreKitReplay
 import Testing
 
+
 @Suite struct ReplayEngineTests {
     let script: [Tally.Action] = [.add(1), .label("a"), .add(2), .add(3), .label("b"), .add(3), .clear, .add(4)]
 
@@ -149,5 +150,51 @@ import Testing
         let updated = try engine.rerecord(session)
         #expect(engine.replay(updated).verdict == .match)
         #expect(updated.actions.map(\.action) == session.actions.map(\.action))
+    }
+
+    @Test func aDictionaryKeyedByAStructDivergesAsOneChangeUnderItsKey() throws {
+        // Given a session whose state counts goals in a [PlayerID: Int], written as alternating keys and values
+        let session = try KeyedScores.recordedSession()
+
+        // When it is replayed through a reducer that scores two for Ada's third goal
+        let report = ReplayEngine(stores: [ReplayableStore(id: "scores", reducer: KeyedScores.broken)]).replay(session)
+
+        // Then there is one change, named by Ada's key, and the dump shows the same pair as a map
+        guard case .diverged(let divergence) = report.verdict else {
+            Issue.record("expected a divergence, got \(report.verdict)")
+            return
+        }
+        #expect(divergence.step == 6)
+        let key = #"counts[key: "3F2504E0-4F89-11D3-9A0C-0305E82C3301"]"#
+        #expect(divergence.diff.changes.map(\.path.description) == [key])
+        #expect(divergence.diff.summary == "1 difference: \(key)  3 -> 4")
+        #expect(
+            divergence.diff.rendered() == """
+                  {
+                    "counts": [
+                      "0E1F2A3B-0000-4000-8000-000000000003": 1,
+                -     "3F2504E0-4F89-11D3-9A0C-0305E82C3301": 3,
+                +     "3F2504E0-4F89-11D3-9A0C-0305E82C3301": 4,
+                      "A1B2C3D4-0000-4000-8000-000000000002": 2
+                    ],
+                    "title": "league"
+                  }
+                """)
+
+        // And the report read back from its JSON, as replay-cli reads a host's, diffs the same way
+        let reread = try ReplayReport(jsonValue: report.jsonValue, header: report.header)
+        guard case .diverged(let rereadDivergence) = reread.verdict else {
+            Issue.record("expected a divergence, got \(reread.verdict)")
+            return
+        }
+        #expect(rereadDivergence.diff == divergence.diff)
+        #expect(rereadDivergence.diff.rendered() == divergence.diff.rendered())
+    }
+
+    @Test func aDictionaryKeyedByAStructReplaysAsAMatch() throws {
+        let session = try KeyedScores.recordedSession()
+        let report = ReplayEngine(stores: [ReplayableStore(id: "scores", reducer: KeyedScores.reducer)]).replay(session)
+        #expect(report.verdict == .match)
+        #expect(report.stepsMatched == KeyedScores.actions.count)
     }
 }
