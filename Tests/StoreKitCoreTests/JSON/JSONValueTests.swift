@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitReplay
 import Testing
 
 @Suite struct JSONValueTests {
