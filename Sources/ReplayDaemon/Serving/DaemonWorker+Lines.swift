@@ -28,12 +28,40 @@ extension DaemonWorker {
             startSession(checked, headerLine: UnsafeRawBufferPointer(terminated), line: number, on: connection)
             return
         }
-        if let problem = session.accept(checked) {
+        switch session.accept(checked) {
+        case .refused(let problem):
             reject(connection, line: number, reason: problem)
-            return
+        case .accepted(let missing):
+            if let missing {
+                accepted.append(ownedLine: fillingGap(missing, before: checked, on: connection).line)
+            }
+            accepted.append(terminated)
+            connection.storedLines += 1
+            connection.rejectedSinceStored = 0
         }
-        accepted.append(terminated)
-        connection.storedLines += 1
+    }
+
+    /// The gap the daemon stores for the sequence numbers a line skipped, just before it, so the file still reads
+    /// to the end: its message says whether this connection rejected lines since the last one stored.
+    private func fillingGap(
+        _ missing: ClosedRange<Int>, before line: SessionLineValidator.Checked, on connection: ClientConnection
+    ) -> SessionEvent {
+        let last = missing.lowerBound - 1
+        let message: String
+        if connection.rejectedSinceStored > 0 {
+            let count = connection.rejectedSinceStored
+            let since = last == 0 ? "since the header" : "since seq \(last)"
+            message = "replayd rejected \(count) line\(count == 1 ? "" : "s") for this session \(since) (see its log)"
+        } else if case .gap(let gap) = line {
+            message = "the client sent a gap from \(gap.firstSequence) \(last == 0 ? "first" : "after \(last)")"
+        } else {
+            let sent = "seq \(missing.upperBound + 1) \(last == 0 ? "first" : "after \(last)")"
+            message = "the client sent \(sent) with no gap line"
+        }
+        return .gap(
+            GapEvent(
+                firstSequence: missing.lowerBound, lastSequence: missing.upperBound, reason: .rejected,
+                message: message))
     }
 
     /// Opens (or continues) the session a header names and welcomes the client; refuses anything else.
@@ -92,6 +120,7 @@ extension DaemonWorker {
     /// daemon spend its time writing its log while other clients wait.
     func reject(_ connection: ClientConnection, line: Int, reason: String) {
         connection.rejectedLines += 1
+        connection.rejectedSinceStored += 1
         connection.reply(.object(["kind": .string("rejected"), "line": .integer(Int64(line)), "reason": .string(reason)]))
         guard connection.rejectedLines <= Self.loggedRejections else { return }
         var fields: [String: JSONValue] = [
