@@ -17,11 +17,11 @@ import StoreKitReplay
 ///
 /// The state is kept only as far as a patch needs it: a full `state` line leaves its bytes, read as JSON only when
 /// a patch arrives; a patch leaves the state it produced.
-struct SessionLineOrder {
+package struct SessionLineOrder {
     /// The last sequence number an action or gap covered (0 before any).
-    private(set) var covered: Int
+    package private(set) var covered: Int
     /// True once an `end` is accepted.
-    private(set) var hasEnded = false
+    package private(set) var hasEnded = false
     private var base: Base
     /// Storage for ``Base/copied``, kept from line to line.
     private var copiedState: [UInt8] = []
@@ -41,23 +41,23 @@ struct SessionLineOrder {
     }
 
     /// The order of a new session, which starts from its header's initial state.
-    init(startingFrom initialState: JSONValue) {
+    package init(startingFrom initialState: JSONValue) {
         covered = 0
         base = .value(initialState)
     }
 
     /// The order of a session continued after a reconnect, whose file covers up to `lastSequence`.
-    init(continuingAfter lastSequence: Int) {
+    package init(continuingAfter lastSequence: Int) {
         covered = lastSequence
         base = .unknownAfterReconnect
     }
 
     /// The longest session or store id accepted, in bytes; longer ones are refused rather than cut.
-    static let maxIDBytes = 1024
+    package static let maxIDBytes = 1024
 
     /// Why `header` cannot start a session, if it cannot: a format this daemon does not store, or an id that is
     /// empty, too long or holds a NUL.
-    static func problem(startingWith header: SessionHeader) -> String? {
+    package static func problem(startingWith header: SessionHeader) -> String? {
         guard header.formatVersion == SessionFormat.version else {
             return "format \(header.formatVersion) is not supported; this replayd stores format \(SessionFormat.version)"
         }
@@ -70,7 +70,7 @@ struct SessionLineOrder {
     }
 
     /// What ``accept(_:)`` says of a line.
-    enum Verdict: Equatable {
+    package enum Verdict: Equatable {
         /// The line follows; `missing`, when not `nil`, holds the sequence numbers it skipped, which the daemon
         /// stores a gap for just before it.
         case accepted(missing: ClosedRange<Int>?)
@@ -81,7 +81,7 @@ struct SessionLineOrder {
     /// Takes a valid line into the session, or says why it cannot follow what came before.
     /// - Returns: ``Verdict/accepted(missing:)`` when the line is accepted (and counted as the session's latest,
     ///   after the numbers it skipped); else ``Verdict/refused(_:)`` with the reason.
-    mutating func accept(_ line: SessionLineValidator.Checked) -> Verdict {
+    package mutating func accept(_ line: SessionLineValidator.Checked) -> Verdict {
         if hasEnded { return .refused("the session has ended; nothing may follow its 'end' line") }
         switch line {
         case .header:
@@ -122,7 +122,7 @@ struct SessionLineOrder {
     }
 
     /// Copies a full state held as bytes of the read buffer, before that buffer is reused for the next read.
-    mutating func copyBorrowedState() {
+    package mutating func copyBorrowedState() {
         guard case .borrowed(let bytes) = base else { return }
         copiedState.removeAll(keepingCapacity: true)
         copiedState.append(contentsOf: bytes)

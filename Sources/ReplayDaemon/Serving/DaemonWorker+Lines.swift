@@ -33,35 +33,13 @@ extension DaemonWorker {
             reject(connection, line: number, reason: problem)
         case .accepted(let missing):
             if let missing {
-                accepted.append(ownedLine: fillingGap(missing, before: checked, on: connection).line)
+                let gap = GapEvent(filling: missing, before: checked, rejectedLines: connection.rejectedSinceStored)
+                accepted.append(ownedLine: SessionEvent.gap(gap).line)
             }
             accepted.append(terminated)
             connection.storedLines += 1
             connection.rejectedSinceStored = 0
         }
-    }
-
-    /// The gap the daemon stores for the sequence numbers a line skipped, just before it, so the file still reads
-    /// to the end: its message says whether this connection rejected lines since the last one stored.
-    private func fillingGap(
-        _ missing: ClosedRange<Int>, before line: SessionLineValidator.Checked, on connection: ClientConnection
-    ) -> SessionEvent {
-        let last = missing.lowerBound - 1
-        let message: String
-        if connection.rejectedSinceStored > 0 {
-            let count = connection.rejectedSinceStored
-            let since = last == 0 ? "since the header" : "since seq \(last)"
-            message = "replayd rejected \(count) line\(count == 1 ? "" : "s") for this session \(since) (see its log)"
-        } else if case .gap(let gap) = line {
-            message = "the client sent a gap from \(gap.firstSequence) \(last == 0 ? "first" : "after \(last)")"
-        } else {
-            let sent = "seq \(missing.upperBound + 1) \(last == 0 ? "first" : "after \(last)")"
-            message = "the client sent \(sent) with no gap line"
-        }
-        return .gap(
-            GapEvent(
-                firstSequence: missing.lowerBound, lastSequence: missing.upperBound, reason: .rejected,
-                message: message))
     }
 
     /// Opens (or continues) the session a header names and welcomes the client; refuses anything else.
