@@ -16,8 +16,8 @@ import Testing
         for sequence in 1...3 { try client.send(line: SessionLines.action(sequence)) }
 
         // When action 4 is over the limit, and actions 5 to 8 follow as the recorder sends them
-        let tooLong = SessionLines.action(4, state: #"{"count":4,"step":1,"pad":"\#(String(repeating: "x", count: 2000))"}"#)
-        try client.send(line: tooLong)
+        let padding = String(repeating: "x", count: 2000)
+        try client.send(line: SessionLines.action(4, state: #"{"count":4,"step":1,"pad":"\#(padding)"}"#))
         for sequence in 5...8 { try client.send(line: SessionLines.action(sequence)) }
 
         // Then action 4 alone is rejected (the header is line 1)

@@ -23,6 +23,7 @@ extension GapEvent {
                 message = "the client sent seq \(missing.upperBound + 1) \(after) with no gap line"
             }
         }
-        self.init(firstSequence: missing.lowerBound, lastSequence: missing.upperBound, reason: .rejected, message: message)
+        self.init(
+            firstSequence: missing.lowerBound, lastSequence: missing.upperBound, reason: .rejected, message: message)
     }
 }
