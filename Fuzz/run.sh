@@ -25,15 +25,16 @@ library() {  # module name, modules it imports...
     swiftc "${flags[@]}" -module-name "$name" -I "$out" -emit-module -emit-module-path "$out/$name.swiftmodule" \
         -emit-library -static -o "$out/lib$name.a" $(find "Sources/$name" -name '*.swift' | sort)
 }
-echo "fuzz: building StoreKitCore, StoreKitReplay and ReplayDaemon with -sanitize=fuzzer,address..." >&2
+echo "fuzz: building StoreKitCore, StoreKitReplay, CommandLineOptions and ReplayDaemon with -sanitize=fuzzer,address..." >&2
 library StoreKitCore
 library StoreKitReplay StoreKitCore
-library ReplayDaemon StoreKitReplay StoreKitCore
+library CommandLineOptions
+library ReplayDaemon StoreKitReplay StoreKitCore CommandLineOptions
 
 build() {  # name, sources...
     local name=$1; shift
     swiftc "${flags[@]}" -module-name "Fuzz_${name//-/_}" -I "$out" "$@" \
-        -L "$out" -lReplayDaemon -lStoreKitReplay -lStoreKitCore -o "$out/fuzz-$name"
+        -L "$out" -lReplayDaemon -lCommandLineOptions -lStoreKitReplay -lStoreKitCore -o "$out/fuzz-$name"
 }
 
 corpus() {  # name: seeds from the samples, one file per line, pairs of lines in a row, and whole sessions

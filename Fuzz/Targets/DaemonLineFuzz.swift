@@ -1,15 +1,17 @@
 import Foundation
 import ReplayDaemon
 import StoreKitCore
+import StoreKitReplay
 
 /// The daemon's line framing, line check and session order on arbitrary bytes, fed through a real socket pair in
 /// uneven reads, exactly as a worker takes one client's lines.
 ///
 /// Properties: nothing crashes or hangs; the framed lines (with over-long ones counted, not held) account for
 /// every byte sent, in order; every line the daemon accepts the session reader accepts too, alone; and the lines
-/// accepted, once a header was, make a session that `SessionReader` reads to its end without an error, whose
-/// action and gap sequence numbers follow on with no repeat, step back or hole. The check remembers each line for
-/// the next, as the daemon does for each client.
+/// accepted, once a header was, with the gap lines the daemon writes before a line that skips sequence numbers,
+/// make a session that `SessionReader` reads to its end without an error, whose action and gap sequence numbers
+/// follow on with no repeat, step back or hole. The check remembers each line for the next, as the daemon does for
+/// each client.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDaemonLines(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = Array(UnsafeBufferPointer(start: data, count: size))
@@ -26,11 +28,15 @@ public func fuzzDaemonLines(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
     var order: SessionLineOrder?
     var stored: [UInt8] = []
     var covered = 0
+    var rejectedSinceStored = 0
     var accounted = 0
     var offset = 0
     func take(_ terminated: UnsafeBufferPointer<UInt8>) {
         let bytes = UnsafeBufferPointer(rebasing: terminated.dropLast())
-        guard case .success(let checked) = validator.check(bytes, memory: memory) else { return }
+        guard case .success(let checked) = validator.check(bytes, memory: memory) else {
+            rejectedSinceStored += 1
+            return
+        }
         do {
             _ = try SessionEvent(jsonValue: JSONValue(parsing: bytes))
         } catch {
@@ -45,7 +51,20 @@ public func fuzzDaemonLines(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
             return
         }
         defer { order = session }
-        guard session.accept(checked) == nil else { return }
+        guard case .accepted(let missing) = session.accept(checked) else {
+            rejectedSinceStored += 1
+            return
+        }
+        // As the worker: a line that skips numbers is stored after a gap the daemon writes for them.
+        if let missing {
+            guard missing.lowerBound == covered + 1 else {
+                fatalError("a gap for \(missing) filled after sequence numbers covered up to \(covered)")
+            }
+            let gap = GapEvent(filling: missing, before: checked, rejectedLines: rejectedSinceStored)
+            stored += SessionEvent.gap(gap).line
+            covered = missing.upperBound
+        }
+        rejectedSinceStored = 0
         switch checked {
         case .action(let action):
             guard action.sequence == covered + 1 else {
@@ -74,6 +93,7 @@ public func fuzzDaemonLines(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
                 take(terminated)
             case .tooLong(let count):
                 accounted += count + 1
+                rejectedSinceStored += 1
             }
         })) != nil {
             // As the worker after each read: the read buffer is about to be reused.

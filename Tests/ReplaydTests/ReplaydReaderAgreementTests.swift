@@ -51,17 +51,20 @@ import Testing
             ],
             rejected: 2, reason: "a gap came before it"),
         Case(
-            description: "a sequence number that skips without a gap",
-            lines: [SessionLines.action(1), SessionLines.action(3), SessionLines.action(2)],
-            rejected: 1, reason: "sequence number 3 skips 2 after 1: send a 'gap' line"),
+            description: "a sequence number that goes backwards",
+            lines: [SessionLines.action(1), SessionLines.action(2), SessionLines.action(1), SessionLines.action(3)],
+            rejected: 2,
+            reason: "seq 1 repeats or goes backwards: the lines before it cover sequence numbers up to 2"),
         Case(
-            description: "a gap that does not start right after the last action",
-            lines: [SessionLines.action(1), SessionLines.gap(3, 4), SessionLines.gap(2, 4), SessionLines.action(5)],
-            rejected: 1, reason: "gap from 3 leaves 2 uncovered"),
+            description: "a gap that overlaps the sequence numbers already covered",
+            lines: [SessionLines.action(1), SessionLines.action(2), SessionLines.gap(2, 3), SessionLines.action(3)],
+            rejected: 2,
+            reason: "gap 2...3 does not start right after the sequence numbers already covered (up to 2); "
+                + "it must start at 3"),
         Case(
             description: "a sequence number that repeats",
             lines: [SessionLines.action(1), SessionLines.action(1), SessionLines.action(2)],
-            rejected: 1, reason: "sequence number 1 is not after the last stored one, 1"),
+            rejected: 1, reason: "seq 1 repeats or goes backwards: the lines before it cover sequence numbers up to 1"),
     ]
 
     @Test(arguments: cases)

@@ -5,7 +5,10 @@ import StoreKitReplay
 /// this accepts it, so what it stores reads to the end.
 ///
 /// - Sequence numbers: an action's `seq` comes right after the last action or gap (1 first), and a gap starts
-///   right there too; a repeat, a step back or a skip is refused.
+///   right there too. A repeat or a step back is refused (a duplicate: nothing is lost). A skip is accepted with
+///   the numbers it skips, for which the daemon stores a `gap` line of its own just before it (see
+///   ``Verdict/accepted(missing:)``): the client skips after a line the daemon rejected, and refusing the skip would
+///   lose every line after it.
 /// - A header comes only first, in a format this daemon stores, with usable ids (``problem(startingWith:)``, which
 ///   the worker asks before it opens the session); nothing follows an `end`.
 /// - A `patch` applies to the previous line's state (the header's `initialState` for the first action): it is
@@ -14,11 +17,11 @@ import StoreKitReplay
 ///
 /// The state is kept only as far as a patch needs it: a full `state` line leaves its bytes, read as JSON only when
 /// a patch arrives; a patch leaves the state it produced.
-struct SessionLineOrder {
+package struct SessionLineOrder {
     /// The last sequence number an action or gap covered (0 before any).
-    private(set) var covered: Int
+    package private(set) var covered: Int
     /// True once an `end` is accepted.
-    private(set) var hasEnded = false
+    package private(set) var hasEnded = false
     private var base: Base
     /// Storage for ``Base/copied``, kept from line to line.
     private var copiedState: [UInt8] = []
@@ -38,23 +41,23 @@ struct SessionLineOrder {
     }
 
     /// The order of a new session, which starts from its header's initial state.
-    init(startingFrom initialState: JSONValue) {
+    package init(startingFrom initialState: JSONValue) {
         covered = 0
         base = .value(initialState)
     }
 
     /// The order of a session continued after a reconnect, whose file covers up to `lastSequence`.
-    init(continuingAfter lastSequence: Int) {
+    package init(continuingAfter lastSequence: Int) {
         covered = lastSequence
         base = .unknownAfterReconnect
     }
 
     /// The longest session or store id accepted, in bytes; longer ones are refused rather than cut.
-    static let maxIDBytes = 1024
+    package static let maxIDBytes = 1024
 
     /// Why `header` cannot start a session, if it cannot: a format this daemon does not store, or an id that is
     /// empty, too long or holds a NUL.
-    static func problem(startingWith header: SessionHeader) -> String? {
+    package static func problem(startingWith header: SessionHeader) -> String? {
         guard header.formatVersion == SessionFormat.version else {
             return "format \(header.formatVersion) is not supported; this replayd stores format \(SessionFormat.version)"
         }
@@ -66,56 +69,74 @@ struct SessionLineOrder {
         return nil
     }
 
+    /// What ``accept(_:)`` says of a line.
+    package enum Verdict: Equatable {
+        /// The line follows; `missing`, when not `nil`, holds the sequence numbers it skipped, which the daemon
+        /// stores a gap for just before it.
+        case accepted(missing: ClosedRange<Int>?)
+        /// The line cannot follow, for this reason.
+        case refused(String)
+    }
+
     /// Takes a valid line into the session, or says why it cannot follow what came before.
-    /// - Returns: `nil` when the line is accepted (and counted as the session's latest); else the reason.
-    mutating func accept(_ line: SessionLineValidator.Checked) -> String? {
-        if hasEnded { return "the session has ended; nothing may follow its 'end' line" }
+    /// - Returns: ``Verdict/accepted(missing:)`` when the line is accepted (and counted as the session's latest,
+    ///   after the numbers it skipped); else ``Verdict/refused(_:)`` with the reason.
+    package mutating func accept(_ line: SessionLineValidator.Checked) -> Verdict {
+        if hasEnded { return .refused("the session has ended; nothing may follow its 'end' line") }
         switch line {
         case .header:
-            return "a session header may only be the first line of a connection"
+            return .refused("a session header may only be the first line of a connection")
         case .action(let action):
-            if let problem = sequenceProblem(action.sequence) { return problem }
+            if action.sequence <= covered {
+                return .refused(Self.readerReason(.sequenceNotIncreasing(sequence: action.sequence, covered: covered)))
+            }
+            let missing = skipped(before: action.sequence)
             switch action.snapshot {
             case .state(let state): base = .value(state)
             case .stateBytes(let bytes): base = .borrowed(bytes)
             case .patch(let patch):
-                if let problem = apply(patch) { return problem }
+                if let missing {
+                    return .refused(
+                        patchProblem(
+                            "has no state to apply to: seq \(action.sequence) skips \(Self.range(missing)), so replayd "
+                                + "stores a gap for them before it, and after a gap a line holds a full 'state'"))
+                }
+                if let problem = apply(patch) { return .refused(problem) }
             }
             covered = action.sequence
+            return .accepted(missing: missing)
         case .gap(let gap):
             if gap.firstSequence <= covered {
-                return "gap from \(gap.firstSequence) overlaps the sequence numbers already covered, up to \(covered)"
+                return .refused(
+                    Self.readerReason(
+                        .gapNotContiguous(first: gap.firstSequence, last: gap.lastSequence, covered: covered)))
             }
-            if gap.firstSequence > covered + 1 {
-                return "gap from \(gap.firstSequence) leaves \(Self.range(covered + 1, gap.firstSequence - 1)) "
-                    + "uncovered: a gap starts right after the last action or gap, \(covered)"
-            }
+            let missing = skipped(before: gap.firstSequence)
             covered = gap.lastSequence
             base = .afterGap
+            return .accepted(missing: missing)
         case .end:
             hasEnded = true
+            return .accepted(missing: nil)
         }
-        return nil
     }
 
     /// Copies a full state held as bytes of the read buffer, before that buffer is reused for the next read.
-    mutating func copyBorrowedState() {
+    package mutating func copyBorrowedState() {
         guard case .borrowed(let bytes) = base else { return }
         copiedState.removeAll(keepingCapacity: true)
         copiedState.append(contentsOf: bytes)
         base = .copied
     }
 
-    /// Why an action with `sequence` cannot come next, if it cannot.
-    private func sequenceProblem(_ sequence: Int) -> String? {
-        if sequence <= covered {
-            return "sequence number \(sequence) is not after the last stored one, \(covered)"
-        }
-        if sequence > covered + 1 {
-            return "sequence number \(sequence) skips \(Self.range(covered + 1, sequence - 1)) after \(covered): "
-                + "send a 'gap' line for the actions that are missing first"
-        }
-        return nil
+    /// The sequence numbers between those covered and `sequence`, a number after them, if there are any.
+    private func skipped(before sequence: Int) -> ClosedRange<Int>? {
+        sequence > covered + 1 ? (covered + 1)...(sequence - 1) : nil
+    }
+
+    /// The session reader's own words for `problem`.
+    private static func readerReason(_ problem: SessionReadError.Problem) -> String {
+        SessionReadError(source: "", line: 0, problem: problem).reason
     }
 
     /// Applies `patch` to the previous state and keeps the result; else says why it cannot.
@@ -158,7 +179,7 @@ struct SessionLineOrder {
     }
 
     /// `5` or `5...9`.
-    private static func range(_ first: Int, _ last: Int) -> String {
-        first == last ? "\(first)" : "\(first)...\(last)"
+    static func range(_ numbers: ClosedRange<Int>) -> String {
+        numbers.count == 1 ? "\(numbers.lowerBound)" : "\(numbers.lowerBound)...\(numbers.upperBound)"
     }
 }

@@ -19,6 +19,8 @@ final class ClientConnection {
     var storedLines = 0
     /// Lines rejected on this connection.
     var rejectedLines = 0
+    /// Lines rejected on this connection since the last line stored: what a gap the daemon writes says.
+    var rejectedSinceStored = 0
     /// Checked lines whose write to the session file failed; retried before anything more is read.
     var unwritten: [UInt8] = []
     /// Set when the connection must close once the current read is handled (its header was refused).

@@ -28,12 +28,18 @@ extension DaemonWorker {
             startSession(checked, headerLine: UnsafeRawBufferPointer(terminated), line: number, on: connection)
             return
         }
-        if let problem = session.accept(checked) {
+        switch session.accept(checked) {
+        case .refused(let problem):
             reject(connection, line: number, reason: problem)
-            return
+        case .accepted(let missing):
+            if let missing {
+                let gap = GapEvent(filling: missing, before: checked, rejectedLines: connection.rejectedSinceStored)
+                accepted.append(ownedLine: SessionEvent.gap(gap).line)
+            }
+            accepted.append(terminated)
+            connection.storedLines += 1
+            connection.rejectedSinceStored = 0
         }
-        accepted.append(terminated)
-        connection.storedLines += 1
     }
 
     /// Opens (or continues) the session a header names and welcomes the client; refuses anything else.
@@ -92,6 +98,7 @@ extension DaemonWorker {
     /// daemon spend its time writing its log while other clients wait.
     func reject(_ connection: ClientConnection, line: Int, reason: String) {
         connection.rejectedLines += 1
+        connection.rejectedSinceStored += 1
         connection.reply(.object(["kind": .string("rejected"), "line": .integer(Int64(line)), "reason": .string(reason)]))
         guard connection.rejectedLines <= Self.loggedRejections else { return }
         var fields: [String: JSONValue] = [

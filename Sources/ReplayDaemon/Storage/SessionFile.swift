@@ -91,15 +91,18 @@ final class SessionFile {
 
     /// Takes a valid line into the session when it may follow the lines stored (see ``SessionLineOrder``), noting
     /// what it says to answer a reconnect and to write a closing `end`.
-    /// - Returns: `nil` when the line is accepted, to be stored next; else why it cannot follow.
-    func accept(_ line: SessionLineValidator.Checked) -> String? {
-        if let problem = order.accept(line) { return problem }
+    /// - Returns: ``SessionLineOrder/Verdict/accepted(missing:)`` when the line is accepted, to be stored next after
+    ///   a gap for the numbers it skipped, if any (counted as dropped here); else why it cannot follow.
+    func accept(_ line: SessionLineValidator.Checked) -> SessionLineOrder.Verdict {
+        let verdict = order.accept(line)
+        guard case .accepted(let missing) = verdict else { return verdict }
+        dropped += missing?.count ?? 0
         switch line {
         case .action(let action): lastTime = action.time
         case .gap(let gap): dropped += gap.count
         case .header, .end: break
         }
-        return nil
+        return verdict
     }
 
     /// Copies what the session keeps of the lines accepted out of the read buffer, before it is reused.

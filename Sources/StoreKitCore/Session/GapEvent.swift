@@ -8,6 +8,9 @@ public struct GapEvent: Sendable, Hashable {
         case transportFailed
         /// The action or its state could not be encoded (for example a NaN in the state).
         case encodingFailed
+        /// replayd stored no line for these sequence numbers: it rejected them, or the client never sent them.
+        /// replayd writes such a gap itself, just before the line that came after the hole.
+        case rejected
     }
 
     /// The first dropped sequence number.

@@ -194,7 +194,8 @@ public enum SessionSchema {
           "enum": [
             "bufferFull",
             "transportFailed",
-            "encodingFailed"
+            "encodingFailed",
+            "rejected"
           ]
         },
         "message": {
