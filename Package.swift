@@ -57,7 +57,7 @@ var package = Package(
             dependencies: ["StoreKitTesting", "StoreKitReplay", "StoreKitCore", "SampleFeatures", "SampleReplayStores"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(name: "ReplayDaemonTests", dependencies: ["ReplayDaemon", "StoreKitCore"]),
-        .testTarget(name: "ReplayCLITests", dependencies: ["replay-cli", "sample-replay-host"]),
+        .testTarget(name: "ReplayCLITests", dependencies: ["replay-cli", "sample-replay-host"], exclude: ["Help"]),
         .testTarget(
             name: "ReplaydTests",
             dependencies: [

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import StoreKitCore
 import StoreKitReplay
 
@@ -9,7 +10,7 @@ enum SessionComparison {
         var diff: StateDiff
     }
 
-    static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
+    static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> Int32 {
         let first = try SessionInput(parsed.positionals[0])
         defer { first.cleanUp() }
         let second = try SessionInput(parsed.positionals[1])
@@ -23,7 +24,7 @@ enum SessionComparison {
             if headerA.initialState != headerB.initialState {
                 differences.append(Difference(step: 0, what: "initial state", diff: StateDiff(from: headerA.initialState, to: headerB.initialState)))
             }
-            while differences.isEmpty || parsed.has("--all") {
+            while differences.isEmpty || parsed.isSet(DiffCommand.all) {
                 let left = try nextAction(a)
                 let right = try nextAction(b)
                 if left == nil && right == nil { break }
@@ -48,7 +49,7 @@ enum SessionComparison {
         } catch {
             throw CLIError("\(error)")
         }
-        if parsed.has("--json") {
+        if parsed.isSet(SharedOptions.json) {
             context.terminal.out(
                 JSONValue.object([
                     "sessions": .array([.string(first.displayName), .string(second.displayName)]),

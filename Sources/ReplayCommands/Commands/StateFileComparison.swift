@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 import StoreKitCore
 import StoreKitReplay
@@ -5,13 +6,13 @@ import StoreKitReplay
 /// `replay-cli diff --states <old.json> <new.json>`: the structural difference between two JSON documents, such
 /// as two states saved with `show --json`.
 enum StateFileComparison {
-    static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
+    static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> Int32 {
         guard parsed.positionals.count == 2 else {
-            throw CLIError("diff --states takes two JSON files", usage: DiffCommand.usage)
+            throw CLIError("diff --states takes two JSON files", usage: DiffCommand.command.usage)
         }
         let (old, new) = try parseBoth(parsed.positionals[0], parsed.positionals[1])
         let diff = StateDiff(from: old, to: new)
-        if parsed.has("--json") {
+        if parsed.isSet(SharedOptions.json) {
             context.terminal.out(
                 JSONValue.object([
                     "old": .string(parsed.positionals[0]), "new": .string(parsed.positionals[1]),

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 import StoreKitCore
 import StoreKitReplay
@@ -8,20 +9,21 @@ import StoreKitReplay
 /// states and patches) stay as they were, and so does the file's mode. With no state changed the file is left
 /// alone. The first original is never overwritten: a backup that exists already gets a numbered sibling.
 enum UpdateCommand: Command {
-    static let name = "update"
-    static let abstract = "Accept the current reducers: rewrite a session's recorded states with the replayed ones."
-    static let usage = "replay-cli update <session> [--no-backup] [--host <command>] [--build <command> | --no-build] [--timeout <seconds>] [--json]"
-    static let arguments = [("<session>", "the golden session to update")]
-    static let options = [
-        OptionSpec(name: "--no-backup", valueName: nil, help: "do not keep the original as <session>.orig (or .orig.1, .orig.2 ...)"),
-    ] + CommonOptions.replaying + [CommonOptions.json]
+    /// `--no-backup`.
+    static let noBackup = Flag("--no-backup", help: "do not keep the original as <session>.orig (or .orig.1, .orig.2 ...)")
+
+    static let command = CommandDescription(
+        name: "replay-cli update",
+        abstract: "Accept the current reducers: rewrite a session's recorded states with the replayed ones.",
+        arguments: [ArgumentDeclaration("<session>", help: "the golden session to update")],
+        options: [noBackup.declaration] + SharedOptions.replaying)
 
     /// At most this many changed steps are named in the text output.
     static let stepsNamed = 10
 
-    static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
-        guard parsed.positionals.count == 1, parsed.positionals[0] != "-" else {
-            throw CLIError("update takes one session file (not standard input: it rewrites the file)", usage: usage)
+    static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> Int32 {
+        guard parsed.positionals[0] != "-" else {
+            throw CLIError("update takes one session file (not standard input: it rewrites the file)", usage: command.usage)
         }
         let session = try SessionInput(parsed.positionals[0])
         let original: Session
@@ -30,10 +32,9 @@ enum UpdateCommand: Command {
         } catch {
             throw CLIError(HostReplay.rename(error, session))
         }
-        let host = try HostCommand.locate(parsed, context: context)
-        let identity = try host.bringUpToDate(skipBuild: parsed.has("--no-build"), terminal: context.terminal)
-        let timeout = Double(try parsed.integer("--timeout", in: 1...86_400, usage: usage) ?? 30)
-        let answer = try HostClient(host: host, timeout: timeout)
+        let hostOptions = try HostOptions.resolve(parsed, context: context)
+        let identity = try hostOptions.bringUpToDate(context.terminal)
+        let answer = try HostClient(host: hostOptions.host, timeout: hostOptions.timeout)
             .run(ReplayHostRequest(command: .rerecord), sessionPath: session.path, displayName: session.displayName)
         if let failure = answer.result["failure"]?.stringValue { throw CLIError("\(session.displayName): \(failure)") }
         var bytes: [UInt8] = []
@@ -52,10 +53,10 @@ enum UpdateCommand: Command {
         var backup: String?
         if !changedSteps.isEmpty {
             let file = SessionFileRewrite(path: session.path)
-            if !parsed.has("--no-backup") { backup = try file.keepBackup() }
+            if !parsed.isSet(noBackup) { backup = try file.keepBackup() }
             try file.replace(with: bytes)
         }
-        if parsed.has("--json") {
+        if parsed.isSet(SharedOptions.json) {
             context.terminal.out(
                 JSONValue.object([
                     "session": .string(session.path), "actions": .integer(Int64(updated.actions.count)),

@@ -19,14 +19,15 @@ struct HostCommand {
     /// Where the build command was found, for messages.
     var buildOrigin: String?
 
-    static func locate(_ parsed: ParsedArguments, context: CommandContext) throws(CLIError) -> HostCommand {
+    /// Finds the host from `--host` (`host`), `--build` (`build`), the environment and `.replay.json`.
+    static func locate(host: String?, build: String?, context: CommandContext) throws(CLIError) -> HostCommand {
         var buildOverride: (command: String, origin: String)?
-        if let option = parsed.values["--build"] {
+        if let option = build {
             buildOverride = (option, "--build")
         } else if let variable = context.environment["REPLAY_BUILD"], !variable.isEmpty {
             buildOverride = (variable, "REPLAY_BUILD")
         }
-        if let option = parsed.values["--host"] {
+        if let option = host {
             return HostCommand(
                 command: option, directory: context.currentDirectory, build: buildOverride?.command, origin: "--host",
                 buildOrigin: buildOverride?.origin)
