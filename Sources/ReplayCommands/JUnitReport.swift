@@ -31,7 +31,7 @@ enum JUnitReport {
         do {
             try Data(xml.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw CLIError("cannot write the JUnit report '\(path)': \(error.localizedDescription)")
+            throw CLIError(.output, "cannot write the JUnit report '\(path)': \(error.localizedDescription)")
         }
     }
 

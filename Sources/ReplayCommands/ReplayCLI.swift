@@ -45,13 +45,25 @@ public enum ReplayCLI {
         case .success(let status):
             return status
         case .failure(let error):
-            context.terminal.err("Error: \(error.message)" + (error.usage.map { "\nUsage: \($0)" } ?? ""))
-            return 2
+            if command.reportsAsJSON(arguments.dropFirst()) {
+                context.terminal.out(error.jsonValue.prettyString())
+            } else {
+                context.terminal.err(error.text)
+            }
+            return error.exitStatus
         }
     }
 }
 
 extension Command {
+    /// Whether a failure is reported as a JSON document on standard output: the command takes `--json` and the
+    /// options (before any `--`) include it. Read from the words themselves, so that a command line that does not
+    /// parse is reported as JSON too.
+    static func reportsAsJSON(_ arguments: ArraySlice<String>) -> Bool {
+        let json = SharedOptions.json.declaration.name
+        return command.options.contains { $0.name == json } && arguments.prefix { $0 != "--" }.contains(json)
+    }
+
     /// Parses the arguments for this command and runs it (or prints its help).
     static func execute(_ arguments: [String], _ context: CommandContext) -> Result<Int32, CLIError> {
         let parsed: ParsedCommandLine

@@ -31,7 +31,7 @@ enum CheckCommand: Command {
 
     static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> Int32 {
         let paths = try sessionFiles(parsed.positionals)
-        guard !paths.isEmpty else { throw CLIError("no session files (.jsonl) under \(parsed.positionals.map { "'\($0)'" }.joined(separator: ", "))") }
+        guard !paths.isEmpty else { throw CLIError(.input, "no session files (.jsonl) under \(parsed.positionals.map { "'\($0)'" }.joined(separator: ", "))") }
         let hostOptions = try HostOptions.resolve(parsed, context: context)
         let identity = try hostOptions.bringUpToDate(context.terminal)
         let replay = hostOptions.replay(context.terminal)
@@ -87,8 +87,8 @@ enum CheckCommand: Command {
                 json: .object(["session": .string(path), "verdict": .string(verdict), "drift": outcome.drift.jsonValue, "report": report.jsonValue]))
         } catch {
             return Result(
-                path: path, verdict: "error", line: "error       \(path): \(error.message)", explanation: error.message, status: 2,
-                json: .object(["session": .string(path), "verdict": .string("error"), "error": .string(error.message)]))
+                path: path, verdict: "error", line: "error       \(path): \(error.description)", explanation: error.description, status: 2,
+                json: .object(["session": .string(path), "verdict": .string("error"), "error": .string(error.description)]))
         }
     }
 
@@ -98,7 +98,7 @@ enum CheckCommand: Command {
         for argument in arguments {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) else {
-                throw CLIError("no such file or folder '\(argument)'")
+                throw CLIError(.input, "no such file or folder '\(argument)'")
             }
             if !isDirectory.boolValue {
                 files.append(argument)

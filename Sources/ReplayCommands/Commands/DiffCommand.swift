@@ -71,7 +71,7 @@ enum DiffCommand: Command {
                 if window.count > count { window.removeFirst() }
             }
         } catch {
-            throw CLIError(HostReplay.rename(error, session))
+            throw CLIError(error, in: session)
         }
         return window
     }

@@ -21,12 +21,13 @@ enum ReplayCommand: Command {
         let outcome = try hostOptions.replay(context.terminal)
             .check(session, findAll: true, lastStep: step)
         if let step, step > outcome.report.actionCount {
-            throw CLIError("\(session.displayName) has \(outcome.report.actionCount) actions; there is no step \(step)")
+            throw CLIError(.input, "\(session.displayName) has \(outcome.report.actionCount) actions; there is no step \(step)")
         }
         if case .undecodable(let failure) = outcome.report.verdict {
-            throw CLIError("\(session.displayName): cannot replay past step \(failure.step): \(failure.message)")
+            throw CLIError(
+                .session, "cannot replay past step \(failure.step): \(failure.message)", file: session.displayName)
         }
-        guard let state = outcome.report.finalState else { throw CLIError("the replay host returned no state") }
+        guard let state = outcome.report.finalState else { throw CLIError(.host, "the replay host returned no state") }
         if let first = outcome.report.divergences.first {
             context.terminal.err("note: the replay diverged at step \(first.step); later steps continue from the recorded state")
         }

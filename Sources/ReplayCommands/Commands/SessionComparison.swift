@@ -45,9 +45,9 @@ enum SessionComparison {
             while try a.next() != nil {}
             while try b.next() != nil {}
         } catch let error as SessionReadError {
-            throw CLIError(error.description)
+            throw CLIError(error)
         } catch {
-            throw CLIError("\(error)")
+            throw CLIError(.session, "\(error)")
         }
         if parsed.isSet(SharedOptions.json) {
             context.terminal.out(

@@ -19,7 +19,7 @@ enum SessionsCommand: Command {
     static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> Int32 {
         let directory = parsed.value(of: directory) ?? defaultDirectory(context.environment)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
-            throw CLIError("cannot list '\(directory)' (does it exist? replayd creates it when it starts)")
+            throw CLIError(.input, "cannot list '\(directory)' (does it exist? replayd creates it when it starts)")
         }
         var rows: [(modified: Date, json: JSONValue, text: [String])] = []
         var damaged: [String] = []

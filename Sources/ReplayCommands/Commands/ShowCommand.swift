@@ -33,7 +33,7 @@ enum ShowCommand: Command {
             }
         }
         guard let (reached, state, name) = found, step == nil || reached == step else {
-            throw CLIError("\(session.displayName) has no step \(step ?? 0) (it has \(actions) actions; a gap may cover that step)")
+            throw CLIError(.input, "\(session.displayName) has no step \(step ?? 0) (it has \(actions) actions; a gap may cover that step)")
         }
         if parsed.isSet(SharedOptions.json) {
             context.terminal.out(JSONValue.object(["step": .integer(Int64(reached)), "action": .string(name), "state": state]).prettyString())

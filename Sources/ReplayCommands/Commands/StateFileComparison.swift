@@ -47,7 +47,7 @@ enum StateFileComparison {
         do {
             bytes = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
         } catch {
-            throw CLIError("cannot read \(path): \((error as NSError).localizedDescription)")
+            throw CLIError(.input, "cannot read \(path): \((error as NSError).localizedDescription)")
         }
         do {
             return try JSONParser().parse(bytes)
@@ -55,7 +55,7 @@ enum StateFileComparison {
             let before = bytes.prefix(error.offset)
             let line = before.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
             let column = error.offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
-            throw CLIError("\(path):\(line):\(column): \(error.message)")
+            throw CLIError(.input, "\(path):\(line):\(column): \(error.message)")
         }
     }
 }

@@ -30,13 +30,13 @@ enum UpdateCommand: Command {
         do {
             original = try Session(contentsOf: session.path)
         } catch {
-            throw CLIError(HostReplay.rename(error, session))
+            throw CLIError(error, in: session)
         }
         let hostOptions = try HostOptions.resolve(parsed, context: context)
         let identity = try hostOptions.bringUpToDate(context.terminal)
         let answer = try HostClient(host: hostOptions.host, timeout: hostOptions.timeout)
             .run(ReplayHostRequest(command: .rerecord), sessionPath: session.path, displayName: session.displayName)
-        if let failure = answer.result["failure"]?.stringValue { throw CLIError("\(session.displayName): \(failure)") }
+        if let failure = answer.result["failure"]?.stringValue { throw CLIError(.host, "\(session.displayName): \(failure)") }
         var bytes: [UInt8] = []
         for line in answer.lines {
             line.writeCanonical(to: &bytes)
@@ -47,7 +47,7 @@ enum UpdateCommand: Command {
         do {
             updated = try Session(ndjson: bytes, source: "the host's re-recorded session")
         } catch {
-            throw CLIError("the replay host sent back an invalid session: \(error)")
+            throw CLIError(.host, "the replay host sent back an invalid session: \(error)")
         }
         let changedSteps = try changedSteps(from: original, to: updated, session: session)
         var backup: String?
@@ -85,8 +85,8 @@ enum UpdateCommand: Command {
         let before = original.actions
         let after = updated.actions
         guard before.map(\.sequence) == after.map(\.sequence), original.header == updated.header else {
-            throw CLIError(
-                "the replay host sent back a session with other steps or another header than \(session.displayName); nothing was changed")
+            throw CLIError(.host, 
+"the replay host sent back a session with other steps or another header than \(session.displayName); nothing was changed")
         }
         return zip(before, after).filter { $0.0.state != $0.1.state }.map(\.1.sequence)
     }

@@ -52,8 +52,8 @@ struct HostCommand {
             if parent.path == directory.path { break }
             directory = parent
         }
-        throw CLIError(
-            "no replay host: pass '--host <command>', set REPLAY_HOST, or add a .replay.json with {\"host\": \"<command>\"} "
+        throw CLIError(.host, 
+"no replay host: pass '--host <command>', set REPLAY_HOST, or add a .replay.json with {\"host\": \"<command>\"} "
                 + "(see docs/replay-host-protocol.md)")
     }
 
@@ -62,10 +62,10 @@ struct HostCommand {
         do {
             json = try JSONValue(parsing: Array(data))
         } catch {
-            throw CLIError("\(file): not valid JSON: \(error)")
+            throw CLIError(.input, "\(file): not valid JSON: \(error)")
         }
         guard case .string(let command)? = json["host"], !command.isEmpty else {
-            throw CLIError("\(file): field 'host' must be a command string, such as \".build/debug/my-replay-host\"")
+            throw CLIError(.input, "\(file): field 'host' must be a command string, such as \".build/debug/my-replay-host\"")
         }
         var build: String?
         switch json["build"] {
@@ -74,7 +74,7 @@ struct HostCommand {
         case .string(let text)? where !text.isEmpty:
             build = text
         default:
-            throw CLIError("\(file): field 'build' must be a command string, such as \"swift build --product my-replay-host\"")
+            throw CLIError(.input, "\(file): field 'build' must be a command string, such as \"swift build --product my-replay-host\"")
         }
         return HostCommand(
             command: command, directory: directory, build: build, origin: file, buildOrigin: build.map { _ in file })

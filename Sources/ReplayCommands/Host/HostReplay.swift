@@ -30,8 +30,8 @@ struct HostReplay {
         var client = HostClient(host: host, timeout: timeout, onStep: nil)
         let driftAnswer = try client.run(ReplayHostRequest(command: .drift), sessionPath: session.path, displayName: session.displayName)
         guard driftAnswer.result["unknownStore"] == nil else {
-            throw CLIError(
-                "\(session.displayName): the replay host does not know store '\(header.storeID)' (it knows: \(driftAnswer.stores.joined(separator: ", ")))")
+            throw CLIError(.host, 
+"\(session.displayName): the replay host does not know store '\(header.storeID)' (it knows: \(driftAnswer.stores.joined(separator: ", ")))")
         }
         let drift = SchemaDrift(jsonValue: driftAnswer.result["drift"] ?? .null, header: header)
         total = drift.checkedValues / 2
@@ -49,10 +49,10 @@ struct HostReplay {
         do {
             report = try ReplayReport(jsonValue: answer.result["report"] ?? .null, header: header)
         } catch {
-            throw CLIError("the replay host's report does not fit the protocol: \(error)")
+            throw CLIError(.host, "the replay host's report does not fit the protocol: \(error)")
         }
         if case .unknownStore(let id, let known) = report.verdict {
-            throw CLIError("\(session.displayName): the replay host does not know store '\(id)' (it knows: \(known.joined(separator: ", ")))")
+            throw CLIError(.host, "\(session.displayName): the replay host does not know store '\(id)' (it knows: \(known.joined(separator: ", ")))")
         }
         return Outcome(header: header, drift: drift, report: report)
     }
@@ -61,21 +61,14 @@ struct HostReplay {
     static func header(of session: SessionInput) throws(CLIError) -> SessionHeader {
         do {
             let reader = try SessionReader(path: session.path)
-            guard case .header(let header) = try reader.next() else { throw CLIError("\(session.displayName): the session is empty") }
+            guard case .header(let header) = try reader.next() else { throw CLIError(.session, "the session is empty", file: session.displayName) }
             return header
         } catch let error as CLIError {
             throw error
         } catch let error as SessionReadError {
-            throw CLIError(Self.rename(error, session))
+            throw CLIError(error, in: session)
         } catch {
-            throw CLIError("\(session.displayName): \(error)")
+            throw CLIError(.session, "\(error)", file: session.displayName)
         }
-    }
-
-    /// The reader's message with the user's name for the session.
-    static func rename(_ error: SessionReadError, _ session: SessionInput) -> String {
-        var renamed = error
-        renamed.source = session.displayName
-        return renamed.description
     }
 }
