@@ -22,9 +22,9 @@ enum JUnitReport {
             case 0:
                 xml += "</testcase>\n"
             case 1:
-                xml += "\n" + #"      <failure message="\#(escape(result.verdict))">\#(escape(result.explanation))</failure>"# + "\n    </testcase>\n"
+                xml += "\n" + #"      <failure message="\#(escape(result.verdict))">\#(escape(result.explanation.text))</failure>"# + "\n    </testcase>\n"
             default:
-                xml += "\n" + #"      <error message="\#(escape(result.explanation))"/>"# + "\n    </testcase>\n"
+                xml += "\n" + #"      <error message="\#(escape(result.explanation.text))"/>"# + "\n    </testcase>\n"
             }
         }
         xml += "  </testsuite>\n</testsuites>\n"

@@ -54,14 +54,14 @@ struct Terminal {
         useColor ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
 
-    /// Colours the -/+ lines of a diff dump.
-    func colorDiff(_ text: String) -> String {
-        guard useColor else { return text }
-        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            let trimmed = line.drop { $0 == " " }
-            if trimmed.hasPrefix("- ") || line.hasPrefix("-") { return red(String(line)) }
-            if trimmed.hasPrefix("+ ") || line.hasPrefix("+") { return green(String(line)) }
-            return String(line)
+    /// The lines as text, each coloured by its kind on a colour terminal: removed lines red, added lines green.
+    func render(_ lines: [RenderedLine]) -> String {
+        lines.map { line in
+            switch line.kind {
+            case .removed: red(line.text)
+            case .added: green(line.text)
+            case .text, .context, .unchanged: line.text
+            }
         }.joined(separator: "\n")
     }
 }

@@ -24,7 +24,7 @@ enum CheckCommand: Command {
         var path: String
         var verdict: String
         var line: String
-        var explanation: String
+        var explanation: [RenderedLine]
         var status: Int32
         var json: JSONValue
     }
@@ -63,7 +63,7 @@ enum CheckCommand: Command {
                 context.terminal.out("\(mark) \(result.line)")
             }
             for result in all where result.status != 0 {
-                context.terminal.out("\n" + context.terminal.colorDiff(result.explanation))
+                context.terminal.out("\n" + context.terminal.render(result.explanation))
             }
             context.terminal.out("\n" + summary)
             context.terminal.out(identity.summary)
@@ -80,14 +80,15 @@ enum CheckCommand: Command {
                 line += ": step \(divergence.step) \(divergence.actionName), \(divergence.diff.changes.first.map { "\($0.path)" } ?? "")"
             }
             if !outcome.drift.isEmpty { line += "; schema drift in \(outcome.drift.entries.count) kind(s) of value" }
-            let explanation = (outcome.drift.isEmpty ? "" : outcome.drift.explanation + "\n") + report.explanation(source: path)
+            let drift = outcome.drift.isEmpty ? [] : (outcome.drift.explanation + "\n").renderedLines(.text)
+            let explanation = drift + report.explanationLines(source: path)
             let verdict = outcome.drift.isEmpty ? report.verdict.name : "drifted"
             return Result(
                 path: path, verdict: verdict, line: line, explanation: explanation, status: outcome.exitStatus,
                 json: .object(["session": .string(path), "verdict": .string(verdict), "drift": outcome.drift.jsonValue, "report": report.jsonValue]))
         } catch {
             return Result(
-                path: path, verdict: "error", line: "error       \(path): \(error.description)", explanation: error.description, status: 2,
+                path: path, verdict: "error", line: "error       \(path): \(error.description)", explanation: [RenderedLine(.text, error.description)], status: 2,
                 json: .object(["session": .string(path), "verdict": .string("error"), "error": .string(error.description)]))
         }
     }

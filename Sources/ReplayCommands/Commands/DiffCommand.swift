@@ -27,52 +27,24 @@ enum DiffCommand: Command {
     static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> Int32 {
         if parsed.isSet(states) { return try StateFileComparison.run(parsed, context) }
         if parsed.positionals.count == 2 { return try SessionComparison.run(parsed, context) }
-        let contextCount = parsed.value(ofDefaulted: contextActions)
         let session = try SessionInput(parsed.positionals[0])
         defer { session.cleanUp() }
         let hostOptions = try HostOptions.resolve(parsed, context: context)
         let identity = try hostOptions.bringUpToDate(context.terminal)
-        let outcome = try hostOptions.replay(context.terminal).check(session, findAll: parsed.isSet(all))
-        let before = try precedingActions(outcome, session: session, count: contextCount)
+        let outcome = try hostOptions.replay(context.terminal)
+            .check(session, findAll: parsed.isSet(all), contextActions: parsed.value(ofDefaulted: contextActions))
         if parsed.isSet(SharedOptions.json) {
+            let before = outcome.report.divergences.first?.precedingActions ?? []
             context.terminal.out(
                 JSONValue.object([
                     "session": .string(session.displayName), "drift": outcome.drift.jsonValue, "report": outcome.report.jsonValue,
-                    "host": identity.jsonValue,
-                    "context": .array(before.map { .object(["step": .integer(Int64($0.sequence)), "name": .string($0.name), "action": $0.action]) }),
+                    "host": identity.jsonValue, "context": .array(before.map(\.jsonValue)),
                 ]).prettyString())
         } else {
             if !outcome.drift.isEmpty { context.terminal.out(context.terminal.yellow(outcome.drift.explanation) + "\n") }
-            var text = outcome.report.explanation(source: session.displayName)
-            if !before.isEmpty, let actionLine = text.range(of: "\n  action  ") {
-                let rest = text[actionLine.upperBound...]
-                let endOfLine = rest.firstIndex(of: "\n") ?? rest.endIndex
-                let lines = before.map { "  before  \($0.sequence) \($0.name) \($0.action.canonicalString)" }.joined(separator: "\n")
-                text.insert(contentsOf: "\n" + lines, at: endOfLine)
-            }
-            context.terminal.out(context.terminal.colorDiff(text))
+            context.terminal.out(context.terminal.render(outcome.report.explanationLines(source: session.displayName)))
             context.terminal.out(identity.summary)
         }
         return outcome.exitStatus
-    }
-
-    /// The `count` actions before the first divergence, read from the session itself.
-    private static func precedingActions(
-        _ outcome: HostReplay.Outcome, session: SessionInput, count: Int
-    ) throws(CLIError) -> [ActionEvent] {
-        guard count > 0, case .diverged(let divergence) = outcome.report.verdict else { return [] }
-        var window: [ActionEvent] = []
-        do {
-            let reader = try SessionReader(path: session.path)
-            while let event = try reader.next() {
-                guard case .action(let action) = event else { continue }
-                if action.sequence >= divergence.step { break }
-                window.append(action)
-                if window.count > count { window.removeFirst() }
-            }
-        } catch {
-            throw CLIError(error, in: session)
-        }
-        return window
     }
 }

@@ -63,7 +63,7 @@ enum SessionComparison {
             for difference in differences {
                 context.terminal.out("\nstep \(difference.step): \(difference.what)")
                 if !difference.diff.isEmpty {
-                    context.terminal.out(context.terminal.colorDiff(difference.diff.rendered()))
+                    context.terminal.out(context.terminal.render(difference.diff.renderedLines()))
                     context.terminal.out(difference.diff.summary)
                 }
             }

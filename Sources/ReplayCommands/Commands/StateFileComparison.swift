@@ -21,7 +21,7 @@ enum StateFileComparison {
         } else if diff.isEmpty {
             context.terminal.out("same: \(parsed.positionals[0]) and \(parsed.positionals[1]) hold equal JSON\n")
         } else {
-            context.terminal.out(context.terminal.colorDiff(diff.summary + "\n" + diff.rendered()))
+            context.terminal.out(context.terminal.render(diff.summary.renderedLines(.text) + diff.renderedLines()))
         }
         KeptUntilExit.keep(diff)  // the two parsed files: freeing them would take a third of the time parsing did
         return diff.isEmpty ? 0 : 1

@@ -99,6 +99,7 @@ extension Divergence {
             "time": .double(time), "recorded": recorded, "replayed": replayed, "changes": diff.jsonValue,
         ]
         if !diff.keyedPairArrays.isEmpty { members["keyedPairArrays"] = diff.keyedPairArrays.jsonValue }
+        if !precedingActions.isEmpty { members["context"] = .array(precedingActions.map(\.jsonValue)) }
         return .object(members)
     }
 
@@ -117,9 +118,26 @@ extension Divergence {
             }
             keyedPairArrays = read
         }
+        var precedingActions: [PrecedingAction] = []
+        for entry in jsonValue["context"]?.arrayValue ?? [] {
+            guard let sequence = entry["step"]?.integerValue, let name = entry["name"]?.stringValue, let action = entry["action"]
+            else {
+                throw SessionEventDecodingError(
+                    path: "divergences[].context", message: "holds an entry without 'step', 'name' and 'action'")
+            }
+            precedingActions.append(PrecedingAction(step: Int(sequence), name: name, action: action))
+        }
         self.init(
             step: Int(step), actionName: jsonValue["actionName"]?.stringValue ?? "", action: jsonValue["action"] ?? .null,
             origin: origin, time: jsonValue["time"]?.doubleValue ?? 0, recorded: recorded, replayed: replayed,
-            diff: StateDiff(from: recorded, to: replayed, keyedPairArrays: keyedPairArrays))
+            diff: StateDiff(from: recorded, to: replayed, keyedPairArrays: keyedPairArrays),
+            precedingActions: precedingActions)
+    }
+}
+
+extension PrecedingAction {
+    /// The action as JSON: `{"step", "name", "action"}`.
+    public var jsonValue: JSONValue {
+        .object(["step": .integer(Int64(step)), "name": .string(name), "action": action])
     }
 }
