@@ -51,7 +51,7 @@ package struct CLIError: Error, CustomStringConvertible {
     }
 
     /// A session the reader refuses, at the reader's file and line.
-    init(_ error: SessionReadError) {
+    package init(_ error: SessionReadError) {
         self.init(.session, error.reason, file: error.source, line: error.line > 0 ? error.line : nil)
     }
 

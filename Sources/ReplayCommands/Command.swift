@@ -3,13 +3,20 @@ import StoreKitCore
 import StoreKitReplay
 
 /// What a command needs besides its arguments.
-struct CommandContext {
+package struct CommandContext {
     /// Where the command writes.
-    var terminal: Terminal
+    package var terminal: Terminal
     /// The environment (`REPLAY_HOST`, `REPLAY_BUILD`, `NO_COLOR`, `XDG_STATE_HOME` ...).
-    var environment: [String: String]
+    package var environment: [String: String]
     /// The directory relative paths and `.replay.json` are looked up from.
-    var currentDirectory: String
+    package var currentDirectory: String
+
+    /// Creates a context.
+    package init(terminal: Terminal, environment: [String: String], currentDirectory: String) {
+        self.terminal = terminal
+        self.environment = environment
+        self.currentDirectory = currentDirectory
+    }
 }
 
 /// A subcommand: its declaration (name, abstract, arguments, typed options) and `run`.

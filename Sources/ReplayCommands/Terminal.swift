@@ -4,11 +4,18 @@ import StoreKitReplay
 
 /// Where the command line writes: stdout for results, stderr for errors and progress; colour only on a terminal
 /// and never with `NO_COLOR`.
-struct Terminal {
+package struct Terminal {
     let useColor: Bool
     let showProgress: Bool
 
-    init(environment: [String: String]) {
+    /// A terminal that colours and shows progress as given.
+    package init(useColor: Bool, showProgress: Bool) {
+        self.useColor = useColor
+        self.showProgress = showProgress
+    }
+
+    /// Colour when standard output is a terminal and `NO_COLOR` is unset; progress when standard error is one.
+    package init(environment: [String: String]) {
         let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         useColor = isatty(1) == 1 && !noColor
         showProgress = isatty(2) == 1
@@ -55,7 +62,7 @@ struct Terminal {
     }
 
     /// The lines as text, each coloured by its kind on a colour terminal: removed lines red, added lines green.
-    func render(_ lines: [RenderedLine]) -> String {
+    package func render(_ lines: [RenderedLine]) -> String {
         lines.map { line in
             switch line.kind {
             case .removed: red(line.text)

@@ -7,17 +7,17 @@ import StoreKitReplay
 ///
 /// The build step is `--build`, else `REPLAY_BUILD`, else (for a host from `.replay.json`) the file's `build`. A host
 /// named by `--host` or `REPLAY_HOST` has no build step unless `--build` or `REPLAY_BUILD` gives one.
-struct HostCommand {
+package struct HostCommand {
     /// The shell command that starts the host.
-    var command: String
+    package var command: String
     /// The directory to run it in (and its build step).
-    var directory: String
+    package var directory: String
     /// The shell command that brings the host up to date, run before every replay.
-    var build: String?
+    package var build: String?
     /// Where the command was found, for messages.
-    var origin: String
+    package var origin: String
     /// Where the build command was found, for messages.
-    var buildOrigin: String?
+    package var buildOrigin: String?
 
     /// Finds the host from `--host` (`host`), `--build` (`build`), the environment and `.replay.json`.
     static func locate(host: String?, build: String?, context: CommandContext) throws(CLIError) -> HostCommand {

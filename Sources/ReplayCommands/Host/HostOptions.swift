@@ -4,17 +4,17 @@ import StoreKitReplay
 
 /// What the host options (``SharedOptions/replaying``) resolve to: the host to run, whether to build it first and
 /// how long to wait for it. Every replaying command resolves them here, so each rule is written once.
-struct HostOptions {
+package struct HostOptions {
     /// The host's command, directory and build step.
-    var host: HostCommand
+    package var host: HostCommand
     /// `--no-build`: run the host as it is.
-    var skipBuild: Bool
+    package var skipBuild: Bool
     /// Seconds a silent host is given before it is stopped.
-    var timeout: Double
+    package var timeout: Double
 
     /// Resolves the host options of `parsed`, with the environment and `.replay.json` for what they leave out.
     /// - Throws: ``CLIError`` when no host is named anywhere, or `.replay.json` is malformed.
-    static func resolve(_ parsed: ParsedCommandLine, context: CommandContext) throws(CLIError) -> HostOptions {
+    package static func resolve(_ parsed: ParsedCommandLine, context: CommandContext) throws(CLIError) -> HostOptions {
         HostOptions(
             host: try HostCommand.locate(
                 host: parsed.value(of: SharedOptions.host), build: parsed.value(of: SharedOptions.build), context: context),
