@@ -20,6 +20,12 @@ import Testing
                         "step": .integer(3), "actionName": .string("increment"), "action": .object(["increment": .object([:])]),
                         "origin": .string("app"), "time": .double(1.5),
                         "recorded": .object(["count": .integer(3)]), "replayed": .object(["count": .integer(2)]),
+                        "changes": .array([
+                            .object([
+                                "path": .string("count"), "components": .array([.string("count")]),
+                                "kind": .string("changed"), "old": .integer(3), "new": .integer(2),
+                            ])
+                        ]),
                         "context": .array([
                             .object(["step": .integer(1), "name": .string("reset"), "action": .object(["reset": .object([:])])]),
                             .object(["step": .integer(2), "name": .string("add"), "action": .object(["add": .integer(2)])]),
@@ -48,11 +54,33 @@ import Testing
             ])
     }
 
-    @Test func theContextSurvivesTheReportsJSON() throws {
+    @Test func theContextAndTheChangesSurviveTheReportsJSON() throws {
         let report = try Self.divergedReport()
         let reread = try ReplayReport(jsonValue: report.jsonValue, header: Self.header)
+        #expect(reread.divergences == report.divergences)
         #expect(reread.divergences.first?.precedingActions.map(\.step) == [1, 2])
         #expect(reread.explanationLines(source: "s") == report.explanationLines(source: "s"))
+    }
+
+    @Test func theChangesAreReadAsSentNotComputedAgain() throws {
+        // The host's diff of maps written as keyed pairs, by map key: carried as data, its paths survive whole.
+        let recorded: JSONValue = .object(["scores": .array([.integer(7), .string("a"), .integer(8), .string("b")])])
+        let replayed: JSONValue = .object(["scores": .array([.integer(7), .string("a"), .integer(8), .string("c")])])
+        let path = JSONPath([.key("scores"), .mapKey(.integer(8))])
+        let diff = StateDiff(
+            old: recorded, new: replayed, changes: [StateDiff.Change(path: path, kind: .changed(from: .string("b"), to: .string("c")))],
+            keyedPairArrays: KeyedPairArrays())
+        let reread = try ReplayReport(
+            jsonValue: .object([
+                "verdict": .string("diverged"), "actions": .integer(1), "stepsReplayed": .integer(1), "stepsMatched": .integer(0),
+                "divergences": .array([
+                    .object([
+                        "step": .integer(1), "actionName": .string("score"), "action": .null, "origin": .string("app"),
+                        "time": .double(0), "recorded": recorded, "replayed": replayed, "changes": diff.jsonValue,
+                    ])
+                ]),
+            ]), header: Self.header)
+        #expect(reread.divergences.first?.diff.changes == diff.changes)
     }
 
     @Test func colourFollowsTheKindNotTheText() {

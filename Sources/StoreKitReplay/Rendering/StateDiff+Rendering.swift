@@ -24,11 +24,16 @@ extension StateDiff {
         return lines.joined(separator: "\n")
     }
 
-    /// The changes as data: `[{"path": …, "kind": "changed"|"added"|"removed", "old": …, "new": …}]`.
+    /// The changes as data: `[{"path": …, "components": […], "kind": "changed"|"added"|"removed", "old": …, "new": …}]`;
+    /// `components` is the path as data (a key as a string, an index as an integer, a map's key as `{"mapKey": key}`),
+    /// from which ``StateDiff/Change/init(jsonValue:)`` reads the change back.
     public var jsonValue: JSONValue {
         .array(
             changes.map { change in
-                var members: [String: JSONValue] = ["path": .string(change.path.description)]
+                var members: [String: JSONValue] = [
+                    "path": .string(change.path.description),
+                    "components": .array(change.path.components.map(\.jsonValue)),
+                ]
                 switch change.kind {
                 case .changed(let from, let to):
                     members["kind"] = .string("changed")
