@@ -56,8 +56,10 @@ var package = Package(
             name: "StoreKitTestingTests",
             dependencies: ["StoreKitTesting", "StoreKitReplay", "StoreKitCore", "SampleFeatures", "SampleReplayStores"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
+        .testTarget(
+            name: "ReplayCommandsTests", dependencies: ["ReplayCommands", "StoreKitReplay", "StoreKitCore", "CommandLineOptions"]),
         .testTarget(name: "ReplayDaemonTests", dependencies: ["ReplayDaemon", "StoreKitCore"]),
-        .testTarget(name: "ReplayCLITests", dependencies: ["replay-cli", "sample-replay-host"]),
+        .testTarget(name: "ReplayCLITests", dependencies: ["replay-cli", "sample-replay-host"], exclude: ["Help"]),
         .testTarget(
             name: "ReplaydTests",
             dependencies: [

@@ -1,7 +1,7 @@
 /// Finds the near miss a user probably meant, for "Did you mean '...'?".
-enum Suggestion {
+package enum Suggestion {
     /// The candidate closest to `word` by edit distance, if it is close enough to be a typo.
-    static func closest(to word: String, among candidates: [String]) -> String? {
+    package static func closest(to word: String, among candidates: [String]) -> String? {
         let scored = candidates.map { ($0, distance(word, $0)) }.filter { $0.1 <= max(2, word.count / 3) }
         return scored.min { $0.1 < $1.1 }?.0
     }

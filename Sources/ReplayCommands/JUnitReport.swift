@@ -22,16 +22,16 @@ enum JUnitReport {
             case 0:
                 xml += "</testcase>\n"
             case 1:
-                xml += "\n" + #"      <failure message="\#(escape(result.verdict))">\#(escape(result.explanation))</failure>"# + "\n    </testcase>\n"
+                xml += "\n" + #"      <failure message="\#(escape(result.verdict))">\#(escape(result.explanation.text))</failure>"# + "\n    </testcase>\n"
             default:
-                xml += "\n" + #"      <error message="\#(escape(result.explanation))"/>"# + "\n    </testcase>\n"
+                xml += "\n" + #"      <error message="\#(escape(result.explanation.text))"/>"# + "\n    </testcase>\n"
             }
         }
         xml += "  </testsuite>\n</testsuites>\n"
         do {
             try Data(xml.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw CLIError("cannot write the JUnit report '\(path)': \(error.localizedDescription)")
+            throw CLIError(.output, "cannot write the JUnit report '\(path)': \(error.localizedDescription)")
         }
     }
 

@@ -22,7 +22,7 @@ struct SessionFileRewrite {
         do {
             try FileManager.default.copyItem(atPath: path, toPath: backup)
         } catch {
-            throw CLIError("cannot keep the original of '\(path)' as '\(backup)': \(error.localizedDescription)")
+            throw CLIError(.output, "cannot keep the original of '\(path)' as '\(backup)': \(error.localizedDescription)")
         }
         return backup
     }
@@ -34,19 +34,19 @@ struct SessionFileRewrite {
         do {
             let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int ?? 0o644
             guard FileManager.default.createFile(atPath: temporary, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-                throw CLIError("cannot create '\(temporary)'")
+                throw CLIError(.output, "cannot create '\(temporary)'")
             }
             try Data(bytes).write(to: URL(fileURLWithPath: temporary))
             try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: temporary)
             guard rename(temporary, path) == 0 else {
-                throw CLIError("cannot rename '\(temporary)' to '\(path)': \(String(cString: strerror(errno)))")
+                throw CLIError(.output, "cannot rename '\(temporary)' to '\(path)': \(String(cString: strerror(errno)))")
             }
         } catch let error as CLIError {
             try? FileManager.default.removeItem(atPath: temporary)
             throw error
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
-            throw CLIError("cannot rewrite '\(path)': \(error.localizedDescription)")
+            throw CLIError(.output, "cannot rewrite '\(path)': \(error.localizedDescription)")
         }
     }
 }

@@ -20,7 +20,7 @@ struct SessionInput {
         let copy = "/tmp/replay-cli-stdin-\(getpid())-\(UUID().uuidString.prefix(8)).jsonl"
         let data = FileHandle.standardInput.readDataToEndOfFile()
         guard FileManager.default.createFile(atPath: copy, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw CLIError("cannot keep standard input in \(copy)")
+            throw CLIError(.output, "cannot keep standard input in \(copy)")
         }
         path = copy
         displayName = "<stdin>"

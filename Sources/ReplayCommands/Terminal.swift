@@ -4,11 +4,18 @@ import StoreKitReplay
 
 /// Where the command line writes: stdout for results, stderr for errors and progress; colour only on a terminal
 /// and never with `NO_COLOR`.
-struct Terminal {
+package struct Terminal {
     let useColor: Bool
     let showProgress: Bool
 
-    init(environment: [String: String]) {
+    /// A terminal that colours and shows progress as given.
+    package init(useColor: Bool, showProgress: Bool) {
+        self.useColor = useColor
+        self.showProgress = showProgress
+    }
+
+    /// Colour when standard output is a terminal and `NO_COLOR` is unset; progress when standard error is one.
+    package init(environment: [String: String]) {
         let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         useColor = isatty(1) == 1 && !noColor
         showProgress = isatty(2) == 1
@@ -54,14 +61,14 @@ struct Terminal {
         useColor ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
 
-    /// Colours the -/+ lines of a diff dump.
-    func colorDiff(_ text: String) -> String {
-        guard useColor else { return text }
-        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            let trimmed = line.drop { $0 == " " }
-            if trimmed.hasPrefix("- ") || line.hasPrefix("-") { return red(String(line)) }
-            if trimmed.hasPrefix("+ ") || line.hasPrefix("+") { return green(String(line)) }
-            return String(line)
+    /// The lines as text, each coloured by its kind on a colour terminal: removed lines red, added lines green.
+    package func render(_ lines: [RenderedLine]) -> String {
+        lines.map { line in
+            switch line.kind {
+            case .removed: red(line.text)
+            case .added: green(line.text)
+            case .text, .context, .unchanged: line.text
+            }
         }.joined(separator: "\n")
     }
 }

@@ -9,8 +9,7 @@ import Testing
             """
             #!/bin/sh
             cat > /dev/null &
-            echo '{"kind":"hello","protocol":1,"stores":["todos"]}'
-            case "$*" in *drift*) echo '{"kind":"result","header":{},"drift":{"checkedValues":2,"entries":[]}}'; exit 0;; esac
+            echo '{"kind":"hello","protocol":2,"stores":["todos"]}'
             \(body)
             """, executable: true)
     }

@@ -2,19 +2,12 @@ import Foundation
 import Testing
 
 @Suite struct UsageTests {
-    @Test(arguments: ["diff", "check", "replay", "show", "log", "stats", "sessions", "verify", "update"])
-    func everyCommandHasHelp(_ command: String) async throws {
-        let outcome = try await CLI.run([command, "--help"])
-        #expect(outcome.status == 0)
-        #expect(outcome.stdout.hasPrefix("OVERVIEW: "))
-        #expect(outcome.stdout.contains("\nUSAGE: replay-cli \(command)"))
-        #expect(outcome.stdout.contains("\nOPTIONS:\n"))
-    }
-
-    @Test func rootHelpListsTheSubcommands() async throws {
-        let outcome = try await CLI.run(["--help"])
-        #expect(outcome.status == 0)
-        #expect(outcome.stdout.contains("SUBCOMMANDS:\n  diff"))
+    @Test func noSubcommandIsAnErrorWithTheRootHelp() async throws {
+        let outcome = try await CLI.run([])
+        #expect(outcome.status == 2)
+        let help = try String(
+            contentsOf: CLI.packageRoot.appendingPathComponent("Tests/ReplayCLITests/Help/root.txt"), encoding: .utf8)
+        #expect(outcome.stderr == "Error: missing subcommand\nUsage: replay-cli <subcommand> [<arguments>] [--help]\n\n" + help)
     }
 
     @Test func aMistypedSubcommandGetsASuggestion() async throws {
@@ -26,12 +19,26 @@ import Testing
     @Test func aMistypedOptionGetsASuggestionAndTheUsage() async throws {
         let outcome = try await CLI.run(["show", "x.jsonl", "--stpe", "3"])
         #expect(outcome.status == 2)
-        #expect(outcome.stderr.hasPrefix("Error: unknown option '--stpe'\nDid you mean '--step'?\nUsage: replay-cli show"))
+        #expect(
+            outcome.stderr
+                == "Error: unknown option '--stpe'\nDid you mean '--step'?\nUsage: replay-cli show <session> [--step <n>] [--json]\n")
     }
 
     @Test func aBadNumberIsNamed() async throws {
         let outcome = try await CLI.run(["show", CLI.session("counter-basic.jsonl"), "--step", "two"])
         #expect(outcome.status == 2)
-        #expect(outcome.stderr.hasPrefix("Error: option '--step' needs a whole number"))
+        #expect(
+            outcome.stderr
+                == "Error: option '--step' needs a whole number from 0 to \(Int.max), not 'two'\n"
+                + "Usage: replay-cli show <session> [--step <n>] [--json]\n")
+    }
+
+    @Test func aMissingSessionIsNamedWithTheUsage() async throws {
+        let outcome = try await CLI.run(["diff", "--no-build"])
+        #expect(outcome.status == 2)
+        #expect(
+            outcome.stderr
+                == "Error: missing '<session>'\nUsage: replay-cli diff <session> [<other-session>] [--all] [--context <n>] "
+                + "[--states] [--host <command>] [--build <command>] [--no-build] [--timeout <seconds>] [--json]\n")
     }
 }

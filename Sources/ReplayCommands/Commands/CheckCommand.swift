@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 import StoreKitCore
 import StoreKitReplay
@@ -5,37 +6,38 @@ import StoreKitReplay
 /// `replay-cli check`: golden replay in CI: every session under the given paths, one line each, a summary,
 /// and optionally JUnit XML.
 enum CheckCommand: Command {
-    static let name = "check"
-    static let abstract = "Replay every session in the given files and folders; exit 1 if any diverged."
-    static let usage = "replay-cli check <path>... [--jobs <n>] [--junit <file>] [--host <command>] [--build <command> | --no-build] [--timeout <seconds>] [--json]"
-    static let arguments = [("<path>...", "session files (.jsonl) and folders to search for them")]
-    static let options = [
-        OptionSpec(name: "--jobs", valueName: "<n>", help: "replay n sessions at once (default: 1)"),
-        OptionSpec(name: "--junit", valueName: "<file>", help: "also write the results as JUnit XML for CI"),
-    ] + CommonOptions.replaying + [CommonOptions.json]
+    /// `--jobs <n>`.
+    static let jobs = Option<Int>.integer("--jobs", in: 1...64, default: 1, help: "replay n sessions at once")
+    /// `--junit <file>`.
+    static let junit = Option<String>.string(
+        "--junit", valueName: "<file>", help: "also write the results as JUnit XML for CI")
+
+    static let command = CommandDescription(
+        name: "replay-cli check", abstract: "Replay every session in the given files and folders; exit 1 if any diverged.",
+        arguments: [
+            ArgumentDeclaration("<path>", help: "session files (.jsonl) and folders to search for them", isRepeating: true)
+        ],
+        options: [jobs.declaration, junit.declaration] + SharedOptions.replaying)
 
     /// One session's outcome.
     struct Result {
         var path: String
         var verdict: String
         var line: String
-        var explanation: String
+        var explanation: [RenderedLine]
         var status: Int32
         var json: JSONValue
     }
 
-    static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
-        guard !parsed.positionals.isEmpty else { throw CLIError("check needs at least one file or folder", usage: usage) }
-        let jobs = try parsed.integer("--jobs", in: 1...64, usage: usage) ?? 1
-        let timeout = Double(try parsed.integer("--timeout", in: 1...86_400, usage: usage) ?? 30)
+    static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> Int32 {
         let paths = try sessionFiles(parsed.positionals)
-        guard !paths.isEmpty else { throw CLIError("no session files (.jsonl) under \(parsed.positionals.map { "'\($0)'" }.joined(separator: ", "))") }
-        let host = try HostCommand.locate(parsed, context: context)
-        let identity = try host.bringUpToDate(skipBuild: parsed.has("--no-build"), terminal: context.terminal)
-        let replay = HostReplay(host: host, timeout: timeout, terminal: context.terminal)
+        guard !paths.isEmpty else { throw CLIError(.input, "no session files (.jsonl) under \(parsed.positionals.map { "'\($0)'" }.joined(separator: ", "))") }
+        let hostOptions = try HostOptions.resolve(parsed, context: context)
+        let identity = try hostOptions.bringUpToDate(context.terminal)
+        let replay = hostOptions.replay(context.terminal)
         let results = Results(count: paths.count)
         let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = jobs
+        queue.maxConcurrentOperationCount = parsed.value(ofDefaulted: jobs)
         for (index, path) in paths.enumerated() {
             queue.addOperation {
                 results.set(index, check(path, replay))
@@ -48,8 +50,8 @@ enum CheckCommand: Command {
         let counts = Dictionary(grouping: all, by: \.verdict).mapValues(\.count)
         let summary = "\(all.count) session\(all.count == 1 ? "" : "s"): "
             + counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-        if let junit = parsed.values["--junit"] { try JUnitReport.write(all, host: identity, to: junit) }
-        if parsed.has("--json") {
+        if let junit = parsed.value(of: junit) { try JUnitReport.write(all, host: identity, to: junit) }
+        if parsed.isSet(SharedOptions.json) {
             context.terminal.out(
                 JSONValue.object([
                     "sessions": .array(all.map(\.json)), "summary": .object(counts.mapValues { .integer(Int64($0)) }),
@@ -61,7 +63,7 @@ enum CheckCommand: Command {
                 context.terminal.out("\(mark) \(result.line)")
             }
             for result in all where result.status != 0 {
-                context.terminal.out("\n" + context.terminal.colorDiff(result.explanation))
+                context.terminal.out("\n" + context.terminal.render(result.explanation))
             }
             context.terminal.out("\n" + summary)
             context.terminal.out(identity.summary)
@@ -78,15 +80,16 @@ enum CheckCommand: Command {
                 line += ": step \(divergence.step) \(divergence.actionName), \(divergence.diff.changes.first.map { "\($0.path)" } ?? "")"
             }
             if !outcome.drift.isEmpty { line += "; schema drift in \(outcome.drift.entries.count) kind(s) of value" }
-            let explanation = (outcome.drift.isEmpty ? "" : outcome.drift.explanation + "\n") + report.explanation(source: path)
+            let drift = outcome.drift.isEmpty ? [] : (outcome.drift.explanation + "\n").renderedLines(.text)
+            let explanation = drift + report.explanationLines(source: path)
             let verdict = outcome.drift.isEmpty ? report.verdict.name : "drifted"
             return Result(
                 path: path, verdict: verdict, line: line, explanation: explanation, status: outcome.exitStatus,
                 json: .object(["session": .string(path), "verdict": .string(verdict), "drift": outcome.drift.jsonValue, "report": report.jsonValue]))
         } catch {
             return Result(
-                path: path, verdict: "error", line: "error       \(path): \(error.message)", explanation: error.message, status: 2,
-                json: .object(["session": .string(path), "verdict": .string("error"), "error": .string(error.message)]))
+                path: path, verdict: "error", line: "error       \(path): \(error.description)", explanation: [RenderedLine(.text, error.description)], status: 2,
+                json: .object(["session": .string(path), "verdict": .string("error"), "error": .string(error.description)]))
         }
     }
 
@@ -96,7 +99,7 @@ enum CheckCommand: Command {
         for argument in arguments {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) else {
-                throw CLIError("no such file or folder '\(argument)'")
+                throw CLIError(.input, "no such file or folder '\(argument)'")
             }
             if !isDirectory.boolValue {
                 files.append(argument)

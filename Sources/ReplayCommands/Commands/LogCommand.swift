@@ -1,21 +1,20 @@
+import CommandLineOptions
 import StoreKitCore
 import StoreKitReplay
 
 /// `replay-cli log`: one line per event.
 enum LogCommand: Command {
-    static let name = "log"
-    static let abstract = "List a session's events: step, time, action, origin and how much the state changed."
-    static let usage = "replay-cli log <session> [--json]"
-    static let arguments = [("<session>", "a recorded session (.jsonl), or '-' for standard input")]
-    static let options = [CommonOptions.json]
+    static let command = CommandDescription(
+        name: "replay-cli log",
+        abstract: "List a session's events: step, time, action, origin and how much the state changed.",
+        arguments: [ArgumentDeclaration("<session>", help: "a recorded session (.jsonl), or '-' for standard input")], options: [SharedOptions.json.declaration])
 
-    static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
-        guard parsed.positionals.count == 1 else { throw CLIError("log takes one session", usage: usage) }
+    static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> Int32 {
         let session = try SessionInput(parsed.positionals[0])
         defer { session.cleanUp() }
         var previous: JSONValue = .null
         var entries: [JSONValue] = []
-        let json = parsed.has("--json")
+        let json = parsed.isSet(SharedOptions.json)
         try SessionScan.read(session) { event throws(CLIError) in
             switch event {
             case .header(let header):

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import StoreKitCore
 import StoreKitReplay
 
@@ -9,7 +10,7 @@ enum SessionComparison {
         var diff: StateDiff
     }
 
-    static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
+    static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> Int32 {
         let first = try SessionInput(parsed.positionals[0])
         defer { first.cleanUp() }
         let second = try SessionInput(parsed.positionals[1])
@@ -23,7 +24,7 @@ enum SessionComparison {
             if headerA.initialState != headerB.initialState {
                 differences.append(Difference(step: 0, what: "initial state", diff: StateDiff(from: headerA.initialState, to: headerB.initialState)))
             }
-            while differences.isEmpty || parsed.has("--all") {
+            while differences.isEmpty || parsed.isSet(DiffCommand.all) {
                 let left = try nextAction(a)
                 let right = try nextAction(b)
                 if left == nil && right == nil { break }
@@ -44,11 +45,11 @@ enum SessionComparison {
             while try a.next() != nil {}
             while try b.next() != nil {}
         } catch let error as SessionReadError {
-            throw CLIError(error.description)
+            throw CLIError(error)
         } catch {
-            throw CLIError("\(error)")
+            throw CLIError(.session, "\(error)")
         }
-        if parsed.has("--json") {
+        if parsed.isSet(SharedOptions.json) {
             context.terminal.out(
                 JSONValue.object([
                     "sessions": .array([.string(first.displayName), .string(second.displayName)]),
@@ -62,7 +63,7 @@ enum SessionComparison {
             for difference in differences {
                 context.terminal.out("\nstep \(difference.step): \(difference.what)")
                 if !difference.diff.isEmpty {
-                    context.terminal.out(context.terminal.colorDiff(difference.diff.rendered()))
+                    context.terminal.out(context.terminal.render(difference.diff.renderedLines()))
                     context.terminal.out(difference.diff.summary)
                 }
             }

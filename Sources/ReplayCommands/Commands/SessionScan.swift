@@ -12,9 +12,9 @@ enum SessionScan {
         } catch let error as CLIError {
             throw error
         } catch let error as SessionReadError {
-            throw CLIError(HostReplay.rename(error, session))
+            throw CLIError(error, in: session)
         } catch {
-            throw CLIError("\(session.displayName): \(error)")
+            throw CLIError(.session, "\(error)", file: session.displayName)
         }
     }
 }

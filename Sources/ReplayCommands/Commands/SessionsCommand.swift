@@ -1,23 +1,25 @@
+import CommandLineOptions
 import Foundation
 import StoreKitCore
 import StoreKitReplay
 
 /// `replay-cli sessions`: what replayd stored, newest first.
 enum SessionsCommand: Command {
-    static let name = "sessions"
-    static let abstract = "List the sessions replayd stored, newest first, with app, store, length and status."
-    static let usage = "replay-cli sessions [--dir <folder>] [--json]"
-    static let arguments: [(String, String)] = []
-    static let options = [
-        OptionSpec(name: "--dir", valueName: "<folder>", help: "where the sessions are (default: replayd's, $XDG_STATE_HOME/replayd/sessions or ~/.replayd/sessions)"),
-        CommonOptions.json,
-    ]
+    /// `--dir <folder>`.
+    static let directory = Option<String>.string(
+        "--dir", valueName: "<folder>",
+        defaultDescription: "replayd's, $XDG_STATE_HOME/replayd/sessions or ~/.replayd/sessions",
+        help: "where the sessions are")
 
-    static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
-        guard parsed.positionals.isEmpty else { throw CLIError("sessions takes no arguments", usage: usage) }
-        let directory = parsed.values["--dir"] ?? defaultDirectory(context.environment)
+    static let command = CommandDescription(
+        name: "replay-cli sessions",
+        abstract: "List the sessions replayd stored, newest first, with app, store, length and status.",
+        options: [directory.declaration, SharedOptions.json.declaration])
+
+    static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> Int32 {
+        let directory = parsed.value(of: directory) ?? defaultDirectory(context.environment)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
-            throw CLIError("cannot list '\(directory)' (does it exist? replayd creates it when it starts)")
+            throw CLIError(.input, "cannot list '\(directory)' (does it exist? replayd creates it when it starts)")
         }
         var rows: [(modified: Date, json: JSONValue, text: [String])] = []
         var damaged: [String] = []
@@ -52,7 +54,7 @@ enum SessionsCommand: Command {
         // A damaged session is listed with the others, and named with the reader's reason: exit 2, as every command.
         for reason in damaged.sorted() { context.terminal.err("Error: \(reason)") }
         let exitStatus: Int32 = damaged.isEmpty ? 0 : 2
-        if parsed.has("--json") {
+        if parsed.isSet(SharedOptions.json) {
             context.terminal.out(JSONValue.array(rows.map(\.json)).prettyString())
             return exitStatus
         }

@@ -1,20 +1,19 @@
+import CommandLineOptions
 import StoreKitCore
 import StoreKitReplay
 
 /// `replay-cli show`: the recorded state at a step.
 enum ShowCommand: Command {
-    static let name = "show"
-    static let abstract = "Print the recorded state at a step (default: the last one)."
-    static let usage = "replay-cli show <session> [--step <n>] [--json]"
-    static let arguments = [("<session>", "a recorded session (.jsonl), or '-' for standard input")]
-    static let options = [
-        OptionSpec(name: "--step", valueName: "<n>", help: "the step; 0 is the initial state (default: the last step)"),
-        CommonOptions.json,
-    ]
+    /// `--step <n>`.
+    static let step = Option<Int>.integer(
+        "--step", in: 0...Int.max, defaultDescription: "the last step", help: "the step; 0 is the initial state")
 
-    static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
-        guard parsed.positionals.count == 1 else { throw CLIError("show takes one session", usage: usage) }
-        let step = try parsed.integer("--step", in: 0...Int.max, usage: usage)
+    static let command = CommandDescription(
+        name: "replay-cli show", abstract: "Print the recorded state at a step (default: the last one).",
+        arguments: [ArgumentDeclaration("<session>", help: "a recorded session (.jsonl), or '-' for standard input")], options: [step.declaration, SharedOptions.json.declaration])
+
+    static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> Int32 {
+        let step = parsed.value(of: step)
         let session = try SessionInput(parsed.positionals[0])
         defer { session.cleanUp() }
         var found: (Int, JSONValue, String)?
@@ -34,9 +33,9 @@ enum ShowCommand: Command {
             }
         }
         guard let (reached, state, name) = found, step == nil || reached == step else {
-            throw CLIError("\(session.displayName) has no step \(step ?? 0) (it has \(actions) actions; a gap may cover that step)")
+            throw CLIError(.input, "\(session.displayName) has no step \(step ?? 0) (it has \(actions) actions; a gap may cover that step)")
         }
-        if parsed.has("--json") {
+        if parsed.isSet(SharedOptions.json) {
             context.terminal.out(JSONValue.object(["step": .integer(Int64(reached)), "action": .string(name), "state": state]).prettyString())
         } else {
             context.terminal.err("state after step \(reached) (\(name)):")

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 import StoreKitCore
 import StoreKitReplay
@@ -5,13 +6,13 @@ import StoreKitReplay
 /// `replay-cli diff --states <old.json> <new.json>`: the structural difference between two JSON documents, such
 /// as two states saved with `show --json`.
 enum StateFileComparison {
-    static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
+    static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> Int32 {
         guard parsed.positionals.count == 2 else {
-            throw CLIError("diff --states takes two JSON files", usage: DiffCommand.usage)
+            throw CLIError("diff --states takes two JSON files", usage: DiffCommand.command.usage)
         }
         let (old, new) = try parseBoth(parsed.positionals[0], parsed.positionals[1])
         let diff = StateDiff(from: old, to: new)
-        if parsed.has("--json") {
+        if parsed.isSet(SharedOptions.json) {
             context.terminal.out(
                 JSONValue.object([
                     "old": .string(parsed.positionals[0]), "new": .string(parsed.positionals[1]),
@@ -20,7 +21,7 @@ enum StateFileComparison {
         } else if diff.isEmpty {
             context.terminal.out("same: \(parsed.positionals[0]) and \(parsed.positionals[1]) hold equal JSON\n")
         } else {
-            context.terminal.out(context.terminal.colorDiff(diff.summary + "\n" + diff.rendered()))
+            context.terminal.out(context.terminal.render(diff.summary.renderedLines(.text) + diff.renderedLines()))
         }
         KeptUntilExit.keep(diff)  // the two parsed files: freeing them would take a third of the time parsing did
         return diff.isEmpty ? 0 : 1
@@ -46,7 +47,7 @@ enum StateFileComparison {
         do {
             bytes = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
         } catch {
-            throw CLIError("cannot read \(path): \((error as NSError).localizedDescription)")
+            throw CLIError(.input, "cannot read \(path): \((error as NSError).localizedDescription)")
         }
         do {
             return try JSONParser().parse(bytes)
@@ -54,7 +55,7 @@ enum StateFileComparison {
             let before = bytes.prefix(error.offset)
             let line = before.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
             let column = error.offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
-            throw CLIError("\(path):\(line):\(column): \(error.message)")
+            throw CLIError(.input, "\(path):\(line):\(column): \(error.message)")
         }
     }
 }

@@ -1,17 +1,16 @@
+import CommandLineOptions
 import Foundation
 import StoreKitCore
 import StoreKitReplay
 
 /// `replay-cli stats`: counts, duration, gaps and sizes.
 enum StatsCommand: Command {
-    static let name = "stats"
-    static let abstract = "Summarize a session: actions by name and origin, duration, gaps and sizes."
-    static let usage = "replay-cli stats <session> [--json]"
-    static let arguments = [("<session>", "a recorded session (.jsonl), or '-' for standard input")]
-    static let options = [CommonOptions.json]
+    static let command = CommandDescription(
+        name: "replay-cli stats",
+        abstract: "Summarize a session: actions by name and origin, duration, gaps and sizes.",
+        arguments: [ArgumentDeclaration("<session>", help: "a recorded session (.jsonl), or '-' for standard input")], options: [SharedOptions.json.declaration])
 
-    static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
-        guard parsed.positionals.count == 1 else { throw CLIError("stats takes one session", usage: usage) }
+    static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> Int32 {
         let session = try SessionInput(parsed.positionals[0])
         defer { session.cleanUp() }
         var header: SessionHeader?
@@ -43,7 +42,7 @@ enum StatsCommand: Command {
         }
         let bytes = (try? FileManager.default.attributesOfItem(atPath: session.path)[.size] as? Int) ?? 0
         let status = end?.reason.rawValue ?? "cut off (no end line)"
-        if parsed.has("--json") {
+        if parsed.isSet(SharedOptions.json) {
             context.terminal.out(JSONValue.object([
                 "session": .string(session.displayName), "storeId": .string(header?.storeID ?? ""),
                 "actions": .integer(Int64(actions)), "fromEffects": .integer(Int64(fromEffects)),

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 import StoreKitCore
 import StoreKitReplay
@@ -8,34 +9,34 @@ import StoreKitReplay
 /// states and patches) stay as they were, and so does the file's mode. With no state changed the file is left
 /// alone. The first original is never overwritten: a backup that exists already gets a numbered sibling.
 enum UpdateCommand: Command {
-    static let name = "update"
-    static let abstract = "Accept the current reducers: rewrite a session's recorded states with the replayed ones."
-    static let usage = "replay-cli update <session> [--no-backup] [--host <command>] [--build <command> | --no-build] [--timeout <seconds>] [--json]"
-    static let arguments = [("<session>", "the golden session to update")]
-    static let options = [
-        OptionSpec(name: "--no-backup", valueName: nil, help: "do not keep the original as <session>.orig (or .orig.1, .orig.2 ...)"),
-    ] + CommonOptions.replaying + [CommonOptions.json]
+    /// `--no-backup`.
+    static let noBackup = Flag("--no-backup", help: "do not keep the original as <session>.orig (or .orig.1, .orig.2 ...)")
+
+    static let command = CommandDescription(
+        name: "replay-cli update",
+        abstract: "Accept the current reducers: rewrite a session's recorded states with the replayed ones.",
+        arguments: [ArgumentDeclaration("<session>", help: "the golden session to update")],
+        options: [noBackup.declaration] + SharedOptions.replaying)
 
     /// At most this many changed steps are named in the text output.
     static let stepsNamed = 10
 
-    static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
-        guard parsed.positionals.count == 1, parsed.positionals[0] != "-" else {
-            throw CLIError("update takes one session file (not standard input: it rewrites the file)", usage: usage)
+    static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> Int32 {
+        guard parsed.positionals[0] != "-" else {
+            throw CLIError("update takes one session file (not standard input: it rewrites the file)", usage: command.usage)
         }
         let session = try SessionInput(parsed.positionals[0])
         let original: Session
         do {
             original = try Session(contentsOf: session.path)
         } catch {
-            throw CLIError(HostReplay.rename(error, session))
+            throw CLIError(error, in: session)
         }
-        let host = try HostCommand.locate(parsed, context: context)
-        let identity = try host.bringUpToDate(skipBuild: parsed.has("--no-build"), terminal: context.terminal)
-        let timeout = Double(try parsed.integer("--timeout", in: 1...86_400, usage: usage) ?? 30)
-        let answer = try HostClient(host: host, timeout: timeout)
+        let hostOptions = try HostOptions.resolve(parsed, context: context)
+        let identity = try hostOptions.bringUpToDate(context.terminal)
+        let answer = try HostClient(host: hostOptions.host, timeout: hostOptions.timeout)
             .run(ReplayHostRequest(command: .rerecord), sessionPath: session.path, displayName: session.displayName)
-        if let failure = answer.result["failure"]?.stringValue { throw CLIError("\(session.displayName): \(failure)") }
+        if let failure = answer.result["failure"]?.stringValue { throw CLIError(.host, "\(session.displayName): \(failure)") }
         var bytes: [UInt8] = []
         for line in answer.lines {
             line.writeCanonical(to: &bytes)
@@ -46,16 +47,16 @@ enum UpdateCommand: Command {
         do {
             updated = try Session(ndjson: bytes, source: "the host's re-recorded session")
         } catch {
-            throw CLIError("the replay host sent back an invalid session: \(error)")
+            throw CLIError(.host, "the replay host sent back an invalid session: \(error)")
         }
         let changedSteps = try changedSteps(from: original, to: updated, session: session)
         var backup: String?
         if !changedSteps.isEmpty {
             let file = SessionFileRewrite(path: session.path)
-            if !parsed.has("--no-backup") { backup = try file.keepBackup() }
+            if !parsed.isSet(noBackup) { backup = try file.keepBackup() }
             try file.replace(with: bytes)
         }
-        if parsed.has("--json") {
+        if parsed.isSet(SharedOptions.json) {
             context.terminal.out(
                 JSONValue.object([
                     "session": .string(session.path), "actions": .integer(Int64(updated.actions.count)),
@@ -84,8 +85,8 @@ enum UpdateCommand: Command {
         let before = original.actions
         let after = updated.actions
         guard before.map(\.sequence) == after.map(\.sequence), original.header == updated.header else {
-            throw CLIError(
-                "the replay host sent back a session with other steps or another header than \(session.displayName); nothing was changed")
+            throw CLIError(.host, 
+"the replay host sent back a session with other steps or another header than \(session.displayName); nothing was changed")
         }
         return zip(before, after).filter { $0.0.state != $0.1.state }.map(\.1.sequence)
     }

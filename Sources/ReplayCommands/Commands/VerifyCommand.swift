@@ -1,3 +1,4 @@
+import CommandLineOptions
 import StoreKitCore
 import StoreKitReplay
 
@@ -6,14 +7,13 @@ import StoreKitReplay
 /// Exit 0 when every file is valid (warnings allowed): exactly when every other command reads it; exit 2 when a file
 /// cannot be read or holds a line the reader refuses, each listed as `file:line: the reader's reason`.
 enum VerifyCommand: Command {
-    static let name = "verify"
-    static let abstract = "Check session files as every command reads them, listing every problem: fields, sequence numbers, gaps, patches, truncation."
-    static let usage = "replay-cli verify <session>... [--json]"
-    static let arguments = [("<session>...", "session files (.jsonl), or '-' for standard input")]
-    static let options = [CommonOptions.json]
+    static let command = CommandDescription(
+        name: "replay-cli verify",
+        abstract: "Check session files as every command reads them, listing every problem: fields, sequence numbers, gaps, patches, truncation.",
+        arguments: [ArgumentDeclaration("<session>", help: "session files (.jsonl), or '-' for standard input", isRepeating: true)],
+        options: [SharedOptions.json.declaration])
 
-    static func run(_ parsed: ParsedArguments, _ context: CommandContext) throws(CLIError) -> Int32 {
-        guard !parsed.positionals.isEmpty else { throw CLIError("verify needs at least one session", usage: usage) }
+    static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> Int32 {
         var status: Int32 = 0
         var documents: [JSONValue] = []
         for argument in parsed.positionals {
@@ -25,7 +25,7 @@ enum VerifyCommand: Command {
                 "lines": .integer(Int64(result.lines)), "actions": .integer(Int64(result.actions)),
                 "problems": .array(result.problems.map { .object(["line": .integer(Int64($0.line)), "message": .string($0.message), "warning": .bool($0.isWarning)]) }),
             ]))
-            guard !parsed.has("--json") else { continue }
+            guard !parsed.isSet(SharedOptions.json) else { continue }
             if result.isValid {
                 context.terminal.out("\(context.terminal.green("ok")) \(name): \(result.lines) lines, \(result.actions) actions")
             } else {
@@ -36,7 +36,7 @@ enum VerifyCommand: Command {
                 context.terminal.out("  \(label) \(problem.line > 0 ? "\(name):\(problem.line)" : name): \(problem.message)")
             }
         }
-        if parsed.has("--json") { context.terminal.out(JSONValue.array(documents).prettyString()) }
+        if parsed.isSet(SharedOptions.json) { context.terminal.out(JSONValue.array(documents).prettyString()) }
         return status
     }
 }

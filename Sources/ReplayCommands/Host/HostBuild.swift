@@ -39,7 +39,7 @@ struct HostBuild {
         do {
             try process.run()
         } catch {
-            throw CLIError("cannot run the replay host's build step '\(command)' (from \(origin)): \(error)")
+            throw CLIError(.host, "cannot run the replay host's build step '\(command)' (from \(origin)): \(error)")
         }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -49,8 +49,8 @@ struct HostBuild {
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             .map(String.init)
         let excerpt = Self.excerpt(of: lines.last == "" ? Array(lines.dropLast()) : lines)
-        throw CLIError(
-            "the replay host's build step '\(command)' (from \(origin), in \(directory)) \(how); nothing was replayed"
+        throw CLIError(.host, 
+"the replay host's build step '\(command)' (from \(origin), in \(directory)) \(how); nothing was replayed"
                 + (excerpt.isEmpty ? " (it printed nothing)" : ":\n" + excerpt))
     }
 

@@ -23,7 +23,7 @@ struct HostClient {
     ///   and the step and action the host had reached.
     func run(_ request: ReplayHostRequest, sessionPath: String, displayName: String) throws(CLIError) -> Answer {
         guard let input = FileHandle(forReadingAtPath: sessionPath) else {
-            throw CLIError("\(displayName): cannot read the session (no such file, or not readable)")
+            throw CLIError(.session, "cannot read the session (no such file, or not readable)", file: displayName)
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -37,7 +37,7 @@ struct HostClient {
         do {
             try process.run()
         } catch {
-            throw CLIError("cannot start the replay host '\(host.command)' (from \(host.origin)): \(error)")
+            throw CLIError(.host, "cannot start the replay host '\(host.command)' (from \(host.origin)): \(error)")
         }
         let lines = LineQueue(output.fileHandleForReading)
         let hostErrors = LineQueue(errors.fileHandleForReading)
@@ -60,21 +60,21 @@ struct HostClient {
             switch lines.next(timeout: timeout) {
             case .timedOut:
                 process.terminate()
-                throw CLIError("the replay host hung \(whereItWas()): no answer for \(Int(timeout)) s (stopped it; raise --timeout if replay is just slow)")
+                throw CLIError(.host, "the replay host hung \(whereItWas()): no answer for \(Int(timeout)) s (stopped it; raise --timeout if replay is just slow)")
             case .ended:
                 process.waitUntilExit()
                 let how = process.terminationReason == .uncaughtSignal
                     ? "crashed (signal \(process.terminationStatus))" : "exited with status \(process.terminationStatus)"
-                throw CLIError("the replay host \(how) \(whereItWas()) without an answer\(hostSaid())")
+                throw CLIError(.host, "the replay host \(how) \(whereItWas()) without an answer\(hostSaid())")
             case .line(let text):
                 guard let message = try? JSONValue(parsing: text), let kind = message["kind"]?.stringValue else {
                     process.terminate()
-                    throw CLIError("the replay host printed something that is not the replay-host protocol \(whereItWas()): '\(text.prefix(120))'")
+                    throw CLIError(.host, "the replay host printed something that is not the replay-host protocol \(whereItWas()): '\(text.prefix(120))'")
                 }
                 if !sawHello {
                     guard kind == "hello", message["protocol"]?.integerValue == Int64(ReplayHost.protocolVersion) else {
                         process.terminate()
-                        throw CLIError("the replay host does not speak replay-host protocol \(ReplayHost.protocolVersion): its first line was '\(text.prefix(120))'")
+                        throw CLIError(.host, "the replay host does not speak replay-host protocol \(ReplayHost.protocolVersion): its first line was '\(text.prefix(120))'")
                     }
                     sawHello = true
                     answer.stores = message["stores"]?.arrayValue?.compactMap(\.stringValue) ?? []
@@ -91,11 +91,12 @@ struct HostClient {
                     answer.result = message
                     return answer
                 case "error":
-                    let line = message["line"]?.integerValue.map { ":\($0)" } ?? ""
-                    throw CLIError("\(displayName)\(line): \(message["message"]?.stringValue ?? "the host reported an error")")
+                    throw CLIError(
+                        .session, message["message"]?.stringValue ?? "the host reported an error", file: displayName,
+                        line: message["line"]?.integerValue.map { Int($0) })
                 default:
                     process.terminate()
-                    throw CLIError("the replay host sent an unknown message kind '\(kind)' \(whereItWas())")
+                    throw CLIError(.host, "the replay host sent an unknown message kind '\(kind)' \(whereItWas())")
                 }
             }
         }

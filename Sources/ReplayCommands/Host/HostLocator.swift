@@ -7,26 +7,27 @@ import StoreKitReplay
 ///
 /// The build step is `--build`, else `REPLAY_BUILD`, else (for a host from `.replay.json`) the file's `build`. A host
 /// named by `--host` or `REPLAY_HOST` has no build step unless `--build` or `REPLAY_BUILD` gives one.
-struct HostCommand {
+package struct HostCommand {
     /// The shell command that starts the host.
-    var command: String
+    package var command: String
     /// The directory to run it in (and its build step).
-    var directory: String
+    package var directory: String
     /// The shell command that brings the host up to date, run before every replay.
-    var build: String?
+    package var build: String?
     /// Where the command was found, for messages.
-    var origin: String
+    package var origin: String
     /// Where the build command was found, for messages.
-    var buildOrigin: String?
+    package var buildOrigin: String?
 
-    static func locate(_ parsed: ParsedArguments, context: CommandContext) throws(CLIError) -> HostCommand {
+    /// Finds the host from `--host` (`host`), `--build` (`build`), the environment and `.replay.json`.
+    static func locate(host: String?, build: String?, context: CommandContext) throws(CLIError) -> HostCommand {
         var buildOverride: (command: String, origin: String)?
-        if let option = parsed.values["--build"] {
+        if let option = build {
             buildOverride = (option, "--build")
         } else if let variable = context.environment["REPLAY_BUILD"], !variable.isEmpty {
             buildOverride = (variable, "REPLAY_BUILD")
         }
-        if let option = parsed.values["--host"] {
+        if let option = host {
             return HostCommand(
                 command: option, directory: context.currentDirectory, build: buildOverride?.command, origin: "--host",
                 buildOrigin: buildOverride?.origin)
@@ -51,8 +52,8 @@ struct HostCommand {
             if parent.path == directory.path { break }
             directory = parent
         }
-        throw CLIError(
-            "no replay host: pass '--host <command>', set REPLAY_HOST, or add a .replay.json with {\"host\": \"<command>\"} "
+        throw CLIError(.host, 
+"no replay host: pass '--host <command>', set REPLAY_HOST, or add a .replay.json with {\"host\": \"<command>\"} "
                 + "(see docs/replay-host-protocol.md)")
     }
 
@@ -61,10 +62,10 @@ struct HostCommand {
         do {
             json = try JSONValue(parsing: Array(data))
         } catch {
-            throw CLIError("\(file): not valid JSON: \(error)")
+            throw CLIError(.input, "\(file): not valid JSON: \(error)")
         }
         guard case .string(let command)? = json["host"], !command.isEmpty else {
-            throw CLIError("\(file): field 'host' must be a command string, such as \".build/debug/my-replay-host\"")
+            throw CLIError(.input, "\(file): field 'host' must be a command string, such as \".build/debug/my-replay-host\"")
         }
         var build: String?
         switch json["build"] {
@@ -73,7 +74,7 @@ struct HostCommand {
         case .string(let text)? where !text.isEmpty:
             build = text
         default:
-            throw CLIError("\(file): field 'build' must be a command string, such as \"swift build --product my-replay-host\"")
+            throw CLIError(.input, "\(file): field 'build' must be a command string, such as \"swift build --product my-replay-host\"")
         }
         return HostCommand(
             command: command, directory: directory, build: build, origin: file, buildOrigin: build.map { _ in file })

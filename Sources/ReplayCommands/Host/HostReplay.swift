@@ -1,7 +1,8 @@
 import StoreKitCore
 import StoreKitReplay
 
-/// Checks one session through a replay host: schema drift first, then replay.
+/// Checks one session through a replay host: schema drift, then replay, in one request that streams the session to
+/// the host once.
 struct HostReplay {
     /// What checking a session found.
     struct Outcome {
@@ -22,60 +23,51 @@ struct HostReplay {
     var timeout: Double
     var terminal: Terminal
 
+    /// Checks `session`: the host reads it once, checks its drift, replays it and sends both with the `contextActions`
+    /// actions before each divergence.
     func check(
-        _ session: SessionInput, findAll: Bool = false, lastStep: Int? = nil, progress: Bool = true
+        _ session: SessionInput, findAll: Bool = false, lastStep: Int? = nil, contextActions: Int = 0,
+        progress: Bool = true
     ) throws(CLIError) -> Outcome {
-        let header = try Self.header(of: session)
-        var total = 0
         var client = HostClient(host: host, timeout: timeout, onStep: nil)
-        let driftAnswer = try client.run(ReplayHostRequest(command: .drift), sessionPath: session.path, displayName: session.displayName)
-        guard driftAnswer.result["unknownStore"] == nil else {
-            throw CLIError(
-                "\(session.displayName): the replay host does not know store '\(header.storeID)' (it knows: \(driftAnswer.stores.joined(separator: ", ")))")
-        }
-        let drift = SchemaDrift(jsonValue: driftAnswer.result["drift"] ?? .null, header: header)
-        total = drift.checkedValues / 2
         if progress {
             let terminal = terminal
             client.onStep = { step, _ in
-                if step % 1000 == 0 { terminal.progress("replaying \(session.displayName): step \(step) of \(total)") }
+                if step % 1000 == 0 { terminal.progress("replaying \(session.displayName): step \(step)") }
             }
         }
-        let answer = try client.run(
-            ReplayHostRequest(command: .replay, findAllDivergences: findAll, lastStep: lastStep),
-            sessionPath: session.path, displayName: session.displayName)
+        let request = ReplayHostRequest(
+            command: .check, findAllDivergences: findAll, lastStep: lastStep, contextActions: contextActions)
+        let answer = try client.run(request, sessionPath: session.path, displayName: session.displayName)
         if progress { terminal.endProgress() }
+        let header: SessionHeader
+        do {
+            guard case .header(let sent) = try SessionEvent(jsonValue: answer.result["header"] ?? .null) else {
+                throw CLIError(.host, "the replay host's result has no session header")
+            }
+            header = sent
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw CLIError(.host, "the replay host's session header does not fit the protocol: \(error)")
+        }
+        if answer.result["unknownStore"] != nil {
+            throw CLIError(
+                .host, "the replay host does not know store '\(header.storeID)' (it knows: \(answer.stores.joined(separator: ", ")))",
+                file: session.displayName)
+        }
+        let drift = SchemaDrift(jsonValue: answer.result["drift"] ?? .null, header: header)
         let report: ReplayReport
         do {
             report = try ReplayReport(jsonValue: answer.result["report"] ?? .null, header: header)
         } catch {
-            throw CLIError("the replay host's report does not fit the protocol: \(error)")
+            throw CLIError(.host, "the replay host's report does not fit the protocol: \(error)")
         }
         if case .unknownStore(let id, let known) = report.verdict {
-            throw CLIError("\(session.displayName): the replay host does not know store '\(id)' (it knows: \(known.joined(separator: ", ")))")
+            throw CLIError(
+                .host, "the replay host does not know store '\(id)' (it knows: \(known.joined(separator: ", ")))",
+                file: session.displayName)
         }
         return Outcome(header: header, drift: drift, report: report)
-    }
-
-    /// Reads just the header, so a malformed first line is reported before any host starts.
-    static func header(of session: SessionInput) throws(CLIError) -> SessionHeader {
-        do {
-            let reader = try SessionReader(path: session.path)
-            guard case .header(let header) = try reader.next() else { throw CLIError("\(session.displayName): the session is empty") }
-            return header
-        } catch let error as CLIError {
-            throw error
-        } catch let error as SessionReadError {
-            throw CLIError(Self.rename(error, session))
-        } catch {
-            throw CLIError("\(session.displayName): \(error)")
-        }
-    }
-
-    /// The reader's message with the user's name for the session.
-    static func rename(_ error: SessionReadError, _ session: SessionInput) -> String {
-        var renamed = error
-        renamed.source = session.displayName
-        return renamed.description
     }
 }

@@ -61,6 +61,14 @@ public struct StateDiff: Sendable, Equatable {
         self.changes = changes
     }
 
+    /// A difference computed before (and read back from its JSON form), so that it is not computed again.
+    package init(old: JSONValue, new: JSONValue, changes: [Change], keyedPairArrays: KeyedPairArrays) {
+        self.old = old
+        self.new = new
+        self.changes = changes
+        self.keyedPairArrays = keyedPairArrays
+    }
+
     /// True when the values are equal.
     public var isEmpty: Bool { changes.isEmpty }
 

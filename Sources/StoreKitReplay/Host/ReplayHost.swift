@@ -10,11 +10,13 @@ import StoreKitCore
 /// ```
 /// `replay-cli` starts it with `--request <json>`, streams a session to its standard input, and reads NDJSON
 /// from its standard output: a `hello` line, a `step` line before each replayed action (so a reducer that
-/// crashes or hangs is pinned to its step), and one `result` or `error` line. For `rerecord` it sends the session
+/// crashes or hangs is pinned to its step), and one `result` or `error` line. For `check` the result holds the
+/// header, the schema drift and the report, with the actions before each divergence. For `rerecord` it sends the session
 /// back as `line` lines, changed only in its states (see ``ReplayEngine/rerecord(_:)``).
 public enum ReplayHost {
     /// The protocol version this library speaks; `hello` carries it and requests must match it.
-    public static let protocolVersion = 1
+    /// Version 2 replaced `drift` and `replay` with one `check` that reads the session once.
+    public static let protocolVersion = 2
 
     /// Serves one request and exits the process.
     /// - Parameters:
@@ -43,24 +45,37 @@ public enum ReplayHost {
     }
 
     private static func serve(_ request: ReplayHostRequest, stores: [ReplayableStore]) throws(SessionReadError) {
-        let reader = SessionReader(fileDescriptor: 0, source: "<session>", ownsDescriptor: false)
+        let source = "<session>"
         switch request.command {
-        case .replay:
+        case .check:
+            // The session is read from standard input once; the drift check, the replay and the context read it
+            // from memory.
+            let bytes = try readStandardInput(source: source)
+            guard let drift = try ReplayEngine(stores: stores).checkDrift(reader: SessionReader(bytes: bytes, source: source))
+            else {
+                guard case .header(let header) = try SessionReader(bytes: bytes, source: source).next() else { return }
+                send(
+                    .object([
+                        "kind": .string("result"), "header": SessionEvent.header(header).jsonValue,
+                        "unknownStore": .array(stores.map { .string($0.id) }),
+                    ]))
+                return
+            }
             let options = ReplayEngine.Options(
                 findAllDivergences: request.findAllDivergences, lastStep: request.lastStep,
                 willReplay: { action in
                     send(.object(["kind": .string("step"), "seq": .integer(Int64(action.sequence)), "name": .string(action.name)]))
                 })
-            let report = try ReplayEngine(stores: stores, options: options).replay(reader: reader)
-            send(.object(["kind": .string("result"), "header": SessionEvent.header(report.header).jsonValue, "report": report.jsonValue]))
-        case .drift:
-            let engine = ReplayEngine(stores: stores)
-            if let drift = try engine.checkDrift(reader: reader) {
-                send(.object(["kind": .string("result"), "header": SessionEvent.header(drift.header).jsonValue, "drift": drift.jsonValue]))
-            } else {
-                send(.object(["kind": .string("result"), "unknownStore": .array(stores.map { .string($0.id) })]))
-            }
+            var report = try ReplayEngine(stores: stores, options: options)
+                .replay(reader: SessionReader(bytes: bytes, source: source))
+            try report.attachPrecedingActions(request.contextActions, from: SessionReader(bytes: bytes, source: source))
+            send(
+                .object([
+                    "kind": .string("result"), "header": SessionEvent.header(report.header).jsonValue,
+                    "drift": drift.jsonValue, "report": report.jsonValue,
+                ]))
         case .rerecord:
+            let reader = SessionReader(fileDescriptor: 0, source: source, ownsDescriptor: false)
             let session = try Session(reader: reader)
             do {
                 let updated = try ReplayEngine(stores: stores).rerecord(session)
@@ -70,6 +85,22 @@ public enum ReplayHost {
             } catch {
                 send(.object(["kind": .string("result"), "failure": .string(error.description)]))
             }
+        }
+    }
+
+    /// Reads all of standard input.
+    private static func readStandardInput(source: String) throws(SessionReadError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count: Int
+            do {
+                count = try Syscall.read(0, into: &buffer)
+            } catch {
+                throw SessionReadError(source: source, line: 0, problem: .io(error))
+            }
+            if count == 0 { return bytes }
+            bytes += buffer[..<count]
         }
     }
 

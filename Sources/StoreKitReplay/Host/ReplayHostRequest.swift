@@ -4,26 +4,28 @@ import StoreKitCore
 public struct ReplayHostRequest: Sendable, Equatable {
     /// The kinds of work a host does.
     public enum Command: String, Sendable, CaseIterable {
-        /// Replay and report (a ``ReplayReport``).
-        case replay
-        /// Check that every recorded value still decodes (a ``SchemaDrift``).
-        case drift
+        /// Check that every recorded value still decodes (a ``SchemaDrift``), then replay and report (a
+        /// ``ReplayReport``, with the actions before each divergence), from one reading of the session.
+        case check
         /// Replay and send back the session with the replayed states (a golden update).
         case rerecord
     }
 
     /// The work.
     public var command: Command
-    /// For `replay`: list every diverging step instead of stopping at the first.
+    /// For `check`: list every diverging step instead of stopping at the first.
     public var findAllDivergences: Bool
-    /// For `replay`: stop after this step.
+    /// For `check`: stop after this step.
     public var lastStep: Int?
+    /// For `check`: how many actions before each divergence the report carries.
+    public var contextActions: Int
 
     /// Creates a request.
-    public init(command: Command, findAllDivergences: Bool = false, lastStep: Int? = nil) {
+    public init(command: Command, findAllDivergences: Bool = false, lastStep: Int? = nil, contextActions: Int = 0) {
         self.command = command
         self.findAllDivergences = findAllDivergences
         self.lastStep = lastStep
+        self.contextActions = contextActions
     }
 
     /// The request as the JSON passed after `--request`.
@@ -31,6 +33,7 @@ public struct ReplayHostRequest: Sendable, Equatable {
         .object([
             "protocol": .integer(Int64(ReplayHost.protocolVersion)), "command": .string(command.rawValue),
             "findAll": .bool(findAllDivergences), "lastStep": lastStep.map { .integer(Int64($0)) } ?? .null,
+            "context": .integer(Int64(contextActions)),
         ])
     }
 
@@ -42,5 +45,6 @@ public struct ReplayHostRequest: Sendable, Equatable {
         self.command = command
         self.findAllDivergences = jsonValue["findAll"] == .bool(true)
         self.lastStep = jsonValue["lastStep"]?.integerValue.map { Int($0) }
+        self.contextActions = Int(max(0, jsonValue["context"]?.integerValue ?? 0))
     }
 }

@@ -4,32 +4,41 @@ extension ReplayReport {
     /// The report as a person reads it, like a good test failure: what was replayed, the verdict, and for a
     /// divergence the step, the action and the state diff (`-` recorded, `+` replayed).
     /// - Parameter source: How to name the session, usually its path.
-    public func explanation(source: String) -> String {
-        var lines = [headline(source: source)]
+    public func explanation(source: String) -> String { explanationLines(source: source).text }
+
+    /// ``explanation(source:)`` line by line, each with its kind, for a renderer that colours them: the diff's
+    /// `-`/`+` lines as ``RenderedLine/Kind/removed`` and ``RenderedLine/Kind/added``, and a divergence's
+    /// ``Divergence/precedingActions`` as ``RenderedLine/Kind/context`` lines (`before`) after its action.
+    public func explanationLines(source: String) -> [RenderedLine] {
+        var lines = [RenderedLine(.text, headline(source: source))]
+        func say(_ text: String) { lines.append(RenderedLine(.text, text)) }
         switch verdict {
         case .match:
-            lines.append("match: all \(stepsMatched) replayed states equal the recorded ones")
+            say("match: all \(stepsMatched) replayed states equal the recorded ones")
         case .diverged(let divergence):
-            lines.append("diverged at step \(divergence.step) of \(actionCount)")
-            lines.append("  action  \(divergence.actionName) \(divergence.action.canonicalString)    (\(divergence.originText), \(Self.seconds(divergence.time)) in)")
-            if !gaps.isEmpty { lines.append("  note    the session also has \(gapSummary)") }
-            lines.append("")
-            lines.append("  state after step \(divergence.step) (- recorded, + replayed)")
-            lines.append(Self.indent(divergence.diff.rendered(), by: "  "))
-            lines.append(Self.indent(divergence.diff.summary, by: "  "))
+            say("diverged at step \(divergence.step) of \(actionCount)")
+            say("  action  \(divergence.actionName) \(divergence.action.canonicalString)    (\(divergence.originText), \(Self.seconds(divergence.time)) in)")
+            lines += divergence.precedingActions.map {
+                RenderedLine(.context, "  before  \($0.step) \($0.name) \($0.action.canonicalString)")
+            }
+            if !gaps.isEmpty { say("  note    the session also has \(gapSummary)") }
+            say("")
+            say("  state after step \(divergence.step) (- recorded, + replayed)")
+            lines += divergence.diff.renderedLines().map { $0.prefixed("  ") }
+            lines += divergence.diff.summary.renderedLines(.text).map { $0.prefixed("  ") }
             if divergences.count > 1 {
-                lines.append("  \(divergences.count) diverging steps: \(divergences.map { String($0.step) }.joined(separator: ", "))")
+                say("  \(divergences.count) diverging steps: \(divergences.map { String($0.step) }.joined(separator: ", "))")
             }
         case .incomplete:
-            lines.append("incomplete: the session has \(gapSummary); the \(stepsMatched) steps that could be checked match")
+            say("incomplete: the session has \(gapSummary); the \(stepsMatched) steps that could be checked match")
         case .undecodable(let failure):
             let at = failure.path.isEmpty ? "" : " at \(failure.path)"
             let step = failure.step == 0 ? "the initial state" : "step \(failure.step) (\(failure.actionName ?? "?"))"
-            lines.append("undecodable: \(step): the recorded \(failure.part.displayName) no longer decodes\(at): \(failure.message)")
+            say("undecodable: \(step): the recorded \(failure.part.displayName) no longer decodes\(at): \(failure.message)")
         case .unknownStore(let id, let known):
-            lines.append("unknown store '\(id)': this replay knows \(known.isEmpty ? "no stores" : known.joined(separator: ", "))")
+            say("unknown store '\(id)': this replay knows \(known.isEmpty ? "no stores" : known.joined(separator: ", "))")
         }
-        return lines.joined(separator: "\n")
+        return lines
     }
 
     private func headline(source: String) -> String {
@@ -62,10 +71,6 @@ extension ReplayReport {
     private static func seconds(_ time: Double) -> String {
         let millis = (time * 1000).rounded()
         return "\(Int(millis) / 1000).\(String(Int(millis) % 1000).leftPadded(to: 3)) s"
-    }
-
-    private static func indent(_ text: String, by prefix: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map { prefix + $0 }.joined(separator: "\n")
     }
 }
 

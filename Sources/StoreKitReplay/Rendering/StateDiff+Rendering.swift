@@ -4,11 +4,15 @@ extension StateDiff {
     /// The difference as an indented JSON dump in which changed lines start with `-` (old) and `+` (new) and the
     /// other lines with a space; unchanged parts are folded as `... (N unchanged)` and the parent structure is
     /// printed once as context. Keys are sorted, so the text is stable.
-    public func rendered() -> String {
-        guard !isEmpty else { return "  (no difference)" }
+    public func rendered() -> String { renderedLines().text }
+
+    /// ``rendered()`` line by line, each with its kind: ``RenderedLine/Kind/removed`` for `-`,
+    /// ``RenderedLine/Kind/added`` for `+`, ``RenderedLine/Kind/unchanged`` for the context.
+    public func renderedLines() -> [RenderedLine] {
+        guard !isEmpty else { return [RenderedLine(.text, "  (no difference)")] }
         var writer = DumpWriter()
         writer.writeChanged(old, new, changes: ChangedPaths(changes), prefix: "", level: 0, comma: false)
-        return writer.lines.joined(separator: "\n")
+        return writer.lines
     }
 
     /// `1 difference: todos[2].isComplete  true -> false`, or a count and one line per change (at most ten).
@@ -20,11 +24,16 @@ extension StateDiff {
         return lines.joined(separator: "\n")
     }
 
-    /// The changes as data: `[{"path": …, "kind": "changed"|"added"|"removed", "old": …, "new": …}]`.
+    /// The changes as data: `[{"path": …, "components": […], "kind": "changed"|"added"|"removed", "old": …, "new": …}]`;
+    /// `components` is the path as data (a key as a string, an index as an integer, a map's key as `{"mapKey": key}`),
+    /// from which ``StateDiff/Change/init(jsonValue:)`` reads the change back.
     public var jsonValue: JSONValue {
         .array(
             changes.map { change in
-                var members: [String: JSONValue] = ["path": .string(change.path.description)]
+                var members: [String: JSONValue] = [
+                    "path": .string(change.path.description),
+                    "components": .array(change.path.components.map(\.jsonValue)),
+                ]
                 switch change.kind {
                 case .changed(let from, let to):
                     members["kind"] = .string("changed")
@@ -63,10 +72,19 @@ private struct DumpWriter {
     /// Containers with at most this many children show their unchanged scalars as context.
     static let contextLimit = 8
 
-    private(set) var lines: [String] = []
+    private(set) var lines: [RenderedLine] = []
+
+    /// The kind of a line by its marker.
+    private static func kind(_ marker: Character) -> RenderedLine.Kind {
+        switch marker {
+        case "-": .removed
+        case "+": .added
+        default: .unchanged
+        }
+    }
 
     private mutating func emit(_ marker: Character, level: Int, _ text: String) {
-        lines.append("\(marker) " + String(repeating: "  ", count: level) + text)
+        lines.append(RenderedLine(Self.kind(marker), "\(marker) " + String(repeating: "  ", count: level) + text))
     }
 
     /// Writes a whole value with one marker on every line.
@@ -75,7 +93,8 @@ private struct DumpWriter {
         for (index, line) in text.enumerated() {
             let head = index == 0 ? prefix : ""
             let tail = index == text.count - 1 && comma ? "," : ""
-            lines.append("\(marker) " + String(repeating: "  ", count: level) + head + line + tail)
+            lines.append(
+                RenderedLine(Self.kind(marker), "\(marker) " + String(repeating: "  ", count: level) + head + line + tail))
         }
     }
 

@@ -99,6 +99,7 @@ extension Divergence {
             "time": .double(time), "recorded": recorded, "replayed": replayed, "changes": diff.jsonValue,
         ]
         if !diff.keyedPairArrays.isEmpty { members["keyedPairArrays"] = diff.keyedPairArrays.jsonValue }
+        if !precedingActions.isEmpty { members["context"] = .array(precedingActions.map(\.jsonValue)) }
         return .object(members)
     }
 
@@ -117,9 +118,75 @@ extension Divergence {
             }
             keyedPairArrays = read
         }
+        // The changes as the replay computed them: read, not computed again.
+        var changes: [StateDiff.Change] = []
+        for change in jsonValue["changes"]?.arrayValue ?? [] {
+            changes.append(try StateDiff.Change(jsonValue: change))
+        }
+        var precedingActions: [PrecedingAction] = []
+        for entry in jsonValue["context"]?.arrayValue ?? [] {
+            guard let sequence = entry["step"]?.integerValue, let name = entry["name"]?.stringValue, let action = entry["action"]
+            else {
+                throw SessionEventDecodingError(
+                    path: "divergences[].context", message: "holds an entry without 'step', 'name' and 'action'")
+            }
+            precedingActions.append(PrecedingAction(step: Int(sequence), name: name, action: action))
+        }
         self.init(
             step: Int(step), actionName: jsonValue["actionName"]?.stringValue ?? "", action: jsonValue["action"] ?? .null,
             origin: origin, time: jsonValue["time"]?.doubleValue ?? 0, recorded: recorded, replayed: replayed,
-            diff: StateDiff(from: recorded, to: replayed, keyedPairArrays: keyedPairArrays))
+            diff: StateDiff(old: recorded, new: replayed, changes: changes, keyedPairArrays: keyedPairArrays),
+            precedingActions: precedingActions)
+    }
+}
+
+extension PrecedingAction {
+    /// The action as JSON: `{"step", "name", "action"}`.
+    public var jsonValue: JSONValue {
+        .object(["step": .integer(Int64(step)), "name": .string(name), "action": action])
+    }
+}
+
+extension StateDiff.Change {
+    /// Reads a change written by ``StateDiff/jsonValue``.
+    /// - Throws: ``SessionEventDecodingError`` when its components or kind do not fit.
+    init(jsonValue: JSONValue) throws(SessionEventDecodingError) {
+        let location = "divergences[].changes[]"
+        guard let components = jsonValue["components"]?.arrayValue else {
+            throw SessionEventDecodingError(path: location + ".components", message: "is missing (expected an array)")
+        }
+        var path: [JSONPath.Component] = []
+        for component in components {
+            switch component {
+            case .string(let key): path.append(.key(key))
+            case .integer(let index): path.append(.index(Int(index)))
+            case .object(let members) where members.count == 1 && members["mapKey"] != nil:
+                path.append(.mapKey(members["mapKey"] ?? .null))
+            default:
+                throw SessionEventDecodingError(
+                    path: location + ".components", message: "holds a component that is not a key, an index or {\"mapKey\": …}")
+            }
+        }
+        let kind: Kind
+        switch (jsonValue["kind"]?.stringValue, jsonValue["old"], jsonValue["new"]) {
+        case ("changed", let old?, let new?): kind = .changed(from: old, to: new)
+        case ("added", nil, let new?): kind = .added(new)
+        case ("removed", let old?, nil): kind = .removed(old)
+        default:
+            throw SessionEventDecodingError(
+                path: location + ".kind", message: "is not 'changed' (with old and new), 'added' (new) or 'removed' (old)")
+        }
+        self.init(path: JSONPath(path), kind: kind)
+    }
+}
+
+extension JSONPath.Component {
+    /// The component as data: a key as a string, an index as an integer, a map's key as `{"mapKey": key}`.
+    var jsonValue: JSONValue {
+        switch self {
+        case .key(let key): .string(key)
+        case .index(let index): .integer(Int64(index))
+        case .mapKey(let key): .object(["mapKey": key])
+        }
     }
 }

@@ -68,6 +68,26 @@ public struct Divergence: Sendable, Equatable {
     public var replayed: JSONValue
     /// The structural difference, from recorded to replayed.
     public var diff: StateDiff
+    /// The actions just before this one, oldest first, that an explanation shows as context (see
+    /// ``ReplayReport/attachPrecedingActions(_:from:)``); empty unless asked for.
+    public var precedingActions: [PrecedingAction] = []
+}
+
+/// An action shown as context before a divergence: what led up to it.
+public struct PrecedingAction: Sendable, Equatable {
+    /// The step (the action's sequence number).
+    public var step: Int
+    /// The action's display name.
+    public var name: String
+    /// The action as recorded.
+    public var action: JSONValue
+
+    /// Creates one.
+    public init(step: Int, name: String, action: JSONValue) {
+        self.step = step
+        self.name = name
+        self.action = action
+    }
 }
 
 /// A recorded value that the current types cannot decode: schema drift.

@@ -101,7 +101,12 @@ import Testing
         let diff = StateDiff(from: .object(["n": .integer(1)]), to: .object(["n": .integer(2)]))
         #expect(
             diff.jsonValue
-                == .array([.object(["path": .string("n"), "kind": .string("changed"), "old": .integer(1), "new": .integer(2)])]))
+                == .array([
+                    .object([
+                        "path": .string("n"), "components": .array([.string("n")]), "kind": .string("changed"),
+                        "old": .integer(1), "new": .integer(2),
+                    ])
+                ]))
     }
 
     @Test func stringsThatDifferOnlyByNormalizationAreAChange() {
