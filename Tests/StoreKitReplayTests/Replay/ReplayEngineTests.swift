@@ -1,4 +1,3 @@
-import SampleReplayStores
 import Foundation
 import StoreKitCore
 import StoreKitTestFixtures
