@@ -142,7 +142,8 @@ extension JSONPatch {
             try add(try value(at: from, in: root), at: path, in: &root)
         case .test(let path, let expected):
             let actual = try value(at: path, in: root)
-            guard isEqualJSON(actual, expected) else {
+            // JSONValue's `==` is JSON equality, as `test` defines it: numbers by value, strings by code points.
+            guard actual == expected else {
                 throw Failure(reason: .testFailed(pointer: path.pointer, actual: actual, expected: expected))
             }
         }
@@ -343,41 +344,5 @@ extension JSONPatch {
     /// Whether the tokens of `prefix` begin those of `path` (`.index(1)` and `.key("1")` are the same token).
     private static func isPrefix(_ prefix: JSONPath, of path: JSONPath) -> Bool {
         zip(prefix.components, path.components).allSatisfy { $0.memberName.utf8.elementsEqual($1.memberName.utf8) }
-    }
-
-    /// JSON equality as RFC 6902's `test` defines it: numbers by value, strings by code points, arrays in order,
-    /// objects by their members in any order.
-    static func isEqualJSON(_ left: JSONValue, _ right: JSONValue) -> Bool {
-        switch (left, right) {
-        case (.null, .null):
-            return true
-        case (.bool(let a), .bool(let b)):
-            return a == b
-        case (.string(let a), .string(let b)):
-            return a.utf8.elementsEqual(b.utf8)
-        case (.array(let a), .array(let b)):
-            return a.count == b.count && zip(a, b).allSatisfy { isEqualJSON($0, $1) }
-        case (.object(let a), .object(let b)):
-            return a.count == b.count
-                && a.allSatisfy { key, value in
-                    // A `String` key is found by canonical equivalence; the member must match by code points too.
-                    guard let index = b.index(forKey: key) else { return false }
-                    return b[index].key.utf8.elementsEqual(key.utf8) && isEqualJSON(value, b[index].value)
-                }
-        case (.integer(let a), .integer(let b)):
-            return a == b
-        case (.unsignedInteger(let a), .unsignedInteger(let b)):
-            return a == b
-        case (.integer(let a), .unsignedInteger(let b)), (.unsignedInteger(let b), .integer(let a)):
-            return UInt64(exactly: a) == b
-        case (.double(let a), .double(let b)):
-            return a == b
-        case (.double(let a), .integer(let b)), (.integer(let b), .double(let a)):
-            return Int64(exactly: a) == b
-        case (.double(let a), .unsignedInteger(let b)), (.unsignedInteger(let b), .double(let a)):
-            return UInt64(exactly: a) == b
-        default:
-            return false
-        }
     }
 }

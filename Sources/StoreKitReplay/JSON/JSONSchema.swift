@@ -48,10 +48,10 @@ public struct JSONSchema: Sendable {
             out.append(Violation(path: path, message: "expected \(describe(type)), found \(value.typeName)"))
             return
         }
-        if let constant = keywords["const"], !sameJSON(constant, value) {
+        if let constant = keywords["const"], constant != value {
             out.append(Violation(path: path, message: "expected \(constant.canonicalString), found \(value.canonicalString)"))
         }
-        if let allowed = keywords["enum"]?.arrayValue, !allowed.contains(where: { sameJSON($0, value) }) {
+        if let allowed = keywords["enum"]?.arrayValue, !allowed.contains(value) {
             let list = allowed.map(\.canonicalString).joined(separator: ", ")
             out.append(Violation(path: path, message: "expected one of \(list), found \(value.canonicalString)"))
         }
@@ -135,12 +135,6 @@ public struct JSONSchema: Sendable {
     private func describe(_ type: JSONValue) -> String {
         if case .array(let types) = type { return types.compactMap(\.stringValue).joined(separator: " or ") }
         return type.stringValue ?? "?"
-    }
-
-    /// JSON equality, where `1` and `1.0` are the same number.
-    private func sameJSON(_ left: JSONValue, _ right: JSONValue) -> Bool {
-        if let a = left.doubleValue, let b = right.doubleValue { return a == b }
-        return left == right
     }
 
     private func join(_ path: String, _ name: String) -> String {

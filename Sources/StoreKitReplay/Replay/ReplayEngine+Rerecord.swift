@@ -35,7 +35,6 @@ extension ReplayEngine {
         let replayer = store.makeReplayer(session.header.redaction)
         var events: [SessionEvent] = []
         var expected = 1
-        var needsResync = false
         // The state before the current line as the file held it, and as the rewritten file holds it; nil after a gap.
         var previousRecorded: JSONValue? = session.header.initialState
         var previousReplayed: JSONValue? = session.header.initialState
@@ -45,7 +44,6 @@ extension ReplayEngine {
                 guard case .action(var action) = event else {
                     if case .gap(let gap) = event {
                         expected = gap.lastSequence + 1
-                        needsResync = true
                         previousRecorded = nil
                         previousReplayed = nil
                     }
@@ -53,7 +51,8 @@ extension ReplayEngine {
                     continue
                 }
                 let recorded = action.state
-                if needsResync || action.sequence > expected {
+                if previousReplayed == nil {
+                    // After a gap the state before this action is unknown: restart from its recorded state.
                     try replayer.load(action.state, as: .recordedState)
                 } else {
                     try replayer.apply(action.action)
@@ -64,7 +63,6 @@ extension ReplayEngine {
                 }
                 previousRecorded = recorded
                 previousReplayed = action.state
-                needsResync = false
                 expected = action.sequence + 1
                 events.append(.action(action))
             }
