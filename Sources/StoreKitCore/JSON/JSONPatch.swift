@@ -318,8 +318,8 @@ extension JSONPatch {
             return .end
         case .key(let token):
             throw Failure(reason: .notAnArrayIndex(array: pointer(of: path, depth: depth), token: token))
-        case .mapKey:
-            // Made only by a diff told of keyed pairs, never read from a pointer.
+        case .mapKey, .identified:
+            // Made only by a diff, never read from a pointer.
             throw Failure(reason: .notAnArrayIndex(array: pointer(of: path, depth: depth), token: component.memberName))
         }
     }

@@ -75,7 +75,7 @@ extension JSONPath.Component {
         switch self {
         case .index(let index):
             return String(index)
-        case .key, .mapKey:
+        case .key, .mapKey, .identified:
             let key = memberName
             guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return key }
             var escaped = ""
@@ -97,6 +97,7 @@ extension JSONPath.Component {
         case .key(let key): key
         // No pointer names a map's pair by its key; the key's canonical JSON stands in (a patch never holds one).
         case .mapKey(let key): key.canonicalString
+        case .identified(let id): id.canonicalString
         }
     }
 }

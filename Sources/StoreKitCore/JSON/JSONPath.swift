@@ -10,6 +10,9 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible, Expressible
         /// is written as an array of alternating keys and values, which ``StateDiff`` compares as a map when told
         /// (see ``KeyedPairArrays``).
         case mapKey(JSONValue)
+        /// The element of an array of identified elements (objects with a unique `id` member), by its `id`:
+        /// ``StateDiff`` matches such arrays' elements by identity, so a moved element stays the same element.
+        case identified(JSONValue)
     }
 
     /// The steps from the root.
@@ -47,6 +50,8 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible, Expressible
                 text += "[\(JSONValue.string(key).canonicalString)]"
             case .mapKey(let key):
                 text += "[key: \(key.canonicalString)]"
+            case .identified(let id):
+                text += "[id: \(id.canonicalString)]"
             }
         }
         return text

@@ -116,7 +116,7 @@ private struct Collector {
         let generalised = path.components.map { component -> KeyedPairArrays.Step in
             switch component {
             case .key(let key): .member(key)
-            case .index: .element
+            case .index, .identified: .element
             case .mapKey: .pairValue
             }
         }

@@ -162,9 +162,11 @@ extension StateDiff.Change {
             case .integer(let index): path.append(.index(Int(index)))
             case .object(let members) where members.count == 1 && members["mapKey"] != nil:
                 path.append(.mapKey(members["mapKey"] ?? .null))
+            case .object(let members) where members.count == 1 && members["id"] != nil:
+                path.append(.identified(members["id"] ?? .null))
             default:
                 throw SessionEventDecodingError(
-                    path: location + ".components", message: "holds a component that is not a key, an index or {\"mapKey\": …}")
+                    path: location + ".components", message: "holds a component that is not a key, an index, {\"mapKey\": …} or {\"id\": …}")
             }
         }
         let kind: Kind
@@ -181,12 +183,13 @@ extension StateDiff.Change {
 }
 
 extension JSONPath.Component {
-    /// The component as data: a key as a string, an index as an integer, a map's key as `{"mapKey": key}`.
+    /// The component as data: a key as a string, an index as an integer, a map's key as `{"mapKey": key}`, an identified element as `{"id": id}`.
     var jsonValue: JSONValue {
         switch self {
         case .key(let key): .string(key)
         case .index(let index): .integer(Int64(index))
         case .mapKey(let key): .object(["mapKey": key])
+        case .identified(let id): .object(["id": id])
         }
     }
 }
