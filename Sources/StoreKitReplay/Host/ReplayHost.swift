@@ -15,8 +15,10 @@ import StoreKitCore
 /// back as `line` lines, changed only in its states (see ``ReplayEngine/rerecord(_:)``).
 public enum ReplayHost {
     /// The protocol version this library speaks; `hello` carries it and requests must match it.
-    /// Version 2 replaced `drift` and `replay` with one `check` that reads the session once.
-    public static let protocolVersion = 2
+    /// Version 2 replaced `drift` and `replay` with one `check` that reads the session once. Version 3 added
+    /// `ignore` (patterns of places whose values do not count) to `check` and `migrate` to `rerecord`, and the
+    /// report's `ignoring`/`ignored` and the drift's `advice`.
+    public static let protocolVersion = 3
 
     /// Serves one request and exits the process.
     /// - Parameters:
@@ -28,9 +30,14 @@ public enum ReplayHost {
                 "kind": .string("hello"), "protocol": .integer(Int64(protocolVersion)),
                 "stores": .array(stores.map(\.id).sorted().map(JSONValue.string)),
             ]))
-        guard let index = arguments.firstIndex(of: "--request"), index + 1 < arguments.count,
-            let json = try? JSONValue(parsing: arguments[index + 1]), let request = ReplayHostRequest(jsonValue: json)
-        else {
+        let request: ReplayHostRequest?
+        do {
+            request = try requestArgument(arguments)
+        } catch {
+            send(.object(["kind": .string("error"), "message": .string("the request's 'ignore': \(error)")]))
+            exit(2)
+        }
+        guard let request else {
             let message = "this is a replay host for replay-cli; it expects '--request <json>' (protocol \(protocolVersion))"
             send(.object(["kind": .string("error"), "message": .string(message)]))
             exit(2)
@@ -42,6 +49,14 @@ public enum ReplayHost {
             send(.object(["kind": .string("error"), "line": .integer(Int64(error.line)), "message": .string(error.reason)]))
             exit(0)
         }
+    }
+
+    /// The request after `--request`; `nil` when there is none this host understands.
+    private static func requestArgument(_ arguments: [String]) throws(JSONPathPatternError) -> ReplayHostRequest? {
+        guard let index = arguments.firstIndex(of: "--request"), index + 1 < arguments.count,
+            let json = try? JSONValue(parsing: arguments[index + 1])
+        else { return nil }
+        return try ReplayHostRequest(jsonValue: json)
     }
 
     private static func serve(_ request: ReplayHostRequest, stores: [ReplayableStore]) throws(SessionReadError) {
@@ -65,7 +80,7 @@ public enum ReplayHost {
                 findAllDivergences: request.findAllDivergences, lastStep: request.lastStep,
                 willReplay: { action in
                     send(.object(["kind": .string("step"), "seq": .integer(Int64(action.sequence)), "name": .string(action.name)]))
-                })
+                }, ignoring: request.ignoring)
             var report = try ReplayEngine(stores: stores, options: options)
                 .replay(reader: SessionReader(bytes: bytes, source: source))
             try report.attachPrecedingActions(request.contextActions, from: SessionReader(bytes: bytes, source: source))
@@ -78,7 +93,7 @@ public enum ReplayHost {
             let reader = SessionReader(fileDescriptor: 0, source: source, ownsDescriptor: false)
             let session = try Session(reader: reader)
             do {
-                let updated = try ReplayEngine(stores: stores).rerecord(session)
+                let updated = try ReplayEngine(stores: stores).rerecord(session, migrating: request.migrating)
                 send(.object(["kind": .string("line"), "line": SessionEvent.header(updated.header).jsonValue]))
                 for event in updated.events { send(.object(["kind": .string("line"), "line": event.jsonValue])) }
                 send(.object(["kind": .string("result"), "rerecorded": .integer(Int64(updated.actions.count))]))

@@ -19,13 +19,23 @@ public struct ReplayHostRequest: Sendable, Equatable {
     public var lastStep: Int?
     /// For `check`: how many actions before each divergence the report carries.
     public var contextActions: Int
+    /// For `check`: the places whose values do not count (``ReplayEngine/Options/ignoring``).
+    public var ignoring: [JSONPathPattern]
+    /// For `rerecord`: write a session of another schema version back migrated to the store's
+    /// (``ReplayEngine/rerecord(_:migrating:)``).
+    public var migrating: Bool
 
     /// Creates a request.
-    public init(command: Command, findAllDivergences: Bool = false, lastStep: Int? = nil, contextActions: Int = 0) {
+    public init(
+        command: Command, findAllDivergences: Bool = false, lastStep: Int? = nil, contextActions: Int = 0,
+        ignoring: [JSONPathPattern] = [], migrating: Bool = false
+    ) {
         self.command = command
         self.findAllDivergences = findAllDivergences
         self.lastStep = lastStep
         self.contextActions = contextActions
+        self.ignoring = ignoring
+        self.migrating = migrating
     }
 
     /// The request as the JSON passed after `--request`.
@@ -33,12 +43,14 @@ public struct ReplayHostRequest: Sendable, Equatable {
         .object([
             "protocol": .integer(Int64(ReplayHost.protocolVersion)), "command": .string(command.rawValue),
             "findAll": .bool(findAllDivergences), "lastStep": lastStep.map { .integer(Int64($0)) } ?? .null,
-            "context": .integer(Int64(contextActions)),
+            "context": .integer(Int64(contextActions)), "ignore": .array(ignoring.map { .string($0.text) }),
+            "migrate": .bool(migrating),
         ])
     }
 
     /// Reads a request; `nil` when it is not one this host understands.
-    public init?(jsonValue: JSONValue) {
+    /// - Throws: ``JSONPathPatternError`` when a pattern in `ignore` does not parse.
+    public init?(jsonValue: JSONValue) throws(JSONPathPatternError) {
         guard jsonValue["protocol"]?.integerValue == Int64(ReplayHost.protocolVersion),
             let command = jsonValue["command"]?.stringValue.flatMap(Command.init(rawValue:))
         else { return nil }
@@ -46,5 +58,12 @@ public struct ReplayHostRequest: Sendable, Equatable {
         self.findAllDivergences = jsonValue["findAll"] == .bool(true)
         self.lastStep = jsonValue["lastStep"]?.integerValue.map { Int($0) }
         self.contextActions = Int(max(0, jsonValue["context"]?.integerValue ?? 0))
+        var ignoring: [JSONPathPattern] = []
+        for pattern in jsonValue["ignore"]?.arrayValue ?? [] {
+            guard let text = pattern.stringValue else { return nil }
+            ignoring.append(try JSONPathPattern(text))
+        }
+        self.ignoring = ignoring
+        self.migrating = jsonValue["migrate"] == .bool(true)
     }
 }

@@ -26,6 +26,11 @@ extension ReplayReport {
             say("  state after step \(divergence.step) (- recorded, + replayed)")
             lines += divergence.diff.renderedLines().map { $0.prefixed("  ") }
             lines += divergence.diff.summary.renderedLines(.text).map { $0.prefixed("  ") }
+            for ignored in divergence.ignored {
+                let places = ignored.paths.map(\.description)
+                say("  ignored at this step by '\(ignored.pattern)': \(places.prefix(3).joined(separator: ", "))\(places.count > 3 ? " and \(places.count - 3) more" : "")")
+            }
+            if let note = divergence.comparedAsJSON { say("  note    \(note)") }
             if divergences.count > 1 {
                 say("  \(divergences.count) diverging steps: \(divergences.map { String($0.step) }.joined(separator: ", "))")
             }
@@ -38,7 +43,19 @@ extension ReplayReport {
         case .unknownStore(let id, let known):
             say("unknown store '\(id)': this replay knows \(known.isEmpty ? "no stores" : known.joined(separator: ", "))")
         }
-        return lines
+        return lines + ignoredLines
+    }
+
+    /// What the comparison ignored, one line per pattern that covered differing values.
+    private var ignoredLines: [RenderedLine] {
+        guard !ignoring.isEmpty else { return [] }
+        let patterns = ignoring.map { "'\($0)'" }.joined(separator: ", ")
+        guard !ignored.isEmpty else { return [RenderedLine(.text, "ignoring \(patterns): no values differed there")] }
+        return [RenderedLine(.text, "ignoring \(patterns):")]
+            + ignored.map { found in
+                let steps = found.steps == 1 ? "1 step" : "\(found.steps) steps"
+                return RenderedLine(.text, "  '\(found.pattern)' covered differing values at \(steps), first \(found.firstPath) at step \(found.firstStep)")
+            }
     }
 
     private func headline(source: String) -> String {

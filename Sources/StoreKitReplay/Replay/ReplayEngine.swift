@@ -8,6 +8,11 @@ import StoreKitCore
 /// compared with the state type's own `==` (a `Set` encodes in a per-process order), and only a real inequality
 /// becomes a ``Divergence`` with a structural diff.
 ///
+/// Values that differ from run to run (random ids, dates) can be ignored by path (``Options/ignoring``): the
+/// replayed state takes the recorded values there before the comparison, so the verdict stays the state type's own.
+/// Sessions recorded under an older schema version go through the store's migration before decoding (see
+/// ``ReplayableStore``).
+///
 /// After a gap the engine cannot know the state before the next action, so it takes that action's recorded state
 /// as the new starting point and checks the rest; the verdict says the session is ``ReplayVerdict/incomplete(gaps:)``.
 public struct ReplayEngine: Sendable {
@@ -19,15 +24,20 @@ public struct ReplayEngine: Sendable {
         public var lastStep: Int?
         /// Called before each action is replayed (a replay host reports progress with it).
         public var willReplay: (@Sendable (ActionEvent) -> Void)?
+        /// Places whose values do not count: before each comparison the replayed state takes the recorded values
+        /// there (see ``JSONPathPattern/overlay(from:onto:)``), and the state type's `==` judges the rest.
+        public var ignoring: [JSONPathPattern]
 
-        /// Creates options; by default the engine stops at the first divergence and replays every step.
+        /// Creates options; by default the engine stops at the first divergence, replays every step and ignores
+        /// nothing.
         public init(
             findAllDivergences: Bool = false, lastStep: Int? = nil,
-            willReplay: (@Sendable (ActionEvent) -> Void)? = nil
+            willReplay: (@Sendable (ActionEvent) -> Void)? = nil, ignoring: [JSONPathPattern] = []
         ) {
             self.findAllDivergences = findAllDivergences
             self.lastStep = lastStep
             self.willReplay = willReplay
+            self.ignoring = ignoring
         }
     }
 
@@ -86,13 +96,13 @@ public struct ReplayEngine: Sendable {
     private func replay<Failure: Error>(
         header: SessionHeader, next: () throws(Failure) -> SessionEvent?
     ) throws(Failure) -> ReplayReport {
-        var run = ReplayRun(header: header)
+        var run = ReplayRun(header: header, ignoring: options.ignoring.map(\.text))
         guard let store = stores[header.storeID] else {
             run.verdictOverride = .unknownStore(storeID: header.storeID, knownStores: stores.keys.sorted())
             while let event = try next() { run.count(event) }
             return run.report
         }
-        let replayer = store.makeReplayer(header.redaction)
+        let replayer = store.replayer(for: header)
         do {
             try replayer.load(header.initialState, as: .initialState)
         } catch {
@@ -144,16 +154,20 @@ public struct ReplayEngine: Sendable {
             }
             try replayer.apply(action.action)
             run.stepsReplayed += 1
-            switch try replayer.compare(with: action.state) {
-            case .equal:
+            switch try replayer.compare(with: action.state, ignoring: options.ignoring) {
+            case .equal(let ignored):
                 run.stepsMatched += 1
+                run.noteIgnored(ignored, step: action.sequence)
                 return true
-            case .different(let replayed, let keyedPairArrays):
+            case .different(let difference):
+                run.noteIgnored(difference.ignored, step: action.sequence)
                 run.divergences.append(
                     Divergence(
                         step: action.sequence, actionName: action.name, action: action.action, origin: action.origin,
-                        time: action.time, recorded: action.state, replayed: replayed,
-                        diff: StateDiff(from: action.state, to: replayed, keyedPairArrays: keyedPairArrays)))
+                        time: action.time, recorded: difference.recorded, replayed: difference.replayed,
+                        diff: StateDiff(
+                            from: difference.recorded, to: difference.replayed, keyedPairArrays: difference.keyedPairArrays),
+                        ignored: difference.ignored, comparedAsJSON: difference.comparedAsJSON))
                 guard options.findAllDivergences else { return false }
                 try replayer.load(action.state, as: .recordedState)
                 return true
@@ -168,6 +182,8 @@ public struct ReplayEngine: Sendable {
 /// The findings of one replay while it runs.
 private struct ReplayRun {
     let header: SessionHeader
+    let ignoring: [String]
+    var ignored: [IgnoredPattern] = []
     var verdictOverride: ReplayVerdict?
     var divergences: [Divergence] = []
     var gaps: [GapEvent] = []
@@ -177,8 +193,20 @@ private struct ReplayRun {
     var end: EndEvent?
     var finalState: JSONValue?
 
-    init(header: SessionHeader) {
+    init(header: SessionHeader, ignoring: [String]) {
         self.header = header
+        self.ignoring = ignoring
+    }
+
+    /// Counts the differences a step's comparison ignored, by pattern.
+    mutating func noteIgnored(_ differences: [IgnoredDifferences], step: Int) {
+        for difference in differences {
+            if let index = ignored.firstIndex(where: { $0.pattern == difference.pattern }) {
+                ignored[index].steps += 1
+            } else if let path = difference.paths.first {
+                ignored.append(IgnoredPattern(pattern: difference.pattern, steps: 1, firstStep: step, firstPath: path))
+            }
+        }
     }
 
     mutating func fail(_ failure: ReplayStepFailure, step: Int, actionName: String?) {
@@ -211,6 +239,7 @@ private struct ReplayRun {
         }
         return ReplayReport(
             header: header, verdict: verdict, divergences: divergences, gaps: gaps, actionCount: actionCount,
-            stepsReplayed: stepsReplayed, stepsMatched: stepsMatched, end: end, finalState: finalState)
+            stepsReplayed: stepsReplayed, stepsMatched: stepsMatched, end: end, finalState: finalState, ignoring: ignoring,
+            ignored: ignored)
     }
 }

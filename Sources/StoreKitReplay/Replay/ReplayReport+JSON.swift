@@ -31,6 +31,10 @@ extension ReplayReport {
             break
         }
         if let finalState { members["finalState"] = finalState }
+        if !ignoring.isEmpty {
+            members["ignoring"] = .array(ignoring.map(JSONValue.string))
+            members["ignored"] = .array(ignored.map(\.jsonValue))
+        }
         return .object(members)
     }
 
@@ -48,6 +52,8 @@ extension ReplayReport {
             guard case .gap(let event) = try SessionEvent(jsonValue: gap) else { continue }
             gaps.append(event)
         }
+        var ignored: [IgnoredPattern] = []
+        for pattern in jsonValue["ignored"]?.arrayValue ?? [] { ignored.append(try IgnoredPattern(jsonValue: pattern)) }
         var divergences: [Divergence] = []
         for divergence in jsonValue["divergences"]?.arrayValue ?? [] {
             divergences.append(try Divergence(jsonValue: divergence))
@@ -81,7 +87,8 @@ extension ReplayReport {
             end: jsonValue["ended"]?.stringValue.flatMap(EndEvent.Reason.init(rawValue:)).map {
                 EndEvent(reason: $0, actions: 0, dropped: 0, time: 0)
             },
-            finalState: jsonValue["finalState"])
+            finalState: jsonValue["finalState"],
+            ignoring: jsonValue["ignoring"]?.arrayValue?.compactMap(\.stringValue) ?? [], ignored: ignored)
     }
 }
 
@@ -100,6 +107,8 @@ extension Divergence {
         ]
         if !diff.keyedPairArrays.isEmpty { members["keyedPairArrays"] = diff.keyedPairArrays.jsonValue }
         if !precedingActions.isEmpty { members["context"] = .array(precedingActions.map(\.jsonValue)) }
+        if !ignored.isEmpty { members["ignored"] = .array(ignored.map(\.jsonValue)) }
+        if let comparedAsJSON { members["comparedAsJSON"] = .string(comparedAsJSON) }
         return .object(members)
     }
 
@@ -132,11 +141,13 @@ extension Divergence {
             }
             precedingActions.append(PrecedingAction(step: Int(sequence), name: name, action: action))
         }
+        var ignored: [IgnoredDifferences] = []
+        for entry in jsonValue["ignored"]?.arrayValue ?? [] { ignored.append(try IgnoredDifferences(jsonValue: entry)) }
         self.init(
             step: Int(step), actionName: jsonValue["actionName"]?.stringValue ?? "", action: jsonValue["action"] ?? .null,
             origin: origin, time: jsonValue["time"]?.doubleValue ?? 0, recorded: recorded, replayed: replayed,
             diff: StateDiff(old: recorded, new: replayed, changes: changes, keyedPairArrays: keyedPairArrays),
-            precedingActions: precedingActions)
+            precedingActions: precedingActions, ignored: ignored, comparedAsJSON: jsonValue["comparedAsJSON"]?.stringValue)
     }
 }
 

@@ -20,6 +20,10 @@ public struct ReplayReport: Sendable, Equatable {
     public var end: EndEvent?
     /// The replayed state after the last step replayed, canonically encoded, when replay got that far.
     public var finalState: JSONValue?
+    /// The patterns of the places whose values did not count (``ReplayEngine/Options/ignoring``), as written.
+    public var ignoring: [String] = []
+    /// For each pattern that covered differing values: how often and where first, so a report says what it ignored.
+    public var ignored: [IgnoredPattern] = []
 
     /// True when the verdict is ``ReplayVerdict/match``.
     public var isMatch: Bool { verdict == .match }
@@ -71,6 +75,31 @@ public struct Divergence: Sendable, Equatable {
     /// The actions just before this one, oldest first, that an explanation shows as context (see
     /// ``ReplayReport/attachPrecedingActions(_:from:)``); empty unless asked for.
     public var precedingActions: [PrecedingAction] = []
+    /// The differences at ignored places, which ``diff`` leaves out: ``replayed`` holds the recorded values there.
+    public var ignored: [IgnoredDifferences] = []
+    /// Set when the states were compared as JSON rather than with the state type's `==`, and why: the replayed
+    /// state with the recorded values at its ignored places does not decode.
+    public var comparedAsJSON: String?
+}
+
+/// A pattern of ignored places that covered differing values during a replay.
+public struct IgnoredPattern: Sendable, Equatable {
+    /// The pattern as written.
+    public var pattern: String
+    /// How many steps had differing values there.
+    public var steps: Int
+    /// The first such step.
+    public var firstStep: Int
+    /// The first differing place.
+    public var firstPath: JSONPath
+
+    /// Creates one.
+    public init(pattern: String, steps: Int, firstStep: Int, firstPath: JSONPath) {
+        self.pattern = pattern
+        self.steps = steps
+        self.firstStep = firstStep
+        self.firstPath = firstPath
+    }
 }
 
 /// An action shown as context before a divergence: what led up to it.

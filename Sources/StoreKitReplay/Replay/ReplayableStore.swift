@@ -1,16 +1,61 @@
 import StoreKitCore
 
-/// A store the replay engine can rerun: its id, its state and action types, and its current reducer.
+/// A store the replay engine can rerun: its id, its state and action types, and its current reducer; and, as the
+/// app evolves, its schema version with a migration that brings older sessions' JSON up to date.
 ///
 /// ```swift
 /// let todos = ReplayableStore(id: "todos", reducer: TodoFeature.reducer)
 /// let report = try ReplayEngine(stores: [todos]).replay(path: "todos-basic.jsonl")
 /// ```
+///
+/// When a state gains a field or a case is renamed, sessions recorded before no longer decode. Declare the store's
+/// current schema version (the one the app records in ``AppInfo/schemaVersion``) and a migration: a function from
+/// a session's schema version and a recorded value (a state or an action, as JSON) to the value as the current types
+/// read it. It runs before decoding, on the initial state, every action and every recorded state of each session
+/// whose schema version differs from the store's (`docs/migrations.md`):
+/// ```swift
+/// ReplayableStore(id: "todos", reducer: Todos.reducer, schemaVersion: "3") { version, value in
+///     var json = value.json
+///     if version < "2", value.kind == .state { json = try json.addingMember("isPaused", default: false) }
+///     if version < "3", value.kind == .action { json = try json.renamingCase("toggle", to: "toggleCompleted") }
+///     return json
+/// }
+/// ```
 public struct ReplayableStore: Sendable {
+    /// A recorded value on its way to a migration.
+    public struct MigratedValue: Sendable, Equatable {
+        /// What the value is.
+        public enum Kind: Sendable, Equatable {
+            /// A state: the initial state or a state recorded after an action.
+            case state
+            /// An action.
+            case action
+        }
+
+        /// Whether the value is a state or an action.
+        public var kind: Kind
+        /// The value as the session holds it.
+        public var json: JSONValue
+
+        /// Creates one.
+        public init(kind: Kind, json: JSONValue) {
+            self.kind = kind
+            self.json = json
+        }
+    }
+
+    /// A migration: from a session's schema version and a recorded value to the value the current types decode.
+    public typealias Migration = @Sendable (_ schemaVersion: String, _ value: MigratedValue) throws -> JSONValue
+
     /// The store id sessions name in their header (`storeId`).
     public let id: String
-    /// Makes a replayer for one session, masking the paths its header says were redacted.
-    let makeReplayer: @Sendable (Redaction) -> any StateReplayer
+    /// The schema version of the current types; `nil` when the store declares none (and has no migration).
+    public let schemaVersion: String?
+    /// Brings a recorded value of an older schema version up to date.
+    let migration: Migration?
+    /// Makes a replayer for one session, masking the paths its header says were redacted and migrating its values
+    /// when told.
+    let makeReplayer: @Sendable (Redaction, SessionMigration?) -> any StateReplayer
 
     /// Describes a replayable store.
     /// - Parameters:
@@ -20,17 +65,88 @@ public struct ReplayableStore: Sendable {
         id: String, reducer: Reducer<State, Action>
     ) {
         self.id = id
-        self.makeReplayer = { redaction in TypedStateReplayer(reducer: reducer, redaction: redaction) }
+        self.schemaVersion = nil
+        self.migration = nil
+        self.makeReplayer = { redaction, migration in
+            TypedStateReplayer(reducer: reducer, redaction: redaction, migration: migration)
+        }
+    }
+
+    /// Describes a replayable store whose types have changed since some sessions were recorded.
+    /// - Parameters:
+    ///   - id: The id recorded sessions carry in their header.
+    ///   - reducer: The reducer to rerun the actions through.
+    ///   - schemaVersion: The schema version the app records today (``AppInfo/schemaVersion``).
+    ///   - migrate: Called before decoding for every state and action of a session recorded under another schema
+    ///     version, with that version and the value; returns the value as the current types decode it. A thrown
+    ///     error makes the value undecodable, with the error as the reason.
+    public init<State: Codable & Equatable & Sendable, Action: Codable & Sendable>(
+        id: String, reducer: Reducer<State, Action>, schemaVersion: String, migrate: @escaping Migration
+    ) {
+        self.id = id
+        self.schemaVersion = schemaVersion
+        self.migration = migrate
+        self.makeReplayer = { redaction, migration in
+            TypedStateReplayer(reducer: reducer, redaction: redaction, migration: migration)
+        }
+    }
+
+    /// A replayer for the session with `header`, migrating its values when its schema version is not the store's.
+    func replayer(for header: SessionHeader) -> any StateReplayer {
+        makeReplayer(header.redaction, sessionMigration(for: header))
+    }
+
+    /// The migration a session with `header` needs, or `nil` when it is recorded under the store's schema version
+    /// (or the store declares none).
+    func sessionMigration(for header: SessionHeader) -> SessionMigration? {
+        guard let schemaVersion, let migration, header.app.schemaVersion != schemaVersion else { return nil }
+        return SessionMigration(from: header.app.schemaVersion, to: schemaVersion, migrate: migration)
+    }
+}
+
+/// The migration of one session: from its schema version to the store's.
+struct SessionMigration: Sendable {
+    /// The session's schema version.
+    var from: String
+    /// The store's schema version.
+    var to: String
+    /// The store's migration.
+    var migrate: ReplayableStore.Migration
+
+    /// `value` migrated.
+    /// - Throws: A failure of `part` when the migration throws.
+    func apply(_ value: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure) -> JSONValue {
+        do {
+            return try migrate(from, ReplayableStore.MigratedValue(kind: part == .action ? .action : .state, json: value))
+        } catch {
+            throw ReplayStepFailure(
+                part: part, path: "", message: "the migration from schema '\(from)' to '\(to)' failed: \(error)")
+        }
     }
 }
 
 /// The outcome of comparing the replayed state with a recorded one.
 enum StateComparison {
-    /// Equal bytes, or unequal bytes whose decoded states are `==`.
-    case equal
-    /// A real difference: the replayed state as canonical JSON, and where the state type holds dictionaries
-    /// written as keyed pairs, which the diff compares as maps.
-    case different(replayed: JSONValue, keyedPairArrays: KeyedPairArrays)
+    /// Equal bytes, or unequal bytes whose decoded states are `==`, once the ignored places hold the recorded
+    /// values; what those places held that differed.
+    case equal(ignored: [IgnoredDifferences])
+    /// A real difference.
+    case different(StateDifference)
+}
+
+/// A replayed state that differs from the recorded one.
+struct StateDifference {
+    /// The recorded state, migrated when the session needs it.
+    var recorded: JSONValue
+    /// The replayed state as canonical JSON, its ignored places holding the recorded values.
+    var replayed: JSONValue
+    /// Where the state type holds dictionaries written as keyed pairs, which the diff compares as maps.
+    var keyedPairArrays: KeyedPairArrays
+    /// The differences at ignored places, left out of the comparison.
+    var ignored: [IgnoredDifferences]
+    /// Why the states were compared as JSON instead of with the state type's `==`: the replayed state with the
+    /// recorded values at its ignored places does not decode.
+    var comparedAsJSON: String?
 }
 
 /// A failure to decode or encode something during replay: which part, its JSON path, and what went wrong.
@@ -46,47 +162,73 @@ protocol StateReplayer: AnyObject {
     func load(_ recorded: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure)
     /// Decodes the action and runs the reducer.
     func apply(_ action: JSONValue) throws(ReplayStepFailure)
-    /// Compares the current state with a recorded one.
-    func compare(with recorded: JSONValue) throws(ReplayStepFailure) -> StateComparison
+    /// Compares the current state with a recorded one, the places `ignoring` names taken from the recorded one.
+    func compare(with recorded: JSONValue, ignoring: [JSONPathPattern]) throws(ReplayStepFailure) -> StateComparison
     /// The current state as canonical JSON, with the session's redacted paths masked.
     func currentState() throws(ReplayStepFailure) -> JSONValue
     /// Checks that a recorded value still decodes as the part it is, without touching the replay state.
     func checkDecodes(_ value: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure)
+    /// A recorded value as the current types read it: migrated when the session needs it, else as it is.
+    func migrated(_ value: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure) -> JSONValue
 }
 
 /// The typed replayer behind ``ReplayableStore``.
 final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Codable & Sendable>: StateReplayer {
     private let reducer: Reducer<State, Action>
     private let redaction: Redaction
+    private let migration: SessionMigration?
     private let encoder = CanonicalJSONEncoder()
     private let decoder = JSONValueDecoder()
     /// Keeps the encoder's writer from one step to the next; every state is still encoded in full.
     private let writer = EncodingMemo(reusesUnchangedParts: false)
     private var state: State?
 
-    init(reducer: Reducer<State, Action>, redaction: Redaction) {
+    init(reducer: Reducer<State, Action>, redaction: Redaction, migration: SessionMigration?) {
         self.reducer = reducer
         self.redaction = redaction
+        self.migration = migration
+    }
+
+    func migrated(_ value: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure) -> JSONValue {
+        guard let migration else { return value }
+        return try migration.apply(value, as: part)
     }
 
     func load(_ recorded: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure) {
-        state = try decode(State.self, from: recorded, part: part)
+        state = try decode(State.self, from: try migrated(recorded, as: part), part: part)
     }
 
     func apply(_ action: JSONValue) throws(ReplayStepFailure) {
-        let decoded = try decode(Action.self, from: action, part: .action)
+        let decoded = try decode(Action.self, from: try migrated(action, as: .action), part: .action)
         reducer.reduce(&state!, decoded)
     }
 
-    func compare(with recorded: JSONValue) throws(ReplayStepFailure) -> StateComparison {
-        let replayed = try currentState()
-        if replayed == recorded { return .equal }
+    func compare(with recorded: JSONValue, ignoring: [JSONPathPattern]) throws(ReplayStepFailure) -> StateComparison {
+        let recorded = try migrated(recorded, as: .recordedState)
+        var replayed = try currentState()
+        var ignored: [IgnoredDifferences] = []
+        if !ignoring.isEmpty { (replayed, ignored) = ignoring.overlay(from: recorded, onto: replayed) }
+        if replayed == recorded { return .equal(ignored: ignored) }
         let recordedState = try decode(State.self, from: recorded, part: .recordedState)
-        // With secrets, compare what was recorded with the replayed state as it would have been recorded; a
-        // replayed state that no longer decodes once masked is its own verdict, not a difference.
-        let comparable = redaction.statePaths.isEmpty ? state! : try decodeMasked(replayed)
-        return recordedState == comparable
-            ? .equal : .different(replayed: replayed, keyedPairArrays: writer.keyedPairArrays)
+        var difference = StateDifference(
+            recorded: recorded, replayed: replayed, keyedPairArrays: writer.keyedPairArrays, ignored: ignored)
+        let comparable: State
+        if !ignored.isEmpty {
+            // The ignored places changed the replayed JSON: the state type's `==` judges what it decodes to.
+            do {
+                comparable = try decode(State.self, from: replayed, part: .replayedState)
+            } catch {
+                difference.comparedAsJSON =
+                    "with the recorded values at its ignored places the replayed state does not decode (\(error.path.isEmpty ? "" : "at \(error.path): ")\(error.message)), so the states were compared as JSON"
+                let diff = StateDiff(from: recorded, to: replayed, keyedPairArrays: writer.keyedPairArrays)
+                return diff.isEmpty ? .equal(ignored: ignored) : .different(difference)
+            }
+        } else {
+            // With secrets, compare what was recorded with the replayed state as it would have been recorded; a
+            // replayed state that no longer decodes once masked is its own verdict, not a difference.
+            comparable = redaction.statePaths.isEmpty ? state! : try decodeMasked(replayed)
+        }
+        return recordedState == comparable ? .equal(ignored: ignored) : .different(difference)
     }
 
     /// The replayed state read back after its redacted paths were masked.
@@ -117,10 +259,11 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
     }
 
     func checkDecodes(_ value: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure) {
+        let migratedValue = try migrated(value, as: part)
         if part == .action {
-            _ = try decode(Action.self, from: value, part: part)
+            _ = try decode(Action.self, from: migratedValue, part: part)
         } else {
-            _ = try decode(State.self, from: value, part: part)
+            _ = try decode(State.self, from: migratedValue, part: part)
         }
     }
 

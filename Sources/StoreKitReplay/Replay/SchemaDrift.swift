@@ -19,12 +19,68 @@ public struct SchemaDrift: Sendable, Equatable {
         public var firstStep: Int
     }
 
+    /// What to do about drift.
+    public enum Advice: Sendable, Equatable {
+        /// Only recorded states drift, and every action and the initial state decode: `replay-cli update`
+        /// re-records the states (with `--migrate` when the session is of another schema version than the store).
+        case rerecordStates(migrating: Bool)
+        /// Actions or the initial state drift and the store has no migration from the session's schema version:
+        /// write one (declare the store's new schema version and a `migrate:` function).
+        case writeMigration(storeID: String, sessionSchema: String, storeSchema: String?)
+        /// The store's migration from the session's schema version ran and left values that do not decode.
+        case extendMigration(storeID: String, sessionSchema: String, storeSchema: String)
+
+        /// What to do, in a sentence.
+        public var text: String {
+            switch self {
+            case .rerecordStates(let migrating):
+                "only recorded states no longer decode, and every action does: 'replay-cli update\(migrating ? " --migrate" : "") <session>' re-records the states with the current reducers"
+            case .writeMigration(let store, let session, let current):
+                "write a migration for store '\(store)': give its ReplayableStore a schemaVersion\(current.map { " newer than '\($0)'" } ?? "") and a migrate: function that brings values of schema '\(session)' up to date (docs/migrations.md)"
+            case .extendMigration(let store, let session, let current):
+                "extend the migration of store '\(store)' from schema '\(session)' to '\(current)': it leaves these values undecodable (docs/migrations.md)"
+            }
+        }
+
+        /// The advice as data: `kind`, and `store`, `from` and `to` where they apply, and ``text``.
+        public var jsonValue: JSONValue {
+            switch self {
+            case .rerecordStates(let migrating):
+                .object(["kind": .string("rerecordStates"), "migrate": .bool(migrating), "text": .string(text)])
+            case .writeMigration(let store, let session, let current):
+                .object([
+                    "kind": .string("writeMigration"), "store": .string(store), "from": .string(session),
+                    "to": current.map(JSONValue.string) ?? .null, "text": .string(text),
+                ])
+            case .extendMigration(let store, let session, let current):
+                .object([
+                    "kind": .string("extendMigration"), "store": .string(store), "from": .string(session),
+                    "to": .string(current), "text": .string(text),
+                ])
+            }
+        }
+
+        /// Reads advice written by ``jsonValue``; `nil` when it is not advice.
+        init?(jsonValue: JSONValue) {
+            let store = jsonValue["store"]?.stringValue ?? ""
+            let from = jsonValue["from"]?.stringValue ?? ""
+            switch jsonValue["kind"]?.stringValue {
+            case "rerecordStates": self = .rerecordStates(migrating: jsonValue["migrate"] == .bool(true))
+            case "writeMigration": self = .writeMigration(storeID: store, sessionSchema: from, storeSchema: jsonValue["to"]?.stringValue)
+            case "extendMigration": self = .extendMigration(storeID: store, sessionSchema: from, storeSchema: jsonValue["to"]?.stringValue ?? "")
+            default: return nil
+            }
+        }
+    }
+
     /// The header of the checked session.
     public var header: SessionHeader
     /// The failures, grouped, in order of first appearance.
     public var entries: [Entry]
     /// How many actions and states were checked.
     public var checkedValues: Int
+    /// What to do about the drift; `nil` when there is none.
+    public var advice: Advice?
 
     /// True when everything still decodes.
     public var isEmpty: Bool { entries.isEmpty }
@@ -49,12 +105,14 @@ public struct SchemaDrift: Sendable, Equatable {
             let times = entry.count == 1 ? "once" : "\(entry.count) times"
             lines.append("  \(what): \(times), first at step \(entry.firstStep): \(entry.message)")
         }
+        if let advice { lines.append("what to do: \(advice.text)") }
         return lines.joined(separator: "\n")
     }
 
     /// The drift as JSON data.
     public var jsonValue: JSONValue {
         .object([
+            "advice": advice?.jsonValue ?? .null,
             "checkedValues": .integer(Int64(checkedValues)),
             "entries": .array(
                 entries.map { entry in
@@ -78,12 +136,14 @@ public struct SchemaDrift: Sendable, Equatable {
                 message: entry["message"]?.stringValue ?? "", count: Int(entry["count"]?.integerValue ?? 0),
                 firstStep: Int(entry["firstStep"]?.integerValue ?? 0))
         }
+        self.advice = jsonValue["advice"].flatMap(Advice.init(jsonValue:))
     }
 
-    init(header: SessionHeader, entries: [Entry], checkedValues: Int) {
+    init(header: SessionHeader, entries: [Entry], checkedValues: Int, advice: Advice?) {
         self.header = header
         self.entries = entries
         self.checkedValues = checkedValues
+        self.advice = advice
     }
 }
 
@@ -98,7 +158,7 @@ extension ReplayEngine {
             while try reader.next() != nil {}
             return nil
         }
-        let replayer = store.makeReplayer(header.redaction)
+        let replayer = store.replayer(for: header)
         var entries: [SchemaDrift.Entry] = []
         var checked = 0
         func check(_ value: JSONValue, _ part: Undecodable.Part, step: Int, caseName: String) {
@@ -122,7 +182,19 @@ extension ReplayEngine {
             check(action.action, .action, step: action.sequence, caseName: action.name)
             check(action.state, .recordedState, step: action.sequence, caseName: "")
         }
-        return SchemaDrift(header: header, entries: entries, checkedValues: checked)
+        return SchemaDrift(
+            header: header, entries: entries, checkedValues: checked, advice: Self.advice(for: entries, header: header, store: store))
+    }
+
+    /// What to do about `entries`: re-record when only recorded states drift, else write or extend a migration.
+    static func advice(for entries: [SchemaDrift.Entry], header: SessionHeader, store: ReplayableStore) -> SchemaDrift.Advice? {
+        guard !entries.isEmpty else { return nil }
+        let migration = store.sessionMigration(for: header)
+        if entries.allSatisfy({ $0.part == .recordedState }) { return .rerecordStates(migrating: migration != nil) }
+        if let migration {
+            return .extendMigration(storeID: store.id, sessionSchema: migration.from, storeSchema: migration.to)
+        }
+        return .writeMigration(storeID: store.id, sessionSchema: header.app.schemaVersion, storeSchema: store.schemaVersion)
     }
 
     /// `todos[*].title` for `todos[3].title`, so the same failure in different elements groups.

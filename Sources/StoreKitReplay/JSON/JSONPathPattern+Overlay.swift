@@ -1,0 +1,91 @@
+import StoreKitCore
+
+extension JSONPathPattern {
+    /// `target` with the values at this pattern's places taken from `source`, and where they differed.
+    public struct Overlay: Sendable, Equatable {
+        /// The target after the copy.
+        public var value: JSONValue
+        /// The places whose values differed between source and target and were copied (inserted or removed where
+        /// one side lacked the member), in document order.
+        public var differences: [JSONPath]
+    }
+
+    /// Copies the values this pattern names from `source` into `target`.
+    ///
+    /// A place counts when both documents hold its parent: a member one side lacks is inserted into, or removed
+    /// from, the target's object so that both agree; an array element exists in both or is left alone (inserting one
+    /// would shift the others). Where a parent differs in kind or is missing, nothing is copied, and the difference
+    /// stays for a comparison to find.
+    /// - Returns: The target after the copy and the places where the values differed.
+    public func overlay(from source: JSONValue, onto target: JSONValue) -> Overlay {
+        var differences: [JSONPath] = []
+        let value = overlay(0, source: source, target: target, at: JSONPath(), differences: &differences) ?? target
+        return Overlay(value: value, differences: differences)
+    }
+
+    private func overlay(
+        _ step: Int, source: JSONValue?, target: JSONValue?, at path: JSONPath, differences: inout [JSONPath]
+    ) -> JSONValue? {
+        guard step < components.count else {
+            if source != target { differences.append(path) }
+            return source
+        }
+        guard let source, let target else { return target }
+        switch (components[step], source, target) {
+        case (.key(let key), .object(let old), .object(var new)):
+            if key != "_0", old[key] == nil, new[key] == nil, old["_0"] != nil, new["_0"] != nil {
+                // An unlabeled enum payload, which paths print without.
+                new["_0"] = overlay(step, source: old["_0"], target: new["_0"], at: path.appending(.key("_0")), differences: &differences)
+                return .object(new)
+            }
+            new[key] = overlay(step + 1, source: old[key], target: new[key], at: path.appending(.key(key)), differences: &differences)
+            return .object(new)
+        case (.anyMember, .object(let old), .object(var new)), (.anyElement, .object(let old), .object(var new)):
+            for key in Set(old.keys).union(new.keys).sorted() {
+                new[key] = overlay(step + 1, source: old[key], target: new[key], at: path.appending(.key(key)), differences: &differences)
+            }
+            return .object(new)
+        case (.index(let index), .array(let old), .array(var new)):
+            guard index < old.count, index < new.count else { return target }
+            new[index] = overlay(step + 1, source: old[index], target: new[index], at: path.appending(.index(index)), differences: &differences) ?? new[index]
+            return .array(new)
+        case (.anyElement, .array(let old), .array(var new)):
+            for index in 0..<min(old.count, new.count) {
+                new[index] = overlay(step + 1, source: old[index], target: new[index], at: path.appending(.index(index)), differences: &differences) ?? new[index]
+            }
+            return .array(new)
+        case (.identified(let id), .array(let old), .array(var new)):
+            guard let oldIndex = old.firstIndex(where: { $0["id"] == id }), let newIndex = new.firstIndex(where: { $0["id"] == id })
+            else { return target }
+            new[newIndex] = overlay(step + 1, source: old[oldIndex], target: new[newIndex], at: path.appending(.identified(id)), differences: &differences) ?? new[newIndex]
+            return .array(new)
+        case (.mapKey(let key), .array(let old), .array(var new)):
+            guard let oldIndex = Self.pairValueIndex(of: key, in: old), let newIndex = Self.pairValueIndex(of: key, in: new)
+            else { return target }
+            new[newIndex] = overlay(step + 1, source: old[oldIndex], target: new[newIndex], at: path.appending(.mapKey(key)), differences: &differences) ?? new[newIndex]
+            return .array(new)
+        default:
+            return target
+        }
+    }
+
+    /// The index of the value paired with `key` in an array of alternating keys and values.
+    static func pairValueIndex(of key: JSONValue, in elements: [JSONValue]) -> Int? {
+        stride(from: 0, to: elements.count - 1, by: 2).first { elements[$0] == key }.map { $0 + 1 }
+    }
+}
+
+extension Array where Element == JSONPathPattern {
+    /// `target` with the values every pattern names taken from `source`, each pattern in turn, and what each found.
+    /// - Returns: The target after the copy, and for each pattern that found differences, the places it copied.
+    public func overlay(from source: JSONValue, onto target: JSONValue) -> (value: JSONValue, ignored: [IgnoredDifferences]) {
+        var value = target
+        var ignored: [IgnoredDifferences] = []
+        for pattern in self {
+            let overlay = pattern.overlay(from: source, onto: value)
+            value = overlay.value
+            if !overlay.differences.isEmpty { ignored.append(IgnoredDifferences(pattern: pattern.text, paths: overlay.differences)) }
+        }
+        return (value, ignored)
+    }
+}

@@ -1,0 +1,74 @@
+import StoreKitCore
+
+extension IgnoredPattern {
+    /// The pattern's findings as JSON: `{"pattern", "steps", "firstStep", "firstPath", "firstPathText"}`, the path
+    /// as components (as a change's are) and as text.
+    public var jsonValue: JSONValue {
+        .object([
+            "pattern": .string(pattern), "steps": .integer(Int64(steps)), "firstStep": .integer(Int64(firstStep)),
+            "firstPath": firstPath.componentsJSON, "firstPathText": .string(firstPath.description),
+        ])
+    }
+
+    /// Reads findings written by ``jsonValue``.
+    /// - Throws: ``SessionEventDecodingError`` naming the field that does not fit.
+    init(jsonValue: JSONValue) throws(SessionEventDecodingError) {
+        guard let pattern = jsonValue["pattern"]?.stringValue, let steps = jsonValue["steps"]?.integerValue,
+            let firstStep = jsonValue["firstStep"]?.integerValue
+        else {
+            throw SessionEventDecodingError(path: "ignored[]", message: "needs 'pattern', 'steps' and 'firstStep'")
+        }
+        self.init(
+            pattern: pattern, steps: Int(steps), firstStep: Int(firstStep),
+            firstPath: try JSONPath(componentsJSON: jsonValue["firstPath"] ?? .null, at: "ignored[].firstPath"))
+    }
+}
+
+extension IgnoredDifferences {
+    /// The differences as JSON: `{"pattern", "paths": [components…], "pathsText": [text…]}`.
+    public var jsonValue: JSONValue {
+        .object([
+            "pattern": .string(pattern), "paths": .array(paths.map(\.componentsJSON)),
+            "pathsText": .array(paths.map { .string($0.description) }),
+        ])
+    }
+
+    /// Reads differences written by ``jsonValue``.
+    /// - Throws: ``SessionEventDecodingError`` naming the field that does not fit.
+    init(jsonValue: JSONValue) throws(SessionEventDecodingError) {
+        guard let pattern = jsonValue["pattern"]?.stringValue, let paths = jsonValue["paths"]?.arrayValue else {
+            throw SessionEventDecodingError(path: "divergences[].ignored[]", message: "needs 'pattern' and 'paths'")
+        }
+        var read: [JSONPath] = []
+        for path in paths { read.append(try JSONPath(componentsJSON: path, at: "divergences[].ignored[].paths[]")) }
+        self.init(pattern: pattern, paths: read)
+    }
+}
+
+extension JSONPath {
+    /// The path as an array of its components' JSON (see ``StateDiff/jsonValue``).
+    var componentsJSON: JSONValue { .array(components.map(\.jsonValue)) }
+
+    /// Reads a path written by ``componentsJSON``.
+    /// - Throws: ``SessionEventDecodingError`` at `location` when it is not one.
+    init(componentsJSON json: JSONValue, at location: String) throws(SessionEventDecodingError) {
+        guard let components = json.arrayValue else {
+            throw SessionEventDecodingError(path: location, message: "is not an array of path components")
+        }
+        var path: [Component] = []
+        for component in components {
+            switch component {
+            case .string(let key): path.append(.key(key))
+            case .integer(let index): path.append(.index(Int(index)))
+            case .object(let members) where members.count == 1 && members["mapKey"] != nil:
+                path.append(.mapKey(members["mapKey"] ?? .null))
+            case .object(let members) where members.count == 1 && members["id"] != nil:
+                path.append(.identified(members["id"] ?? .null))
+            default:
+                throw SessionEventDecodingError(
+                    path: location, message: "holds a component that is not a key, an index, {\"mapKey\": …} or {\"id\": …}")
+            }
+        }
+        self.init(path)
+    }
+}
