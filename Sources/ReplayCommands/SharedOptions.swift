@@ -20,6 +20,15 @@ package enum SharedOptions {
         "--timeout", valueName: "<seconds>", in: 1...86_400, default: 30,
         help: "give up on a host that stays silent this long")
 
+    /// `--ignore <path>`, repeatable.
+    package static let ignore = Option<String>.string(
+        "--ignore", valueName: "<path>",
+        help: "ignore the values at this path when comparing states, e.g. 'todos[*].id' ('*' any member, '[*]' any element; repeatable; added to .replay.json's \"ignore\")")
+    /// `--no-default-ignore`.
+    package static let noDefaultIgnore = Flag("--no-default-ignore", help: "leave out the paths .replay.json's \"ignore\" lists")
+    /// The options that choose what a comparison ignores; ``IgnoredPaths/resolve(_:context:)`` reads them.
+    package static let ignoring = [ignore.declaration, noDefaultIgnore.declaration]
+
     /// The options of every command that replays, then `--json`; ``HostOptions/resolve(_:context:)`` reads them.
     package static let replaying = [host.declaration, build.declaration, noBuild.declaration, timeout.declaration, json.declaration]
 }

@@ -18,19 +18,25 @@ import StoreKitReplay
 /// is rewritten with the replayed states, accepting the current reducers, and the assertion still fails so the
 /// change gets reviewed. Only states change: the header, the snapshot layout (patch lines stay patch lines) and the
 /// file's mode stay, so the golden's diff in version control is the states that changed. A missing file always fails: there is nothing to replay (record one with your app, or use
-/// ``assertGolden(_:storeID:initialState:reducer:actions:record:)``).
+/// ``assertGolden(_:storeID:initialState:reducer:actions:ignoring:record:)``).
+///
+/// Values that differ from run to run (random ids, dates) can be left out by path, as `replay-cli --ignore` does:
+/// `ignoring: ["todos[*].createdAt"]` makes each replayed state take the recorded values there before the state
+/// type's `==` compares the two (see ``JSONPathPattern``).
 /// - Parameters:
 ///   - path: The golden session file.
 ///   - stores: The replayable stores; the session's header names which one replays it.
+///   - ignoring: Path patterns whose values do not count (`*` any member, `[*]` any element).
 ///   - record: The record mode; `nil` uses ``GoldenRecordMode/fromEnvironment(_:)``.
 /// - Returns: The replay report, for further assertions.
-/// - Throws: ``GoldenReplayError`` describing the divergence, the gap, the decoding failure or the read error.
+/// - Throws: ``GoldenReplayError`` describing the divergence, the gap, the decoding failure, the read error, or a
+///   pattern that does not parse.
 @discardableResult
 public func assertReplayMatches(
-    session path: String, stores: [ReplayableStore], record: GoldenRecordMode? = nil
+    session path: String, stores: [ReplayableStore], ignoring: [String] = [], record: GoldenRecordMode? = nil
 ) throws(GoldenReplayError) -> ReplayReport {
     let mode = try resolvedMode(record)
-    let engine = ReplayEngine(stores: stores)
+    let engine = ReplayEngine(stores: stores, options: ReplayEngine.Options(ignoring: try patterns(ignoring)))
     let session: Session
     do {
         session = try Session(contentsOf: path)
@@ -57,6 +63,9 @@ public func assertReplayMatches(
 /// whose state differs; a change to the script shows up as a different action at that step. Re-recording an
 /// existing golden (record mode `failed` or `all`) keeps its header (session id, start time, pid), its snapshot
 /// layout and its file mode: with the same script only states change; with a new one, the actions and states.
+///
+/// With `ignoring`, the values at those paths do not count, in the states and in the script's actions and
+/// initial state alike (a fresh random id in an action is still the same script).
 /// ```swift
 /// @Test func addingTwoTodos() throws {
 ///     try assertGolden("Goldens/two-todos.jsonl", storeID: Todos.storeID, initialState: Todos.State(),
@@ -66,9 +75,10 @@ public func assertReplayMatches(
 /// - Throws: ``GoldenReplayError`` on any difference, and after recording.
 public func assertGolden<State: Codable & Equatable & Sendable, Action: Codable & Sendable>(
     _ path: String, storeID: String, initialState: State, reducer: Reducer<State, Action>, actions: [Action],
-    record: GoldenRecordMode? = nil
+    ignoring: [String] = [], record: GoldenRecordMode? = nil
 ) throws(GoldenReplayError) {
     let mode = try resolvedMode(record)
+    let ignored = try patterns(ignoring)
     guard FileManager.default.fileExists(atPath: path) else {
         guard mode != .never else {
             throw GoldenReplayError(
@@ -81,7 +91,8 @@ public func assertGolden<State: Codable & Equatable & Sendable, Action: Codable 
         throw GoldenReplayError(
             "recorded golden \(path) (\(actions.count) actions, record mode '\(mode.rawValue)'); review it and run again")
     }
-    let engine = ReplayEngine(stores: [ReplayableStore(id: storeID, reducer: reducer)])
+    let engine = ReplayEngine(
+        stores: [ReplayableStore(id: storeID, reducer: reducer)], options: ReplayEngine.Options(ignoring: ignored))
     let golden: Session
     do {
         golden = try Session(contentsOf: path)
@@ -89,8 +100,9 @@ public func assertGolden<State: Codable & Equatable & Sendable, Action: Codable 
         throw GoldenReplayError("golden session \(error)")
     }
     let fresh = try recordSession(storeID: storeID, initialState: initialState, reducer: reducer, actions: actions)
-    let sameScript = golden.actions.map(\.action) == fresh.actions.map(\.action)
-        && golden.header.initialState == fresh.header.initialState
+    let sameScript = golden.actions.count == fresh.actions.count
+        && zip(golden.actions, fresh.actions).allSatisfy { sameIgnoring(ignored, $0.action, $1.action) }
+        && sameIgnoring(ignored, golden.header.initialState, fresh.header.initialState)
     let report = engine.replay(golden)
     if mode == .all || (mode == .failed && !(sameScript && report.isMatch)) {
         if sameScript {
@@ -106,6 +118,25 @@ public func assertGolden<State: Codable & Equatable & Sendable, Action: Codable 
         throw GoldenReplayError(scriptDifference(golden: golden, fresh: fresh, path: path))
     }
     throw GoldenReplayError(report.explanation(source: path))
+}
+
+/// The patterns parsed.
+/// - Throws: ``GoldenReplayError`` naming the pattern that does not parse, and where.
+private func patterns(_ texts: [String]) throws(GoldenReplayError) -> [JSONPathPattern] {
+    var patterns: [JSONPathPattern] = []
+    for text in texts {
+        do {
+            patterns.append(try JSONPathPattern(text))
+        } catch {
+            throw GoldenReplayError("ignoring: \(error)")
+        }
+    }
+    return patterns
+}
+
+/// Whether `fresh` equals `golden` once it takes golden's values at the places `ignoring` names.
+private func sameIgnoring(_ ignoring: [JSONPathPattern], _ golden: JSONValue, _ fresh: JSONValue) -> Bool {
+    ignoring.isEmpty ? golden == fresh : golden == ignoring.overlay(from: golden, onto: fresh).value
 }
 
 /// The record mode given, else the one the environment chooses.

@@ -17,7 +17,7 @@ enum CheckCommand: Command {
         arguments: [
             ArgumentDeclaration("<path>", help: "session files (.jsonl) and folders to search for them", isRepeating: true)
         ],
-        options: [jobs.declaration, junit.declaration] + SharedOptions.replaying)
+        options: [jobs.declaration, junit.declaration] + SharedOptions.ignoring + SharedOptions.replaying)
 
     /// One session's outcome.
     struct Result {
@@ -30,6 +30,7 @@ enum CheckCommand: Command {
     }
 
     static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> Int32 {
+        let ignoring = try IgnoredPaths.resolve(parsed, context: context)
         let paths = try sessionFiles(parsed.positionals)
         guard !paths.isEmpty else { throw CLIError(.input, "no session files (.jsonl) under \(parsed.positionals.map { "'\($0)'" }.joined(separator: ", "))") }
         let hostOptions = try HostOptions.resolve(parsed, context: context)
@@ -40,7 +41,7 @@ enum CheckCommand: Command {
         queue.maxConcurrentOperationCount = parsed.value(ofDefaulted: jobs)
         for (index, path) in paths.enumerated() {
             queue.addOperation {
-                results.set(index, check(path, replay))
+                results.set(index, check(path, replay, ignoring: ignoring))
                 context.terminal.progress("checked \(results.done) of \(paths.count) sessions")
             }
         }
@@ -71,15 +72,16 @@ enum CheckCommand: Command {
         return all.map(\.status).max() ?? 0
     }
 
-    private static func check(_ path: String, _ replay: HostReplay) -> Result {
+    private static func check(_ path: String, _ replay: HostReplay, ignoring: [JSONPathPattern]) -> Result {
         do {
-            let outcome = try replay.check(try SessionInput(path), progress: false)
+            let outcome = try replay.check(try SessionInput(path), ignoring: ignoring, progress: false)
             let report = outcome.report
             var line = "\(report.verdict.name.padding(toLength: 11, withPad: " ", startingAt: 0)) \(path) (\(report.actionCount) actions)"
             if case .diverged(let divergence) = report.verdict {
                 line += ": step \(divergence.step) \(divergence.actionName), \(divergence.diff.changes.first.map { "\($0.path)" } ?? "")"
             }
             if !outcome.drift.isEmpty { line += "; schema drift in \(outcome.drift.entries.count) kind(s) of value" }
+            for ignored in report.ignored { line += "; ignored '\(ignored.pattern)' at \(ignored.steps) step\(ignored.steps == 1 ? "" : "s")" }
             let drift = outcome.drift.isEmpty ? [] : (outcome.drift.explanation + "\n").renderedLines(.text)
             let explanation = drift + report.explanationLines(source: path)
             let verdict = outcome.drift.isEmpty ? report.verdict.name : "drifted"

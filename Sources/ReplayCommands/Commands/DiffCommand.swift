@@ -21,18 +21,22 @@ enum DiffCommand: Command {
             ArgumentDeclaration(
                 "<other-session>", help: "compare the two sessions step by step instead (no reducers needed)", isOptional: true),
         ],
-        options: [all.declaration, contextActions.declaration, states.declaration] + SharedOptions.replaying,
-        alternativeUsages: ["--states <old.json> <new.json> [--json]"])
+        options: [all.declaration, contextActions.declaration, states.declaration] + SharedOptions.ignoring
+            + SharedOptions.replaying,
+        alternativeUsages: ["--states <old.json> <new.json> [--ignore <path> ...] [--json]"])
 
     static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> Int32 {
-        if parsed.isSet(states) { return try StateFileComparison.run(parsed, context) }
-        if parsed.positionals.count == 2 { return try SessionComparison.run(parsed, context) }
+        let ignoring = try IgnoredPaths.resolve(parsed, context: context)
+        if parsed.isSet(states) { return try StateFileComparison.run(parsed, context, ignoring: ignoring) }
+        if parsed.positionals.count == 2 { return try SessionComparison.run(parsed, context, ignoring: ignoring) }
         let session = try SessionInput(parsed.positionals[0])
         defer { session.cleanUp() }
         let hostOptions = try HostOptions.resolve(parsed, context: context)
         let identity = try hostOptions.bringUpToDate(context.terminal)
         let outcome = try hostOptions.replay(context.terminal)
-            .check(session, findAll: parsed.isSet(all), contextActions: parsed.value(ofDefaulted: contextActions))
+            .check(
+                session, findAll: parsed.isSet(all), contextActions: parsed.value(ofDefaulted: contextActions),
+                ignoring: ignoring)
         if parsed.isSet(SharedOptions.json) {
             let before = outcome.report.divergences.first?.precedingActions ?? []
             context.terminal.out(

@@ -10,16 +10,17 @@ enum ReplayCommand: Command {
 
     static let command = CommandDescription(
         name: "replay-cli replay", abstract: "Replay a session through the current reducers and print the replayed state.",
-        arguments: [ArgumentDeclaration("<session>", help: "a recorded session (.jsonl), or '-' for standard input")], options: [step.declaration] + SharedOptions.replaying)
+        arguments: [ArgumentDeclaration("<session>", help: "a recorded session (.jsonl), or '-' for standard input")], options: [step.declaration] + SharedOptions.ignoring + SharedOptions.replaying)
 
     static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> Int32 {
         let step = parsed.value(of: step)
+        let ignoring = try IgnoredPaths.resolve(parsed, context: context)
         let session = try SessionInput(parsed.positionals[0])
         defer { session.cleanUp() }
         let hostOptions = try HostOptions.resolve(parsed, context: context)
         let identity = try hostOptions.bringUpToDate(context.terminal)
         let outcome = try hostOptions.replay(context.terminal)
-            .check(session, findAll: true, lastStep: step)
+            .check(session, findAll: true, lastStep: step, ignoring: ignoring)
         if let step, step > outcome.report.actionCount {
             throw CLIError(.input, "\(session.displayName) has \(outcome.report.actionCount) actions; there is no step \(step)")
         }

@@ -3,6 +3,9 @@ import StoreKitCore
 import StoreKitReplay
 
 /// `replay-cli diff A B`: two recordings compared step by step, actions and states, without reducers.
+///
+/// With ignored places (`--ignore`, `.replay.json`), each of B's actions and states takes A's values there before
+/// the two are compared as JSON, so a difference lists only what is left; the report says what was ignored.
 enum SessionComparison {
     struct Difference {
         var step: Int
@@ -10,19 +13,28 @@ enum SessionComparison {
         var diff: StateDiff
     }
 
-    static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> Int32 {
+    static func run(_ parsed: ParsedCommandLine, _ context: CommandContext, ignoring: [JSONPathPattern]) throws(CLIError) -> Int32 {
         let first = try SessionInput(parsed.positionals[0])
         defer { first.cleanUp() }
         let second = try SessionInput(parsed.positionals[1])
         defer { second.cleanUp() }
         var differences: [Difference] = []
+        var ignored: [IgnoredPattern] = []
         var steps = 0
+        /// `right` with `left`'s values at the ignored places, noting what differed there at `step`.
+        func comparable(_ left: JSONValue, _ right: JSONValue, step: Int) -> JSONValue {
+            guard !ignoring.isEmpty else { return right }
+            let overlay = ignoring.overlay(from: left, onto: right)
+            ignored.note(overlay.ignored, step: step)
+            return overlay.value
+        }
         do {
             let a = try SessionReader(path: first.path)
             let b = try SessionReader(path: second.path)
             guard case .header(let headerA) = try a.next(), case .header(let headerB) = try b.next() else { return 2 }
-            if headerA.initialState != headerB.initialState {
-                differences.append(Difference(step: 0, what: "initial state", diff: StateDiff(from: headerA.initialState, to: headerB.initialState)))
+            let initialB = comparable(headerA.initialState, headerB.initialState, step: 0)
+            if headerA.initialState != initialB {
+                differences.append(Difference(step: 0, what: "initial state", diff: StateDiff(from: headerA.initialState, to: initialB)))
             }
             while differences.isEmpty || parsed.isSet(DiffCommand.all) {
                 let left = try nextAction(a)
@@ -35,10 +47,12 @@ enum SessionComparison {
                         Difference(step: steps, what: "\(missing) ends here; \(longer) goes on", diff: StateDiff(from: .null, to: .null)))
                     break
                 }
-                if left.action != right.action {
-                    differences.append(Difference(step: left.sequence, what: "action", diff: StateDiff(from: left.action, to: right.action)))
-                } else if left.state != right.state {
-                    differences.append(Difference(step: left.sequence, what: "state after \(left.name)", diff: StateDiff(from: left.state, to: right.state)))
+                let rightAction = comparable(left.action, right.action, step: left.sequence)
+                let rightState = comparable(left.state, right.state, step: left.sequence)
+                if left.action != rightAction {
+                    differences.append(Difference(step: left.sequence, what: "action", diff: StateDiff(from: left.action, to: rightAction)))
+                } else if left.state != rightState {
+                    differences.append(Difference(step: left.sequence, what: "state after \(left.name)", diff: StateDiff(from: left.state, to: rightState)))
                 }
             }
             // A verdict needs both files whole: the rest is read, so a broken line after a difference is still exit 2.
@@ -55,9 +69,13 @@ enum SessionComparison {
                     "sessions": .array([.string(first.displayName), .string(second.displayName)]),
                     "same": .bool(differences.isEmpty),
                     "differences": .array(differences.map { .object(["step": .integer(Int64($0.step)), "what": .string($0.what), "changes": $0.diff.jsonValue]) }),
+                    "ignoring": .array(ignoring.map { .string($0.text) }), "ignored": .array(ignored.map(\.jsonValue)),
                 ]).prettyString())
         } else if differences.isEmpty {
             context.terminal.out("\(first.displayName) and \(second.displayName): the same \(steps) steps")
+            for line in ReplayReport.ignoredExplanation(ignoring: ignoring.map(\.text), ignored: ignored) {
+                context.terminal.out(line)
+            }
         } else {
             context.terminal.out("\(first.displayName) and \(second.displayName) differ (- \(first.displayName), + \(second.displayName))")
             for difference in differences {
@@ -66,6 +84,9 @@ enum SessionComparison {
                     context.terminal.out(context.terminal.render(difference.diff.renderedLines()))
                     context.terminal.out(difference.diff.summary)
                 }
+            }
+            for line in ReplayReport.ignoredExplanation(ignoring: ignoring.map(\.text), ignored: ignored) {
+                context.terminal.out(line)
             }
         }
         return differences.isEmpty ? 0 : 1

@@ -4,27 +4,46 @@ import StoreKitCore
 import StoreKitReplay
 
 /// `replay-cli diff --states <old.json> <new.json>`: the structural difference between two JSON documents, such
-/// as two states saved with `show --json`.
+/// as two states saved with `show --json`. With ignored places, the new document takes the old one's values there
+/// first, so the difference lists only what is left.
 enum StateFileComparison {
-    static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> Int32 {
+    static func run(_ parsed: ParsedCommandLine, _ context: CommandContext, ignoring: [JSONPathPattern]) throws(CLIError) -> Int32 {
         guard parsed.positionals.count == 2 else {
             throw CLIError("diff --states takes two JSON files", usage: DiffCommand.command.usage)
         }
-        let (old, new) = try parseBoth(parsed.positionals[0], parsed.positionals[1])
+        let (old, parsedNew) = try parseBoth(parsed.positionals[0], parsed.positionals[1])
+        var new = parsedNew
+        var ignored: [IgnoredDifferences] = []
+        if !ignoring.isEmpty { (new, ignored) = ignoring.overlay(from: old, onto: parsedNew) }
         let diff = StateDiff(from: old, to: new)
         if parsed.isSet(SharedOptions.json) {
             context.terminal.out(
                 JSONValue.object([
                     "old": .string(parsed.positionals[0]), "new": .string(parsed.positionals[1]),
                     "same": .bool(diff.isEmpty), "diff": diff.jsonValue,
+                    "ignoring": .array(ignoring.map { .string($0.text) }),
+                    "ignored": .array(ignored.map(\.jsonValue)),
                 ]).prettyString() + "\n")
-        } else if diff.isEmpty {
-            context.terminal.out("same: \(parsed.positionals[0]) and \(parsed.positionals[1]) hold equal JSON\n")
         } else {
-            context.terminal.out(context.terminal.render(diff.summary.renderedLines(.text) + diff.renderedLines()))
+            if diff.isEmpty {
+                context.terminal.out("same: \(parsed.positionals[0]) and \(parsed.positionals[1]) hold equal JSON\n")
+            } else {
+                context.terminal.out(context.terminal.render(diff.summary.renderedLines(.text) + diff.renderedLines()))
+            }
+            if !ignoring.isEmpty { context.terminal.out(ignoredText(ignoring, ignored)) }
         }
         KeptUntilExit.keep(diff)  // the two parsed files: freeing them would take a third of the time parsing did
         return diff.isEmpty ? 0 : 1
+    }
+
+    /// `ignoring 'a', 'b': 'a' covered 2 differing values: x.id, y.id`, one line per pattern that covered some.
+    private static func ignoredText(_ ignoring: [JSONPathPattern], _ ignored: [IgnoredDifferences]) -> String {
+        let patterns = ignoring.map { "'\($0.text)'" }.joined(separator: ", ")
+        guard !ignored.isEmpty else { return "ignoring \(patterns): no values differed there" }
+        return (["ignoring \(patterns):"] + ignored.map { found in
+            let count = found.paths.count == 1 ? "1 differing value" : "\(found.paths.count) differing values"
+            return "  '\(found.pattern)' covered \(count): \(found.paths.map(\.description).joined(separator: ", "))"
+        }).joined(separator: "\n")
     }
 
     /// Reads and parses both files, each on its own thread: parsing is most of the work.

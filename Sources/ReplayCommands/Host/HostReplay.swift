@@ -23,11 +23,12 @@ struct HostReplay {
     var timeout: Double
     var terminal: Terminal
 
-    /// Checks `session`: the host reads it once, checks its drift, replays it and sends both with the `contextActions`
+    /// Checks `session`: the host reads it once, checks its drift, replays it (the values at the places `ignoring`
+    /// names taken from the recorded states before each comparison) and sends both with the `contextActions`
     /// actions before each divergence.
     func check(
         _ session: SessionInput, findAll: Bool = false, lastStep: Int? = nil, contextActions: Int = 0,
-        progress: Bool = true
+        ignoring: [JSONPathPattern] = [], progress: Bool = true
     ) throws(CLIError) -> Outcome {
         var client = HostClient(host: host, timeout: timeout, onStep: nil)
         if progress {
@@ -37,7 +38,8 @@ struct HostReplay {
             }
         }
         let request = ReplayHostRequest(
-            command: .check, findAllDivergences: findAll, lastStep: lastStep, contextActions: contextActions)
+            command: .check, findAllDivergences: findAll, lastStep: lastStep, contextActions: contextActions,
+            ignoring: ignoring)
         let answer = try client.run(request, sessionPath: session.path, displayName: session.displayName)
         if progress { terminal.endProgress() }
         let header: SessionHeader

@@ -48,13 +48,20 @@ extension ReplayReport {
 
     /// What the comparison ignored, one line per pattern that covered differing values.
     private var ignoredLines: [RenderedLine] {
+        Self.ignoredExplanation(ignoring: ignoring, ignored: ignored).map { RenderedLine(.text, $0) }
+    }
+
+    /// What a comparison that ignored the places `ignoring` names found there: a line naming the patterns, then one
+    /// per pattern that covered differing values (how many steps, the first place and step); no lines without
+    /// patterns.
+    public static func ignoredExplanation(ignoring: [String], ignored: [IgnoredPattern]) -> [String] {
         guard !ignoring.isEmpty else { return [] }
         let patterns = ignoring.map { "'\($0)'" }.joined(separator: ", ")
-        guard !ignored.isEmpty else { return [RenderedLine(.text, "ignoring \(patterns): no values differed there")] }
-        return [RenderedLine(.text, "ignoring \(patterns):")]
+        guard !ignored.isEmpty else { return ["ignoring \(patterns): no values differed there"] }
+        return ["ignoring \(patterns):"]
             + ignored.map { found in
                 let steps = found.steps == 1 ? "1 step" : "\(found.steps) steps"
-                return RenderedLine(.text, "  '\(found.pattern)' covered differing values at \(steps), first \(found.firstPath) at step \(found.firstStep)")
+                return "  '\(found.pattern)' covered differing values at \(steps), first \(found.firstPath) at step \(found.firstStep)"
             }
     }
 

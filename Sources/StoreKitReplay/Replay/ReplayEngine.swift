@@ -200,13 +200,7 @@ private struct ReplayRun {
 
     /// Counts the differences a step's comparison ignored, by pattern.
     mutating func noteIgnored(_ differences: [IgnoredDifferences], step: Int) {
-        for difference in differences {
-            if let index = ignored.firstIndex(where: { $0.pattern == difference.pattern }) {
-                ignored[index].steps += 1
-            } else if let path = difference.paths.first {
-                ignored.append(IgnoredPattern(pattern: difference.pattern, steps: 1, firstStep: step, firstPath: path))
-            }
-        }
+        ignored.note(differences, step: step)
     }
 
     mutating func fail(_ failure: ReplayStepFailure, step: Int, actionName: String?) {

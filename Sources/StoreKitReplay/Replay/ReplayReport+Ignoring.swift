@@ -72,3 +72,17 @@ extension JSONPath {
         self.init(path)
     }
 }
+
+extension Array where Element == IgnoredPattern {
+    /// Counts the differences one step's comparison ignored, by pattern: a step more for a pattern already seen,
+    /// else its first step and place.
+    public mutating func note(_ differences: [IgnoredDifferences], step: Int) {
+        for difference in differences {
+            if let index = firstIndex(where: { $0.pattern == difference.pattern }) {
+                self[index].steps += 1
+            } else if let path = difference.paths.first {
+                append(IgnoredPattern(pattern: difference.pattern, steps: 1, firstStep: step, firstPath: path))
+            }
+        }
+    }
+}
