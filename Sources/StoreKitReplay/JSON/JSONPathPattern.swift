@@ -68,6 +68,13 @@ public struct JSONPathPatternError: Error, Sendable, Equatable, CustomStringConv
     /// What is wrong there.
     public var message: String
 
+    /// Creates one.
+    public init(pattern: String, position: Int, message: String) {
+        self.pattern = pattern
+        self.position = position
+        self.message = message
+    }
+
     /// `bad path pattern 'todos[x' at character 7: expected ']'`.
     public var description: String { "bad path pattern '\(pattern)' at character \(position): \(message)" }
 }

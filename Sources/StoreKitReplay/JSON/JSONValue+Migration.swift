@@ -1,7 +1,9 @@
 import StoreKitCore
 
 /// The common edits a migration makes to an old session's JSON (see ``ReplayableStore`` and `docs/migrations.md`),
-/// each at every place a ``JSONPathPattern`` names (`nil` for the value itself).
+/// each at every place a ``JSONPathPattern`` names (`nil` for the value itself). As paths print without the `_0` of
+/// an enum case's unlabeled payload, a member edit at such a case (`{"rehearse": {"_0": {…}}}` at `rehearse`) edits the
+/// payload.
 ///
 /// ```swift
 /// migrate: { version, value in
@@ -13,20 +15,24 @@ extension JSONValue {
     /// Adds a member with a default value to each object at `path` that lacks it (a field added with a default).
     /// - Throws: ``JSONPathPatternError`` when `path` does not parse.
     public func addingMember(_ name: String, default value: JSONValue, at path: String? = nil) throws(JSONPathPatternError) -> JSONValue {
-        try Self.pattern(path).transforming(self) { object in
-            guard case .object(var members) = object, members[name] == nil else { return object }
-            members[name] = value
-            return .object(members)
+        try Self.pattern(path).transforming(self) { target in
+            target.editingPayload { object in
+                guard case .object(var members) = object, members[name] == nil else { return object }
+                members[name] = value
+                return .object(members)
+            }
         }
     }
 
     /// Renames a member of each object at `path` that has it (a renamed field).
     /// - Throws: ``JSONPathPatternError`` when `path` does not parse.
     public func renamingMember(_ oldName: String, to newName: String, at path: String? = nil) throws(JSONPathPatternError) -> JSONValue {
-        try Self.pattern(path).transforming(self) { object in
-            guard case .object(var members) = object, let member = members.removeValue(forKey: oldName) else { return object }
-            members[newName] = member
-            return .object(members)
+        try Self.pattern(path).transforming(self) { target in
+            target.editingPayload { object in
+                guard case .object(var members) = object, let member = members.removeValue(forKey: oldName) else { return object }
+                members[newName] = member
+                return .object(members)
+            }
         }
     }
 
@@ -46,6 +52,13 @@ extension JSONValue {
                 return value
             }
         }
+    }
+
+    /// `edit` applied to the payload of an object whose only member is `_0` (an unlabeled enum payload), else to
+    /// the value itself.
+    private func editingPayload(_ edit: (JSONValue) -> JSONValue) -> JSONValue {
+        guard case .object(let members) = self, members.count == 1, let payload = members["_0"] else { return edit(self) }
+        return .object(["_0": edit(payload)])
     }
 
     private static func pattern(_ path: String?) throws(JSONPathPatternError) -> JSONPathPattern {

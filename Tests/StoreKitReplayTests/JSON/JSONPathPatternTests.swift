@@ -1,0 +1,123 @@
+import StoreKitCore
+import StoreKitReplay
+import Testing
+
+@Suite struct JSONPathPatternTests {
+    private static func json(_ text: String) throws -> JSONValue { try JSONValue(parsing: Array(text.utf8)) }
+
+    @Test(arguments: [
+        ("todos[*].id", [JSONPathPattern.Component.key("todos"), .anyElement, .key("id")]),
+        ("*.id", [.anyMember, .key("id")]),
+        ("route.*", [.key("route"), .anyMember]),
+        ("todos[2].title", [.key("todos"), .index(2), .key("title")]),
+        ("[\"a key\"].b", [.key("a key"), .key("b")]),
+        ("syncUps[id: \"3F2\"].title", [.key("syncUps"), .identified(.string("3F2")), .key("title")]),
+        ("counts[key: 7]", [.key("counts"), .mapKey(.integer(7))]),
+        ("m[key: [1, \"]\"]]", [.key("m"), .mapKey(.array([.integer(1), .string("]")]))]),
+        ("path[*].rehearse._0.startedAt", [.key("path"), .anyElement, .key("rehearse"), .key("_0"), .key("startedAt")]),
+    ])
+    func patternsParseAsPathsPrint(text: String, components: [JSONPathPattern.Component]) throws {
+        let pattern = try JSONPathPattern(text)
+        #expect(pattern.components == components)
+        #expect(pattern.text == text)
+    }
+
+    @Test(arguments: [
+        ("", 1, "the pattern is empty; name a path such as 'todos[*].id'"),
+        ("todos[*.id", 6, "'[' is never closed with ']'"),
+        ("todos..id", 7, "expected a member name or '*'"),
+        ("to*dos", 1, "'*' stands for a whole member name, not part of one"),
+        ("todos[x]", 7, "expected an index, '*', a quoted key, 'id: <json>' or 'key: <json>' inside [ ]"),
+        ("todos[-1]", 7, "an index is 0 or more"),
+        ("todos]", 6, "unexpected ']'"),
+        (".todos", 1, "a pattern starts with a member name, '*' or '['"),
+        ("a b", 2, "a member name has no spaces; write [\"a key\"] for such a key"),
+    ])
+    func aBadPatternNamesThePositionAndWhatWasExpected(text: String, position: Int, message: String) {
+        #expect(throws: JSONPathPatternError(pattern: text, position: position, message: message)) {
+            try JSONPathPattern(text)
+        }
+    }
+
+    @Test func aBadJSONValueInsideIdSaysSo() {
+        #expect {
+            try JSONPathPattern("todos[id: 3F2]")
+        } throws: { error in
+            "\(error)".hasPrefix("bad path pattern 'todos[id: 3F2]' at character 7: 'id' takes a JSON value")
+        }
+    }
+
+    @Test func overlayCopiesEveryElementsValueByPositionAndListsWhereTheyDiffered() throws {
+        // Given two runs whose todos differ only in their random ids
+        let recorded = try Self.json(#"{"todos":[{"id":"A","title":"Milk"},{"id":"B","title":"Eggs"}]}"#)
+        let replayed = try Self.json(#"{"todos":[{"id":"X","title":"Milk"},{"id":"B","title":"Bread"}]}"#)
+
+        // When the ids are taken from the recorded run
+        let overlay = try JSONPathPattern("todos[*].id").overlay(from: recorded, onto: replayed)
+
+        // Then only the title is left to differ, and the first element's id is named as ignored
+        #expect(overlay.value == (try Self.json(#"{"todos":[{"id":"A","title":"Milk"},{"id":"B","title":"Bread"}]}"#)))
+        #expect(overlay.differences.map(\.description) == ["todos[0].id"])
+    }
+
+    @Test func overlayInsertsAndRemovesMembersOneSideLacks() throws {
+        let recorded = try Self.json(#"{"a":{"stamp":1},"b":{}}"#)
+        let replayed = try Self.json(#"{"a":{},"b":{"stamp":2}}"#)
+        let overlay = try JSONPathPattern("*.stamp").overlay(from: recorded, onto: replayed)
+        #expect(overlay.value == recorded)
+        #expect(overlay.differences.map(\.description) == ["a.stamp", "b.stamp"])
+    }
+
+    @Test func overlayLeavesAnArrayElementOneSideLacksToTheComparison() throws {
+        let recorded = try Self.json(#"{"ids":[1,2,3]}"#)
+        let replayed = try Self.json(#"{"ids":[9,8]}"#)
+        let overlay = try JSONPathPattern("ids[*]").overlay(from: recorded, onto: replayed)
+        #expect(overlay.value == (try Self.json(#"{"ids":[1,2]}"#)))
+    }
+
+    @Test func overlayFindsIdentifiedElementsAndMapKeysOnEachSide() throws {
+        let recorded = try Self.json(#"{"l":[{"id":1,"t":"a"},{"id":2,"t":"b"}],"m":["k",1,"j",2]}"#)
+        let replayed = try Self.json(#"{"l":[{"id":2,"t":"B"},{"id":1,"t":"A"}],"m":["k",5,"j",6]}"#)
+        let identified = try JSONPathPattern("l[id: 1].t").overlay(from: recorded, onto: replayed)
+        #expect(identified.value["l"] == (try Self.json(#"[{"id":2,"t":"B"},{"id":1,"t":"a"}]"#)))
+        #expect(identified.differences == [JSONPath([.key("l"), .identified(.integer(1)), .key("t")])])
+        let keyed = try JSONPathPattern("m[key: \"j\"]").overlay(from: recorded, onto: replayed)
+        #expect(keyed.value["m"] == (try Self.json(#"["k",5,"j",2]"#)))
+    }
+
+    @Test func aPatternMayLeaveOutTheUnlabeledPayloadKeyAsPathsPrint() throws {
+        // Given an enum case with an unlabeled payload, which Codable writes under _0
+        let recorded = try Self.json(#"{"path":[{"rehearse":{"_0":{"startedAt":1,"n":1}}}]}"#)
+        let replayed = try Self.json(#"{"path":[{"rehearse":{"_0":{"startedAt":2,"n":1}}}]}"#)
+
+        // When the pattern is written as the path prints, without _0
+        let overlay = try JSONPathPattern("path[*].rehearse.startedAt").overlay(from: recorded, onto: replayed)
+
+        // Then it reaches inside the payload
+        #expect(overlay.value == recorded)
+        #expect(overlay.differences.map(\.description) == ["path[0].rehearse._0.startedAt"])
+    }
+
+    @Test func thePatternsTogetherSayWhichOneIgnoredWhat() throws {
+        let recorded = try Self.json(#"{"id":1,"at":1,"n":1}"#)
+        let replayed = try Self.json(#"{"id":2,"at":1,"n":2}"#)
+        let (value, ignored) = [try JSONPathPattern("id"), try JSONPathPattern("at")].overlay(from: recorded, onto: replayed)
+        #expect(value == (try Self.json(#"{"id":1,"at":1,"n":2}"#)))
+        #expect(ignored == [IgnoredDifferences(pattern: "id", paths: [JSONPath([.key("id")])])])
+    }
+
+    @Test func migrationHelpersAddRenameAndRenameCasesAtAPattern() throws {
+        let old = try Self.json(#"{"items":[{"label":"a","mode":{"run":{"_0":{"label":"x"}}}},{"label":"b","mode":"idle"}]}"#)
+        let added = try old.addingMember("isPaused", default: .bool(false), at: "items[*]")
+        #expect(added["items"]?.arrayValue?.map { $0["isPaused"] } == [.bool(false), .bool(false)])
+        let renamed = try old.renamingMember("label", to: "title", at: "items[*]")
+        #expect(renamed["items"]?.arrayValue?.map { $0["title"] } == [.string("a"), .string("b")])
+        #expect(renamed["items"]?.arrayValue?.map { $0["label"] } == [nil, nil])
+        // A renamed case with a payload, through _0, and a raw-value case written as a string
+        let cases = try old.renamingCase("run", to: "running", at: "items[*].mode").renamingCase("idle", to: "stopped", at: "items[*].mode")
+        #expect(cases == (try Self.json(#"{"items":[{"label":"a","mode":{"running":{"_0":{"label":"x"}}}},{"label":"b","mode":"stopped"}]}"#)))
+        // A member edit at a case with an unlabeled payload edits the payload, as paths print without _0
+        let inPayload = try old.renamingMember("label", to: "title", at: "items[0].mode.run")
+        #expect(inPayload["items"]?.arrayValue?.first?["mode"]?["run"] == (try Self.json(#"{"_0":{"title":"x"}}"#)))
+    }
+}
