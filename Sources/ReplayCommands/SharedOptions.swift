@@ -23,7 +23,7 @@ package enum SharedOptions {
     /// `--ignore <path>`, repeatable.
     package static let ignore = Option<String>.string(
         "--ignore", valueName: "<path>",
-        help: "ignore the values at this path when comparing states, e.g. 'todos[*].id' ('*' any member, '[*]' any element; repeatable; added to .replay.json's \"ignore\")")
+        help: "leave the values at this path out of comparisons: 'todos[*].id' ('*' any member, '[*]' any element); repeatable, added to .replay.json's \"ignore\"")
     /// `--no-default-ignore`.
     package static let noDefaultIgnore = Flag("--no-default-ignore", help: "leave out the paths .replay.json's \"ignore\" lists")
     /// The options that choose what a comparison ignores; ``IgnoredPaths/resolve(_:context:)`` reads them.
