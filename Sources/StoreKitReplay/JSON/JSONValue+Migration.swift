@@ -8,7 +8,7 @@ import StoreKitCore
 /// ```swift
 /// migrate: { version, value in
 ///     guard version == "1", value.kind == .state else { return value.json }
-///     return try value.json.addingMember("isPaused", default: false, at: "timers[*]")
+///     return try value.json.addingMember("isPaused", default: .bool(false), at: "timers[*]")
 /// }
 /// ```
 extension JSONValue {

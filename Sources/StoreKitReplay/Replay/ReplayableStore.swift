@@ -16,8 +16,12 @@ import StoreKitCore
 /// ```swift
 /// ReplayableStore(id: "todos", reducer: Todos.reducer, schemaVersion: "3") { version, value in
 ///     var json = value.json
-///     if version < "2", value.kind == .state { json = try json.addingMember("isPaused", default: false) }
-///     if version < "3", value.kind == .action { json = try json.renamingCase("toggle", to: "toggleCompleted") }
+///     if version == "1", value.kind == .state {
+///         json = try json.addingMember("isPaused", default: .bool(false), at: "todos[*]")
+///     }
+///     if version == "1" || version == "2", value.kind == .action {
+///         json = try json.renamingCase("toggle", to: "toggleCompleted")
+///     }
 ///     return json
 /// }
 /// ```
