@@ -17,7 +17,9 @@ import StoreKitReplay
 /// With record mode ``GoldenRecordMode/failed`` or ``GoldenRecordMode/all`` a golden that diverges (or any golden)
 /// is rewritten with the replayed states, accepting the current reducers, and the assertion still fails so the
 /// change gets reviewed. Only states change: the header, the snapshot layout (patch lines stay patch lines) and the
-/// file's mode stay, so the golden's diff in version control is the states that changed. A missing file always fails: there is nothing to replay (record one with your app, or use
+/// file's mode stay, so the golden's diff in version control is the states that changed (a golden of an older schema
+/// version than its store's is written migrated: its actions, initial state and schema version change too, see
+/// `docs/migrations.md`). A missing file always fails: there is nothing to replay (record one with your app, or use
 /// ``assertGolden(_:storeID:initialState:reducer:actions:ignoring:record:)``).
 ///
 /// Values that differ from run to run (random ids, dates) can be left out by path, as `replay-cli --ignore` does:
@@ -187,7 +189,8 @@ private func scriptDifference(golden: Session, fresh: Session, path: String) -> 
 
 private func writeRerecorded(_ session: Session, engine: ReplayEngine, to path: String) throws(GoldenReplayError) {
     do {
-        try writeSession(try engine.rerecord(session), to: path)
+        // Re-recording is what the record mode asked for: a golden of an older schema version is written migrated.
+        try writeSession(try engine.rerecord(session, migrating: true), to: path)
     } catch let error as GoldenReplayError {
         throw error
     } catch {

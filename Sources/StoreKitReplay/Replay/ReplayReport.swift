@@ -66,9 +66,10 @@ public struct Divergence: Sendable, Equatable {
     public var origin: ActionEvent.Origin
     /// Seconds since the session started when the action was dispatched.
     public var time: Double
-    /// The state the session recorded after the action.
+    /// The state the session recorded after the action (as the store's migration makes it, when the session is of
+    /// another schema version).
     public var recorded: JSONValue
-    /// The state the current reducer produced.
+    /// The state the current reducer produced, holding the recorded values at the ignored places, if any.
     public var replayed: JSONValue
     /// The structural difference, from recorded to replayed.
     public var diff: StateDiff
