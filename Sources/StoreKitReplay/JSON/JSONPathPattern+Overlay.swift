@@ -15,7 +15,8 @@ extension JSONPathPattern {
     /// A place counts when both documents hold its parent: a member one side lacks is inserted into, or removed
     /// from, the target's object so that both agree; an array element exists in both or is left alone (inserting one
     /// would shift the others). Where a parent differs in kind or is missing, nothing is copied, and the difference
-    /// stays for a comparison to find.
+    /// stays for a comparison to find. Under `[*]`, elements with unique `id`s that both arrays hold pair by id, as the
+    /// diff matches them; the others pair in order (so elements whose ids are random, and ignored, still pair).
     /// - Returns: The target after the copy and the places where the values differed.
     public func overlay(from source: JSONValue, onto target: JSONValue) -> Overlay {
         var differences: [JSONPath] = []
@@ -50,8 +51,8 @@ extension JSONPathPattern {
             new[index] = overlay(step + 1, source: old[index], target: new[index], at: path.appending(.index(index)), differences: &differences) ?? new[index]
             return .array(new)
         case (.anyElement, .array(let old), .array(var new)):
-            for index in 0..<min(old.count, new.count) {
-                new[index] = overlay(step + 1, source: old[index], target: new[index], at: path.appending(.index(index)), differences: &differences) ?? new[index]
+            for pair in Self.elementPairs(old, new) {
+                new[pair.new] = overlay(step + 1, source: old[pair.old], target: new[pair.new], at: path.appending(pair.component), differences: &differences) ?? new[pair.new]
             }
             return .array(new)
         case (.identified(let id), .array(let old), .array(var new)):
@@ -67,6 +68,40 @@ extension JSONPathPattern {
         default:
             return target
         }
+    }
+
+    /// Which element of `old` stands for which of `new` under `[*]`: when both arrays hold identified elements
+    /// (objects with an `id` member, unique in the array), those whose ids both hold pair by id, the way the diff
+    /// matches them (a moved element stays itself); the others pair in order, so that elements whose ids differ run
+    /// to run (the ids being what is ignored) still pair. Arrays without ids pair by position.
+    static func elementPairs(_ old: [JSONValue], _ new: [JSONValue]) -> [(old: Int, new: Int, component: JSONPath.Component)] {
+        var pairs: [(old: Int, new: Int, component: JSONPath.Component)] = []
+        var unpairedOld = Array(old.indices)
+        var unpairedNew = Array(new.indices)
+        if let oldIDs = identities(old), let newIDs = identities(new) {
+            let oldIndex = Dictionary(uniqueKeysWithValues: oldIDs.enumerated().map { ($0.element, $0.offset) })
+            for (newIndex, id) in newIDs.enumerated() {
+                guard let index = oldIndex[id] else { continue }
+                pairs.append((old: index, new: newIndex, component: .identified(id)))
+            }
+            let pairedOld = Set(pairs.map(\.old))
+            let pairedNew = Set(pairs.map(\.new))
+            unpairedOld.removeAll { pairedOld.contains($0) }
+            unpairedNew.removeAll { pairedNew.contains($0) }
+        }
+        pairs += zip(unpairedOld, unpairedNew).map { (old: $0, new: $1, component: .index($1)) }
+        return pairs
+    }
+
+    /// Each element's `id` when every element is an object with one and no two share it; else `nil`.
+    private static func identities(_ elements: [JSONValue]) -> [JSONValue]? {
+        var ids: [JSONValue] = []
+        var seen = Set<JSONValue>()
+        for element in elements {
+            guard let id = element["id"], seen.insert(id).inserted else { return nil }
+            ids.append(id)
+        }
+        return ids.isEmpty ? nil : ids
     }
 
     /// The index of the value paired with `key` in an array of alternating keys and values.

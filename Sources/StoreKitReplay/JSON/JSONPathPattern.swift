@@ -10,8 +10,8 @@ import StoreKitCore
 /// - `name` or `.name`: an object member; `["any key"]` for a key that is not an identifier;
 /// - `*`: any one member of an object;
 /// - `[3]`: the array element at index 3;
-/// - `[*]`: any element of an array (by position: element *i* of one document stands for element *i* of the
-///   other), or any member of an object;
+/// - `[*]`: any element of an array, or any member of an object (for how elements of two documents pair, see
+///   ``overlay(from:onto:)``);
 /// - `[id: <json>]`: the element of an array whose `id` member equals the JSON value;
 /// - `[key: <json>]`: the value of the pair with that key in a dictionary written as alternating keys and values.
 ///

@@ -36,7 +36,7 @@ public struct SchemaDrift: Sendable, Equatable {
             case .rerecordStates(let migrating):
                 "only recorded states no longer decode, and every action does: 'replay-cli update\(migrating ? " --migrate" : "") <session>' re-records the states with the current reducers"
             case .writeMigration(let store, let session, let current):
-                "write a migration for store '\(store)': give its ReplayableStore a schemaVersion\(current.map { " newer than '\($0)'" } ?? "") and a migrate: function that brings values of schema '\(session)' up to date (docs/migrations.md)"
+                "write a migration for store '\(store)': give its ReplayableStore a schemaVersion\(current.map { " newer than '\($0)'" } ?? "") and a migrate: function that brings values \(session.isEmpty ? "recorded without a schema version" : "of schema '\(session)'") up to date (docs/migrations.md)"
             case .extendMigration(let store, let session, let current):
                 "extend the migration of store '\(store)' from schema '\(session)' to '\(current)': it leaves these values undecodable (docs/migrations.md)"
             }

@@ -47,7 +47,7 @@ import Testing
         }
     }
 
-    @Test func overlayCopiesEveryElementsValueByPositionAndListsWhereTheyDiffered() throws {
+    @Test func overlayCopiesEveryElementsValueAndListsWhereTheyDiffered() throws {
         // Given two runs whose todos differ only in their random ids
         let recorded = try Self.json(#"{"todos":[{"id":"A","title":"Milk"},{"id":"B","title":"Eggs"}]}"#)
         let replayed = try Self.json(#"{"todos":[{"id":"X","title":"Milk"},{"id":"B","title":"Bread"}]}"#)
@@ -58,6 +58,19 @@ import Testing
         // Then only the title is left to differ, and the first element's id is named as ignored
         #expect(overlay.value == (try Self.json(#"{"todos":[{"id":"A","title":"Milk"},{"id":"B","title":"Bread"}]}"#)))
         #expect(overlay.differences.map(\.description) == ["todos[0].id"])
+    }
+
+    @Test func overlayPairsIdentifiedElementsByTheirIdsWhenTheyShareThem() throws {
+        // Given a replayed list that moved B before A and changed B's done, with titles that differ run to run
+        let recorded = try Self.json(#"{"l":[{"id":"A","t":1,"done":false},{"id":"B","t":2,"done":false}]}"#)
+        let replayed = try Self.json(#"{"l":[{"id":"B","t":8,"done":true},{"id":"A","t":9,"done":false}]}"#)
+
+        // When the titles are ignored
+        let overlay = try JSONPathPattern("l[*].t").overlay(from: recorded, onto: replayed)
+
+        // Then each element takes its own recorded title: only the move and B's done are left
+        #expect(overlay.value == (try Self.json(#"{"l":[{"id":"B","t":2,"done":true},{"id":"A","t":1,"done":false}]}"#)))
+        #expect(overlay.differences.map(\.description) == [#"l[id: "B"].t"#, #"l[id: "A"].t"#])
     }
 
     @Test func overlayInsertsAndRemovesMembersOneSideLacks() throws {
