@@ -24,9 +24,11 @@ extension StateDiff {
         return lines.joined(separator: "\n")
     }
 
-    /// The changes as data: `[{"path": …, "components": […], "kind": "changed"|"added"|"removed", "old": …, "new": …}]`;
-    /// `components` is the path as data (a key as a string, an index as an integer, a map's key as `{"mapKey": key}`),
-    /// from which ``StateDiff/Change/init(jsonValue:)`` reads the change back.
+    /// The changes as data: `[{"path": …, "components": […], "kind": "changed"|"added"|"removed"|"moved", "old": …,
+    /// "new": …, "from": …, "to": …}]` (`old` and `new` for what the kind has; `from` and `to`, the indices, for a
+    /// move); `components` is the path as data (a key as a string, an index as an integer, a map's key as
+    /// `{"mapKey": key}`, an identified element as `{"id": id}`), from which ``StateDiff/Change/init(jsonValue:)``
+    /// reads the change back.
     public var jsonValue: JSONValue {
         .array(
             changes.map { change in
@@ -45,6 +47,10 @@ extension StateDiff {
                 case .removed(let value):
                     members["kind"] = .string("removed")
                     members["old"] = value
+                case .moved(let from, let to):
+                    members["kind"] = .string("moved")
+                    members["from"] = .integer(Int64(from))
+                    members["to"] = .integer(Int64(to))
                 }
                 return .object(members)
             })
@@ -52,9 +58,10 @@ extension StateDiff {
 }
 
 extension StateDiff.Change {
-    /// `todos[2].isComplete  true -> false`.
+    /// `todos[2].isComplete  true -> false`; `syncUps[id: 3]  moved from 2 to 0`.
     var summary: String {
         switch kind {
+        case .moved(let from, let to): "\(path)  moved from \(from) to \(to)"
         case .changed(let from, let to): "\(path)  \(Self.compact(from)) -> \(Self.compact(to))"
         case .added(let value): "\(path)  (absent) -> \(Self.compact(value))"
         case .removed(let value): "\(path)  \(Self.compact(value)) -> (absent)"
@@ -127,6 +134,24 @@ private struct DumpWriter {
                 Child(
                     old: oldMap[key], new: newMap[key], changes: changes.below[.mapKey(key)],
                     prefix: key.canonicalString + ": ")
+            }
+            writeChildren(children, level: level + 1)
+            emit(" ", level: level, "]" + end)
+        case (.array(let oldElements), .array(let newElements))
+        where changes.below.keys.contains(where: \.isIdentified):
+            // Identified elements, matched by id as `StateDiff` matched them: the new array's order, a moved element
+            // marked with where it came from, a removed one at its old index.
+            guard let matching = IdentifiedMatching(oldElements, newElements) else { fallthrough }
+            emit(" ", level: level, prefix + "[")
+            var children = matching.newOrder.map { element in
+                let moved = element.old.map { "(moved from \($0.index) to \(element.index)) " } ?? ""
+                return Child(
+                    old: element.old?.element, new: element.new, changes: changes.below[.identified(element.id)],
+                    prefix: element.moved ? moved : "")
+            }
+            for removed in matching.removed {
+                let child = Child(old: removed.element, new: nil, changes: changes.below[.identified(removed.id)], prefix: "")
+                children.insert(child, at: min(removed.index, children.count))
             }
             writeChildren(children, level: level + 1)
             emit(" ", level: level, "]" + end)
@@ -219,6 +244,12 @@ extension JSONPath.Component {
     /// Whether this is the value of a map's pair.
     fileprivate var isMapKey: Bool {
         if case .mapKey = self { return true }
+        return false
+    }
+
+    /// Whether this is an element matched by its id.
+    fileprivate var isIdentified: Bool {
+        if case .identified = self { return true }
         return false
     }
 }

@@ -174,9 +174,17 @@ extension StateDiff.Change {
         case ("changed", let old?, let new?): kind = .changed(from: old, to: new)
         case ("added", nil, let new?): kind = .added(new)
         case ("removed", let old?, nil): kind = .removed(old)
+        case ("moved", nil, nil):
+            guard let from = jsonValue["from"]?.integerValue, let to = jsonValue["to"]?.integerValue, from >= 0, to >= 0
+            else {
+                throw SessionEventDecodingError(
+                    path: location + ".from", message: "is missing (a 'moved' change needs 'from' and 'to', indices)")
+            }
+            kind = .moved(from: Int(from), to: Int(to))
         default:
             throw SessionEventDecodingError(
-                path: location + ".kind", message: "is not 'changed' (with old and new), 'added' (new) or 'removed' (old)")
+                path: location + ".kind",
+                message: "is not 'changed' (with old and new), 'added' (new), 'removed' (old) or 'moved' (from and to)")
         }
         self.init(path: JSONPath(path), kind: kind)
     }
