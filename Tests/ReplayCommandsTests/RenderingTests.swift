@@ -69,7 +69,7 @@ import Testing
         let path = JSONPath([.key("scores"), .mapKey(.integer(8))])
         let diff = StateDiff(
             old: recorded, new: replayed, changes: [StateDiff.Change(path: path, kind: .changed(from: .string("b"), to: .string("c")))],
-            keyedPairArrays: KeyedPairArrays())
+            typeNotes: EncodedTypeNotes())
         let reread = try ReplayReport(
             jsonValue: .object([
                 "verdict": .string("diverged"), "actions": .integer(1), "stepsReplayed": .integer(1), "stepsMatched": .integer(0),

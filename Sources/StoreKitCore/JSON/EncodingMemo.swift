@@ -42,9 +42,10 @@ package final class EncodingMemo {
     let writer = CanonicalByteWriter()
     /// Whether unchanged parts are copied; when not, the memo only keeps its writer for the next value.
     let reusesUnchangedParts: Bool
-    /// Where the values encoded with this memo held dictionaries written as keyed pairs (see ``KeyedPairArrays``).
+    /// Where the values encoded with this memo held dictionaries written as keyed pairs, dates and durations (see
+    /// ``EncodedTypeNotes``).
     /// Parts copied unchanged are not looked into again; what they held was noted when they were first encoded.
-    package var keyedPairArrays: KeyedPairArrays { writer.keyedPairArrays }
+    package var typeNotes: EncodedTypeNotes { writer.typeNotes }
 
     /// Creates an empty memo: the first value is encoded in full.
     /// - Parameter reusesUnchangedParts: False to reuse only the writer (its buffer and the key order of each

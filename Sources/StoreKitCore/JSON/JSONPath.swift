@@ -8,7 +8,7 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible, Expressible
         case index(Int)
         /// The value of a dictionary's pair, by its key as canonical JSON: a dictionary whose keys are not strings
         /// is written as an array of alternating keys and values, which ``StateDiff`` compares as a map when told
-        /// (see ``KeyedPairArrays``).
+        /// (see ``EncodedTypeNotes``).
         case mapKey(JSONValue)
         /// The element of an array of identified elements (objects with a unique `id` member), by its `id`:
         /// ``StateDiff`` matches such arrays' elements by identity, so a moved element stays the same element.

@@ -14,7 +14,7 @@
 /// at every index. Arrays without ids keep the positional comparison.
 ///
 /// A dictionary whose keys are not strings is JSON's array of alternating keys and values; told where those are
-/// (``KeyedPairArrays``, which the canonical encoder notes), the diff compares them as maps, pair by pair, with
+/// (``EncodedTypeNotes``, which the canonical encoder takes), the diff compares them as maps, pair by pair, with
 /// paths such as `counts[key: "3F2504E0-4F89-11D3-9A0C-0305E82C3301"]`.
 ///
 /// ```swift
@@ -58,33 +58,34 @@ public struct StateDiff: Sendable, Equatable {
     /// array of identified elements, the removed elements first, then the new array's elements in order).
     public let changes: [Change]
     /// Where the values hold dictionaries written as keyed pairs, compared as maps.
-    public let keyedPairArrays: KeyedPairArrays
+    public let typeNotes: EncodedTypeNotes
 
     /// Compares `old` with `new`.
     /// - Parameters:
-    ///   - keyedPairArrays: Where both values hold dictionaries written as alternating keys and values, which are
-    ///     compared as maps; none unless told.
+    ///   - typeNotes: Where both values hold dictionaries written as alternating keys and values, which are
+    ///     compared as maps, and durations, each compared as one value (and dates, which renderings show as
+    ///     such); none unless told.
     ///   - matchingElementsByID: Whether arrays of identified elements are compared by id (the default); `false`
     ///     compares every array by position, so that every change's path is a JSON Pointer (as a patch needs).
     public init(
-        from old: JSONValue, to new: JSONValue, keyedPairArrays: KeyedPairArrays = KeyedPairArrays(),
+        from old: JSONValue, to new: JSONValue, typeNotes: EncodedTypeNotes = EncodedTypeNotes(),
         matchingElementsByID: Bool = true
     ) {
         self.old = old
         self.new = new
-        self.keyedPairArrays = keyedPairArrays
+        self.typeNotes = typeNotes
         var changes: [Change] = []
-        Collector(keyedPairArrays: keyedPairArrays, matchesElementsByID: matchingElementsByID)
+        Collector(typeNotes: typeNotes, matchesElementsByID: matchingElementsByID)
             .collect(old, new, path: JSONPath(), into: &changes)
         self.changes = changes
     }
 
     /// A difference computed before (and read back from its JSON form), so that it is not computed again.
-    package init(old: JSONValue, new: JSONValue, changes: [Change], keyedPairArrays: KeyedPairArrays) {
+    package init(old: JSONValue, new: JSONValue, changes: [Change], typeNotes: EncodedTypeNotes) {
         self.old = old
         self.new = new
         self.changes = changes
-        self.keyedPairArrays = keyedPairArrays
+        self.typeNotes = typeNotes
     }
 
     /// True when the values are equal.
@@ -126,24 +127,14 @@ public struct StateDiff: Sendable, Equatable {
 private struct Collector {
     typealias Change = StateDiff.Change
 
-    let keyedPairArrays: KeyedPairArrays
+    let typeNotes: EncodedTypeNotes
     let matchesElementsByID: Bool
-
-    /// Whether the arrays at `path` are keyed pairs, by the generalised form of `path`.
-    private func holdsKeyedPairs(_ path: JSONPath) -> Bool {
-        guard !keyedPairArrays.isEmpty else { return false }
-        let generalised = path.components.map { component -> KeyedPairArrays.Step in
-            switch component {
-            case .key(let key): .member(key)
-            case .index, .identified: .element
-            case .mapKey: .pairValue
-            }
-        }
-        return keyedPairArrays.paths.contains(generalised)
-    }
 
     func collect(_ old: JSONValue, _ new: JSONValue, path: JSONPath, into changes: inout [Change]) {
         switch (old, new) {
+        case (.array, .array) where old != new && typeNotes.holds(.durations, at: path):
+            // A duration's `[high, low]` is one value.
+            changes.append(Change(path: path, kind: .changed(from: old, to: new)))
         case (.object(let oldMembers), .object(let newMembers)):
             if oldMembers == newMembers { return }
             // Equal members are passed over before their paths are made: most members of a changed object are.
@@ -157,7 +148,7 @@ private struct Collector {
                 }
             }
         case (.array(let oldElements), .array(let newElements))
-        where oldElements != newElements && holdsKeyedPairs(path):
+        where oldElements != newElements && typeNotes.holds(.keyedPairArrays, at: path):
             guard let oldPairs = StateDiff.keyedPairs(oldElements), let newPairs = StateDiff.keyedPairs(newElements)
             else { fallthrough }
             let oldMap = Dictionary(oldPairs, uniquingKeysWith: { first, _ in first })

@@ -148,12 +148,12 @@ public struct ReplayEngine: Sendable {
             case .equal:
                 run.stepsMatched += 1
                 return true
-            case .different(let replayed, let keyedPairArrays):
+            case .different(let replayed, let typeNotes):
                 run.divergences.append(
                     Divergence(
                         step: action.sequence, actionName: action.name, action: action.action, origin: action.origin,
                         time: action.time, recorded: action.state, replayed: replayed,
-                        diff: StateDiff(from: action.state, to: replayed, keyedPairArrays: keyedPairArrays)))
+                        diff: StateDiff(from: action.state, to: replayed, typeNotes: typeNotes)))
                 guard options.findAllDivergences else { return false }
                 try replayer.load(action.state, as: .recordedState)
                 return true

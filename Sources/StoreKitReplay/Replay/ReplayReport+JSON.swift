@@ -87,8 +87,9 @@ extension ReplayReport {
 
 extension Divergence {
     /// The divergence as JSON: step, action, origin, time, the two states, the changes, and where the states hold
-    /// dictionaries written as keyed pairs (`keyedPairArrays`, see ``KeyedPairArrays/jsonValue``; only when there
-    /// are some), so that a reader diffs them as this one did.
+    /// dictionaries written as keyed pairs, dates and durations (`keyedPairArrays`, `dates`, `durations`, see
+    /// ``EncodedTypeNotes/jsonMembers``; each only when there are some), so that a reader diffs and shows them as
+    /// this one did.
     public var jsonValue: JSONValue {
         var origin: JSONValue = .string("app")
         if case .effect(let cause) = self.origin {
@@ -98,7 +99,7 @@ extension Divergence {
             "step": .integer(Int64(step)), "actionName": .string(actionName), "action": action, "origin": origin,
             "time": .double(time), "recorded": recorded, "replayed": replayed, "changes": diff.jsonValue,
         ]
-        if !diff.keyedPairArrays.isEmpty { members["keyedPairArrays"] = diff.keyedPairArrays.jsonValue }
+        members.merge(diff.typeNotes.jsonMembers) { _, note in note }
         if !precedingActions.isEmpty { members["context"] = .array(precedingActions.map(\.jsonValue)) }
         return .object(members)
     }
@@ -110,13 +111,12 @@ extension Divergence {
         else { throw SessionEventDecodingError(path: "divergences", message: "holds an incomplete divergence") }
         var origin = ActionEvent.Origin.app
         if let effect = jsonValue["origin"]?["effect"] { origin = .effect(cause: effect.integerValue.map { Int($0) }) }
-        var keyedPairArrays = KeyedPairArrays()
-        if let paths = jsonValue["keyedPairArrays"] {
-            guard let read = KeyedPairArrays(jsonValue: paths) else {
-                throw SessionEventDecodingError(
-                    path: "divergences[].keyedPairArrays", message: "is not an array of paths of strings, [] and {}")
-            }
-            keyedPairArrays = read
+        let typeNotes: EncodedTypeNotes
+        do {
+            typeNotes = try EncodedTypeNotes(jsonMembers: jsonValue.objectValue ?? [:])
+        } catch {
+            throw SessionEventDecodingError(
+                path: "divergences[].\(error.member)", message: "is not an array of paths of strings, [] and {}")
         }
         // The changes as the replay computed them: read, not computed again.
         var changes: [StateDiff.Change] = []
@@ -135,7 +135,7 @@ extension Divergence {
         self.init(
             step: Int(step), actionName: jsonValue["actionName"]?.stringValue ?? "", action: jsonValue["action"] ?? .null,
             origin: origin, time: jsonValue["time"]?.doubleValue ?? 0, recorded: recorded, replayed: replayed,
-            diff: StateDiff(old: recorded, new: replayed, changes: changes, keyedPairArrays: keyedPairArrays),
+            diff: StateDiff(old: recorded, new: replayed, changes: changes, typeNotes: typeNotes),
             precedingActions: precedingActions)
     }
 }

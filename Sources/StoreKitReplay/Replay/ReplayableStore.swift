@@ -29,8 +29,8 @@ enum StateComparison {
     /// Equal bytes, or unequal bytes whose decoded states are `==`.
     case equal
     /// A real difference: the replayed state as canonical JSON, and where the state type holds dictionaries
-    /// written as keyed pairs, which the diff compares as maps.
-    case different(replayed: JSONValue, keyedPairArrays: KeyedPairArrays)
+    /// written as keyed pairs, dates and durations, which the diff compares and shows as such.
+    case different(replayed: JSONValue, typeNotes: EncodedTypeNotes)
 }
 
 /// A failure to decode or encode something during replay: which part, its JSON path, and what went wrong.
@@ -86,7 +86,7 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
         // replayed state that no longer decodes once masked is its own verdict, not a difference.
         let comparable = redaction.statePaths.isEmpty ? state! : try decodeMasked(replayed)
         return recordedState == comparable
-            ? .equal : .different(replayed: replayed, keyedPairArrays: writer.keyedPairArrays)
+            ? .equal : .different(replayed: replayed, typeNotes: writer.typeNotes)
     }
 
     /// The replayed state read back after its redacted paths were masked.

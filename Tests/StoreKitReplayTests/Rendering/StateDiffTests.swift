@@ -128,10 +128,10 @@ import Testing
         let third: JSONValue = .object(["id": .integer(3)])
         let old: JSONValue = .object(["scores": .array([first, .integer(10), second, .integer(20)])])
         let new: JSONValue = .object(["scores": .array([first, .integer(11), third, .integer(30)])])
-        let places = KeyedPairArrays([[.member("scores")]])
+        let places = EncodedTypeNotes([.keyedPairArrays: [[.member("scores")]]])
 
         // When they are diffed knowing where the pairs are
-        let diff = StateDiff(from: old, to: new, keyedPairArrays: places)
+        let diff = StateDiff(from: old, to: new, typeNotes: places)
 
         // Then each pair is compared by its key, and the dump shows pairs as `key: value`
         #expect(
