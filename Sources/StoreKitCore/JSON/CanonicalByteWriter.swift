@@ -69,11 +69,18 @@ final class CanonicalByteWriter {
     /// Where the values encoded so far held dictionaries written as keyed pairs, dates and durations (kept from
     /// value to value).
     private(set) var typeNotes = EncodedTypeNotes()
+    /// Whether dates and durations are noted too: finding a value's path costs a little for each, which an app's
+    /// recorder, which never reads the notes, does not pay.
+    let notesDatesAndDurations: Bool
     /// Set when the value used Codable in a way the fast path does not follow.
     @exclusivity(unchecked) private(set) var failed = false
 
     /// Creates a writer with an empty buffer.
-    init() {}
+    /// - Parameter notesDatesAndDurations: Whether ``typeNotes`` gets dates and durations too (dictionaries
+    ///   written as keyed pairs are always noted).
+    init(notesDatesAndDurations: Bool = false) {
+        self.notesDatesAndDurations = notesDatesAndDurations
+    }
 
     /// Parts of the last value encoded, for reuse, during an encoding that has them; `nil` encodes everything.
     private var memo: EncodingMemo?
@@ -129,8 +136,8 @@ final class CanonicalByteWriter {
             buffer.append(bytes)
         } else if T.self == Date.self {
             try writeDouble((value as! Date).timeIntervalSince1970)
-            typeNotes.insert(try currentPath(), as: .dates)
-        } else if T.self == Duration.self {
+            if notesDatesAndDurations { typeNotes.insert(try currentPath(), as: .dates) }
+        } else if notesDatesAndDurations && T.self == Duration.self {
             // Its own `Codable` (`[high, low]`), noted so that a diff compares and shows it as one value.
             typeNotes.insert(try currentPath(), as: .durations)
             try writeComposite(value)

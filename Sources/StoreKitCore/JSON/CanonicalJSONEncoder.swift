@@ -45,7 +45,7 @@ public struct CanonicalJSONEncoder: Sendable {
     ///
     /// - Throws: Like ``encode(_:)``.
     public func encodeToBytes(_ value: some Encodable, typeNotes: inout EncodedTypeNotes) throws -> [UInt8] {
-        let writer = CanonicalByteWriter()
+        let writer = CanonicalByteWriter(notesDatesAndDurations: true)
         guard let bytes = try? CanonicalByteWriter.encode(value, writer: writer, memo: nil) else {
             let notes = TypeNoteTaker()
             let bytes = try EncodingNode.encode(value, codingPath: [], notes: notes).canonicalBytes()

@@ -61,7 +61,7 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
     private let encoder = CanonicalJSONEncoder()
     private let decoder = JSONValueDecoder()
     /// Keeps the encoder's writer from one step to the next; every state is still encoded in full.
-    private let writer = EncodingMemo(reusesUnchangedParts: false)
+    private let writer = EncodingMemo(reusesUnchangedParts: false, notesDatesAndDurations: true)
     private var state: State?
 
     init(reducer: Reducer<State, Action>, redaction: Redaction) {
