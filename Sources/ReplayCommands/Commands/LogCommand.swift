@@ -7,7 +7,7 @@ import StoreKitReplay
 enum LogCommand: Command {
     static let command = CommandDescription(
         name: "replay-cli log",
-        abstract: "List a session's events: step, time, action, origin and how much the state changed.",
+        abstract: "List a session's events: step, time, origin, how much the state changed, and the action's whole name.",
         arguments: [ArgumentDeclaration("<session>", help: "a recorded session (.jsonl), or '-' for standard input")], options: [SharedOptions.json.declaration])
 
     static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> Int32 {
