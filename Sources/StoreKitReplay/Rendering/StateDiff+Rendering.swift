@@ -120,7 +120,10 @@ private struct DumpWriter {
     private mutating func whole(
         _ marker: Character, _ value: JSONValue, path: JSONPath, prefix: String, level: Int, comma: Bool
     ) {
-        let text = readsTypes ? prettyLines(value, path: path) : value.prettyString(indent: 2).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let text =
+            readsTypes
+            ? prettyLines(value, path: path)
+            : value.prettyString(indent: 2).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for (index, line) in text.enumerated() {
             let head = index == 0 ? prefix : ""
             let tail = index == text.count - 1 && comma ? "," : ""
@@ -137,10 +140,13 @@ private struct DumpWriter {
             if comma { lines[lines.count - 1] += "," }
             return lines
         }
+        let holdsPairs = typeNotes.kind(at: path) == .keyedPairArrays
         switch value {
         case .array(let elements) where !elements.isEmpty:
             let inner = elements.enumerated().flatMap { index, element in
-                nested(prettyLines(element, path: path.appending(.index(index))), comma: index < elements.count - 1)
+                // In a dictionary written as pairs, a value's path names it by its key, as the notes do.
+                let step: JSONPath.Component = holdsPairs && index % 2 == 1 ? .mapKey(elements[index - 1]) : .index(index)
+                return nested(prettyLines(element, path: path.appending(step)), comma: index < elements.count - 1)
             }
             return ["["] + inner + ["]"]
         case .object(let members) where !members.isEmpty:

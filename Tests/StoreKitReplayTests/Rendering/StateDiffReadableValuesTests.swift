@@ -254,4 +254,36 @@ private enum Rehearsal {
                 """)
         #expect(reread.explanation(source: "s.jsonl") == report.explanation(source: "s.jsonl"))
     }
+
+    @Test func datesInsideAWholeAddedValueReadAsISO8601TooInsideDictionariesWrittenAsPairs() throws {
+        // Given a roster gaining a member whose attendance is a [MemberID: Date], written as pairs
+        struct MemberID: Codable, Hashable { var raw: Int }
+        struct Member: Codable { var id: Int; var joined: Date; var attendance: [MemberID: Date] }
+        struct Roster: Codable { var members: [Member] }
+        var notes = EncodedTypeNotes()
+        let ada = Member(id: 1, joined: Rehearsal.tenOClock, attendance: [:])
+        let bob = Member(id: 2, joined: Rehearsal.tenOClock, attendance: [MemberID(raw: 7): Rehearsal.tenOClock.addingTimeInterval(0.25)])
+        let old = try JSONValue(parsing: CanonicalJSONEncoder().encodeToBytes(Roster(members: [ada]), typeNotes: &notes))
+        let new = try JSONValue(parsing: CanonicalJSONEncoder().encodeToBytes(Roster(members: [ada, bob]), typeNotes: &notes))
+
+        // Then the added member is printed whole, each date readable, the one inside the pairs too
+        #expect(
+            StateDiff(from: old, to: new, typeNotes: notes).rendered() == """
+                  {
+                    "members": [
+                      ... (1 unchanged)
+                +     {
+                +       "attendance": [
+                +         {
+                +           "raw": 7
+                +         },
+                +         2026-11-23T10:00:00.250Z
+                +       ],
+                +       "id": 2,
+                +       "joined": 2026-11-23T10:00:00.000Z
+                +     }
+                    ]
+                  }
+                """)
+    }
 }
