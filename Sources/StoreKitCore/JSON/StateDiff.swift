@@ -240,8 +240,8 @@ package struct IdentifiedMatching {
             (id: $0.element, index: $0.offset, element: old[$0.offset])
         }
         // The common elements in the new order, by their old indices: those on a longest increasing run stay.
-        let commonOldIndices = newIDs.compactMap { oldIndex[$0] }
-        let staying = Set(Self.longestIncreasingSubsequence(commonOldIndices))
+        let common = newIDs.enumerated().compactMap { index, id in oldIndex[id].map { (old: $0, new: index) } }
+        let staying = Self.staying(common, oldCount: old.count)
         newOrder = newIDs.enumerated().map { index, id in
             let oldAt = oldIndex[id]
             return NewElement(
@@ -267,29 +267,50 @@ package struct IdentifiedMatching {
         return ids
     }
 
-    /// The values of one longest strictly increasing subsequence of `values` (patience sorting, O(n log n)); of
-    /// several, the one that ends with the smallest values.
-    private static func longestIncreasingSubsequence(_ values: [Int]) -> [Int] {
-        // tails[k]: the position in `values` of the smallest last value of an increasing run of length k + 1.
-        var tails: [Int] = []
-        var predecessor = [Int](repeating: -1, count: values.count)
-        for (position, value) in values.enumerated() {
-            var low = 0
-            var high = tails.count
-            while low < high {
-                let middle = (low + high) / 2
-                if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
+    /// The old indices of the common elements that stay where they were: a longest run of them that kept its
+    /// order (a longest increasing subsequence of their old indices, in the new order), and of those runs one that
+    /// keeps the most elements at their own index, so that reversing three elements moves the two ends around
+    /// the middle one. O(n log n), with a Fenwick tree of the best run ending below each old index.
+    private static func staying(_ common: [(old: Int, new: Int)], oldCount: Int) -> Set<Int> {
+        /// A run of common elements in increasing old order: how long, how many kept their index, where it ends.
+        struct Run {
+            var length = 0
+            var inPlace = 0
+            var end = -1
+
+            /// Longer, then with more elements in place, then ending later: of two runs equally good, an element
+            /// brought forward is the one that moved.
+            func isBetter(than other: Run) -> Bool {
+                (length, inPlace, end) > (other.length, other.inPlace, other.end)
             }
-            if low > 0 { predecessor[position] = tails[low - 1] }
-            if low == tails.count { tails.append(position) } else { tails[low] = position }
         }
-        var run: [Int] = []
-        var position = tails.last ?? -1
+        var bestBelow = [Run](repeating: Run(), count: oldCount + 1)
+        var previous = [Int](repeating: -1, count: common.count)
+        var best = Run()
+        for (position, element) in common.enumerated() {
+            var before = Run()
+            var node = element.old
+            while node > 0 {
+                if bestBelow[node].isBetter(than: before) { before = bestBelow[node] }
+                node -= node & -node
+            }
+            let run = Run(
+                length: before.length + 1, inPlace: before.inPlace + (element.old == element.new ? 1 : 0), end: position)
+            previous[position] = before.end
+            node = element.old + 1
+            while node <= oldCount {
+                if run.isBetter(than: bestBelow[node]) { bestBelow[node] = run }
+                node += node & -node
+            }
+            if run.isBetter(than: best) { best = run }
+        }
+        var stays = Set<Int>()
+        var position = best.end
         while position >= 0 {
-            run.append(values[position])
-            position = predecessor[position]
+            stays.insert(common[position].old)
+            position = previous[position]
         }
-        return run.reversed()
+        return stays
     }
 }
 
