@@ -18,7 +18,7 @@ import Testing
         #expect(outcome.stdout.contains("action  toggleCompleted"))
         #expect(outcome.stdout.contains("-       \"isComplete\": true,"))
         #expect(outcome.stdout.contains("+       \"isComplete\": false,"))
-        #expect(outcome.stdout.contains("1 difference: todos[0].isComplete  true -> false"))
+        #expect(outcome.stdout.contains("1 difference: todos[id: 0BB980A5-75A8-4661-BEC0-8AA83B63F1EE].isComplete  true -> false"))
         #expect(outcome.stdout.contains("before  4 clearCompleted"))
     }
 

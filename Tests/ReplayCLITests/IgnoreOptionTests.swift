@@ -110,7 +110,7 @@ import Testing
         #expect(outcome.status == 1)
         #expect(
             outcome.stdout == """
-                1 difference: todos[1].done  false -> true
+                1 difference: todos[id: B].done  false -> true
                   {
                     "todos": [
                       ... (1 unchanged)
@@ -143,7 +143,7 @@ import Testing
         #expect(ignoring.stdout.contains("""
             match: all 40 replayed states equal the recorded ones
             ignoring 'todos[*].createdAt':
-              'todos[*].createdAt' covered differing values at 40 steps, first todos[id: "0BB980A5-75A8-4661-BEC0-8AA83B63F1EE"].createdAt at step 1
+              'todos[*].createdAt' covered differing values at 40 steps, first todos[id: 0BB980A5-75A8-4661-BEC0-8AA83B63F1EE].createdAt at step 1
             """))
 
         let check = try await CLI.run(["check", shifted, "--ignore", "todos[*].createdAt", "--no-build"])

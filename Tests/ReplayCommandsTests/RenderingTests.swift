@@ -69,7 +69,7 @@ import Testing
         let path = JSONPath([.key("scores"), .mapKey(.integer(8))])
         let diff = StateDiff(
             old: recorded, new: replayed, changes: [StateDiff.Change(path: path, kind: .changed(from: .string("b"), to: .string("c")))],
-            keyedPairArrays: KeyedPairArrays())
+            typeNotes: EncodedTypeNotes())
         let reread = try ReplayReport(
             jsonValue: .object([
                 "verdict": .string("diverged"), "actions": .integer(1), "stepsReplayed": .integer(1), "stepsMatched": .integer(0),
@@ -81,6 +81,34 @@ import Testing
                 ]),
             ]), header: Self.header)
         #expect(reread.divergences.first?.diff.changes == diff.changes)
+    }
+
+    @Test func aMoveIsReadBackFromItsJSONAndAMalformedOneIsNamed() throws {
+        // Given a move written as data
+        let move = StateDiff.Change(path: [.key("syncUps"), .identified(.string("a"))], kind: .moved(from: 2, to: 0))
+        let diff = StateDiff(old: .null, new: .null, changes: [move], typeNotes: EncodedTypeNotes())
+        func divergence(_ changes: JSONValue) -> JSONValue {
+            .object([
+                "verdict": .string("diverged"), "actions": .integer(1), "stepsReplayed": .integer(1), "stepsMatched": .integer(0),
+                "divergences": .array([
+                    .object([
+                        "step": .integer(1), "actionName": .string("move"), "action": .null, "origin": .string("app"),
+                        "time": .double(0), "recorded": .null, "replayed": .null, "changes": changes,
+                    ])
+                ]),
+            ])
+        }
+
+        // Then it reads back as the same move
+        let reread = try ReplayReport(jsonValue: divergence(diff.jsonValue), header: Self.header)
+        #expect(reread.divergences.first?.diff.changes == [move])
+
+        // And a move without its indices is refused, naming the field
+        let malformed: JSONValue = .array([.object(["path": .string("x"), "components": .array([.string("x")]), "kind": .string("moved")])])
+        let error = #expect(throws: SessionEventDecodingError.self) {
+            _ = try ReplayReport(jsonValue: divergence(malformed), header: Self.header)
+        }
+        #expect(error?.path == "divergences[].changes[].from")
     }
 
     @Test func colourFollowsTheKindNotTheText() {

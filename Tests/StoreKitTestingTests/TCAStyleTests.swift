@@ -55,7 +55,7 @@ import Testing
                       }
                     ]
                   }
-                1 difference: todos[0].isComplete  false -> true
+                1 difference: todos[id: 00000000-0000-0000-0000-000000000001].isComplete  false -> true
                 """)
         #expect(failure?.line == sendLine)
         let file = failure.map { "\($0.filePath)" } ?? ""

@@ -2,11 +2,12 @@ import CommandLineOptions
 import StoreKitCore
 import StoreKitReplay
 
-/// `replay-cli log`: one line per event.
+/// `replay-cli log`: one line per event; an action's line is its step, time, origin, how many paths of the state
+/// changed, and its whole name.
 enum LogCommand: Command {
     static let command = CommandDescription(
         name: "replay-cli log",
-        abstract: "List a session's events: step, time, action, origin and how much the state changed.",
+        abstract: "List a session's events: step, time, origin, how much the state changed, and the action's whole name.",
         arguments: [ArgumentDeclaration("<session>", help: "a recorded session (.jsonl), or '-' for standard input")], options: [SharedOptions.json.declaration])
 
     static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> Int32 {
@@ -31,9 +32,13 @@ enum LogCommand: Command {
                         "name": .string(action.name), "origin": .string(origin), "changes": .integer(Int64(changes)),
                     ]))
                 } else {
+                    // The name comes last, whole: a case path (`path.element.rehearse.timerTick`) has no fixed
+                    // width, and the columns before it do, so every line stays aligned as it streams out.
                     let step = String(action.sequence).leftPadded(6)
                     let time = String(format: "%9.3fs", action.time)
-                    context.terminal.out("\(step) \(time)  \(action.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(origin.padding(toLength: 16, withPad: " ", startingAt: 0)) \(changes) change\(changes == 1 ? "" : "s")")
+                    let origin = origin.rightPadded(16)
+                    let count = "\(changes) change\(changes == 1 ? "" : "s")".rightPadded(11)
+                    context.terminal.out("\(step) \(time)  \(origin) \(count)  \(action.name)")
                 }
             case .gap(let gap):
                 if json {
@@ -59,5 +64,10 @@ extension String {
     /// The string right-aligned in `width` columns.
     func leftPadded(_ width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+
+    /// The string left-aligned in `width` columns; a longer string is kept whole, never cut.
+    func rightPadded(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }

@@ -66,13 +66,21 @@ final class CanonicalByteWriter {
     /// Types already found to be neither sets nor dictionaries written as pairs, so the costly conformance checks
     /// run once per type.
     @exclusivity(unchecked) private var orderedTypes: [ObjectIdentifier] = []
-    /// Where the values encoded so far held dictionaries written as keyed pairs (kept from value to value).
-    private(set) var keyedPairArrays = KeyedPairArrays()
+    /// Where the values encoded so far held dictionaries written as keyed pairs, dates and durations (kept from
+    /// value to value).
+    private(set) var typeNotes = EncodedTypeNotes()
+    /// Whether dates and durations are noted too: finding a value's path costs a little for each, which an app's
+    /// recorder, which never reads the notes, does not pay.
+    let notesDatesAndDurations: Bool
     /// Set when the value used Codable in a way the fast path does not follow.
     @exclusivity(unchecked) private(set) var failed = false
 
     /// Creates a writer with an empty buffer.
-    init() {}
+    /// - Parameter notesDatesAndDurations: Whether ``typeNotes`` gets dates and durations too (dictionaries
+    ///   written as keyed pairs are always noted).
+    init(notesDatesAndDurations: Bool = false) {
+        self.notesDatesAndDurations = notesDatesAndDurations
+    }
 
     /// Parts of the last value encoded, for reuse, during an encoding that has them; `nil` encodes everything.
     private var memo: EncodingMemo?
@@ -83,7 +91,7 @@ final class CanonicalByteWriter {
         try encode(value, writer: memo?.writer ?? CanonicalByteWriter(), memo: memo)
     }
 
-    /// Encodes `value` with `writer`, which adds to its ``keyedPairArrays``.
+    /// Encodes `value` with `writer`, which adds to its ``typeNotes``.
     static func encode(
         _ value: some Encodable, writer: CanonicalByteWriter, memo: EncodingMemo?
     ) throws(Unavailable) -> [UInt8] {
@@ -128,6 +136,11 @@ final class CanonicalByteWriter {
             buffer.append(bytes)
         } else if T.self == Date.self {
             try writeDouble((value as! Date).timeIntervalSince1970)
+            if notesDatesAndDurations { typeNotes.insert(try currentPath(), as: .dates) }
+        } else if notesDatesAndDurations && T.self == Duration.self {
+            // Its own `Codable` (`[high, low]`), noted so that a diff compares and shows it as one value.
+            typeNotes.insert(try currentPath(), as: .durations)
+            try writeComposite(value)
         } else if T.self == Data.self {
             buffer.appendJSONString((value as! Data).base64EncodedString())
         } else if T.self == URL.self {
@@ -181,8 +194,8 @@ final class CanonicalByteWriter {
     }
 
     /// Adds places found by the tree encoder, for a value this writer could not follow.
-    func note(_ arrays: KeyedPairArrays) {
-        keyedPairArrays.formUnion(arrays)
+    func note(_ notes: EncodedTypeNotes) {
+        typeNotes.formUnion(notes)
     }
 
     /// Writes an array of already encoded elements.
@@ -197,17 +210,17 @@ final class CanonicalByteWriter {
 
     /// Writes a dictionary as its alternating keys and values sorted by key, and notes where it is.
     private func writeKeyedPairs(_ dictionary: any PairEncodedDictionary) throws {
-        var inside = KeyedPairArrays()
+        var inside = EncodedTypeNotes()
         let pairs = try dictionary.sortedCanonicalPairs(inside: &inside)
         writeArray(pairs.flatMap { [$0.key, $0.value] })
         let path = try currentPath()
-        keyedPairArrays.paths.insert(path)
-        for innerPath in inside.paths { keyedPairArrays.paths.insert(path + [.pairValue] + innerPath) }
+        typeNotes.insert(path, as: .keyedPairArrays)
+        typeNotes.formUnion(inside, below: path + [.pairValue])
     }
 
     /// The generalised path of the value being written: the key of each open object's current member, and
-    /// ``KeyedPairArrays/Step/element`` for each open array.
-    private func currentPath() throws -> [KeyedPairArrays.Step] {
+    /// ``EncodedTypeNotes/Step/element`` for each open array.
+    private func currentPath() throws -> [EncodedTypeNotes.Step] {
         try frames.map { frame in
             guard frame.isObject else { return .element }
             // The member's key is in the buffer as JSON, `"key":`; its closing quote is the first one unescaped.

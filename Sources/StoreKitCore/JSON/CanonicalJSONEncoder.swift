@@ -6,7 +6,7 @@ import Foundation
 /// Strategies: `Date` as seconds since 1970 (a double), `Data` as Base64, `URL` as its absolute string, `Decimal`
 /// as a number, a ``JSONValue`` as itself, a `Set` with its elements sorted by their canonical bytes, and a
 /// dictionary that `Codable` writes as alternating keys and values (keys neither `String`, `Int` nor
-/// `CodingKeyRepresentable`) with its pairs sorted by their keys' canonical bytes (see ``KeyedPairArrays``). NaN
+/// `CodingKeyRepresentable`) with its pairs sorted by their keys' canonical bytes (see ``EncodedTypeNotes``). NaN
 /// and infinities throw `EncodingError.invalidValue` naming the path.
 ///
 /// ```swift
@@ -19,7 +19,7 @@ public struct CanonicalJSONEncoder: Sendable {
     /// Encodes `value` as a ``JSONValue``.
     /// - Throws: `EncodingError.invalidValue` for a non-finite number, or what the value's `encode(to:)` throws.
     public func encode(_ value: some Encodable) throws -> JSONValue {
-        try EncodingNode.encode(value, codingPath: [], notes: KeyedPairNotes())
+        try EncodingNode.encode(value, codingPath: [], notes: TypeNoteTaker())
     }
 
     /// Encodes `value` as canonical JSON bytes.
@@ -33,38 +33,40 @@ public struct CanonicalJSONEncoder: Sendable {
     /// - Throws: Like ``encode(_:)``.
     package func encodeToBytes(_ value: some Encodable, reusing memo: EncodingMemo?) throws -> [UInt8] {
         if let bytes = try? CanonicalByteWriter.encode(value, memo: memo) { return bytes }
-        let notes = KeyedPairNotes()
+        let notes = TypeNoteTaker()
         let bytes = try EncodingNode.encode(value, codingPath: [], notes: notes).canonicalBytes()
-        memo?.writer.note(notes.arrays)
+        memo?.writer.note(notes.notes)
         return bytes
     }
 
-    /// Encodes `value` as canonical JSON bytes, and adds to `keyedPairArrays` where they hold dictionaries written
-    /// as keyed pairs, for ``StateDiff`` to compare them as maps.
+    /// Encodes `value` as canonical JSON bytes, and adds to `typeNotes` where they hold dictionaries written as
+    /// keyed pairs, dates and durations, for ``StateDiff`` to compare and show them as the Swift values they are.
+    /// The bytes are the same as ``encodeToBytes(_:)``'s.
     ///
     /// - Throws: Like ``encode(_:)``.
-    public func encodeToBytes(_ value: some Encodable, keyedPairArrays: inout KeyedPairArrays) throws -> [UInt8] {
-        let writer = CanonicalByteWriter()
+    public func encodeToBytes(_ value: some Encodable, typeNotes: inout EncodedTypeNotes) throws -> [UInt8] {
+        let writer = CanonicalByteWriter(notesDatesAndDurations: true)
         guard let bytes = try? CanonicalByteWriter.encode(value, writer: writer, memo: nil) else {
-            let notes = KeyedPairNotes()
+            let notes = TypeNoteTaker()
             let bytes = try EncodingNode.encode(value, codingPath: [], notes: notes).canonicalBytes()
-            keyedPairArrays.formUnion(notes.arrays)
+            typeNotes.formUnion(notes.notes)
             return bytes
         }
-        keyedPairArrays.formUnion(writer.keyedPairArrays)
+        typeNotes.formUnion(writer.typeNotes)
         return bytes
     }
 }
 
-/// Where the tree encoder met dictionaries written as keyed pairs.
-final class KeyedPairNotes {
-    var arrays = KeyedPairArrays()
+/// Where the tree encoder met dictionaries written as keyed pairs, dates and durations.
+final class TypeNoteTaker {
+    var notes = EncodedTypeNotes()
 
-    /// Notes a keyed-pair array at `codingPath`, and the ones inside its pairs' values.
-    func note(at codingPath: [any CodingKey], inside: KeyedPairArrays) {
-        let path = codingPath.map { key -> KeyedPairArrays.Step in key is IndexKey ? .element : .member(key.stringValue) }
-        arrays.paths.insert(path)
-        for innerPath in inside.paths { arrays.paths.insert(path + [.pairValue] + innerPath) }
+    /// Notes a place of `kind` at `codingPath`, and the places `inside` it (for a keyed-pair array, inside its
+    /// pairs' values).
+    func note(_ kind: EncodedTypeNotes.Kind, at codingPath: [any CodingKey], inside: EncodedTypeNotes = EncodedTypeNotes()) {
+        let path = codingPath.map { key -> EncodedTypeNotes.Step in key is IndexKey ? .element : .member(key.stringValue) }
+        notes.insert(path, as: kind)
+        notes.formUnion(inside, below: path + [.pairValue])
     }
 }
 
@@ -86,14 +88,16 @@ private final class EncodingNode {
     }
 
     /// Encodes `value`, taking the fixed strategies and the fast paths for common scalars.
-    static func encode(_ value: some Encodable, codingPath: [any CodingKey], notes: KeyedPairNotes) throws -> JSONValue {
+    static func encode(_ value: some Encodable, codingPath: [any CodingKey], notes: TypeNoteTaker) throws -> JSONValue {
         switch value {
         case let string as String: return .string(string)
         case let integer as Int: return .integer(Int64(integer))
         case let bool as Bool: return .bool(bool)
         case let double as Double: return try number(double, codingPath: codingPath)
         case let json as JSONValue: return json
-        case let date as Date: return try number(date.timeIntervalSince1970, codingPath: codingPath)
+        case let date as Date:
+            notes.note(.dates, at: codingPath)
+            return try number(date.timeIntervalSince1970, codingPath: codingPath)
         case let data as Data: return .string(data.base64EncodedString())
         case let url as URL: return .string(url.absoluteString)
         case let decimal as Decimal:
@@ -101,10 +105,16 @@ private final class EncodingNode {
         case let unordered as any UnorderedEncodable:
             return .array(try unordered.sortedCanonicalElements().map { try JSONValue(parsing: $0) })
         case let dictionary as any PairEncodedDictionary where type(of: dictionary).encodesAsPairs:
-            var inside = KeyedPairArrays()
+            var inside = EncodedTypeNotes()
             let pairs = try dictionary.sortedCanonicalPairs(inside: &inside)
-            notes.note(at: codingPath, inside: inside)
+            notes.note(.keyedPairArrays, at: codingPath, inside: inside)
             return .array(try pairs.flatMap { [try JSONValue(parsing: $0.key), try JSONValue(parsing: $0.value)] })
+        case is Duration:
+            // Its own `Codable` (`[high, low]`), noted so that a diff compares and shows it as one value.
+            notes.note(.durations, at: codingPath)
+            let node = EncodingNode()
+            try value.encode(to: NodeEncoder(node: node, codingPath: codingPath, notes: notes))
+            return node.value
         default:
             let node = EncodingNode()
             try value.encode(to: NodeEncoder(node: node, codingPath: codingPath, notes: notes))
@@ -135,7 +145,7 @@ private final class EncodingNode {
 private struct NodeEncoder: Encoder {
     let node: EncodingNode
     let codingPath: [any CodingKey]
-    let notes: KeyedPairNotes
+    let notes: TypeNoteTaker
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -164,7 +174,7 @@ private struct NodeEncoder: Encoder {
 private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let node: EncodingNode
     let codingPath: [any CodingKey]
-    let notes: KeyedPairNotes
+    let notes: TypeNoteTaker
 
     private func set(_ value: JSONValue, _ key: Key) {
         node.members![key.stringValue] = EncodingNode(scalar: value)
@@ -225,7 +235,7 @@ private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 private struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
     let node: EncodingNode
     let codingPath: [any CodingKey]
-    let notes: KeyedPairNotes
+    let notes: TypeNoteTaker
     var count: Int { node.elements!.count }
 
     private var nextKey: any CodingKey { IndexKey(intValue: count) }
@@ -282,7 +292,7 @@ private struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
 private struct SingleNodeContainer: SingleValueEncodingContainer {
     let node: EncodingNode
     let codingPath: [any CodingKey]
-    let notes: KeyedPairNotes
+    let notes: TypeNoteTaker
 
     private func set(_ value: JSONValue) {
         node.scalar = value

@@ -39,18 +39,23 @@ package final class EncodingMemo {
     /// The next part of the previous value to compare with.
     @exclusivity(unchecked) private var cursor = 0
     /// The writer that encodes with this memo, kept with its buffer and what it learned of key orders.
-    let writer = CanonicalByteWriter()
+    let writer: CanonicalByteWriter
     /// Whether unchanged parts are copied; when not, the memo only keeps its writer for the next value.
     let reusesUnchangedParts: Bool
-    /// Where the values encoded with this memo held dictionaries written as keyed pairs (see ``KeyedPairArrays``).
+    /// Where the values encoded with this memo held dictionaries written as keyed pairs, dates and durations (see
+    /// ``EncodedTypeNotes``).
     /// Parts copied unchanged are not looked into again; what they held was noted when they were first encoded.
-    package var keyedPairArrays: KeyedPairArrays { writer.keyedPairArrays }
+    package var typeNotes: EncodedTypeNotes { writer.typeNotes }
 
     /// Creates an empty memo: the first value is encoded in full.
-    /// - Parameter reusesUnchangedParts: False to reuse only the writer (its buffer and the key order of each
-    ///   `CodingKey` type), which is always right: every value is then encoded in full.
-    package init(reusesUnchangedParts: Bool = true) {
+    /// - Parameters:
+    ///   - reusesUnchangedParts: False to reuse only the writer (its buffer and the key order of each
+    ///     `CodingKey` type), which is always right: every value is then encoded in full.
+    ///   - notesDatesAndDurations: Whether ``typeNotes`` gets the places of dates and durations too, at a small
+    ///     cost for each (dictionaries written as keyed pairs are always noted).
+    package init(reusesUnchangedParts: Bool = true, notesDatesAndDurations: Bool = false) {
         self.reusesUnchangedParts = reusesUnchangedParts
+        self.writer = CanonicalByteWriter(notesDatesAndDurations: notesDatesAndDurations)
     }
 
     /// The index of `T` among the remembered types, or `nil` when its values are never reused (a class).

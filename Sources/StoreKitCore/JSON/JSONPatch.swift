@@ -66,7 +66,7 @@ public struct JSONPatch: Sendable, Hashable {
 
     /// The patch that turns `old` into `new`, made of `add`, `remove` and `replace` operations.
     public init(from old: JSONValue, to new: JSONValue) {
-        let changes = StateDiff(from: old, to: new).changes
+        let changes = StateDiff(from: old, to: new, matchingElementsByID: false).changes
         var operations: [Operation] = []
         var pendingRemovals: [Operation] = []
         for change in changes {
@@ -81,6 +81,7 @@ public struct JSONPatch: Sendable, Hashable {
             case .changed(_, let to): operations.append(.replace(path: change.path, value: to))
             case .added(let value): operations.append(.add(path: change.path, value: value))
             case .removed: operations.append(.remove(path: change.path))
+            case .moved: preconditionFailure("a diff by position has no moves")
             }
         }
         self.init(operations + pendingRemovals)

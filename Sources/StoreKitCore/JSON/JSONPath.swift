@@ -8,7 +8,7 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible, Expressible
         case index(Int)
         /// The value of a dictionary's pair, by its key as canonical JSON: a dictionary whose keys are not strings
         /// is written as an array of alternating keys and values, which ``StateDiff`` compares as a map when told
-        /// (see ``KeyedPairArrays``).
+        /// (see ``EncodedTypeNotes``).
         case mapKey(JSONValue)
         /// The element of an array of identified elements (objects with a unique `id` member), by its `id`:
         /// ``StateDiff`` matches such arrays' elements by identity, so a moved element stays the same element.
@@ -35,26 +35,79 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible, Expressible
         return longer
     }
 
-    /// `todos[0].isComplete`; `(root)` for the empty path; keys that are not identifiers as `["my key"]`; a map's
-    /// key as `counts[key: "3F2504E0-4F89-11D3-9A0C-0305E82C3301"]`, with the key as canonical JSON.
+    /// The path as a person reads the Swift value: `todos[0].isComplete`; `(root)` for the empty path.
+    ///
+    /// - A key that is not an identifier is written `["my key"]`.
+    /// - An enum case's unlabelled payload, which `Codable` writes as the member `_0` (`{"record": {"_0": …}}`), is
+    ///   not written: `record.speakerIndex`, not `record._0.speakerIndex`. The further unlabelled values of a case
+    ///   with several (`_1`, `_2`) are written by their position, as in a Swift tuple: `moved.1`. This holds for a
+    ///   `_0`/`_1`… member that follows a member (a case's name); elsewhere such a key is written as it is. The
+    ///   text of two paths can then be equal (`record._0.x` and `record.x`) where their ``components`` are not.
+    /// - A map's key (``Component/mapKey(_:)``) is written as canonical JSON: `counts[key: "3F2504E0-…"]`.
+    /// - An element matched by its id (``Component/identified(_:)``) is written `syncUps[id: 3]`; a string id made
+    ///   only of ASCII letters, digits, `-` and `_` that JSON would not read as another value (a number, `true`,
+    ///   `false`, `null`) is written without quotes, as a UUID or a slug reads best:
+    ///   `syncUps[id: 3F2504E0-4F89-11D3-9A0C-0305E82C3301].title`; any other id as canonical JSON
+    ///   (`[id: "a b"]`, `[id: "42"]`).
     public var description: String {
         if components.isEmpty { return "(root)" }
         var text = ""
+        var previous: Component?
         for component in components {
+            defer { previous = component }
             switch component {
             case .index(let index):
                 text += "[\(index)]"
-            case .key(let key) where Self.isIdentifier(key):
-                text += text.isEmpty ? key : ".\(key)"
             case .key(let key):
-                text += "[\(JSONValue.string(key).canonicalString)]"
+                if previous?.isKey == true, let position = Self.payloadPosition(key) {
+                    if position > 0 { text += ".\(position)" }
+                } else if Self.isIdentifier(key) {
+                    text += text.isEmpty ? key : ".\(key)"
+                } else {
+                    text += "[\(JSONValue.string(key).canonicalString)]"
+                }
             case .mapKey(let key):
                 text += "[key: \(key.canonicalString)]"
+            case .identified(.string(let id)) where Self.readsUnquoted(id):
+                text += "[id: \(id)]"
             case .identified(let id):
                 text += "[id: \(id.canonicalString)]"
             }
         }
         return text
+    }
+
+    /// The position of an unlabelled payload's member (`_0` is 0, `_12` is 12), or `nil` for another key.
+    private static func payloadPosition(_ key: String) -> Int? {
+        let digits = key.utf8.dropFirst()
+        guard key.utf8.first == UInt8(ascii: "_"), !digits.isEmpty, digits.count <= 4,
+            digits.allSatisfy({ $0 &- 0x30 < 10 }), digits.count == 1 || digits.first != UInt8(ascii: "0")
+        else { return nil }
+        return digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+    }
+
+    /// Whether a string id can be written without quotes: ASCII letters, digits, `-` and `_` only, and not the
+    /// text of a JSON number, `true`, `false` or `null`.
+    private static func readsUnquoted(_ id: String) -> Bool {
+        let bytes = Array(id.utf8)
+        guard !bytes.isEmpty,
+            bytes.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 &- 0x30 < 10 || ($0 | 0x20) &- 0x61 < 26 })
+        else { return false }
+        return !["true", "false", "null"].contains(id) && !isJSONNumber(bytes)
+    }
+
+    /// Whether bytes of letters, digits, `-` and `_` are a JSON number: `-?(0|[1-9][0-9]*)([eE]-?[0-9]+)?`.
+    private static func isJSONNumber(_ bytes: [UInt8]) -> Bool {
+        var rest = bytes[...]
+        if rest.first == UInt8(ascii: "-") { rest = rest.dropFirst() }
+        let integer = rest.prefix { $0 &- 0x30 < 10 }
+        guard !integer.isEmpty, integer.count == 1 || integer.first != UInt8(ascii: "0") else { return false }
+        rest = rest.dropFirst(integer.count)
+        if rest.isEmpty { return true }
+        guard rest.first == UInt8(ascii: "e") || rest.first == UInt8(ascii: "E") else { return false }
+        rest = rest.dropFirst()
+        if rest.first == UInt8(ascii: "-") { rest = rest.dropFirst() }
+        return !rest.isEmpty && rest.allSatisfy { $0 &- 0x30 < 10 }
     }
 
     private static func isIdentifier(_ key: String) -> Bool {
@@ -64,6 +117,14 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible, Expressible
         }
         guard let first = key.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return false }
         return key.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+    }
+}
+
+extension JSONPath.Component {
+    /// Whether this is an object member.
+    fileprivate var isKey: Bool {
+        if case .key = self { return true }
+        return false
     }
 }
 

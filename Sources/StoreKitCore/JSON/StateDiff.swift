@@ -5,8 +5,16 @@
 /// values. Each change carries its path (`todos[0].isComplete`). Values compare as JSON does (see ``JSONValue``):
 /// strings by code points, numbers by exact value.
 ///
+/// An array whose elements are all objects with a scalar `id` member (a string or an integer), unique within each
+/// of the two arrays, holds identified elements (`Identifiable` values): its elements are matched by id, not by
+/// position. An element only the old array has is ``Change/Kind/removed(_:)`` at `syncUps[id: 3]`, one only the
+/// new array has ``Change/Kind/added(_:)``, an element whose value changed is compared below `syncUps[id: 3]`
+/// (`syncUps[id: 3].title`), and a reorder is the fewest ``Change/Kind/moved(from:to:)``: the elements of the
+/// longest run that kept its order stay, every other one moved. Reversing two elements is one move, not a change
+/// at every index. Arrays without ids keep the positional comparison.
+///
 /// A dictionary whose keys are not strings is JSON's array of alternating keys and values; told where those are
-/// (``KeyedPairArrays``, which the canonical encoder notes), the diff compares them as maps, pair by pair, with
+/// (``EncodedTypeNotes``, which the canonical encoder takes), the diff compares them as maps, pair by pair, with
 /// paths such as `counts[key: "3F2504E0-4F89-11D3-9A0C-0305E82C3301"]`.
 ///
 /// ```swift
@@ -25,6 +33,9 @@ public struct StateDiff: Sendable, Equatable {
             case added(JSONValue)
             /// The value exists only in the old value.
             case removed(JSONValue)
+            /// The identified element at the path moved from index `from` of the old array to index `to` of the
+            /// new one (indices of the whole arrays); a change of its value is reported below the same path.
+            case moved(from: Int, to: Int)
         }
 
         /// Where.
@@ -43,30 +54,38 @@ public struct StateDiff: Sendable, Equatable {
     public let old: JSONValue
     /// The new value (for a replay: the replayed state).
     public let new: JSONValue
-    /// Every difference, in document order (object keys sorted, a map's pairs by their keys' canonical bytes).
+    /// Every difference, in document order (object keys sorted, a map's pairs by their keys' canonical bytes; in an
+    /// array of identified elements, the removed elements first, then the new array's elements in order).
     public let changes: [Change]
     /// Where the values hold dictionaries written as keyed pairs, compared as maps.
-    public let keyedPairArrays: KeyedPairArrays
+    public let typeNotes: EncodedTypeNotes
 
     /// Compares `old` with `new`.
     /// - Parameters:
-    ///   - keyedPairArrays: Where both values hold dictionaries written as alternating keys and values, which are
-    ///     compared as maps; none unless told.
-    public init(from old: JSONValue, to new: JSONValue, keyedPairArrays: KeyedPairArrays = KeyedPairArrays()) {
+    ///   - typeNotes: Where both values hold dictionaries written as alternating keys and values, which are
+    ///     compared as maps, and durations, each compared as one value (and dates, which renderings show as
+    ///     such); none unless told.
+    ///   - matchingElementsByID: Whether arrays of identified elements are compared by id (the default); `false`
+    ///     compares every array by position, so that every change's path is a JSON Pointer (as a patch needs).
+    public init(
+        from old: JSONValue, to new: JSONValue, typeNotes: EncodedTypeNotes = EncodedTypeNotes(),
+        matchingElementsByID: Bool = true
+    ) {
         self.old = old
         self.new = new
-        self.keyedPairArrays = keyedPairArrays
+        self.typeNotes = typeNotes
         var changes: [Change] = []
-        Collector(keyedPairArrays: keyedPairArrays).collect(old, new, path: JSONPath(), into: &changes)
+        Collector(typeNotes: typeNotes, matchesElementsByID: matchingElementsByID)
+            .collect(old, new, path: JSONPath(), into: &changes)
         self.changes = changes
     }
 
     /// A difference computed before (and read back from its JSON form), so that it is not computed again.
-    package init(old: JSONValue, new: JSONValue, changes: [Change], keyedPairArrays: KeyedPairArrays) {
+    package init(old: JSONValue, new: JSONValue, changes: [Change], typeNotes: EncodedTypeNotes) {
         self.old = old
         self.new = new
         self.changes = changes
-        self.keyedPairArrays = keyedPairArrays
+        self.typeNotes = typeNotes
     }
 
     /// True when the values are equal.
@@ -108,23 +127,14 @@ public struct StateDiff: Sendable, Equatable {
 private struct Collector {
     typealias Change = StateDiff.Change
 
-    let keyedPairArrays: KeyedPairArrays
-
-    /// Whether the arrays at `path` are keyed pairs, by the generalised form of `path`.
-    private func holdsKeyedPairs(_ path: JSONPath) -> Bool {
-        guard !keyedPairArrays.isEmpty else { return false }
-        let generalised = path.components.map { component -> KeyedPairArrays.Step in
-            switch component {
-            case .key(let key): .member(key)
-            case .index, .identified: .element
-            case .mapKey: .pairValue
-            }
-        }
-        return keyedPairArrays.paths.contains(generalised)
-    }
+    let typeNotes: EncodedTypeNotes
+    let matchesElementsByID: Bool
 
     func collect(_ old: JSONValue, _ new: JSONValue, path: JSONPath, into changes: inout [Change]) {
         switch (old, new) {
+        case (.array, .array) where old != new && typeNotes.holds(.durations, at: path):
+            // A duration's `[high, low]` is one value.
+            changes.append(Change(path: path, kind: .changed(from: old, to: new)))
         case (.object(let oldMembers), .object(let newMembers)):
             if oldMembers == newMembers { return }
             // Equal members are passed over before their paths are made: most members of a changed object are.
@@ -138,7 +148,7 @@ private struct Collector {
                 }
             }
         case (.array(let oldElements), .array(let newElements))
-        where oldElements != newElements && holdsKeyedPairs(path):
+        where oldElements != newElements && typeNotes.holds(.keyedPairArrays, at: path):
             guard let oldPairs = StateDiff.keyedPairs(oldElements), let newPairs = StateDiff.keyedPairs(newElements)
             else { fallthrough }
             let oldMap = Dictionary(oldPairs, uniquingKeysWith: { first, _ in first })
@@ -153,6 +163,12 @@ private struct Collector {
                 }
             }
         case (.array(let oldElements), .array(let newElements)):
+            if matchesElementsByID, oldElements != newElements,
+                let matching = IdentifiedMatching(oldElements, newElements)
+            {
+                collect(matching, path: path, into: &changes)
+                return
+            }
             let alignment = ArrayAlignment(oldElements, newElements)
             for (offset, pair) in alignment.middlePairs.enumerated() where pair.0 != pair.1 {
                 collect(pair.0, pair.1, path: path.appending(.index(alignment.prefix + offset)), into: &changes)
@@ -167,6 +183,134 @@ private struct Collector {
         default:
             if old != new { changes.append(Change(path: path, kind: .changed(from: old, to: new))) }
         }
+    }
+}
+
+extension Collector {
+    /// The changes of two arrays of identified elements: removals (in the old order), then the new array's
+    /// elements in order, each added, or moved and compared, under `[id: …]`.
+    fileprivate func collect(_ matching: IdentifiedMatching, path: JSONPath, into changes: inout [Change]) {
+        for removed in matching.removed {
+            changes.append(Change(path: path.appending(.identified(removed.id)), kind: .removed(removed.element)))
+        }
+        for element in matching.newOrder {
+            let elementPath = path.appending(.identified(element.id))
+            guard let old = element.old else {
+                changes.append(Change(path: elementPath, kind: .added(element.new)))
+                continue
+            }
+            if element.moved { changes.append(Change(path: elementPath, kind: .moved(from: old.index, to: element.index))) }
+            if old.element != element.new { collect(old.element, element.new, path: elementPath, into: &changes) }
+        }
+    }
+}
+
+/// How two arrays of identified elements match up by id: what was removed, and the new array's elements with the
+/// old element of the same id, if any, and whether it moved.
+package struct IdentifiedMatching {
+    /// An element of the new array.
+    package struct NewElement {
+        /// Its id.
+        package let id: JSONValue
+        /// Its index in the new array.
+        package let index: Int
+        /// Its value.
+        package let new: JSONValue
+        /// The old element of the same id and its index in the old array; `nil` when it was added.
+        package let old: (index: Int, element: JSONValue)?
+        /// Whether it moved: it is not among the longest run of common elements that kept their order.
+        package let moved: Bool
+    }
+
+    /// The old elements whose ids the new array lacks, in the old order.
+    package let removed: [(id: JSONValue, index: Int, element: JSONValue)]
+    /// Every element of the new array, in order.
+    package let newOrder: [NewElement]
+
+    /// Matches `old` with `new` by id; `nil` unless both hold identified elements (see ``StateDiff``) and at least
+    /// one is not empty.
+    package init?(_ old: [JSONValue], _ new: [JSONValue]) {
+        guard !(old.isEmpty && new.isEmpty), let oldIDs = Self.ids(of: old), let newIDs = Self.ids(of: new) else {
+            return nil
+        }
+        var oldIndex: [JSONValue: Int] = [:]
+        for (index, id) in oldIDs.enumerated() { oldIndex[id] = index }
+        let newIDSet = Set(newIDs)
+        removed = oldIDs.enumerated().filter { !newIDSet.contains($0.element) }.map {
+            (id: $0.element, index: $0.offset, element: old[$0.offset])
+        }
+        // The common elements in the new order, by their old indices: those on a longest increasing run stay.
+        let common = newIDs.enumerated().compactMap { index, id in oldIndex[id].map { (old: $0, new: index) } }
+        let staying = Self.staying(common, oldCount: old.count)
+        newOrder = newIDs.enumerated().map { index, id in
+            let oldAt = oldIndex[id]
+            return NewElement(
+                id: id, index: index, new: new[index], old: oldAt.map { (index: $0, element: old[$0]) },
+                moved: oldAt.map { !staying.contains($0) } ?? false)
+        }
+    }
+
+    /// The elements' ids: every element an object with a string or integer `id`, all different; else `nil`.
+    private static func ids(of elements: [JSONValue]) -> [JSONValue]? {
+        var ids: [JSONValue] = []
+        var seen = Set<JSONValue>()
+        ids.reserveCapacity(elements.count)
+        for element in elements {
+            guard case .object(let members) = element, let id = StateDiff.member("id", of: members) else { return nil }
+            switch id {
+            case .string, .integer, .unsignedInteger, .bigInteger: break
+            default: return nil
+            }
+            guard seen.insert(id).inserted else { return nil }
+            ids.append(id)
+        }
+        return ids
+    }
+
+    /// The old indices of the common elements that stay where they were: a longest run of them that kept its
+    /// order (a longest increasing subsequence of their old indices, in the new order), and of those runs one that
+    /// keeps the most elements at their own index, so that reversing three elements moves the two ends around
+    /// the middle one. O(n log n), with a Fenwick tree of the best run ending below each old index.
+    private static func staying(_ common: [(old: Int, new: Int)], oldCount: Int) -> Set<Int> {
+        /// A run of common elements in increasing old order: how long, how many kept their index, where it ends.
+        struct Run {
+            var length = 0
+            var inPlace = 0
+            var end = -1
+
+            /// Longer, then with more elements in place, then ending later: of two runs equally good, an element
+            /// brought forward is the one that moved.
+            func isBetter(than other: Run) -> Bool {
+                (length, inPlace, end) > (other.length, other.inPlace, other.end)
+            }
+        }
+        var bestBelow = [Run](repeating: Run(), count: oldCount + 1)
+        var previous = [Int](repeating: -1, count: common.count)
+        var best = Run()
+        for (position, element) in common.enumerated() {
+            var before = Run()
+            var node = element.old
+            while node > 0 {
+                if bestBelow[node].isBetter(than: before) { before = bestBelow[node] }
+                node -= node & -node
+            }
+            let run = Run(
+                length: before.length + 1, inPlace: before.inPlace + (element.old == element.new ? 1 : 0), end: position)
+            previous[position] = before.end
+            node = element.old + 1
+            while node <= oldCount {
+                if run.isBetter(than: bestBelow[node]) { bestBelow[node] = run }
+                node += node & -node
+            }
+            if run.isBetter(than: best) { best = run }
+        }
+        var stays = Set<Int>()
+        var position = best.end
+        while position >= 0 {
+            stays.insert(common[position].old)
+            position = previous[position]
+        }
+        return stays
     }
 }
 

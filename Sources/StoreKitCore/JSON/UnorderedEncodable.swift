@@ -19,14 +19,14 @@ extension Set: UnorderedEncodable where Element: Encodable {
 /// from process to process: one whose keys are neither `String`, `Int` nor `CodingKeyRepresentable`.
 ///
 /// The canonical encoders write such a dictionary's pairs sorted by their keys' canonical bytes (still as the
-/// alternating array, which `Dictionary` decodes in any order), and note where it was in a ``KeyedPairArrays``.
+/// alternating array, which `Dictionary` decodes in any order), and note where it was in an ``EncodedTypeNotes``.
 protocol PairEncodedDictionary {
     /// Whether this dictionary type is written as alternating keys and values (decided as `Dictionary` decides).
     static var encodesAsPairs: Bool { get }
 
     /// The canonical bytes of each key and of its value, sorted by the key's bytes; the keyed-pair arrays inside
     /// the values are added to `inside`, relative to a pair's value.
-    func sortedCanonicalPairs(inside: inout KeyedPairArrays) throws -> [(key: [UInt8], value: [UInt8])]
+    func sortedCanonicalPairs(inside: inout EncodedTypeNotes) throws -> [(key: [UInt8], value: [UInt8])]
 }
 
 extension Dictionary: PairEncodedDictionary where Key: Encodable, Value: Encodable {
@@ -34,10 +34,10 @@ extension Dictionary: PairEncodedDictionary where Key: Encodable, Value: Encodab
         Key.self != String.self && Key.self != Int.self && !(Key.self is any CodingKeyRepresentable.Type)
     }
 
-    func sortedCanonicalPairs(inside: inout KeyedPairArrays) throws -> [(key: [UInt8], value: [UInt8])] {
+    func sortedCanonicalPairs(inside: inout EncodedTypeNotes) throws -> [(key: [UInt8], value: [UInt8])] {
         let encoder = CanonicalJSONEncoder()
         let pairs = try map { key, value in
-            (key: try encoder.encodeToBytes(key), value: try encoder.encodeToBytes(value, keyedPairArrays: &inside))
+            (key: try encoder.encodeToBytes(key), value: try encoder.encodeToBytes(value, typeNotes: &inside))
         }
         return pairs.sorted { $0.key.lexicographicallyPrecedes($1.key) }
     }

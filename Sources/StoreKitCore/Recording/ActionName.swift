@@ -1,11 +1,70 @@
-/// Derives an action's display name: the enum case's name, or the type's name for other actions.
-enum ActionName {
-    /// `addTodo` for `.addTodo(title: "Milk")` or `.addTodo`; `SaveAction` for a struct `SaveAction`.
-    static func of<Action>(_ action: Action) -> String {
-        let mirror = Mirror(reflecting: action)
-        guard mirror.displayStyle == .enum else { return String(describing: Action.self) }
-        if let label = mirror.children.first?.label { return label }
-        // A case without a payload describes itself by its name.
-        return String(describing: action)
+/// Derives an action's display name: the path of enum cases down through nested actions, or the type's name for
+/// an action that is not an enum.
+///
+/// A feature's action often wraps a child feature's action (`.path(.element(id: 1, action: .rehearse(.timerTick)))`
+/// in the TCA and Fluxor style); its name is then every case on the way down, joined by dots:
+/// `path.element.rehearse.timerTick`. A case's payload is followed when it is itself an action:
+/// - an enum whose type's name ends in `Action` (`Rehearsal.Action`, `StackAction<State, Action>`, generic
+///   arguments aside);
+/// - in a payload of several values, the one labelled `action` when it is such an enum, else the one value that is.
+///
+/// Other payloads are values, not actions, and end the name: `.setFilter(.active)` is `setFilter` (`Filter` is not
+/// an action type), `.addTodo(title: "Milk")` is `addTodo`.
+///
+/// ```swift
+/// ActionName.of(AppAction.path(.element(id: 1, action: .rehearse(.timerTick))))  // "path.element.rehearse.timerTick"
+/// ActionName.of(TodoAction.addTodo(title: "Milk"))                               // "addTodo"
+/// ActionName.of(SaveAction(id: 3))                                               // "SaveAction"
+/// ```
+///
+/// This is the name a ``SessionRecorder`` records unless its configuration names actions itself
+/// (``SessionRecorder/Configuration/actionName``).
+public enum ActionName {
+    /// The display name of `action`: its case path (`path.element.rehearse.timerTick`), or its type's name when it
+    /// is not an enum (`SaveAction`).
+    /// - Parameter action: Any action value.
+    /// - Returns: The case names from the outermost down to the last nested action's case, joined by `.`.
+    public static func of<Action>(_ action: Action) -> String {
+        guard Mirror(reflecting: action).displayStyle == .enum else { return String(describing: Action.self) }
+        var names: [String] = []
+        var current: Any = action
+        while true {
+            guard let (name, payload) = caseAndPayload(of: current) else {
+                // A case without a payload describes itself by its name.
+                names.append(String(describing: current))
+                break
+            }
+            names.append(name)
+            guard let payload, let nested = nestedAction(in: payload) else { break }
+            current = nested
+        }
+        return names.joined(separator: ".")
+    }
+
+    /// The case's name and its payload, or `nil` for a case without a payload.
+    private static func caseAndPayload(of value: Any) -> (name: String, payload: Any?)? {
+        guard let child = Mirror(reflecting: value).children.first, let label = child.label else { return nil }
+        return (label, child.value)
+    }
+
+    /// The action a payload is or holds: the payload itself when it is an action enum; in a tuple, the element
+    /// labelled `action` when it is one, else the only element that is one; otherwise `nil` (a value).
+    private static func nestedAction(in payload: Any) -> Any? {
+        if isActionEnum(payload) { return payload }
+        let mirror = Mirror(reflecting: payload)
+        guard mirror.displayStyle == .tuple else { return nil }
+        if let labelled = mirror.children.first(where: { $0.label == "action" }), isActionEnum(labelled.value) {
+            return labelled.value
+        }
+        let actions = mirror.children.filter { isActionEnum($0.value) }
+        return actions.count == 1 ? actions[0].value : nil
+    }
+
+    /// Whether `value` is an enum whose type's name, without generic arguments, ends in `Action`.
+    private static func isActionEnum(_ value: Any) -> Bool {
+        guard Mirror(reflecting: value).displayStyle == .enum else { return false }
+        let typeName = String(describing: type(of: value))
+        let baseName = typeName.prefix { $0 != "<" }
+        return baseName.hasSuffix("Action")
     }
 }

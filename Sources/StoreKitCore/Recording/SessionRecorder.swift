@@ -35,7 +35,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         public var bufferCapacity: Int
         /// Free-form metadata for the header.
         public var metadata: [String: JSONValue]
-        /// A display name for an action; by default the enum case's name.
+        /// A display name for an action; by default its case path through nested actions (see ``ActionName``).
         public var actionName: (@Sendable (Action) -> String)?
         /// Full states on every line, or patches with keyframes.
         public var snapshots: SnapshotPolicy

@@ -166,7 +166,7 @@ public struct ReplayEngine: Sendable {
                         step: action.sequence, actionName: action.name, action: action.action, origin: action.origin,
                         time: action.time, recorded: difference.recorded, replayed: difference.replayed,
                         diff: StateDiff(
-                            from: difference.recorded, to: difference.replayed, keyedPairArrays: difference.keyedPairArrays),
+                            from: difference.recorded, to: difference.replayed, typeNotes: difference.typeNotes),
                         ignored: difference.ignored, comparedAsJSON: difference.comparedAsJSON))
                 guard options.findAllDivergences else { return false }
                 try replayer.load(action.state, as: .recordedState)

@@ -94,8 +94,9 @@ extension ReplayReport {
 
 extension Divergence {
     /// The divergence as JSON: step, action, origin, time, the two states, the changes, and where the states hold
-    /// dictionaries written as keyed pairs (`keyedPairArrays`, see ``KeyedPairArrays/jsonValue``; only when there
-    /// are some), so that a reader diffs them as this one did.
+    /// dictionaries written as keyed pairs, dates and durations (`keyedPairArrays`, `dates`, `durations`, see
+    /// ``EncodedTypeNotes/jsonMembers``; each only when there are some), so that a reader diffs and shows them as
+    /// this one did.
     public var jsonValue: JSONValue {
         var origin: JSONValue = .string("app")
         if case .effect(let cause) = self.origin {
@@ -105,7 +106,7 @@ extension Divergence {
             "step": .integer(Int64(step)), "actionName": .string(actionName), "action": action, "origin": origin,
             "time": .double(time), "recorded": recorded, "replayed": replayed, "changes": diff.jsonValue,
         ]
-        if !diff.keyedPairArrays.isEmpty { members["keyedPairArrays"] = diff.keyedPairArrays.jsonValue }
+        members.merge(diff.typeNotes.jsonMembers) { _, note in note }
         if !precedingActions.isEmpty { members["context"] = .array(precedingActions.map(\.jsonValue)) }
         if !ignored.isEmpty { members["ignored"] = .array(ignored.map(\.jsonValue)) }
         if let comparedAsJSON { members["comparedAsJSON"] = .string(comparedAsJSON) }
@@ -119,13 +120,12 @@ extension Divergence {
         else { throw SessionEventDecodingError(path: "divergences", message: "holds an incomplete divergence") }
         var origin = ActionEvent.Origin.app
         if let effect = jsonValue["origin"]?["effect"] { origin = .effect(cause: effect.integerValue.map { Int($0) }) }
-        var keyedPairArrays = KeyedPairArrays()
-        if let paths = jsonValue["keyedPairArrays"] {
-            guard let read = KeyedPairArrays(jsonValue: paths) else {
-                throw SessionEventDecodingError(
-                    path: "divergences[].keyedPairArrays", message: "is not an array of paths of strings, [] and {}")
-            }
-            keyedPairArrays = read
+        let typeNotes: EncodedTypeNotes
+        do {
+            typeNotes = try EncodedTypeNotes(jsonMembers: jsonValue.objectValue ?? [:])
+        } catch {
+            throw SessionEventDecodingError(
+                path: "divergences[].\(error.member)", message: "is not an array of paths of strings, [] and {}")
         }
         // The changes as the replay computed them: read, not computed again.
         var changes: [StateDiff.Change] = []
@@ -146,7 +146,7 @@ extension Divergence {
         self.init(
             step: Int(step), actionName: jsonValue["actionName"]?.stringValue ?? "", action: jsonValue["action"] ?? .null,
             origin: origin, time: jsonValue["time"]?.doubleValue ?? 0, recorded: recorded, replayed: replayed,
-            diff: StateDiff(old: recorded, new: replayed, changes: changes, keyedPairArrays: keyedPairArrays),
+            diff: StateDiff(old: recorded, new: replayed, changes: changes, typeNotes: typeNotes),
             precedingActions: precedingActions, ignored: ignored, comparedAsJSON: jsonValue["comparedAsJSON"]?.stringValue)
     }
 }
@@ -185,9 +185,17 @@ extension StateDiff.Change {
         case ("changed", let old?, let new?): kind = .changed(from: old, to: new)
         case ("added", nil, let new?): kind = .added(new)
         case ("removed", let old?, nil): kind = .removed(old)
+        case ("moved", nil, nil):
+            guard let from = jsonValue["from"]?.integerValue, let to = jsonValue["to"]?.integerValue, from >= 0, to >= 0
+            else {
+                throw SessionEventDecodingError(
+                    path: location + ".from", message: "is missing (a 'moved' change needs 'from' and 'to', indices)")
+            }
+            kind = .moved(from: Int(from), to: Int(to))
         default:
             throw SessionEventDecodingError(
-                path: location + ".kind", message: "is not 'changed' (with old and new), 'added' (new) or 'removed' (old)")
+                path: location + ".kind",
+                message: "is not 'changed' (with old and new), 'added' (new), 'removed' (old) or 'moved' (from and to)")
         }
         self.init(path: JSONPath(path), kind: kind)
     }

@@ -144,8 +144,9 @@ struct StateDifference {
     var recorded: JSONValue
     /// The replayed state as canonical JSON, its ignored places holding the recorded values.
     var replayed: JSONValue
-    /// Where the state type holds dictionaries written as keyed pairs, which the diff compares as maps.
-    var keyedPairArrays: KeyedPairArrays
+    /// Where the state type holds dictionaries written as keyed pairs, dates and durations, which the diff
+    /// compares and shows as such.
+    var typeNotes: EncodedTypeNotes
     /// The differences at ignored places, left out of the comparison.
     var ignored: [IgnoredDifferences]
     /// Why the states were compared as JSON instead of with the state type's `==`: the replayed state with the
@@ -184,7 +185,7 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
     private let encoder = CanonicalJSONEncoder()
     private let decoder = JSONValueDecoder()
     /// Keeps the encoder's writer from one step to the next; every state is still encoded in full.
-    private let writer = EncodingMemo(reusesUnchangedParts: false)
+    private let writer = EncodingMemo(reusesUnchangedParts: false, notesDatesAndDurations: true)
     private var state: State?
 
     init(reducer: Reducer<State, Action>, redaction: Redaction, migration: SessionMigration?) {
@@ -215,7 +216,7 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
         if replayed == recorded { return .equal(ignored: ignored) }
         let recordedState = try decode(State.self, from: recorded, part: .recordedState)
         var difference = StateDifference(
-            recorded: recorded, replayed: replayed, keyedPairArrays: writer.keyedPairArrays, ignored: ignored)
+            recorded: recorded, replayed: replayed, typeNotes: writer.typeNotes, ignored: ignored)
         let comparable: State
         if !ignored.isEmpty {
             // The ignored places changed the replayed JSON: the state type's `==` judges what it decodes to.
@@ -224,7 +225,7 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
             } catch {
                 difference.comparedAsJSON =
                     "with the recorded values at its ignored places the replayed state does not decode (\(error.path.isEmpty ? "" : "at \(error.path): ")\(error.message)), so the states were compared as JSON"
-                let diff = StateDiff(from: recorded, to: replayed, keyedPairArrays: writer.keyedPairArrays)
+                let diff = StateDiff(from: recorded, to: replayed, typeNotes: writer.typeNotes)
                 return diff.isEmpty ? .equal(ignored: ignored) : .different(difference)
             }
         } else {

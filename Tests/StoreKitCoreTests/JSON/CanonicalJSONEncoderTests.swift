@@ -121,14 +121,14 @@ private struct Everything: Codable, Equatable {
             #expect(try CanonicalJSONEncoder().encodeToBytes(State(counts: history), reusing: memo) == expected)
             #expect(try CanonicalJSONEncoder().encodeToBytes(State(counts: history), reusing: memo) == expected)
         }
-        #expect(memo.keyedPairArrays == KeyedPairArrays([[.member("counts")]]))
+        #expect(memo.typeNotes == EncodedTypeNotes([.keyedPairArrays: [[.member("counts")]]]))
         for history in histories {
             let state = State(counts: history)
             #expect(try CanonicalJSONEncoder().encodeToBytes(state) == expected)
             #expect(try CanonicalJSONEncoder().encode(state).canonicalBytes() == expected)
-            var places = KeyedPairArrays()
-            #expect(try CanonicalJSONEncoder().encodeToBytes(state, keyedPairArrays: &places) == expected)
-            #expect(places == KeyedPairArrays([[.member("counts")]]))
+            var places = EncodedTypeNotes()
+            #expect(try CanonicalJSONEncoder().encodeToBytes(state, typeNotes: &places) == expected)
+            #expect(places == EncodedTypeNotes([.keyedPairArrays: [[.member("counts")]]]))
         }
 
         // Then the bytes are the same: the pairs sorted by key, and they decode back to the dictionary
@@ -152,15 +152,17 @@ private struct Everything: Codable, Equatable {
             byName: ["x": 1])
 
         // When it is encoded, then every place is noted, array indices and pair values generalised
-        var places = KeyedPairArrays()
-        _ = try CanonicalJSONEncoder().encodeToBytes(league, keyedPairArrays: &places)
+        var places = EncodedTypeNotes()
+        _ = try CanonicalJSONEncoder().encodeToBytes(league, typeNotes: &places)
         #expect(
             places
-                == KeyedPairArrays([
-                    [.member("teams"), .element, .member("members")], [.member("byCaptain")],
-                    [.member("byCaptain"), .pairValue, .member("members")],
+                == EncodedTypeNotes([
+                    .keyedPairArrays: [
+                        [.member("teams"), .element, .member("members")], [.member("byCaptain")],
+                        [.member("byCaptain"), .pairValue, .member("members")],
+                    ]
                 ]))
-        #expect(KeyedPairArrays(jsonValue: places.jsonValue) == places)
+        #expect(try EncodedTypeNotes(jsonMembers: places.jsonMembers) == places)
     }
 
     @Test func theTreeEncoderSortsAndNotesKeyedPairsToo() throws {
@@ -172,13 +174,13 @@ private struct Everything: Codable, Equatable {
         let priced = Priced(price: Decimal(string: "1.25")!, counts: [KeyedScores.bob: 2, KeyedScores.ada: 1, KeyedScores.cy: 3])
 
         // When it is encoded, then the pairs are sorted and the place is noted all the same
-        var places = KeyedPairArrays()
-        let bytes = try CanonicalJSONEncoder().encodeToBytes(priced, keyedPairArrays: &places)
+        var places = EncodedTypeNotes()
+        let bytes = try CanonicalJSONEncoder().encodeToBytes(priced, typeNotes: &places)
         #expect(
             String(decoding: bytes, as: UTF8.self)
                 == #"{"counts":["0E1F2A3B-0000-4000-8000-000000000003",3,"3F2504E0-4F89-11D3-9A0C-0305E82C3301",1,"#
                 + #""A1B2C3D4-0000-4000-8000-000000000002",2],"price":1.25}"#)
-        #expect(places == KeyedPairArrays([[.member("counts")]]))
+        #expect(places == EncodedTypeNotes([.keyedPairArrays: [[.member("counts")]]]))
     }
 
 }

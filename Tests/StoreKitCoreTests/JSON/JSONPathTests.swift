@@ -11,6 +11,23 @@ import Testing
         ([.key("1st"), .key("a1"), .key("Zz_9")], #"["1st"].a1.Zz_9"#),
         ([.key("café"), .key("名前"), .key("a-b"), .key("a@"), .key("[x]"), .key("")], #"café.名前["a-b"]["a@"]["[x]"][""]"#),
         ([.key("naïve2"), .key("x"), .key("`"), .key("{")], #"naïve2.x["`"]["{"]"#),
+        // An enum case's unlabelled payloads: `_0` is not written, `_1`… by position as in a tuple; elsewhere as is
+        ([.key("path"), .index(1), .key("record"), .key("_0"), .key("speakerIndex")], "path[1].record.speakerIndex"),
+        ([.key("moved"), .key("_0")], "moved"),
+        ([.key("moved"), .key("_1")], "moved.1"),
+        ([.key("a"), .key("_0"), .key("_0"), .key("_12"), .key("b")], "a.12.b"),
+        ([.key("_0"), .index(0), .key("_1")], "_0[0]._1"),
+        ([.key("a"), .key("_01"), .key("_"), .key("_1x"), .key("_12345")], "a._01._._1x._12345"),
+        // Ids: identifier-safe strings (UUIDs, slugs) unquoted, other ids as canonical JSON
+        ([.key("syncUps"), .identified(.string("3F2504E0-4F89-11D3-9A0C-0305E82C3301")), .key("title")],
+         "syncUps[id: 3F2504E0-4F89-11D3-9A0C-0305E82C3301].title"),
+        ([.key("s"), .identified(.string("00000000-0000-0000-0000-000000000001"))], "s[id: 00000000-0000-0000-0000-000000000001]"),
+        ([.key("s"), .identified(.string("draft_2"))], "s[id: draft_2]"),
+        ([.key("s"), .identified(.integer(42))], "s[id: 42]"),
+        ([.key("s"), .identified(.string("42")), .identified(.string("-1")), .identified(.string("1e-5"))], #"s[id: "42"][id: "-1"][id: "1e-5"]"#),
+        ([.identified(.string("true")), .identified(.string("null")), .identified(.string("a b")), .identified(.string(""))],
+         #"[id: "true"][id: "null"][id: "a b"][id: ""]"#),
+        ([.identified(.string("01")), .identified(.string("1e")), .identified(.string("-"))], "[id: 01][id: 1e][id: -]"),
     ] as [(JSONPath, String)])
     func rendersLikeSwiftCode(_ path: JSONPath, _ text: String) {
         #expect(path.description == text)
