@@ -26,6 +26,7 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     private let reducer: Reducer<State, Action>
     private let createdAt = MonotonicClock.nanoseconds()
     private let effectTasks = EffectTasks()
+    private let cancellations = EffectCancellations()
 
     // Guarded by `lock`.
     private var current: State
@@ -113,8 +114,13 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
         let cause = context.sequence
         let send = Send<Action> { [weak self] answer in _ = self?.dispatch(answer, origin: .effect(cause: cause)) }
         let published = newState
+        let effectContext = EffectContext<State, Action>(
+            cause: cause, readState: { [weak self] in self?.state ?? published }, sender: send,
+            cancellations: cancellations)
         for effect in effects {
-            effectTasks.start { await effect.perform(action, state: published, send: send) }
+            effectTasks.start {
+                await effect.perform(action, stateAfterAction: published, context: effectContext)
+            }
         }
         return context.sequence
     }
@@ -149,6 +155,13 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     /// Cancels every running effect task.
     public func cancelEffects() {
         effectTasks.cancelAll()
+    }
+
+    /// Cancels the work effects run under `id` (``EffectContext/cancellable(id:cancelInFlight:_:)``), including
+    /// work that an action already applied has yet to start.
+    public func cancelEffects<ID: Hashable & Sendable>(id: ID) {
+        let applied = lock.withLock { sequence }
+        cancellations.cancel(AnyHashable(id), runningThrough: applied, startingThrough: applied)
     }
 
     /// Calls `onChange` with every new state that differs from the previous one, until the subscription is
