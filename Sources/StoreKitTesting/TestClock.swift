@@ -55,6 +55,8 @@ public final class TestClock: Clock, @unchecked Sendable {
     private struct Sleeper {
         let id: UInt64
         let deadline: Instant
+        /// The sleeping task (its identity's hash), to see when a task this clock woke goes back to sleep.
+        let task: Int?
         /// Resumed with `true` when an advance wakes it.
         let continuation: CheckedContinuation<Bool, any Error>
     }
@@ -67,19 +69,32 @@ public final class TestClock: Clock, @unchecked Sendable {
     private var wokenStillReturning = 0
     /// Bumped by everything that happens on the clock: a sleep begun, ended or cancelled.
     private var activity: UInt64 = 0
+    /// Tasks the current advance woke that have not slept on this clock again (they may have ended instead).
+    private var wokenNotAsleepAgain: Set<Int> = []
+    /// When the last sleepers were woken, and the longest a woken sleeper then took to get back to its code: how
+    /// busy the machine is, so that a slow machine gets a longer quiet window.
+    private var lastWake = ContinuousClock.now
+    private var slowestReturn = Duration.zero
 
     /// How many consecutive yields without activity on the clock count as quiet.
     public let quietYields: Int
     /// How much real time without activity on the clock counts as quiet (together with ``quietYields``).
     public let quietTime: Duration
+    /// How long a task this clock woke may stay away from its next sleep before the clock takes it to have ended.
+    public let wokenGrace: Duration
 
     /// Creates a clock at time zero.
     /// - Parameters:
     ///   - quietYields: Consecutive yields without activity that count as quiet.
     ///   - quietTime: Real time without activity that counts as quiet.
-    public init(quietYields: Int = 50, quietTime: Duration = .milliseconds(1)) {
+    ///   - wokenGrace: Real time without activity after which a woken task that has not slept again counts as
+    ///     ended; only one-shot sleepers (sleep, act, end) cost this much per advance.
+    public init(
+        quietYields: Int = 50, quietTime: Duration = .milliseconds(2), wokenGrace: Duration = .milliseconds(20)
+    ) {
         self.quietYields = quietYields
         self.quietTime = quietTime
+        self.wokenGrace = wokenGrace
     }
 
     /// The current virtual time.
@@ -97,9 +112,11 @@ public final class TestClock: Clock, @unchecked Sendable {
     /// Suspends until the test advances the clock to `deadline`; returns at once if it is already there.
     /// - Throws: `CancellationError` when the sleeping task is cancelled.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        let task = withUnsafeCurrentTask { $0?.hashValue }
         let id = lock.withLock {
             nextID += 1
             activity += 1
+            if let task { wokenNotAsleepAgain.remove(task) }
             return nextID
         }
         let wokenByAdvance = try await withTaskCancellationHandler {
@@ -114,7 +131,7 @@ public final class TestClock: Clock, @unchecked Sendable {
                     }
                     return
                 }
-                sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                sleepers.append(Sleeper(id: id, deadline: deadline, task: task, continuation: continuation))
                 lock.unlock()
             }
         } onCancel: {
@@ -127,7 +144,10 @@ public final class TestClock: Clock, @unchecked Sendable {
         }
         lock.withLock {
             activity += 1
-            if wokenByAdvance { wokenStillReturning -= 1 }
+            if wokenByAdvance {
+                wokenStillReturning -= 1
+                slowestReturn = max(slowestReturn, ContinuousClock.now - lastWake)
+            }
         }
     }
 
@@ -153,6 +173,8 @@ public final class TestClock: Clock, @unchecked Sendable {
                 let woken = sleepers.filter { $0.deadline == earliest }
                 sleepers.removeAll { $0.deadline == earliest }
                 wokenStillReturning += woken.count
+                wokenNotAsleepAgain.formUnion(woken.compactMap(\.task))
+                lastWake = ContinuousClock.now
                 activity += 1
                 return woken
             }
@@ -162,22 +184,33 @@ public final class TestClock: Clock, @unchecked Sendable {
         }
     }
 
-    /// Yields until every woken sleeper has returned to its code and the clock has seen no activity for
-    /// ``quietYields`` consecutive yields and ``quietTime`` of real time.
+    /// Yields until the clock is quiet: every woken sleeper has returned to its code, each task woken has slept
+    /// again or stayed away ``wokenGrace``, and nothing happened on the clock for ``quietYields`` consecutive yields
+    /// and ``quietTime`` of real time, or four times the longest a woken sleeper took to get back to its code when
+    /// that is longer (a busy machine).
     private func settle() async {
-        var (seen, _) = lock.withLock { (activity, wokenStillReturning) }
+        var seen = lock.withLock { activity }
         var quietSince = ContinuousClock.now
         var quietCount = 0
-        while quietCount < quietYields || ContinuousClock.now - quietSince < quietTime {
+        while true {
             await Task.yield()
-            let (latest, returning) = lock.withLock { (activity, wokenStillReturning) }
+            let (latest, returning, awaited, slowest) = lock.withLock {
+                (activity, wokenStillReturning, !wokenNotAsleepAgain.isEmpty, slowestReturn)
+            }
             if latest != seen || returning > 0 {
                 seen = latest
                 quietSince = ContinuousClock.now
                 quietCount = 0
-            } else {
-                quietCount += 1
+                continue
             }
+            quietCount += 1
+            let quietFor = ContinuousClock.now - quietSince
+            let window = max(awaited ? wokenGrace : quietTime, slowest * 4)
+            if quietCount >= quietYields && quietFor >= window { break }
+        }
+        lock.withLock {
+            wokenNotAsleepAgain = []
+            slowestReturn = .zero
         }
     }
 }
