@@ -11,12 +11,15 @@
 ///     return .scorePosted(receipt: try? await api.post(state.home, state.away))
 /// }
 /// ```
+/// The full form, ``init(_:handling:)``, gets an ``EffectContext`` instead: the current state at any moment,
+/// `send`, and cancellation by id for long-running work such as timers.
 public struct Effect<State: Sendable, Action: Sendable>: Sendable {
     /// A name for logs and test failures.
     public let name: String
-    private let work: @Sendable (_ action: Action, _ state: State, _ send: Send<Action>) async -> Void
+    private let work:
+        @Sendable (_ action: Action, _ stateAfterAction: State, _ context: EffectContext<State, Action>) async -> Void
 
-    /// Creates an effect from its full form: it gets every action, the state after it, and a way to send actions.
+    /// Creates an effect that gets every action, the state right after it, and a way to send actions.
     /// - Parameters:
     ///   - name: A name for logs and test failures.
     ///   - run: The work; it may send any number of actions, at any time before it returns.
@@ -25,13 +28,53 @@ public struct Effect<State: Sendable, Action: Sendable>: Sendable {
         run: @escaping @Sendable (_ action: Action, _ state: State, _ send: Send<Action>) async -> Void
     ) {
         self.name = name
-        self.work = run
+        self.work = { action, stateAfterAction, context in await run(action, stateAfterAction, context.sender) }
+    }
+
+    /// The full form: every action, and a context to read the current state, send, and cancel by id.
+    ///
+    /// ```swift
+    /// Effect<Rehearsal.State, Rehearsal.Action>("timer") { action, context in
+    ///     switch action {
+    ///     case .startTapped:
+    ///         await context.cancellable(id: TimerID(), cancelInFlight: true) {
+    ///             while true {
+    ///                 try await clock.sleep(for: .seconds(1))
+    ///                 context.send(.timerTick)
+    ///             }
+    ///         }
+    ///     case .stopTapped:
+    ///         context.cancel(id: TimerID())
+    ///     default:
+    ///         break
+    ///     }
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - name: A name for logs and test failures (`Store.waitForEffects(timeout:)` names effects still running).
+    ///   - handling: The work for one action; it may send any number of actions before it returns.
+    public init(
+        _ name: String = "effect",
+        handling: @escaping @Sendable (_ action: Action, _ context: EffectContext<State, Action>) async -> Void
+    ) {
+        self.name = name
+        self.work = { action, _, context in await handling(action, context) }
     }
 
     /// Runs the effect once for `action` and `state`, sending what it dispatches to `send`; returns when the
     /// effect's work returns. The store calls this; tests can too (StoreKitTesting's `run(with:state:)` does).
+    ///
+    /// Outside a store, the context's `state` is always `state`, and cancellation ids reach only the work this
+    /// one call runs.
     public func perform(_ action: Action, state: State, send: Send<Action>) async {
-        await work(action, state, send)
+        let context = EffectContext<State, Action>(
+            cause: 0, readState: { state }, sender: send, cancellations: EffectCancellations())
+        await work(action, state, context)
+    }
+
+    /// Runs the effect once inside a store, with the state after `action` and the store's context.
+    func perform(_ action: Action, stateAfterAction: State, context: EffectContext<State, Action>) async {
+        await work(action, stateAfterAction, context)
     }
 
     /// An effect that answers an action with at most one action (`nil` for none).

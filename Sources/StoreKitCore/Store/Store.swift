@@ -26,6 +26,7 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     private let reducer: Reducer<State, Action>
     private let createdAt = MonotonicClock.nanoseconds()
     private let effectTasks = EffectTasks()
+    private let cancellations = EffectCancellations()
 
     // Guarded by `lock`.
     private var current: State
@@ -113,8 +114,13 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
         let cause = context.sequence
         let send = Send<Action> { [weak self] answer in _ = self?.dispatch(answer, origin: .effect(cause: cause)) }
         let published = newState
+        let effectContext = EffectContext<State, Action>(
+            cause: cause, readState: { [weak self] in self?.state ?? published }, sender: send,
+            cancellations: cancellations)
         for effect in effects {
-            effectTasks.start { await effect.perform(action, state: published, send: send) }
+            effectTasks.start(effectName: effect.name, sequence: cause, action: action) {
+                await effect.perform(action, stateAfterAction: published, context: effectContext)
+            }
         }
         return context.sequence
     }
@@ -142,13 +148,34 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     }
 
     /// Waits until every effect task has finished, including tasks started by actions that effects dispatched.
+    ///
+    /// > Warning: This waits as long as an effect runs, forever for a timer nobody stops; tests should use
+    /// > ``waitForEffects(timeout:)``, which names the effects that did not end.
     public func waitForEffects() async {
         await effectTasks.waitUntilIdle()
+    }
+
+    /// Waits until every effect task has finished (including tasks started by actions that effects dispatched), at
+    /// most `timeout`.
+    /// - Throws: ``EffectsStillRunning`` naming each effect still running and the action that started it; the
+    ///   effects keep running (``cancelEffects()`` stops them).
+    public func waitForEffects(timeout: Duration) async throws(EffectsStillRunning) {
+        if await effectTasks.waitUntilIdle(timeout: timeout) { return }
+        let running = effectTasks.runningEffects
+        // The last effect may have ended between the timeout and this look.
+        if !running.isEmpty { throw EffectsStillRunning(timeout: timeout, running: running) }
     }
 
     /// Cancels every running effect task.
     public func cancelEffects() {
         effectTasks.cancelAll()
+    }
+
+    /// Cancels the work effects run under `id` (``EffectContext/cancellable(id:cancelInFlight:_:)``), including
+    /// work that an action already applied has yet to start.
+    public func cancelEffects<ID: Hashable & Sendable>(id: ID) {
+        let applied = lock.withLock { sequence }
+        cancellations.cancel(AnyHashable(id), runningThrough: applied, startingThrough: applied)
     }
 
     /// Calls `onChange` with every new state that differs from the previous one, until the subscription is
@@ -191,7 +218,9 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
 public final class StoreSubscription: Sendable {
     private let cancellation: Locked<(@Sendable () -> Void)?>
 
-    init(_ cancel: @escaping @Sendable () -> Void) {
+    /// Creates a subscription that runs `cancel` once, when cancelled or released (for store doubles such as
+    /// StoreKitTesting's `MockStore`).
+    public init(_ cancel: @escaping @Sendable () -> Void) {
         self.cancellation = Locked(cancel)
     }
 
