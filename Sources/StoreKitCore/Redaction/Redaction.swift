@@ -1,9 +1,11 @@
 /// Which parts of a store's state and actions are secret, so that their values never leave the app process.
 ///
-/// Paths name JSON members of the encoded state or action: keys separated by dots, `[]` for every element of an
-/// array, `*` for every member of an object. An action's JSON starts with its case name, so `login.password` is
-/// the `password` of `case login(user: String, password: String)`, and `setToken._0` the unlabelled value of
-/// `case setToken(String)`.
+/// Paths name JSON members of the encoded state or action: keys separated by dots, `[]` (or `[*]`) for every
+/// element of an array, `*` for every member of an object. An action's JSON starts with its case name, so
+/// `login.password` is the `password` of `case login(user: String, password: String)`, and `setToken._0` the
+/// unlabelled value of `case setToken(String)`. Paths may be written as diffs print them, without the `_0` of an
+/// unlabelled payload: a name an object lacks is looked up inside its `_0` member, so `account.token` reaches the
+/// token of `case account(Account)`, written `{"account": {"_0": {"token": …}}}`.
 ///
 /// The recorder replaces each secret value before it is written anywhere, keeping its JSON type so the state
 /// still decodes: strings become `"<redacted>"`, numbers `0`, booleans `false`, and the values inside arrays and
@@ -55,9 +57,9 @@ public struct Redaction: Sendable, Hashable {
     /// Replaces what `path` names inside `value`.
     private static func redact(_ value: JSONValue, at path: Substring) -> JSONValue {
         guard !path.isEmpty else { return placeholder(for: value) }
-        if path.hasPrefix("[]") {
+        if path.hasPrefix("[]") || path.hasPrefix("[*]") {
             guard case .array(let elements) = value else { return value }
-            let rest = path.dropFirst(2).drop { $0 == "." }
+            let rest = path.dropFirst(path.hasPrefix("[]") ? 2 : 3).drop { $0 == "." }
             return .array(elements.map { redact($0, at: rest) })
         }
         let keyEnd = path.firstIndex { $0 == "." || $0 == "[" } ?? path.endIndex
@@ -68,6 +70,9 @@ public struct Redaction: Sendable, Hashable {
             for (name, member) in members { members[name] = redact(member, at: rest) }
         } else if let member = members[String(key)] {
             members[String(key)] = redact(member, at: rest)
+        } else if let payload = members["_0"] {
+            // An unlabelled payload, left out of the path as diffs print it.
+            members["_0"] = redact(payload, at: path)
         }
         return .object(members)
     }

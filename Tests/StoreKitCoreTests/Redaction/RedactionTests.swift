@@ -140,3 +140,19 @@ private func contains(_ haystack: [UInt8], _ needle: String) -> Bool {
         #expect(divergence.diff.changes.map(\.path.description) == ["logins"])
     }
 }
+
+@Suite struct RedactionPathsAsDiffsPrintThemTests {
+    @Test func aPathWithoutTheUnlabelledPayloadKeyReachesInsideIt() throws {
+        // Given a state whose screen is an enum case with an unlabelled payload, written under _0
+        let state = try JSONValue(parsing: Array(#"{"screens":[{"login":{"_0":{"password":"hunter2","user":"ada"}}}]}"#.utf8))
+
+        // When the secret's path is written as a diff prints it, without _0, and with [*] for the elements
+        let redacted = Redaction(state: ["screens[*].login.password"]).redactingState(state)
+
+        // Then the password inside the payload is replaced, and nothing else
+        #expect(
+            redacted
+                == (try JSONValue(
+                    parsing: Array(#"{"screens":[{"login":{"_0":{"password":"<redacted>","user":"ada"}}}]}"#.utf8))))
+    }
+}
