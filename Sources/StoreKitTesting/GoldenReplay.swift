@@ -9,10 +9,14 @@ import StoreKitReplay
 ///
 /// ```swift
 /// @Test func todosGoldenStillReplays() throws {
+///     // Tests/TodosTests/Goldens/todos-basic.jsonl, beside this test file
 ///     try assertReplayMatches(
-///         session: "samples/sessions/todos-basic.jsonl", stores: [ReplayableStore(id: "todos", reducer: Todos.reducer)])
+///         session: "Goldens/todos-basic.jsonl", stores: [ReplayableStore(id: "todos", reducer: Todos.reducer)])
 /// }
 /// ```
+///
+/// A relative `path` is looked up from the folder of the test file that calls the assertion (as
+/// swift-snapshot-testing does), not from the working directory, which differs between `swift test`, Xcode and CI.
 ///
 /// With record mode ``GoldenRecordMode/failed`` or ``GoldenRecordMode/all`` a golden that diverges (or any golden)
 /// is rewritten with the replayed states, accepting the current reducers, and the assertion still fails so the
@@ -20,23 +24,26 @@ import StoreKitReplay
 /// file's mode stay, so the golden's diff in version control is the states that changed (a golden of an older schema
 /// version than its store's is written migrated: its actions, initial state and schema version change too, see
 /// `docs/migrations.md`). A missing file always fails: there is nothing to replay (record one with your app, or use
-/// ``assertGolden(_:storeID:initialState:reducer:actions:ignoring:record:)``).
+/// ``assertGolden(_:storeID:initialState:reducer:actions:ignoring:record:filePath:)``).
 ///
 /// Values that differ from run to run (random ids, dates) can be left out by path, as `replay-cli --ignore` does:
 /// `ignoring: ["todos[*].createdAt"]` makes each replayed state take the recorded values there before the state
 /// type's `==` compares the two (see ``JSONPathPattern``).
 /// - Parameters:
-///   - path: The golden session file.
+///   - path: The golden session file: absolute, or relative to the folder of the calling test file.
 ///   - stores: The replayable stores; the session's header names which one replays it.
 ///   - ignoring: Path patterns whose values do not count (`*` any member, `[*]` any element).
 ///   - record: The record mode; `nil` uses ``GoldenRecordMode/fromEnvironment(_:)``.
+///   - filePath: The calling test file, which relative paths start from; leave the default.
 /// - Returns: The replay report, for further assertions.
 /// - Throws: ``GoldenReplayError`` describing the divergence, the gap, the decoding failure, the read error, or a
 ///   pattern that does not parse.
 @discardableResult
 public func assertReplayMatches(
-    session path: String, stores: [ReplayableStore], ignoring: [String] = [], record: GoldenRecordMode? = nil
+    session path: String, stores: [ReplayableStore], ignoring: [String] = [], record: GoldenRecordMode? = nil,
+    filePath: StaticString = #filePath
 ) throws(GoldenReplayError) -> ReplayReport {
+    let path = goldenPath(path, calledFrom: filePath)
     let mode = try resolvedMode(record)
     let engine = ReplayEngine(stores: stores, options: ReplayEngine.Options(ignoring: try patterns(ignoring)))
     let session: Session
@@ -66,6 +73,8 @@ public func assertReplayMatches(
 /// existing golden (record mode `failed` or `all`) keeps its header (session id, start time, pid), its snapshot
 /// layout and its file mode: with the same script only states change; with a new one, the actions and states.
 ///
+/// A relative `path` is looked up from the folder of the calling test file, not from the working directory.
+///
 /// With `ignoring`, the values at those paths do not count, in the states and in the script's actions and
 /// initial state alike (a fresh random id in an action is still the same script).
 /// ```swift
@@ -77,8 +86,9 @@ public func assertReplayMatches(
 /// - Throws: ``GoldenReplayError`` on any difference, and after recording.
 public func assertGolden<State: Codable & Equatable & Sendable, Action: Codable & Sendable>(
     _ path: String, storeID: String, initialState: State, reducer: Reducer<State, Action>, actions: [Action],
-    ignoring: [String] = [], record: GoldenRecordMode? = nil
+    ignoring: [String] = [], record: GoldenRecordMode? = nil, filePath: StaticString = #filePath
 ) throws(GoldenReplayError) {
+    let path = goldenPath(path, calledFrom: filePath)
     let mode = try resolvedMode(record)
     let ignored = try patterns(ignoring)
     guard FileManager.default.fileExists(atPath: path) else {
@@ -139,6 +149,12 @@ private func patterns(_ texts: [String]) throws(GoldenReplayError) -> [JSONPathP
 /// Whether `fresh` equals `golden` once it takes golden's values at the places `ignoring` names.
 private func sameIgnoring(_ ignoring: [JSONPathPattern], _ golden: JSONValue, _ fresh: JSONValue) -> Bool {
     ignoring.isEmpty ? golden == fresh : golden == ignoring.overlay(from: golden, onto: fresh).value
+}
+
+/// `path` as given when absolute, else from the folder of the test file `filePath`.
+private func goldenPath(_ path: String, calledFrom filePath: StaticString) -> String {
+    guard !path.hasPrefix("/") else { return path }
+    return URL(fileURLWithPath: "\(filePath)").deletingLastPathComponent().appendingPathComponent(path).path
 }
 
 /// The record mode given, else the one the environment chooses.

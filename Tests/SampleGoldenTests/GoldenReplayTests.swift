@@ -30,6 +30,16 @@ import Testing
         }
     }
 
+    @Test func aRelativeGoldenPathStartsFromTheTestFilesFolderNotTheWorkingDirectory() throws {
+        // Given a golden named relative to this test file's folder, which from the working directory (the package
+        // root under swift test; another folder under Xcode or a CI runner) names nothing
+        let report = try assertReplayMatches(
+            session: "../../samples/sessions/counter-basic.jsonl", stores: SampleStores.all, record: .never)
+
+        // Then it is found there and replays
+        #expect(report.isMatch)
+    }
+
     @Test func theGoldensCatchARegressionAtTheRightStep() throws {
         // Given the todos golden and a reducer that no longer toggles todos
         let path = SampleSessions.path("todos-basic.jsonl")
