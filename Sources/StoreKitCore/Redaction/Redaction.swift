@@ -5,7 +5,8 @@
 /// `login.password` is the `password` of `case login(user: String, password: String)`, and `setToken._0` the
 /// unlabelled value of `case setToken(String)`. Paths may be written as diffs print them, without the `_0` of an
 /// unlabelled payload: a name an object lacks is looked up inside its `_0` member, so `account.token` reaches the
-/// token of `case account(Account)`, written `{"account": {"_0": {"token": …}}}`.
+/// token of `case account(Account)`, written `{"account": {"_0": {"token": …}}}`; and `.1` names the second
+/// unlabelled payload, `_1`.
 ///
 /// The recorder replaces each secret value before it is written anywhere, keeping its JSON type so the state
 /// still decodes: strings become `"<redacted>"`, numbers `0`, booleans `false`, and the values inside arrays and
@@ -70,6 +71,9 @@ public struct Redaction: Sendable, Hashable {
             for (name, member) in members { members[name] = redact(member, at: rest) }
         } else if let member = members[String(key)] {
             members[String(key)] = redact(member, at: rest)
+        } else if key.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }), let payload = members["_" + key] {
+            // `.1` is how a diff prints a case's second unlabelled payload, `_1`.
+            members["_" + key] = redact(payload, at: rest)
         } else if let payload = members["_0"] {
             // An unlabelled payload, left out of the path as diffs print it.
             members["_0"] = redact(payload, at: path)

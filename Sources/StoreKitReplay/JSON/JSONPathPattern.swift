@@ -12,8 +12,10 @@ import StoreKitCore
 /// - `[3]`: the array element at index 3;
 /// - `[*]`: any element of an array, or any member of an object (for how elements of two documents pair, see
 ///   ``overlay(from:onto:)``);
-/// - `[id: <json>]`: the element of an array whose `id` member equals the JSON value;
-/// - `[key: <json>]`: the value of the pair with that key in a dictionary written as alternating keys and values.
+/// - `[id: <json>]`: the element of an array whose `id` member equals the JSON value; a string of ASCII letters,
+///   digits, `-` and `_` may be written without quotes, as paths print it (`[id: 3F2504E0-4F89-11D3-9A0C-0305E82C3301]`);
+/// - `[key: <json>]`: the value of the pair with that key in a dictionary written as alternating keys and values;
+/// - `.1`, `.2`: the second and third unlabeled payloads of an enum case (`_1`, `_2`), as paths print them.
 ///
 /// Swift's `Codable` writes an enum case's unlabeled payload under `_0` (`{"rehearse": {"_0": {…}}}`); paths print
 /// without it, and a pattern may leave it out too: a member name that an object lacks is looked for inside the
@@ -126,6 +128,8 @@ private struct PatternParser {
         if name.isEmpty { throw fail("expected a member name or '*'") }
         if name == "*" { return .anyMember }
         if name.contains("*") { throw fail("'*' stands for a whole member name, not part of one", at: start) }
+        // `.1` is how a path prints the second unlabeled payload `_1` (a key "1" prints as `["1"]`).
+        if name.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) { return .key("_" + name) }
         return .key(name)
     }
 
@@ -147,6 +151,9 @@ private struct PatternParser {
             let json = String(inside.dropFirst(label.count)).trimmingSpaces
             do {
                 return make(try JSONValue(parsing: Array(json.utf8)))
+            } catch where Self.printsUnquoted(json) {
+                // Paths print a string id of letters, digits, `-` and `_` without quotes: `[id: 3F2504E0-…]`.
+                return make(.string(json))
             } catch {
                 throw fail("'\(label.dropLast())' takes a JSON value (a string in double quotes, a number ...): \(error)", at: insideStart)
             }
@@ -158,6 +165,15 @@ private struct PatternParser {
             return .key(key)
         }
         throw fail("expected an index, '*', a quoted key, 'id: <json>' or 'key: <json>' inside [ ]", at: insideStart)
+    }
+
+    /// Whether `text` is a string paths print without quotes: ASCII letters, digits, `-` and `_` only.
+    static func printsUnquoted(_ text: String) -> Bool {
+        !text.isEmpty
+            && text.utf8.allSatisfy {
+                $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 &- UInt8(ascii: "0") < 10
+                    || ($0 | 0x20) &- UInt8(ascii: "a") < 26
+            }
     }
 
     /// The index of the `]` that closes the bracket opened at `open`, skipping JSON strings and nested brackets.

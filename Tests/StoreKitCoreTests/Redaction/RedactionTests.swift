@@ -148,11 +148,15 @@ private func contains(_ haystack: [UInt8], _ needle: String) -> Bool {
 
         // When the secret's path is written as a diff prints it, without _0, and with [*] for the elements
         let redacted = Redaction(state: ["screens[*].login.password"]).redactingState(state)
+        let second = try JSONValue(parsing: Array(#"{"pair":{"_0":"public","_1":"secret"}}"#.utf8))
 
         // Then the password inside the payload is replaced, and nothing else
         #expect(
             redacted
                 == (try JSONValue(
                     parsing: Array(#"{"screens":[{"login":{"_0":{"password":"<redacted>","user":"ada"}}}]}"#.utf8))))
+        #expect(
+            Redaction(state: ["pair.1"]).redactingState(second)
+                == (try JSONValue(parsing: Array(#"{"pair":{"_0":"public","_1":"<redacted>"}}"#.utf8))))
     }
 }

@@ -15,6 +15,8 @@ import Testing
         ("counts[key: 7]", [.key("counts"), .mapKey(.integer(7))]),
         ("m[key: [1, \"]\"]]", [.key("m"), .mapKey(.array([.integer(1), .string("]")]))]),
         ("path[*].rehearse._0.startedAt", [.key("path"), .anyElement, .key("rehearse"), .key("_0"), .key("startedAt")]),
+        ("syncUps[id: 3F2504E0-4F89].title", [.key("syncUps"), .identified(.string("3F2504E0-4F89")), .key("title")]),
+        ("path.push.1.packing", [.key("path"), .key("push"), .key("_1"), .key("packing")]),
     ])
     func patternsParseAsPathsPrint(text: String, components: [JSONPathPattern.Component]) throws {
         let pattern = try JSONPathPattern(text)
@@ -41,9 +43,30 @@ import Testing
 
     @Test func aBadJSONValueInsideIdSaysSo() {
         #expect {
-            try JSONPathPattern("todos[id: 3F2]")
+            try JSONPathPattern("todos[id: 3F 2]")
         } throws: { error in
-            "\(error)".hasPrefix("bad path pattern 'todos[id: 3F2]' at character 7: 'id' takes a JSON value")
+            "\(error)".hasPrefix("bad path pattern 'todos[id: 3F 2]' at character 7: 'id' takes a JSON value")
+        }
+    }
+
+    @Test func everyPathADiffPrintsIsAPatternThatNamesThatPlace() throws {
+        // Given two states that differ inside unlabeled payloads (_0, _1), identified elements (a UUID id, an
+        // integer id, an id that prints quoted) and a key that is not an identifier
+        let old = try Self.json(
+            #"{"path":[{"id":"3F2504E0-4F89-11D3-9A0C-0305E82C3301","screen":{"edit":{"_0":{"title":"a"},"_1":1}}},"#
+                + #"{"id":7,"n":1},{"id":"42","n":1}],"odd key":{"x":1}}"#)
+        let new = try Self.json(
+            #"{"path":[{"id":"3F2504E0-4F89-11D3-9A0C-0305E82C3301","screen":{"edit":{"_0":{"title":"b"},"_1":2}}},"#
+                + #"{"id":7,"n":2},{"id":"42","n":2}],"odd key":{"x":2}}"#)
+        let changes = StateDiff(from: old, to: new).changes
+        #expect(changes.count == 5)
+
+        for change in changes {
+            // When the path as printed is read back as a pattern
+            let pattern = try JSONPathPattern(change.path.description)
+
+            // Then it names exactly that place
+            #expect(pattern.overlay(from: old, onto: new).differences == [change.path], "\(change.path)")
         }
     }
 
