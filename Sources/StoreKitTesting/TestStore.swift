@@ -333,11 +333,15 @@ public final class TestStore<State: Codable & Equatable & Sendable, Action: Coda
 /// Renders the difference between two states as a -/+ dump through their canonical JSON.
 enum StateDifference {
     static func render<State: Encodable>(expected: State, actual: State) -> String {
+        // With the state type's notes, dictionaries compare as maps and dates and durations read as such.
         let encoder = CanonicalJSONEncoder()
-        guard let old = try? encoder.encode(expected), let new = try? encoder.encode(actual) else {
+        var typeNotes = EncodedTypeNotes()
+        guard let old = try? JSONValue(parsing: encoder.encodeToBytes(expected, typeNotes: &typeNotes)),
+            let new = try? JSONValue(parsing: encoder.encodeToBytes(actual, typeNotes: &typeNotes))
+        else {
             return "  - \(expected)\n  + \(actual)"
         }
-        let difference = StateDiff(from: old, to: new)
+        let difference = StateDiff(from: old, to: new, typeNotes: typeNotes)
         if difference.isEmpty { return "  (equal JSON; the states differ in a way JSON does not show)" }
         return difference.rendered() + "\n" + difference.summary
     }

@@ -212,3 +212,42 @@ private func stackStore(
             ])
     }
 }
+
+/// A feature whose state holds a duration and a date, which a failure must show as the values they are.
+private enum Stopwatch {
+    struct State: Codable, Equatable, Sendable {
+        var elapsed: Duration = .zero
+        var startedAt: Date?
+    }
+
+    enum Action: Codable, Equatable, Sendable {
+        case start(Date)
+        case tick
+    }
+
+    static let reducer = Reducer<State, Action> { state, action in
+        switch action {
+        case .start(let date): state.startedAt = date
+        case .tick: state.elapsed += .seconds(1)
+        }
+    }
+}
+
+@Suite struct TestStoreReadableValuesTests {
+    @Test func aFailureShowsDurationsInSecondsAndDatesAsISO8601() async {
+        let failures = FailureCollector()
+        let store = TestStore(
+            initialState: Stopwatch.State(), reducer: Stopwatch.reducer, reportFailure: failures.report)
+
+        await store.send(.start(Date(timeIntervalSince1970: 1_795_000_000))) {
+            $0.startedAt = Date(timeIntervalSince1970: 1_795_000_001)
+        }
+        await store.send(.tick) { $0.elapsed = .milliseconds(1500) }
+
+        #expect(
+            failures.failures.map { $0.message.split(separator: "\n").last.map(String.init) ?? "" } == [
+                "1 difference: startedAt  2026-11-18T11:06:41.000Z -> 2026-11-18T11:06:40.000Z",
+                "1 difference: elapsed  1.5 s -> 1 s",
+            ])
+    }
+}
