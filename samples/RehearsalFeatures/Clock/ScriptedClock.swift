@@ -6,8 +6,8 @@ import Foundation
 /// ticks land between the same user actions every time:
 /// ```swift
 /// let calls = clock.sleepCallCount
-/// clock.advance(by: .seconds(1))                 // wakes the timer, which sends a tick
-/// await clock.waitForSleepCalls(calls + 1)       // the timer has sent it and sleeps again
+/// clock.advance(by: .seconds(1))                     // wakes the timer, which sends a tick
+/// await clock.waitUntil(sleepCalls: calls + 1)       // the timer has sent it and sleeps again
 /// ```
 public final class ScriptedClock: Clock, @unchecked Sendable {
     /// A point in scripted time: the duration since the clock started.
@@ -30,8 +30,9 @@ public final class ScriptedClock: Clock, @unchecked Sendable {
         let continuation: CheckedContinuation<Void, any Error>
     }
 
-    private struct CallWaiter {
-        let count: Int
+    private struct Waiter {
+        let sleepCalls: Int
+        let sleepers: Int?
         let continuation: CheckedContinuation<Void, Never>
     }
 
@@ -39,7 +40,7 @@ public final class ScriptedClock: Clock, @unchecked Sendable {
     private var current = Instant(offset: .zero)
     private var sleepers: [UInt64: Sleeper] = [:]
     private var calls = 0
-    private var callWaiters: [CallWaiter] = []
+    private var waiters: [Waiter] = []
 
     /// Creates a clock at time zero.
     public init() {}
@@ -53,58 +54,74 @@ public final class ScriptedClock: Clock, @unchecked Sendable {
     /// How many times anyone has called ``sleep(until:tolerance:)``, including calls that were cancelled.
     public var sleepCallCount: Int { lock.withLock { calls } }
 
+    /// How many tasks are asleep on the clock now.
+    public var sleeperCount: Int { lock.withLock { sleepers.count } }
+
     /// Suspends until the clock is advanced to `deadline`.
     /// - Throws: `CancellationError` when the sleeping task is cancelled (at once if it already is).
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-        let (token, reached) = lock.withLock { () -> (UInt64, [CallWaiter]) in
+        let token = lock.withLock { () -> UInt64 in
             calls += 1
-            let reached = callWaiters.filter { $0.count <= calls }
-            callWaiters.removeAll { $0.count <= calls }
-            return (UInt64(calls), reached)
+            return UInt64(calls)
         }
-        for waiter in reached { waiter.continuation.resume() }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 lock.lock()
                 if Task.isCancelled {
+                    let satisfied = takeSatisfiedWaiters()
                     lock.unlock()
                     continuation.resume(throwing: CancellationError())
+                    for waiter in satisfied { waiter.continuation.resume() }
                 } else if deadline <= current {
+                    let satisfied = takeSatisfiedWaiters()
                     lock.unlock()
                     continuation.resume()
+                    for waiter in satisfied { waiter.continuation.resume() }
                 } else {
                     sleepers[token] = Sleeper(deadline: deadline, continuation: continuation)
+                    let satisfied = takeSatisfiedWaiters()
                     lock.unlock()
+                    for waiter in satisfied { waiter.continuation.resume() }
                 }
             }
         } onCancel: {
-            let cancelled = lock.withLock { sleepers.removeValue(forKey: token) }
+            let (cancelled, satisfied) = lock.withLock { (sleepers.removeValue(forKey: token), takeSatisfiedWaiters()) }
             cancelled?.continuation.resume(throwing: CancellationError())
+            for waiter in satisfied { waiter.continuation.resume() }
         }
     }
 
     /// Moves time forward by `duration` and wakes every sleeper whose deadline it reached, earliest first.
     public func advance(by duration: Duration) {
-        let woken = lock.withLock { () -> [Sleeper] in
+        let (woken, satisfied) = lock.withLock { () -> ([Sleeper], [Waiter]) in
             current = current.advanced(by: duration)
             let due = sleepers.filter { $0.value.deadline <= current }.sorted { $0.value.deadline < $1.value.deadline }
             for (token, _) in due { sleepers[token] = nil }
-            return due.map(\.value)
+            return (due.map(\.value), takeSatisfiedWaiters())
         }
         for sleeper in woken { sleeper.continuation.resume() }
+        for waiter in satisfied { waiter.continuation.resume() }
     }
 
-    /// Returns once ``sleepCallCount`` has reached `count`.
-    public func waitForSleepCalls(_ count: Int) async {
+    /// Returns once ``sleepCallCount`` has reached `sleepCalls` and, when `sleepers` is given, exactly that many
+    /// tasks are asleep (so work that a newer sleeper superseded has been cancelled, not just asked to stop).
+    public func waitUntil(sleepCalls: Int, sleepers: Int? = nil) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             lock.lock()
-            if calls >= count {
-                lock.unlock()
-                continuation.resume()
-            } else {
-                callWaiters.append(CallWaiter(count: count, continuation: continuation))
-                lock.unlock()
-            }
+            waiters.append(Waiter(sleepCalls: sleepCalls, sleepers: sleepers, continuation: continuation))
+            let satisfied = takeSatisfiedWaiters()
+            lock.unlock()
+            for waiter in satisfied { waiter.continuation.resume() }
         }
+    }
+
+    /// Removes and returns the waiters whose condition holds; call with the lock held.
+    private func takeSatisfiedWaiters() -> [Waiter] {
+        let isSatisfied = { (waiter: Waiter) in
+            self.calls >= waiter.sleepCalls && (waiter.sleepers.map { $0 == self.sleepers.count } ?? true)
+        }
+        let satisfied = waiters.filter(isSatisfied)
+        waiters.removeAll(where: isSatisfied)
+        return satisfied
     }
 }
