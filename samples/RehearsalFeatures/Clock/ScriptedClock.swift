@@ -31,6 +31,7 @@ public final class ScriptedClock: Clock, @unchecked Sendable {
     }
 
     private struct Waiter {
+        let id: UInt64
         let sleepCalls: Int
         let sleepers: Int?
         let continuation: CheckedContinuation<Void, Never>
@@ -41,6 +42,7 @@ public final class ScriptedClock: Clock, @unchecked Sendable {
     private var sleepers: [UInt64: Sleeper] = [:]
     private var calls = 0
     private var waiters: [Waiter] = []
+    private var nextWaiterID: UInt64 = 0
 
     /// Creates a clock at time zero.
     public init() {}
@@ -104,14 +106,32 @@ public final class ScriptedClock: Clock, @unchecked Sendable {
     }
 
     /// Returns once ``sleepCallCount`` has reached `sleepCalls` and, when `sleepers` is given, exactly that many
-    /// tasks are asleep (so work that a newer sleeper superseded has been cancelled, not just asked to stop).
+    /// tasks are asleep (so work that a newer sleeper superseded has been cancelled, not just asked to stop); or
+    /// as soon as the waiting task is cancelled.
     public func waitUntil(sleepCalls: Int, sleepers: Int? = nil) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            lock.lock()
-            waiters.append(Waiter(sleepCalls: sleepCalls, sleepers: sleepers, continuation: continuation))
-            let satisfied = takeSatisfiedWaiters()
-            lock.unlock()
-            for waiter in satisfied { waiter.continuation.resume() }
+        let id = lock.withLock { () -> UInt64 in
+            nextWaiterID += 1
+            return nextWaiterID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                lock.lock()
+                if Task.isCancelled {
+                    lock.unlock()
+                    continuation.resume()
+                    return
+                }
+                waiters.append(Waiter(id: id, sleepCalls: sleepCalls, sleepers: sleepers, continuation: continuation))
+                let satisfied = takeSatisfiedWaiters()
+                lock.unlock()
+                for waiter in satisfied { waiter.continuation.resume() }
+            }
+        } onCancel: {
+            let cancelled = lock.withLock { () -> Waiter? in
+                guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return waiters.remove(at: index)
+            }
+            cancelled?.continuation.resume()
         }
     }
 
