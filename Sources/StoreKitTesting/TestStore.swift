@@ -2,8 +2,8 @@ import Foundation
 import StoreKitCore
 import StoreKitReplay
 
-/// An exhaustive test store in the style of The Composable Architecture: every action sent, every action an
-/// effect dispatches and every state change must be asserted.
+/// A test store in the style of The Composable Architecture: every action sent, every action an effect dispatches
+/// and every state change is asserted, step by step.
 ///
 /// ```swift
 /// let store = TestStore(initialState: Scoreboard.State(), reducer: Scoreboard.reducer,
@@ -15,30 +15,58 @@ import StoreKitReplay
 /// await store.receive(.scorePosted(receipt: 7)) { $0.lastReceipt = 7 }
 /// await store.finish()
 /// ```
-/// A mismatch fails the test at the line of the `send` or `receive`, with a -/+ diff of the expected and the
-/// actual state. ``finish(timeout:file:line:)`` fails for effect actions that were never received.
+/// A mismatch is recorded at the line of the `send`, `receive` or `finish` (never thrown), names the store step
+/// (`step 7: …`), prints actions compactly (`path(.element(id: 1, action: .saveTapped))`, see
+/// `CompactDescription`) and shows a -/+ diff of the expected and the actual state.
+///
+/// `receive` takes the expected action, a case (`receive(Scoreboard.Action.scorePosted)`) or a predicate
+/// (`receive(where:)`). With ``Exhaustivity/off`` a test asserts only what it cares about: unasserted state changes
+/// and received actions pass, and `receive` skips actions until one matches. ``finish(timeout:fileID:file:line:column:)``
+/// fails for effects still running (naming each one and the step that started it) and, when exhaustive, for
+/// effect actions never received.
 public final class TestStore<State: Codable & Equatable & Sendable, Action: Codable & Equatable & Sendable>:
     @unchecked Sendable
 {
+    private typealias Change = TestInterceptor<State, Action>.StateChange
+
+    /// Where in the test an assertion was written.
+    private struct CallSite {
+        let fileID: StaticString
+        let file: StaticString
+        let line: UInt
+        let column: UInt
+    }
+
     private let store: Store<State, Action>
     private let interceptor = TestInterceptor<State, Action>()
     private let reportFailure: @Sendable (TestFailure) -> Void
     private var handled = 0
 
-    /// The state as the test has asserted it so far.
+    /// The state after the last step the test handled.
     public private(set) var state: State
+
+    /// How much the test must assert; changeable between steps.
+    public var exhaustivity: Exhaustivity
+
+    /// How long a `receive` waits for an action when it names no timeout of its own.
+    public var receiveTimeout: Duration
 
     /// Creates a test store over a real ``Store``.
     /// - Parameters:
     ///   - initialState: The state before the first action.
     ///   - reducer: The reducer under test.
     ///   - effects: The effects under test, with their test doubles.
+    ///   - exhaustivity: How much the test must assert.
+    ///   - receiveTimeout: How long a `receive` waits by default.
     ///   - reportFailure: Where failures go; by default the running test framework.
     public init(
         initialState: State, reducer: Reducer<State, Action>, effects: [Effect<State, Action>] = [],
+        exhaustivity: Exhaustivity = .on, receiveTimeout: Duration = .seconds(5),
         reportFailure: @escaping @Sendable (TestFailure) -> Void = TestFailure.reportToTestFramework
     ) {
         self.state = initialState
+        self.exhaustivity = exhaustivity
+        self.receiveTimeout = receiveTimeout
         self.reportFailure = reportFailure
         self.store = Store(initialState: initialState, reducer: reducer, effects: effects)
         store.register(interceptor: interceptor)
@@ -47,93 +75,252 @@ public final class TestStore<State: Codable & Equatable & Sendable, Action: Coda
     /// Sends an action from "the user" and asserts how the state changed.
     /// - Parameters:
     ///   - action: The action.
-    ///   - update: Mutates the previous state into the expected one; omit it only when the state must not change.
+    ///   - update: Mutates the previous state into the expected one; omit it only when the state must not change
+    ///     (or, non-exhaustively, when the test does not care).
     public func send(
         _ action: Action, assert update: ((inout State) -> Void)? = nil,
         fileID: StaticString = #fileID, file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
-        let unreceived = interceptor.stateChanges.dropFirst(handled)
-        if !unreceived.isEmpty {
-            fail(
-                "must receive \(unreceived.count) action(s) dispatched by effects before sending \(action): "
-                    + unreceived.map { "\($0.action)" }.joined(separator: ", "),
-                fileID, file, line, column)
-            handled += unreceived.count
+        let site = CallSite(fileID: fileID, file: file, line: line, column: column)
+        let step = store.dispatch(action)
+        let changes = interceptor.stateChanges
+        // The interceptor runs inside `dispatch`, so the sent action's change is in the log by now.
+        guard let index = changes.firstIndex(where: { $0.context.sequence == step }) else {
+            preconditionFailure("TestStore: the store applied step \(step) without telling its interceptor")
         }
-        store.dispatch(action)
-        guard let change = interceptor.stateChanges.dropFirst(handled).first else { return }
-        handled += 1
-        check(change.newState, after: "send(\(action))", update, fileID, file, line, column)
+        let sent = "send(\(CompactDescription(action)))"
+        let unreceived = Array(changes[handled..<index])
+        if !unreceived.isEmpty {
+            let list = Self.list(unreceived)
+            switch exhaustivity {
+            case .on:
+                report(
+                    "\(sent) came before \(Self.count(unreceived)) dispatched by effects "
+                        + "\(unreceived.count == 1 ? "was" : "were") received: \(list)", step: step, site)
+            case .off(let showSkipped):
+                if showSkipped { report("skipped received \(list) before \(sent)", step: step, site, severity: .note) }
+            }
+        }
+        handled = index + 1
+        check(changes[index], after: sent, update, site)
     }
 
     /// Waits for the next action an effect dispatched, checks it is `expected`, and asserts the state change.
+    /// - Parameters:
+    ///   - expected: The action.
+    ///   - timeout: How long to wait; ``receiveTimeout`` when nil.
+    ///   - update: Mutates the previous state into the expected one.
     public func receive(
-        _ expected: Action, timeout: Duration = .seconds(5), assert update: ((inout State) -> Void)? = nil,
+        _ expected: Action, timeout: Duration? = nil, assert update: ((inout State) -> Void)? = nil,
         fileID: StaticString = #fileID, file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
-        let change: TestInterceptor<State, Action>.StateChange
-        do {
-            change = try await interceptor.log.wait(forCount: handled + 1, timeout: timeout)[handled]
-        } catch {
-            fail("expected to receive \(expected), but no action arrived within \(timeout)", fileID, file, line, column)
-            return
-        }
-        handled += 1
-        if change.action != expected {
-            fail("received an unexpected action\n  - expected  \(expected)\n  + received  \(change.action)", fileID, file, line, column)
-        }
-        check(change.newState, after: "receive(\(expected))", update, fileID, file, line, column)
+        await receive(
+            "\(CompactDescription(expected))", timeout: timeout, matching: { $0 == expected }, update,
+            CallSite(fileID: fileID, file: file, line: line, column: column))
     }
 
-    /// Waits for running effects and fails for every effect action that was never received.
+    /// Waits for the next action an effect dispatched, checks it is of the case `casePath` builds, whatever its
+    /// payload, and asserts the state change: `await store.receive(Scoreboard.Action.scorePosted) { … }`.
+    /// - Parameters:
+    ///   - casePath: The case's constructor (`Action.scorePosted`, `Action.path`).
+    ///   - timeout: How long to wait; ``receiveTimeout`` when nil.
+    ///   - update: Mutates the previous state into the expected one.
+    public func receive<Payload>(
+        _ casePath: @escaping (Payload) -> Action, timeout: Duration? = nil,
+        assert update: ((inout State) -> Void)? = nil,
+        fileID: StaticString = #fileID, file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async {
+        await receive(
+            "an action of the case taking \(Payload.self)", timeout: timeout,
+            matching: { Self.action($0, isOfCase: casePath) }, update,
+            CallSite(fileID: fileID, file: file, line: line, column: column))
+    }
+
+    /// Waits for the next action an effect dispatched, checks that `predicate` accepts it, and asserts the state
+    /// change: `await store.receive(where: { if case .path(.element(_, .timerTick)) = $0 { true } else { false } })`.
+    /// - Parameters:
+    ///   - predicate: Whether an action is the one expected.
+    ///   - timeout: How long to wait; ``receiveTimeout`` when nil.
+    ///   - update: Mutates the previous state into the expected one.
+    public func receive(
+        where predicate: @escaping (Action) -> Bool, timeout: Duration? = nil,
+        assert update: ((inout State) -> Void)? = nil,
+        fileID: StaticString = #fileID, file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async {
+        await receive(
+            "an action matching the predicate", timeout: timeout, matching: predicate, update,
+            CallSite(fileID: fileID, file: file, line: line, column: column))
+    }
+
+    /// Accepts the actions effects dispatched without asserting them, and moves the asserted state to the state
+    /// after the last of them.
+    ///
+    /// First lets running effects end, at most ``receiveTimeout`` (a long-running effect, such as a timer, is no
+    /// failure here: it just makes this wait that long), then skips every action received so far. Actions that
+    /// arrive later still have to be received.
+    public func skipReceivedActions(
+        fileID: StaticString = #fileID, file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async {
+        do {
+            try await store.waitForEffects(timeout: receiveTimeout)
+        } catch {
+            // Effects still running are allowed here (documented): what they send later must be received.
+        }
+        let changes = interceptor.stateChanges
+        let skipped = Array(changes.dropFirst(handled))
+        guard let last = skipped.last else { return }
+        if exhaustivity == .off(showSkippedAssertions: true) {
+            report(
+                "skipped received \(Self.list(skipped))", step: last.context.sequence,
+                CallSite(fileID: fileID, file: file, line: line, column: column), severity: .note)
+        }
+        handled = changes.count
+        state = last.newState
+    }
+
+    /// Waits for running effects, at most `timeout`, and fails naming each effect still running (its name, and the
+    /// step and action that started it; they are then cancelled), and, when exhaustive, for every effect action
+    /// that was never received.
     public func finish(
         timeout: Duration = .seconds(5),
         fileID: StaticString = #fileID, file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
-        let finished = await withTaskGroup(of: Bool.self) { group in
-            group.addTask { [store] in
-                await store.waitForEffects()
-                return true
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-        if !finished {
+        let site = CallSite(fileID: fileID, file: file, line: line, column: column)
+        do {
+            try await store.waitForEffects(timeout: timeout)
+        } catch {
+            report("\(error)", step: lastStep, after: true, site)
             store.cancelEffects()
-            fail("effects were still running after \(timeout)", fileID, file, line, column)
+            do {
+                try await store.waitForEffects(timeout: timeout)
+            } catch {
+                report("cancelled, but \(error)", step: lastStep, after: true, site)
+            }
         }
-        let unreceived = interceptor.stateChanges.dropFirst(handled)
-        if !unreceived.isEmpty {
-            fail(
-                "\(unreceived.count) action(s) dispatched by effects were never received: "
-                    + unreceived.map { "\($0.action)" }.joined(separator: ", "),
-                fileID, file, line, column)
+        let unreceived = Array(interceptor.stateChanges.dropFirst(handled))
+        guard !unreceived.isEmpty else { return }
+        switch exhaustivity {
+        case .on:
+            report(
+                "\(Self.count(unreceived)) dispatched by effects \(unreceived.count == 1 ? "was" : "were") never "
+                    + "received: \(Self.list(unreceived))",
+                step: lastStep, after: true, site)
+        case .off(let showSkipped):
+            if showSkipped {
+                report("skipped received \(Self.list(unreceived))", step: lastStep, after: true, site, severity: .note)
+            }
         }
     }
 
-    private func check(
-        _ actual: State, after step: String, _ update: ((inout State) -> Void)?,
-        _ fileID: StaticString, _ file: StaticString, _ line: UInt, _ column: UInt
-    ) {
-        var expected = state
+    private func receive(
+        _ expected: String, timeout: Duration?, matching: (Action) -> Bool, _ update: ((inout State) -> Void)?,
+        _ site: CallSite
+    ) async {
+        let timeout = timeout ?? receiveTimeout
+        let deadline = ContinuousClock.now + timeout
+        var skipped: [Change] = []
+        var index = handled
+        while true {
+            guard let change = await change(at: index, before: deadline) else {
+                let arrived = skipped.isEmpty ? "no action arrived" : "only \(Self.list(skipped)) arrived"
+                report("expected to receive \(expected) within \(timeout), but \(arrived)", step: lastStep, after: true, site)
+                return
+            }
+            index += 1
+            let received = "receive(\(CompactDescription(change.action)))"
+            if matching(change.action) {
+                if !skipped.isEmpty, exhaustivity == .off(showSkippedAssertions: true) {
+                    report("skipped received \(Self.list(skipped)) before \(received)", step: change.context.sequence, site, severity: .note)
+                }
+                handled = index
+                check(change, after: received, update, site)
+                return
+            }
+            if exhaustivity == .on {
+                handled = index
+                state = change.newState
+                report(
+                    "received an unexpected action\n  - expected  \(expected)\n  + received  \(CompactDescription(change.action))",
+                    step: change.context.sequence, site)
+                return
+            }
+            skipped.append(change)
+        }
+    }
+
+    /// The change at `index` in the log, waiting for it until `deadline`; nil when it did not arrive in time.
+    private func change(at index: Int, before deadline: ContinuousClock.Instant) async -> Change? {
+        do {
+            return try await interceptor.log.wait(forCount: index + 1, timeout: ContinuousClock.now.duration(to: deadline))[index]
+        } catch {
+            return nil
+        }
+    }
+
+    /// Compares the state after `change` with what the test asserted, and moves the asserted state on.
+    private func check(_ change: Change, after step: String, _ update: ((inout State) -> Void)?, _ site: CallSite) {
+        defer { state = change.newState }
+        let actual = change.newState
+        var expected = exhaustivity == .on ? state : change.oldState
         update?(&expected)
-        defer { state = actual }
-        guard expected != actual else { return }
-        let heading = update == nil
-            ? "state changed after \(step), but no change was asserted (- expected, + actual):"
-            : "state after \(step) is not what was asserted (- expected, + actual):"
-        fail(heading + "\n" + StateDifference.render(expected: expected, actual: actual), fileID, file, line, column)
+        if expected == actual { return }
+        let sequence = change.context.sequence
+        switch exhaustivity {
+        case .on:
+            let heading = update == nil
+                ? "state changed after \(step), but no change was asserted (- expected, + actual):"
+                : "state after \(step) is not what was asserted (- expected, + actual):"
+            report(heading + "\n" + StateDifference.render(expected: expected, actual: actual), step: sequence, site)
+        case .off(let showSkipped):
+            // What the test asserted, applied to the actual state: only a field it set differently is a failure.
+            var asserted = actual
+            update?(&asserted)
+            if asserted != actual {
+                report(
+                    "state after \(step) is not what was asserted (- expected, + actual):\n"
+                        + StateDifference.render(expected: asserted, actual: actual), step: sequence, site)
+            } else if showSkipped {
+                report(
+                    "state after \(step) changed beyond what was asserted (- asserted, + actual):\n"
+                        + StateDifference.render(expected: expected, actual: actual), step: sequence, site,
+                    severity: .note)
+            }
+        }
     }
 
-    private func fail(
-        _ message: String, _ fileID: StaticString, _ file: StaticString, _ line: UInt, _ column: UInt
+    /// The last step the store applied (0 before any).
+    private var lastStep: Int { interceptor.stateChanges.last?.context.sequence ?? 0 }
+
+    /// Reports `message` about `step` (`step 7: …`), or about what happened after it (`after step 7: …`).
+    private func report(
+        _ message: String, step: Int, after: Bool = false, _ site: CallSite, severity: TestFailure.Severity = .failure
     ) {
-        reportFailure(TestFailure(message: message, fileID: fileID, filePath: file, line: line, column: column))
+        reportFailure(
+            TestFailure(
+                message: "\(after ? "after step" : "step") \(step): \(message)", fileID: site.fileID,
+                filePath: site.file, line: site.line, column: site.column, step: step, severity: severity))
+    }
+
+    /// `step 3 saved(receipt: 7), step 4 timerTick`.
+    private static func list(_ changes: [Change]) -> String {
+        changes.map { "step \($0.context.sequence) \(CompactDescription($0.action))" }.joined(separator: ", ")
+    }
+
+    /// `1 action`, `2 actions`.
+    private static func count(_ changes: [Change]) -> String {
+        "\(changes.count) action\(changes.count == 1 ? "" : "s")"
+    }
+
+    /// Whether `action` is of the case `casePath` builds: its payload, rebuilt by `casePath`, is `action` again.
+    private static func action<Payload>(_ action: Action, isOfCase casePath: (Payload) -> Action) -> Bool {
+        guard let payload = Mirror(reflecting: action).children.first?.value else { return false }
+        if let typed = payload as? Payload { return casePath(typed) == action }
+        // A single labeled payload (`saved(receipt: 7)`) reflects as a one-element tuple around the value.
+        let wrapper = Mirror(reflecting: payload)
+        guard wrapper.displayStyle == .tuple, wrapper.children.count == 1,
+            let typed = wrapper.children.first?.value as? Payload
+        else { return false }
+        return casePath(typed) == action
     }
 }
 

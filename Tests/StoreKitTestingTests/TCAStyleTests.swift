@@ -41,7 +41,7 @@ import Testing
         let failure = failures.failures.first
         #expect(
             failure?.message == """
-                state after send(toggleCompleted(id: 00000000-0000-0000-0000-000000000001)) is not what was asserted (- expected, + actual):
+                step 2: state after send(toggleCompleted(id: 00000000-0000-0000-0000-000000000001)) is not what was asserted (- expected, + actual):
                   {
                     "filter": "all",
                     "todos": [
@@ -58,6 +58,7 @@ import Testing
                 1 difference: todos[0].isComplete  false -> true
                 """)
         #expect(failure?.line == sendLine)
+        #expect(failure?.step == 2)
         let file = failure.map { "\($0.filePath)" } ?? ""
         #expect(file.hasSuffix("TCAStyleTests.swift"))
     }
@@ -72,13 +73,15 @@ import Testing
             $0.scorers = ["Ken"]
         }
         await store.finish(timeout: .seconds(60))
-        #expect(failures.failures.map(\.message) == ["1 action(s) dispatched by effects were never received: scorePosted(receipt: 9)"])
+        #expect(failures.failures.map(\.message) == [
+                "after step 2: 1 action dispatched by effects was never received: step 2 scorePosted(receipt: 9)"
+            ])
     }
 
     @Test func anUnassertedStateChangeFails() async {
         let failures = FailureCollector()
         let store = TestStore(initialState: Counter.State(), reducer: Counter.reducer, reportFailure: failures.report)
         await store.send(.increment)
-        #expect(failures.failures.first?.message.hasPrefix("state changed after send(increment), but no change was asserted") == true)
+        #expect(failures.failures.first?.message.hasPrefix("step 1: state changed after send(increment), but no change was asserted") == true)
     }
 }

@@ -118,7 +118,7 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
             cause: cause, readState: { [weak self] in self?.state ?? published }, sender: send,
             cancellations: cancellations)
         for effect in effects {
-            effectTasks.start {
+            effectTasks.start(effectName: effect.name, sequence: cause, action: action) {
                 await effect.perform(action, stateAfterAction: published, context: effectContext)
             }
         }
@@ -148,8 +148,22 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     }
 
     /// Waits until every effect task has finished, including tasks started by actions that effects dispatched.
+    ///
+    /// > Warning: This waits as long as an effect runs, forever for a timer nobody stops; tests should use
+    /// > ``waitForEffects(timeout:)``, which names the effects that did not end.
     public func waitForEffects() async {
         await effectTasks.waitUntilIdle()
+    }
+
+    /// Waits until every effect task has finished (including tasks started by actions that effects dispatched), at
+    /// most `timeout`.
+    /// - Throws: ``EffectsStillRunning`` naming each effect still running and the action that started it; the
+    ///   effects keep running (``cancelEffects()`` stops them).
+    public func waitForEffects(timeout: Duration) async throws(EffectsStillRunning) {
+        if await effectTasks.waitUntilIdle(timeout: timeout) { return }
+        let running = effectTasks.runningEffects
+        // The last effect may have ended between the timeout and this look.
+        if !running.isEmpty { throw EffectsStillRunning(timeout: timeout, running: running) }
     }
 
     /// Cancels every running effect task.

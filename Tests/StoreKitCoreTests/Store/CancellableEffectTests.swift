@@ -37,8 +37,8 @@ private func ticker(ended: Locked<[Int]>, started: Locked<[Int]>, cancelInFlight
     }
 }
 
-@Suite struct EffectContextTests {
-    @Test func contextStateIsTheStoresStateAtTheMomentItIsRead() async {
+@Suite struct CancellableEffectTests {
+    @Test func contextStateIsTheStoresStateAtTheMomentItIsRead() async throws {
         // Given an effect that, on label("read"), waits for a go and then records the total it reads
         let (go, goContinuation) = AsyncStream<Void>.makeStream()
         let reader = Effect<Tally.State, Tally.Action>("reader") { action, context in
@@ -52,13 +52,13 @@ private func ticker(ended: Locked<[Int]>, started: Locked<[Int]>, cancelInFlight
         store.dispatch(.label("read"))
         store.dispatch(.add(5))
         goContinuation.yield()
-        await store.waitForEffects()
+        try await store.waitForEffects(timeout: .seconds(60))
 
         // Then the effect saw the later total, not the state right after its action
         #expect(store.state.ratio == 5)
     }
 
-    @Test func cancelByIDEndsLongRunningWorkAndItsEffect() async {
+    @Test func cancelByIDEndsLongRunningWorkAndItsEffect() async throws {
         // Given long-running work started by add(1)
         let ended = Locked([Int]())
         let started = Locked([Int]())
@@ -69,30 +69,44 @@ private func ticker(ended: Locked<[Int]>, started: Locked<[Int]>, cancelInFlight
 
         // When add(0) cancels the id
         store.dispatch(.add(0))
-        await store.waitForEffects()
+        try await store.waitForEffects(timeout: .seconds(60))
 
         // Then the work ended by cancellation (no tick), and every effect returned
         #expect(ended.withLock { $0 } == [1])
         #expect(store.state.labels.isEmpty)
     }
 
-    @Test func aStopSentRightAfterAStartStopsItEvenIfTheStopsEffectRunsFirst() async {
-        for _ in 1...50 {
-            // Given a start and a stop dispatched back to back (their effects' tasks may run in either order)
-            let ended = Locked([Int]())
-            let started = Locked([Int]())
-            let store = Store(
-                initialState: Tally.State(), reducer: Tally.reducer, effects: [ticker(ended: ended, started: started)])
-            store.dispatch(.add(1))
-            store.dispatch(.add(0))
-
-            // Then every effect ends: the work was stopped, or never started
-            await store.waitForEffects()
-            #expect(started.withLock { $0 } == ended.withLock { $0 })
+    @Test func aStopHandledBeforeTheStartReachesItsWorkStillStopsIt() async throws {
+        // Given a start whose effect reaches its work only after the stop's effect has run
+        let (stopHandled, signalStopHandled) = AsyncStream<Void>.makeStream()
+        let started = Locked(false)
+        let effect = Effect<Tally.State, Tally.Action>("ticker") { action, context in
+            switch action {
+            case .add:
+                for await _ in stopHandled { break }
+                await context.cancellable(id: TickerID()) {
+                    started.withLock { $0 = true }
+                    try await Task.sleep(for: .seconds(3600))
+                }
+            case .clear:
+                context.cancel(id: TickerID())
+                signalStopHandled.yield()
+            default:
+                break
+            }
         }
+        let store = Store(initialState: Tally.State(), reducer: Tally.reducer, effects: [effect])
+
+        // When start and stop are dispatched in that order
+        store.dispatch(.add(1))
+        store.dispatch(.clear)
+
+        // Then the start's work never runs, because the stop came later in dispatch order
+        try await store.waitForEffects(timeout: .seconds(60))
+        #expect(started.withLock { $0 } == false)
     }
 
-    @Test func cancelInFlightKeepsOnlyTheNewestWork() async {
+    @Test func cancelInFlightKeepsOnlyTheNewestWork() async throws {
         // Given work 1 running
         let ended = Locked([Int]())
         let started = Locked([Int]())
@@ -109,11 +123,11 @@ private func ticker(ended: Locked<[Int]>, started: Locked<[Int]>, cancelInFlight
 
         // When the store cancels the id from outside, then work 2 ends too
         store.cancelEffects(id: TickerID())
-        await store.waitForEffects()
+        try await store.waitForEffects(timeout: .seconds(60))
         #expect(ended.withLock { $0 } == [1, 2])
     }
 
-    @Test func withoutCancelInFlightWorkUnderOneIDRunsSideBySide() async {
+    @Test func withoutCancelInFlightWorkUnderOneIDRunsSideBySide() async throws {
         let ended = Locked([Int]())
         let started = Locked([Int]())
         let store = Store(
@@ -124,11 +138,11 @@ private func ticker(ended: Locked<[Int]>, started: Locked<[Int]>, cancelInFlight
         #expect(await eventually { started.withLock { $0 }.sorted() == [1, 2] })
         #expect(ended.withLock { $0 }.isEmpty)
         store.cancelEffects(id: TickerID())
-        await store.waitForEffects()
+        try await store.waitForEffects(timeout: .seconds(60))
         #expect(ended.withLock { $0 }.sorted() == [1, 2])
     }
 
-    @Test func aStoreWideCancelCancelsWorkInsideEffects() async {
+    @Test func aStoreWideCancelCancelsWorkInsideEffects() async throws {
         let ended = Locked([Int]())
         let started = Locked([Int]())
         let store = Store(
@@ -136,11 +150,11 @@ private func ticker(ended: Locked<[Int]>, started: Locked<[Int]>, cancelInFlight
         store.dispatch(.add(1))
         #expect(await eventually { started.withLock { $0 } == [1] })
         store.cancelEffects()
-        await store.waitForEffects()
+        try await store.waitForEffects(timeout: .seconds(60))
         #expect(ended.withLock { $0 } == [1])
     }
 
-    @Test func workStartedAfterAStoreCancelByAnActionLaterThanItRuns() async {
+    @Test func workStartedAfterAStoreCancelByAnActionLaterThanItRuns() async throws {
         // Given the id cancelled from outside before anything ran
         let ended = Locked([Int]())
         let started = Locked([Int]())
@@ -152,10 +166,10 @@ private func ticker(ended: Locked<[Int]>, started: Locked<[Int]>, cancelInFlight
         store.dispatch(.add(1))
         #expect(await eventually { started.withLock { $0 } == [1] })
         store.cancelEffects(id: TickerID())
-        await store.waitForEffects()
+        try await store.waitForEffects(timeout: .seconds(60))
     }
 
-    @Test func sendFromTheContextIsMarkedWithItsCause() async {
+    @Test func sendFromTheContextIsMarkedWithItsCause() async throws {
         let answer = Effect<Tally.State, Tally.Action>("answer") { action, context in
             if case .add(let value) = action { context.send(.label("\(value)")) }
         }
@@ -163,11 +177,11 @@ private func ticker(ended: Locked<[Int]>, started: Locked<[Int]>, cancelInFlight
         let store = Store(
             initialState: Tally.State(), reducer: Tally.reducer, effects: [answer], interceptors: [interceptor])
         store.dispatch(.add(3))
-        await store.waitForEffects()
+        try await store.waitForEffects(timeout: .seconds(60))
         #expect(interceptor.calls.map(\.origin) == [.app, .effect(cause: 1)])
     }
 
-    @Test func performOutsideAStoreReadsTheGivenState() async {
+    @Test func performOutsideAStoreReadsTheGivenState() async throws {
         let echo = Effect<Tally.State, Tally.Action>("echo") { _, context in
             context.send(.add(context.state.total))
         }
@@ -176,5 +190,48 @@ private func ticker(ended: Locked<[Int]>, started: Locked<[Int]>, cancelInFlight
         let sent = Locked([Tally.Action]())
         await echo.perform(.clear, state: state, send: Send { action in sent.withLock { $0.append(action) } })
         #expect(sent.withLock { $0 } == [.add(7)])
+    }
+}
+
+@Suite struct WaitForEffectsTests {
+    @Test func aTimedWaitNamesEachEffectStillRunningAndWhatStartedIt() async {
+        // Given a ticker started by step 2 and never stopped
+        let store = Store(
+            initialState: Tally.State(), reducer: Tally.reducer,
+            effects: [ticker(ended: Locked([]), started: Locked([]))])
+        store.dispatch(.label("first"))
+        store.dispatch(.add(4))
+
+        // When a test waits for the effects a short while
+        let error = await #expect(throws: EffectsStillRunning.self) {
+            try await store.waitForEffects(timeout: .milliseconds(50))
+        }
+
+        // Then the error names the ticker and step 2's action; the effect still runs until cancelled
+        #expect(error?.running == [RunningEffect(name: "ticker", sequence: 2, action: "add(4)")])
+        #expect(error?.description == #"effect still running after 0.05 seconds: "ticker" started by step 2 add(4)"#)
+        store.cancelEffects()
+        #expect(await store.effectsEnd())
+    }
+
+    @Test func aTimedWaitReturnsAsSoonAsEffectsEnd() async throws {
+        let store = Store(
+            initialState: Tally.State(), reducer: Tally.reducer,
+            effects: [.dispatchingOne { action, _ in action == .clear ? .add(1) : nil }])
+        store.dispatch(.clear)
+        try await store.waitForEffects(timeout: .seconds(60))
+        #expect(store.state.total == 1)
+    }
+}
+
+extension Store {
+    /// Whether every effect ends within a generous bound.
+    fileprivate func effectsEnd() async -> Bool {
+        do {
+            try await waitForEffects(timeout: .seconds(60))
+            return true
+        } catch {
+            return false
+        }
     }
 }
