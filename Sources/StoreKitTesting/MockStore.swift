@@ -16,6 +16,16 @@ import StoreKitReplay
 ///
 /// Without a reducer the state only changes through ``setState(_:)``; with one, dispatched actions are reduced
 /// too. Pass a ``TestClock`` to stamp each dispatched action with the virtual time it was dispatched at.
+///
+/// Observers (``observe(_:)``, ``values(of:)``, the same API as `Store`'s) are told on every ``setState(_:)`` and
+/// every ``dispatch(_:)``, so a view model that observes its store can be tested against a mock:
+/// ```swift
+/// let store = MockStore<AppState, AppAction>(initialState: AppState(greeting: "Hi"))
+/// let viewModel = GreetingViewModel(store: store)      // iterates store.values(of: Selectors.greeting)
+/// store.setState(AppState(greeting: "Hello"))
+/// ```
+/// The state type need not be `Equatable`, so observers get every new state, changed or not; ``values(of:)``
+/// yields only values that differ from the last, and honours selector overrides.
 public final class MockStore<State: Sendable, Action: Sendable>: StoreProtocol, @unchecked Sendable {
     /// One dispatched action, with its sequence number and the virtual time of its dispatch.
     public struct Dispatched: Sendable {
@@ -27,9 +37,12 @@ public final class MockStore<State: Sendable, Action: Sendable>: StoreProtocol, 
         public var time: Duration
     }
 
-    private let lock = NSLock()
+    /// Recursive, so an observer may read the state or dispatch from inside a notification.
+    private let lock = NSRecursiveLock()
     private var current: State
     private var overrides: [ObjectIdentifier: any Sendable] = [:]
+    private var observers: [UInt64: @Sendable (State) -> Void] = [:]
+    private var nextObserverID: UInt64 = 0
     private let reducer: Reducer<State, Action>?
     private let clock: TestClock?
 
@@ -50,9 +63,12 @@ public final class MockStore<State: Sendable, Action: Sendable>: StoreProtocol, 
     /// The current state.
     public var state: State { lock.withLock { current } }
 
-    /// Replaces the state.
+    /// Replaces the state and tells the observers.
     public func setState(_ state: State) {
-        lock.withLock { current = state }
+        lock.withLock {
+            current = state
+            notifyObservers()
+        }
     }
 
     /// Makes `selector` return `value` whatever the state, until ``resetOverrides()``.
@@ -72,15 +88,58 @@ public final class MockStore<State: Sendable, Action: Sendable>: StoreProtocol, 
         return selector(state)
     }
 
-    /// Records the action (and reduces it when the mock has a reducer).
+    /// Records the action (and reduces it when the mock has a reducer), then tells the observers.
     @discardableResult
     public func dispatch(_ action: Action) -> Int {
-        let sequence = lock.withLock {
+        lock.withLock {
             if let reducer { reducer.reduce(&current, action) }
-            return dispatched.count + 1
+            let sequence = dispatched.count + 1
+            dispatched.append(Dispatched(action: action, sequence: sequence, time: clock?.elapsed ?? .zero))
+            notifyObservers()
+            return sequence
         }
-        dispatched.append(Dispatched(action: action, sequence: sequence, time: clock?.elapsed ?? .zero))
-        return sequence
+    }
+
+    /// Calls `onChange` with the state after every ``setState(_:)`` and ``dispatch(_:)``, until the subscription
+    /// is cancelled or released. Called on the calling thread, inside the call: return quickly.
+    public func observe(_ onChange: @escaping @Sendable (State) -> Void) -> StoreSubscription {
+        let id = lock.withLock {
+            nextObserverID += 1
+            observers[nextObserverID] = onChange
+            return nextObserverID
+        }
+        return StoreSubscription { [weak self] in
+            guard let self else { return }
+            _ = lock.withLock { observers.removeValue(forKey: id) }
+        }
+    }
+
+    /// The values `selector` selects (or its override): the current one first, then each one that differs from
+    /// the last, after every ``setState(_:)`` and ``dispatch(_:)``.
+    public func values<Value: Equatable & Sendable>(of selector: Selector<State, Value>) -> AsyncStream<Value> {
+        AsyncStream { continuation in
+            let last = Locked<Value?>(nil)
+            let yieldIfNew: @Sendable (State) -> Void = { [weak self] _ in
+                guard let self else { return }
+                let value = select(selector)
+                let isNew = last.withLock { previous in
+                    guard previous != value else { return false }
+                    previous = value
+                    return true
+                }
+                if isNew { continuation.yield(value) }
+            }
+            let subscription = lock.withLock {
+                yieldIfNew(current)
+                return observe(yieldIfNew)
+            }
+            continuation.onTermination = { _ in subscription.cancel() }
+        }
+    }
+
+    /// Calls every observer with the current state; call with the lock held.
+    private func notifyObservers() {
+        for observer in observers.values { observer(current) }
     }
 
     /// Every dispatched action, in order.

@@ -223,14 +223,18 @@ public final class TestStore<State: Codable & Equatable & Sendable, Action: Coda
         while true {
             guard let change = await change(at: index, before: deadline) else {
                 let arrived = skipped.isEmpty ? "no action arrived" : "only \(Self.list(skipped)) arrived"
-                report("expected to receive \(expected) within \(timeout), but \(arrived)", step: lastStep, after: true, site)
+                report(
+                    "expected to receive \(expected) within \(timeout), but \(arrived)", step: lastStep, after: true,
+                    site)
                 return
             }
             index += 1
             let received = "receive(\(CompactDescription(change.action)))"
             if matching(change.action) {
                 if !skipped.isEmpty, exhaustivity == .off(showSkippedAssertions: true) {
-                    report("skipped received \(Self.list(skipped)) before \(received)", step: change.context.sequence, site, severity: .note)
+                    report(
+                        "skipped received \(Self.list(skipped)) before \(received)", step: change.context.sequence,
+                        site, severity: .note)
                 }
                 handled = index
                 check(change, after: received, update, site)
@@ -251,7 +255,8 @@ public final class TestStore<State: Codable & Equatable & Sendable, Action: Coda
     /// The change at `index` in the log, waiting for it until `deadline`; nil when it did not arrive in time.
     private func change(at index: Int, before deadline: ContinuousClock.Instant) async -> Change? {
         do {
-            return try await interceptor.log.wait(forCount: index + 1, timeout: ContinuousClock.now.duration(to: deadline))[index]
+            return try await interceptor.log.wait(
+                forCount: index + 1, timeout: ContinuousClock.now.duration(to: deadline))[index]
         } catch {
             return nil
         }
@@ -267,7 +272,8 @@ public final class TestStore<State: Codable & Equatable & Sendable, Action: Coda
         let sequence = change.context.sequence
         switch exhaustivity {
         case .on:
-            let heading = update == nil
+            let heading =
+                update == nil
                 ? "state changed after \(step), but no change was asserted (- expected, + actual):"
                 : "state after \(step) is not what was asserted (- expected, + actual):"
             report(heading + "\n" + StateDifference.render(expected: expected, actual: actual), step: sequence, site)

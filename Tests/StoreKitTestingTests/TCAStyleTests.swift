@@ -73,7 +73,8 @@ import Testing
             $0.scorers = ["Ken"]
         }
         await store.finish(timeout: .seconds(60))
-        #expect(failures.failures.map(\.message) == [
+        #expect(
+            failures.failures.map(\.message) == [
                 "after step 2: 1 action dispatched by effects was never received: step 2 scorePosted(receipt: 9)"
             ])
     }
@@ -82,6 +83,8 @@ import Testing
         let failures = FailureCollector()
         let store = TestStore(initialState: Counter.State(), reducer: Counter.reducer, reportFailure: failures.report)
         await store.send(.increment)
-        #expect(failures.failures.first?.message.hasPrefix("step 1: state changed after send(increment), but no change was asserted") == true)
+        #expect(
+            failures.failures.first?.message.hasPrefix(
+                "step 1: state changed after send(increment), but no change was asserted") == true)
     }
 }

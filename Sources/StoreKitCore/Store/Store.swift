@@ -218,7 +218,9 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
 public final class StoreSubscription: Sendable {
     private let cancellation: Locked<(@Sendable () -> Void)?>
 
-    init(_ cancel: @escaping @Sendable () -> Void) {
+    /// Creates a subscription that runs `cancel` once, when cancelled or released (for store doubles such as
+    /// StoreKitTesting's `MockStore`).
+    public init(_ cancel: @escaping @Sendable () -> Void) {
         self.cancellation = Locked(cancel)
     }
 
