@@ -33,11 +33,15 @@ var package = Package(
         .executableTarget(name: "replay-cli", dependencies: ["ReplayCommands"]),
 
         .target(name: "SampleFeatures", dependencies: ["StoreKitCore"], path: "samples/Features"),
+        // The realistic sample: a band's rehearsal planner, several features deep, with a navigation stack and a timer.
+        .target(name: "RehearsalFeatures", dependencies: ["StoreKitCore"], path: "samples/RehearsalFeatures"),
         .target(
-            name: "SampleReplayStores", dependencies: ["SampleFeatures", "StoreKitCore", "StoreKitReplay"],
+            name: "SampleReplayStores",
+            dependencies: ["SampleFeatures", "RehearsalFeatures", "StoreKitCore", "StoreKitReplay"],
             path: "samples/ReplayStores"),
         .executableTarget(
-            name: "sample-app", dependencies: ["SampleFeatures", "StoreKitCore", "CommandLineOptions"],
+            name: "sample-app",
+            dependencies: ["SampleFeatures", "RehearsalFeatures", "StoreKitCore", "CommandLineOptions"],
             path: "samples/SampleApp"),
         .executableTarget(
             name: "sample-replay-host", dependencies: ["SampleReplayStores", "StoreKitReplay"], path: "samples/ReplayHost"),
@@ -67,7 +71,10 @@ var package = Package(
             ]),
         .testTarget(
             name: "SampleGoldenTests",
-            dependencies: ["SampleFeatures", "SampleReplayStores", "StoreKitCore", "StoreKitReplay", "StoreKitTesting"]),
+            dependencies: [
+                "SampleFeatures", "RehearsalFeatures", "SampleReplayStores", "StoreKitCore", "StoreKitReplay",
+                "StoreKitTesting",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import RehearsalFeatures
 import SampleFeatures
 import StoreKitCore
 import StoreKitReplay
@@ -5,8 +6,8 @@ import StoreKitReplay
 /// Every sample feature as a replayable store, for the samples' replay host and golden tests (the sample app
 /// itself links only `StoreKitCore` and the features).
 public enum SampleStores {
-    /// The counter, the todo list and the scoreboard.
-    public static let all: [ReplayableStore] = [counter, todos, scoreboard]
+    /// The counter, the todo list, the scoreboard and the rehearsal planner.
+    public static let all: [ReplayableStore] = [counter, todos, scoreboard, rehearsals]
 
     /// The same stores with a deliberate regression: toggling a todo does nothing.
     public static let withTodoToggleRegression: [ReplayableStore] = [
@@ -18,6 +19,28 @@ public enum SampleStores {
                 Todos.reducer.reduce(&state, action)
             }),
         scoreboard,
+        rehearsals,
+    ]
+
+    /// The same stores with a deliberate regression deep in the rehearsal planner: when a song's time is up, the
+    /// timer's tick no longer moves the rehearsal on to the next song.
+    public static let withRehearsalAdvanceRegression: [ReplayableStore] = [
+        counter, todos, scoreboard,
+        ReplayableStore(
+            id: RehearsalApp.storeID,
+            reducer: RehearsalApp.reducer(
+                rehearsal: Reducer<Rehearsal.State, Rehearsal.Action> { state, action in
+                    guard case .timerTick = action, state.phase == .playing, let song = state.currentSong,
+                        state.elapsedInSong + .seconds(1) >= song.length
+                    else {
+                        Rehearsal.reducer.reduce(&state, action)
+                        return
+                    }
+                    // The broken branch: the last second of a song is counted, but the rehearsal stays on it.
+                    state.elapsedInSong += .seconds(1)
+                    state.elapsed += .seconds(1)
+                    state.songTimes[song.id, default: .zero] += .seconds(1)
+                })),
     ]
 
     /// The counter.
@@ -26,4 +49,6 @@ public enum SampleStores {
     public static let todos = ReplayableStore(id: Todos.storeID, reducer: Todos.reducer)
     /// The scoreboard.
     public static let scoreboard = ReplayableStore(id: Scoreboard.storeID, reducer: Scoreboard.reducer)
+    /// The rehearsal planner.
+    public static let rehearsals = ReplayableStore(id: RehearsalApp.storeID, reducer: RehearsalApp.reducer)
 }

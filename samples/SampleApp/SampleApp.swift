@@ -1,4 +1,5 @@
 import Foundation
+import RehearsalFeatures
 import SampleFeatures
 import StoreKitCore
 
@@ -67,6 +68,18 @@ enum SampleApp {
                 effects: [Scoreboard.postScore(to: FakeScoreServer())])
             let recorder = store.startRecording(.init(storeID: Scoreboard.storeID, app: app, snapshots: snapshots), to: transport)
             await SampleScripts.scoreboard(store, actions: options.actions, random: &random)
+            return recorder.finish(timeout: flushTimeout)
+        case .rehearsals:
+            // The timer runs on a clock the script advances, so the journey records in milliseconds, the same
+            // way every time.
+            let clock = ScriptedClock()
+            let store = Store(
+                initialState: RehearsalApp.State(), reducer: RehearsalApp.reducer,
+                effects: [RehearsalApp.timer(clock: clock)])
+            let recorder = store.startRecording(
+                .init(storeID: RehearsalApp.storeID, app: app, snapshots: snapshots), to: transport)
+            await SampleScripts.rehearsals(store, clock: clock, actions: options.actions, random: &random)
+            await store.waitForEffects()
             return recorder.finish(timeout: flushTimeout)
         }
     }

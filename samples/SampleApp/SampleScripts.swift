@@ -1,4 +1,5 @@
 import Foundation
+import RehearsalFeatures
 import SampleFeatures
 import StoreKitCore
 
@@ -63,6 +64,19 @@ enum SampleScripts {
             await store.waitForEffects()
             dispatched += 1
         }
+    }
+}
+
+extension SampleScripts {
+    /// A band's weeks with the rehearsal planner (see ``RehearsalJourney``), until at least `actions` user actions
+    /// were dispatched; the rehearsal timer runs on `clock`, which the journey advances itself.
+    static func rehearsals(
+        _ store: Store<RehearsalApp.State, RehearsalApp.Action>, clock: ScriptedClock, actions: Int,
+        random: inout SeededRandom
+    ) async {
+        var journey = RehearsalJourney(store: store, clock: clock, random: random)
+        await journey.run(actions: actions)
+        random = journey.random
     }
 }
 
