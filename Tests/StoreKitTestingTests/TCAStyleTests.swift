@@ -46,7 +46,7 @@ import Testing
                     "filter": "all",
                     "todos": [
                       {
-                        "createdAt": 1795000000.0,
+                        "createdAt": 2026-11-18T11:06:40.000Z,
                         "id": "00000000-0000-0000-0000-000000000001",
                 -       "isComplete": false,
                 +       "isComplete": true,
