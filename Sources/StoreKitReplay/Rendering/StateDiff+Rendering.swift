@@ -39,7 +39,7 @@ extension StateDiff {
             changes.map { change in
                 var members: [String: JSONValue] = [
                     "path": .string(change.path.description),
-                    "components": .array(change.path.components.map(\.jsonValue)),
+                    "components": change.path.componentsJSON,
                 ]
                 switch change.kind {
                 case .changed(let from, let to):

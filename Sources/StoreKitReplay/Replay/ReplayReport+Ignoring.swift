@@ -45,34 +45,6 @@ extension IgnoredDifferences {
     }
 }
 
-extension JSONPath {
-    /// The path as an array of its components' JSON (see ``StateDiff/jsonValue``).
-    var componentsJSON: JSONValue { .array(components.map(\.jsonValue)) }
-
-    /// Reads a path written by ``componentsJSON``.
-    /// - Throws: ``SessionEventDecodingError`` at `location` when it is not one.
-    init(componentsJSON json: JSONValue, at location: String) throws(SessionEventDecodingError) {
-        guard let components = json.arrayValue else {
-            throw SessionEventDecodingError(path: location, message: "is not an array of path components")
-        }
-        var path: [Component] = []
-        for component in components {
-            switch component {
-            case .string(let key): path.append(.key(key))
-            case .integer(let index): path.append(.index(Int(index)))
-            case .object(let members) where members.count == 1 && members["mapKey"] != nil:
-                path.append(.mapKey(members["mapKey"] ?? .null))
-            case .object(let members) where members.count == 1 && members["id"] != nil:
-                path.append(.identified(members["id"] ?? .null))
-            default:
-                throw SessionEventDecodingError(
-                    path: location, message: "holds a component that is not a key, an index, {\"mapKey\": …} or {\"id\": …}")
-            }
-        }
-        self.init(path)
-    }
-}
-
 extension Array where Element == IgnoredPattern {
     /// Counts the differences one step's comparison ignored, by pattern: a step more for a pattern already seen,
     /// else its first step and place.

@@ -163,23 +163,10 @@ extension StateDiff.Change {
     /// - Throws: ``SessionEventDecodingError`` when its components or kind do not fit.
     init(jsonValue: JSONValue) throws(SessionEventDecodingError) {
         let location = "divergences[].changes[]"
-        guard let components = jsonValue["components"]?.arrayValue else {
+        guard let components = jsonValue["components"] else {
             throw SessionEventDecodingError(path: location + ".components", message: "is missing (expected an array)")
         }
-        var path: [JSONPath.Component] = []
-        for component in components {
-            switch component {
-            case .string(let key): path.append(.key(key))
-            case .integer(let index): path.append(.index(Int(index)))
-            case .object(let members) where members.count == 1 && members["mapKey"] != nil:
-                path.append(.mapKey(members["mapKey"] ?? .null))
-            case .object(let members) where members.count == 1 && members["id"] != nil:
-                path.append(.identified(members["id"] ?? .null))
-            default:
-                throw SessionEventDecodingError(
-                    path: location + ".components", message: "holds a component that is not a key, an index, {\"mapKey\": …} or {\"id\": …}")
-            }
-        }
+        let path = try JSONPath(componentsJSON: components, at: location + ".components")
         let kind: Kind
         switch (jsonValue["kind"]?.stringValue, jsonValue["old"], jsonValue["new"]) {
         case ("changed", let old?, let new?): kind = .changed(from: old, to: new)
@@ -197,7 +184,7 @@ extension StateDiff.Change {
                 path: location + ".kind",
                 message: "is not 'changed' (with old and new), 'added' (new), 'removed' (old) or 'moved' (from and to)")
         }
-        self.init(path: JSONPath(path), kind: kind)
+        self.init(path: path, kind: kind)
     }
 }
 
@@ -210,5 +197,33 @@ extension JSONPath.Component {
         case .mapKey(let key): .object(["mapKey": key])
         case .identified(let id): .object(["id": id])
         }
+    }
+}
+
+extension JSONPath {
+    /// The path as an array of its components' JSON (see ``StateDiff/jsonValue``).
+    var componentsJSON: JSONValue { .array(components.map(\.jsonValue)) }
+
+    /// Reads a path written by ``componentsJSON``.
+    /// - Throws: ``SessionEventDecodingError`` at `location` when it is not one.
+    init(componentsJSON json: JSONValue, at location: String) throws(SessionEventDecodingError) {
+        guard let components = json.arrayValue else {
+            throw SessionEventDecodingError(path: location, message: "is not an array of path components")
+        }
+        var path: [Component] = []
+        for component in components {
+            switch component {
+            case .string(let key): path.append(.key(key))
+            case .integer(let index): path.append(.index(Int(index)))
+            case .object(let members) where members.count == 1 && members["mapKey"] != nil:
+                path.append(.mapKey(members["mapKey"] ?? .null))
+            case .object(let members) where members.count == 1 && members["id"] != nil:
+                path.append(.identified(members["id"] ?? .null))
+            default:
+                throw SessionEventDecodingError(
+                    path: location, message: "holds a component that is not a key, an index, {\"mapKey\": …} or {\"id\": …}")
+            }
+        }
+        self.init(path)
     }
 }
