@@ -117,23 +117,12 @@ public final class MockStore<State: Sendable, Action: Sendable>: StoreProtocol, 
     /// The values `selector` selects (or its override): the current one first, then each one that differs from
     /// the last, after every ``setState(_:)`` and ``dispatch(_:)``.
     public func values<Value: Equatable & Sendable>(of selector: Selector<State, Value>) -> AsyncStream<Value> {
-        AsyncStream { continuation in
-            let last = Locked<Value?>(nil)
-            let yieldIfNew: @Sendable (State) -> Void = { [weak self] _ in
-                guard let self else { return }
-                let value = select(selector)
-                let isNew = last.withLock { previous in
-                    guard previous != value else { return false }
-                    previous = value
-                    return true
-                }
-                if isNew { continuation.yield(value) }
-            }
-            let subscription = lock.withLock {
+        // The value is selected through the mock, so an override counts; the state passed along is not needed.
+        DistinctValues.stream(of: { [unowned self] _ in select(selector) }) { yieldIfNew in
+            lock.withLock {
                 yieldIfNew(current)
                 return observe(yieldIfNew)
             }
-            continuation.onTermination = { _ in subscription.cancel() }
         }
     }
 

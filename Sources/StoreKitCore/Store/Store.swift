@@ -194,22 +194,11 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
 
     /// The values `selector` selects: the current one first, then each one that differs from the last.
     public func values<Value: Equatable & Sendable>(of selector: Selector<State, Value>) -> AsyncStream<Value> {
-        AsyncStream { continuation in
-            let last = Locked<Value?>(nil)
-            let yieldIfNew: @Sendable (State) -> Void = { state in
-                let value = selector(state)
-                let isNew = last.withLock { previous in
-                    guard previous != value else { return false }
-                    previous = value
-                    return true
-                }
-                if isNew { continuation.yield(value) }
-            }
-            let subscription = lock.withLock {
+        DistinctValues.stream(of: { selector($0) }) { yieldIfNew in
+            lock.withLock {
                 yieldIfNew(current)
                 return observe(yieldIfNew)
             }
-            continuation.onTermination = { _ in subscription.cancel() }
         }
     }
 }
