@@ -1,0 +1,217 @@
+import Foundation
+
+/// A transport that keeps only the last part of a session in memory, bounded in bytes, for a bug report: a
+/// keyframe (the state before the first action it still holds) and the actions after it, rolling forward.
+///
+/// Record to it like to any transport; when the user taps "report a bug", ``dump(to:)`` writes what it holds as a
+/// valid session whose header's initial state is the keyframe, which `replay-cli verify`, `diff` and `report`
+/// accept. With a ``Spill``, it also writes that session to a file at most every `interval` while actions arrive,
+/// so after a crash the next launch finds the last minutes in the spill file (see ``recoverSpill(at:to:)``).
+///
+/// ```swift
+/// let flight = FlightRecorder(maxBytes: 4 << 20, spill: .init(path: cachesFolder + "/last-session.jsonl"))
+/// let recorder = store.startRecording(.init(storeID: "todos", app: app), to: flight)
+/// // the bug-report button:
+/// try flight.dump(to: reportFolder + "/session.jsonl")
+/// ```
+///
+/// Like every transport it runs on the recorder's background thread, so the app never waits for it; ``dump(to:)``
+/// holds the flight recorder's lock only to copy what it holds, and does its encoding after. Each line holds its
+/// full state (record with the default `snapshots: .full`): that is what lets the oldest action be forgotten by
+/// making its state the keyframe. Sequence numbers in a dump start at 1; the header's metadata keeps the original
+/// ones (`flightRecorder.firstSequence`), and an effect whose cause is no longer held keeps no `cause`.
+public final class FlightRecorder: SessionTransport, @unchecked Sendable {
+    /// Where and how often the flight recorder writes what it holds, so a crash does not lose it.
+    public struct Spill: Sendable {
+        /// The file; written whole each time, through a temporary file renamed over it.
+        public var path: String
+        /// The least time between two spills.
+        public var interval: Duration
+
+        /// Describes a spill file.
+        public init(path: String, interval: Duration = .seconds(5)) {
+            self.path = path
+            self.interval = interval
+        }
+    }
+
+    /// One held line: an action with its full state, or a gap.
+    private struct HeldLine {
+        var bytes: [UInt8]
+        var isAction: Bool
+    }
+
+    /// The bound on the bytes held: the keyframe's line plus the lines after it.
+    public let maxBytes: Int
+    private let spill: Spill?
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var header: JSONValue?
+    private var keyframeLine: [UInt8]?
+    private var held: [HeldLine] = []
+    private var firstHeld = 0
+    private var heldBytes = 0
+    private var highWaterBytes = 0
+    private var lastSpill: ContinuousClock.Instant?
+    private var lastError: String?
+
+    /// Creates a flight recorder.
+    /// - Parameters:
+    ///   - maxBytes: The most bytes of lines it holds (4 MB unless given); the oldest actions are forgotten first.
+    ///   - spill: Where to keep a copy on disk, if anywhere.
+    public init(maxBytes: Int = 4 << 20, spill: Spill? = nil) {
+        self.maxBytes = maxBytes
+        self.spill = spill
+    }
+
+    /// The bytes of lines held now (the keyframe's line and the actions and gaps after it).
+    public var retainedBytes: Int { lock.withLock { heldBytes + (keyframeLine?.count ?? 0) } }
+
+    /// The most bytes it ever held at once; never more than ``maxBytes`` plus one line.
+    public var highWaterMark: Int { lock.withLock { highWaterBytes } }
+
+    /// The last failure to spill, if any (a spill never throws into the recorder).
+    public var lastSpillError: String? { lock.withLock { lastError } }
+
+    /// Keeps the header; a restart of the same session keeps the first one.
+    public func start(header line: [UInt8]) throws -> Int? {
+        let parsed = try JSONValue(parsing: Array(line.dropLast()))
+        lock.withLock { if header == nil { header = parsed } }
+        return nil
+    }
+
+    /// Holds the lines, forgetting the oldest actions beyond ``maxBytes``, and spills when it is time.
+    /// - Throws: ``FlightRecorderError/patchLine`` for a line that holds a patch instead of its state.
+    public func write(_ lines: [UInt8]) throws {
+        var incoming: [HeldLine] = []
+        for line in lines.split(separator: 0x0A, omittingEmptySubsequences: true) {
+            let event = try JSONValue(parsing: Array(line))
+            let kind = event["kind"]?.stringValue
+            if kind == "action" && event["patch"] != nil { throw FlightRecorderError.patchLine }
+            guard kind == "action" || kind == "gap" else { continue }  // `end`: a dump describes a live session
+            incoming.append(HeldLine(bytes: Array(line) + [0x0A], isAction: kind == "action"))
+        }
+        let spillNow: Bool = lock.withLock {
+            for line in incoming {
+                held.append(line)
+                heldBytes += line.bytes.count
+            }
+            forgetOldestBeyondBound()
+            highWaterBytes = max(highWaterBytes, heldBytes + (keyframeLine?.count ?? 0))
+            guard let spill, !incoming.isEmpty else { return false }
+            let now = ContinuousClock.now
+            guard lastSpill.map({ $0.duration(to: now) >= spill.interval }) ?? true else { return false }
+            lastSpill = now
+            return true
+        }
+        if spillNow, let spill { spillTo(spill.path) }
+    }
+
+    /// Spills once more, so the file holds everything up to the `end`.
+    public func close() throws {
+        if let spill { spillTo(spill.path) }
+    }
+
+    /// Writes what it holds as a session, through a temporary file renamed over `path`.
+    /// - Throws: ``FlightRecorderError/nothingRecorded`` before the recorder started, or the file system's error.
+    public func dump(to path: String) throws {
+        let bytes = try sessionBytes()
+        let temporary = path + ".dumping-\(ProcessInfo.processInfo.processIdentifier)"
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: temporary))
+            guard rename(temporary, path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw error
+        }
+    }
+
+    /// What it holds as the bytes of a session file.
+    /// - Throws: ``FlightRecorderError/nothingRecorded`` before the recorder started.
+    public func sessionBytes() throws -> [UInt8] {
+        let (header, keyframeLine, lines) = lock.withLock { (self.header, self.keyframeLine, Array(held[firstHeld...])) }
+        guard case .object(var members)? = header else { throw FlightRecorderError.nothingRecorded }
+        // The number of the first line held: an action's `seq`, or a gap's `from`.
+        let first = try lines.first.map { try JSONValue(parsing: Array($0.bytes.dropLast())) }
+        let firstSequence = Int(first?["seq"]?.integerValue ?? first?["from"]?.integerValue ?? 1)
+        if let keyframeLine, let state = try JSONValue(parsing: Array(keyframeLine.dropLast()))["state"] {
+            members["initialState"] = state
+        }
+        var metadata = members["metadata"]?.objectValue ?? [:]
+        metadata["flightRecorder"] = .object(["firstSequence": .integer(Int64(firstSequence))])
+        members["metadata"] = .object(metadata)
+        var bytes = JSONValue.object(members).canonicalBytes() + [0x0A]
+        let offset = Int64(firstSequence - 1)
+        for line in lines {
+            guard offset > 0, case .object(var event) = try JSONValue(parsing: Array(line.bytes.dropLast())) else {
+                bytes += line.bytes
+                continue
+            }
+            for field in ["seq", "from", "to"] {
+                if case .integer(let number)? = event[field] { event[field] = .integer(number - offset) }
+            }
+            if case .integer(let cause)? = event["cause"] {
+                event["cause"] = cause > offset ? .integer(cause - offset) : nil
+            }
+            bytes += JSONValue.object(event).canonicalBytes() + [0x0A]
+        }
+        return bytes
+    }
+
+    /// Moves the spill file a previous run left at `path` to `destination`, so the app can attach it to a crash
+    /// report before recording over it.
+    /// - Returns: Whether there was one.
+    public static func recoverSpill(at path: String, to destination: String) throws -> Bool {
+        guard FileManager.default.fileExists(atPath: path) else { return false }
+        guard rename(path, destination) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination])
+        }
+        return true
+    }
+
+    /// Forgets the oldest lines while more than ``maxBytes`` are held, keeping the last one; the state of the last
+    /// action forgotten becomes the keyframe. Call with the lock held.
+    private func forgetOldestBeyondBound() {
+        while heldBytes + (keyframeLine?.count ?? 0) > maxBytes, held.count - firstHeld > 1 {
+            forgetOldest()
+        }
+        // A dump starts right after its keyframe: never with a gap, after which the state is unknown.
+        // A gap goes with the action after it, whose state becomes the keyframe; a gap that cannot (only it and
+        // the last line are left) stays, and replay resyncs after it.
+        while held.count - firstHeld > 2, !held[firstHeld].isAction {
+            forgetOldest()
+            if held[firstHeld].isAction { forgetOldest() }
+        }
+        if firstHeld > 1024 && firstHeld * 2 > held.count {
+            held.removeFirst(firstHeld)
+            firstHeld = 0
+        }
+    }
+
+    /// Forgets the oldest line held; an action's state becomes the keyframe. Call with the lock held.
+    private func forgetOldest() {
+        let oldest = held[firstHeld]
+        firstHeld += 1
+        heldBytes -= oldest.bytes.count
+        if oldest.isAction { keyframeLine = oldest.bytes }
+    }
+
+    private func spillTo(_ path: String) {
+        do {
+            try dump(to: path)
+        } catch {
+            lock.withLock { lastError = "\(error)" }
+        }
+    }
+
+}
+
+/// Why a flight recorder could not do what was asked.
+public enum FlightRecorderError: Error, Sendable, Equatable {
+    /// The recorder has not started the session yet: there is nothing to dump.
+    case nothingRecorded
+    /// A line held a patch: the flight recorder needs every state in full (`snapshots: .full`).
+    case patchLine
+}
