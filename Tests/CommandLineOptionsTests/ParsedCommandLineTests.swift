@@ -120,3 +120,35 @@ private enum Sample {
                 """)
     }
 }
+
+@Suite struct QuantityOptionTests {
+    static let age = Option<Duration>.duration("--max-age", help: "how old")
+    static let size = Option<UInt64>.byteCount("--max-bytes", help: "how big")
+    static let command = CommandDescription(
+        name: "tool", abstract: "a tool", options: [age.declaration, size.declaration])
+
+    @Test(arguments: [
+        ("90s", Duration.seconds(90)), ("30m", .seconds(1800)), ("12h", .seconds(43_200)), ("7d", .seconds(604_800)),
+        ("1.5h", .seconds(5400)), ("45", .seconds(45)),
+    ])
+    func durationsReadWithTheirUnits(text: String, expected: Duration) throws {
+        #expect(try ParsedCommandLine(["--max-age", text], for: Self.command).value(of: Self.age) == expected)
+    }
+
+    @Test(arguments: [
+        ("500K", UInt64(500 << 10)), ("200MB", 200 << 20), ("2G", 2 << 30), ("1.5GB", 3 << 29), ("4096", 4096),
+        ("10kb", 10 << 10),
+    ])
+    func sizesReadWithTheirUnits(text: String, expected: UInt64) throws {
+        #expect(try ParsedCommandLine(["--max-bytes", text], for: Self.command).value(of: Self.size) == expected)
+    }
+
+    @Test(arguments: ["0s", "-3h", "12x", "h", "", "1e3"])
+    func aBadDurationNamesWhatItExpects(text: String) {
+        #expect {
+            try ParsedCommandLine(["--max-age", text], for: Self.command)
+        } throws: { error in
+            "\(error)".contains("a duration such as 90s, 30m, 12h or 7d")
+        }
+    }
+}
