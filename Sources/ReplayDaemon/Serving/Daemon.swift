@@ -16,6 +16,7 @@ final class Daemon {
     private var connectionsOpened = 0
     private var acceptPausedUntil: UInt64 = 0
     private var socketCheckedAt: UInt64 = 0
+    private var retentionCheckedAt: UInt64?
     private let userID = geteuid()
 
     /// Prepares the session directory and the socket, and repairs cut-off session files.
@@ -73,6 +74,7 @@ final class Daemon {
                 continue
             }
             checkSocketFile(now: MonotonicClock.nanoseconds())
+            applyRetention(now: MonotonicClock.nanoseconds())
             if descriptors[0].revents != 0, !signals.drain().isEmpty {
                 shutDown()
                 return
@@ -110,6 +112,43 @@ final class Daemon {
             ])
         case .failed(let error):
             log.write(.error, "socket.recreate_failed", ["socket": .string(options.socketPath), "error": .string(error)])
+        }
+    }
+
+    /// At start and then every ``SessionRetention/checkInterval``: removes the finished sessions past
+    /// `--max-age` or beyond `--max-bytes`, oldest first, logging each.
+    private func applyRetention(now: UInt64) {
+        let retention = options.retention
+        guard retention.isEnabled else { return }
+        let interval = UInt64(retention.checkInterval.seconds * 1e9)
+        if let checked = retentionCheckedAt, now &- checked < interval { return }
+        retentionCheckedAt = now
+        let files = SessionRetention.storedFiles(in: options.sessionDirectory)
+        let planned = retention.removals(of: files, open: shared.withLock { $0.activeSessions }, now: Date())
+        for removal in planned {
+            let path = options.sessionDirectory + "/" + removal.file.name
+            // Under the lock, so that no worker opens the session again while it is removed.
+            let outcome: Result<Bool, SystemError> = shared.withLock { state in
+                guard !state.activeSessions.contains(removal.file.name) else { return .success(false) }
+                do throws(SystemError) {
+                    try Syscall.unlink(path)
+                    return .success(true)
+                } catch {
+                    return .failure(error)
+                }
+            }
+            switch outcome {
+            case .success(true):
+                log.write(.info, "session.removed", [
+                    "file": .string(path), "reason": .string(removal.reason.rawValue),
+                    "bytes": .integer(Int64(removal.file.bytes)),
+                    "ageSeconds": .integer(Int64(Date().timeIntervalSince(removal.file.modified))),
+                ])
+            case .success(false):
+                break  // A client reopened it since the folder was listed.
+            case .failure(let error):
+                log.write(.error, "session.remove_failed", ["file": .string(path), "error": .string("\(error)")])
+            }
         }
     }
 

@@ -15,6 +15,8 @@ package struct DaemonOptions: Sendable {
     var logLevel = DaemonLog.Level.info
     /// How many threads read, check and store clients' lines: ``defaultWorkerCount`` unless set.
     var workerCount = DaemonOptions.defaultWorkerCount
+    /// How long finished sessions are kept and how much room they may take (`--max-age`, `--max-bytes`).
+    var retention = SessionRetention()
 
     /// Two threads per core, and at least 8, up to 64. More threads than cores, because a write to a session file
     /// can wait on the disk: the waiting thread's clients are held up, and with one thread per core its core
@@ -40,6 +42,12 @@ package struct DaemonOptions: Sendable {
     static let threads = Option<Int>.integer(
         "--threads", in: 1...64, defaultDescription: "two per core,\nat least 8",
         help: "how many threads read, check and store the clients' lines, from 1 to 64;\neach client is served by one of them")
+    /// `--max-age <duration>`.
+    static let maxAge = Option<Duration>.duration(
+        "--max-age", help: "remove finished sessions last written longer ago than this (90s, 30m, 12h, 7d);\nopen sessions are never removed")
+    /// `--max-bytes <size>`.
+    static let maxBytes = Option<UInt64>.byteCount(
+        "--max-bytes", help: "while finished sessions take more than this (500K, 200MB, 2G),\nremove the oldest")
     /// `--log-level <level>`.
     static let logLevel = Option<DaemonLog.Level>(
         "--log-level", valueName: "<level>", default: .info, defaultDescription: "info",
@@ -48,8 +56,12 @@ package struct DaemonOptions: Sendable {
     /// The command line as `--help` shows it.
     package static let command = CommandDescription(
         name: "replayd", abstract: "replayd collects the sessions that apps record, one NDJSON file per session.",
-        options: [socket.declaration, directory.declaration, maxLineBytes.declaration, threads.declaration, logLevel.declaration],
-        discussion: "Logs are JSON lines on stderr. SIGTERM or SIGINT stops the daemon cleanly.")
+        options: [
+            socket.declaration, directory.declaration, maxLineBytes.declaration, threads.declaration,
+            maxAge.declaration, maxBytes.declaration, logLevel.declaration,
+        ],
+        discussion: "Logs are JSON lines on stderr, removals included (session.removed). SIGTERM or SIGINT stops the "
+            + "daemon cleanly.")
 
     /// Parses `arguments` (without the program name); `nil` when help was asked for.
     /// - Throws: ``UsageError`` naming the offending option.
@@ -65,6 +77,7 @@ package struct DaemonOptions: Sendable {
         options.maxLineBytes = parsed.value(of: maxLineBytes, default: options.maxLineBytes)
         options.workerCount = parsed.value(of: threads, default: options.workerCount)
         options.logLevel = parsed.value(of: logLevel, default: options.logLevel)
+        options.retention = SessionRetention(maxAge: parsed.value(of: maxAge), maxBytes: parsed.value(of: maxBytes))
         return options
     }
 
