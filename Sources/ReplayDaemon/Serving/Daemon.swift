@@ -17,6 +17,10 @@ final class Daemon {
     private var acceptPausedUntil: UInt64 = 0
     private var socketCheckedAt: UInt64 = 0
     private var retentionCheckedAt: UInt64?
+    private var indexRefreshedAt: UInt64?
+    /// Refreshes the sessions' index off the main thread, one refresh at a time.
+    private let indexer = DispatchQueue(label: "replayd.index", qos: .utility)
+    private let indexing = Locked(false)
     private let userID = geteuid()
 
     /// Prepares the session directory and the socket, and repairs cut-off session files.
@@ -75,6 +79,7 @@ final class Daemon {
             }
             checkSocketFile(now: MonotonicClock.nanoseconds())
             applyRetention(now: MonotonicClock.nanoseconds())
+            refreshIndex(now: MonotonicClock.nanoseconds())
             if descriptors[0].revents != 0, !signals.drain().isEmpty {
                 shutDown()
                 return
@@ -148,6 +153,28 @@ final class Daemon {
                 break  // A client reopened it since the folder was listed.
             case .failure(let error):
                 log.write(.error, "session.remove_failed", ["file": .string(path), "error": .string("\(error)")])
+            }
+        }
+    }
+
+    /// At start and then every 30 seconds, on its own queue: brings the folder's ``SessionIndex`` up to date, so
+    /// `replay-cli sessions` reads only what changed since.
+    private func refreshIndex(now: UInt64) {
+        if let refreshed = indexRefreshedAt, now &- refreshed < 30_000_000_000 { return }
+        indexRefreshedAt = now
+        guard indexing.withLock({ running in
+            defer { running = true }
+            return !running
+        }) else { return }
+        indexer.async { [options, log, indexing] in
+            defer { indexing.withLock { $0 = false } }
+            do {
+                let (index, filesRead) = try SessionIndex.refreshed(in: options.sessionDirectory)
+                log.write(.debug, "index.refreshed", [
+                    "sessions": .integer(Int64(index.entries.count)), "filesRead": .integer(Int64(filesRead)),
+                ])
+            } catch {
+                log.write(.error, "index.refresh_failed", ["error": .string("\(error)")])
             }
         }
     }

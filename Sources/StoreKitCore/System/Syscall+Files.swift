@@ -13,6 +13,8 @@ extension Syscall {
         package var size: Int
         /// Which file this is, whatever its name.
         package var identity: FileIdentity
+        /// When its contents last changed, in milliseconds since 1970.
+        package var modifiedMilliseconds: Int64
     }
 
     /// A file's device and inode, which stay the same when it is renamed and differ for a new file of that name.
@@ -122,5 +124,11 @@ extension Syscall.FileStatus {
         size = Int(info.st_size)
         identity = Syscall.FileIdentity(
             device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
+        #if canImport(Darwin)
+            let modified = info.st_mtimespec
+        #else
+            let modified = info.st_mtim
+        #endif
+        modifiedMilliseconds = Int64(modified.tv_sec) * 1000 + Int64(modified.tv_nsec) / 1_000_000
     }
 }

@@ -1,0 +1,190 @@
+import Foundation
+import StoreKitCore
+
+/// A summary of every session file in a folder, kept beside them in `.index.json`, so that finding sessions among
+/// thousands reads one small file and looks at each session's size and time instead of reading every session.
+///
+/// An entry is trusted only while its file has the size and modification time it had when it was summarized; a
+/// file that changed, or that the index lacks, is read again, and entries of files that are gone are dropped.
+/// So the index is never a source of truth, only a cache: missing, stale or damaged, it is rebuilt.
+///
+/// ```swift
+/// let entries = try SessionIndex.refreshed(in: "/home/me/.replayd/sessions").entries
+/// let recent = entries.filter { $0.storeID == "todos" && $0.status == "finished" }
+/// ```
+public struct SessionIndex: Sendable, Equatable {
+    /// One session file's summary.
+    public struct Entry: Sendable, Equatable {
+        /// The file's name in the folder.
+        public var file: String
+        /// Its size when summarized.
+        public var bytes: UInt64
+        /// Its modification time when summarized, in milliseconds since 1970.
+        public var modifiedMilliseconds: Int64
+        /// The header's session id, store id, app name and version, and start time; empty when unreadable.
+        public var sessionID: String
+        /// The store that replays it.
+        public var storeID: String
+        /// The app that recorded it.
+        public var appName: String
+        /// The app's version.
+        public var appVersion: String
+        /// When recording started (ISO 8601), as the header says.
+        public var startedAt: String
+        /// How many action lines it holds.
+        public var actions: Int
+        /// How many actions its gaps say were lost.
+        public var lostInGaps: Int
+        /// `finished`, `appExited` or `disconnected` from its `end` line; `open` without one; `damaged (line N)`
+        /// when the strict reader refuses a line.
+        public var status: String
+        /// How many times each action name occurs.
+        public var actionNames: [String: Int]
+        /// Why the strict reader refused the file (its `file:line: reason`); empty when it reads to the end.
+        public var damage: String
+
+        /// Creates an entry.
+        public init(
+            file: String, bytes: UInt64, modifiedMilliseconds: Int64, sessionID: String = "", storeID: String = "",
+            appName: String = "", appVersion: String = "", startedAt: String = "", actions: Int = 0,
+            lostInGaps: Int = 0, status: String = "open", actionNames: [String: Int] = [:], damage: String = ""
+        ) {
+            self.file = file
+            self.bytes = bytes
+            self.modifiedMilliseconds = modifiedMilliseconds
+            self.sessionID = sessionID
+            self.storeID = storeID
+            self.appName = appName
+            self.appVersion = appVersion
+            self.startedAt = startedAt
+            self.actions = actions
+            self.lostInGaps = lostInGaps
+            self.status = status
+            self.actionNames = actionNames
+            self.damage = damage
+        }
+    }
+
+    /// The index file's name in the sessions folder.
+    public static let fileName = ".index.json"
+    /// The version of the index file's format; another version is rebuilt.
+    public static let formatVersion = 1
+
+    /// The entries, by file name.
+    public var entries: [Entry]
+
+    /// Creates an index of `entries`.
+    public init(entries: [Entry] = []) {
+        self.entries = entries
+    }
+
+    /// The index of `directory`, brought up to date: entries whose file changed or is new are summarized again,
+    /// entries of removed files dropped, and the index file rewritten when anything changed (when it can be:
+    /// a folder that cannot be written to still gets a correct answer).
+    /// - Returns: The index, and how many files had to be read.
+    /// - Throws: The error of listing the folder.
+    public static func refreshed(in directory: String) throws -> (index: SessionIndex, filesRead: Int) {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+            .filter { $0.hasSuffix("." + SessionFormat.fileExtension) }
+        let stored = Dictionary(
+            (load(from: directory)?.entries ?? []).map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
+        var entries: [Entry] = []
+        var filesRead = 0
+        for name in names.sorted() {
+            let path = directory + "/" + name
+            guard let status = try? Syscall.status(path) else { continue }
+            let modified = status.modifiedMilliseconds
+            if let entry = stored[name], entry.bytes == UInt64(status.size), entry.modifiedMilliseconds == modified {
+                entries.append(entry)
+            } else {
+                entries.append(summarize(path, bytes: UInt64(status.size), modifiedMilliseconds: modified))
+                filesRead += 1
+            }
+        }
+        let index = SessionIndex(entries: entries)
+        if filesRead > 0 || stored.count != entries.count { try? index.write(to: directory) }
+        return (index, filesRead)
+    }
+
+    /// Reads the summary of one session file.
+    public static func summarize(_ path: String, bytes: UInt64, modifiedMilliseconds: Int64) -> Entry {
+        var entry = Entry(
+            file: URL(fileURLWithPath: path).lastPathComponent, bytes: bytes, modifiedMilliseconds: modifiedMilliseconds)
+        do {
+            let reader = try SessionReader(path: path)
+            while let event = try reader.next() {
+                switch event {
+                case .header(let header):
+                    entry.sessionID = header.sessionID
+                    entry.storeID = header.storeID
+                    entry.appName = header.app.name
+                    entry.appVersion = header.app.version
+                    entry.startedAt = header.startedAt
+                case .action(let action):
+                    entry.actions += 1
+                    entry.actionNames[action.name, default: 0] += 1
+                case .gap(let gap):
+                    entry.lostInGaps += gap.count
+                case .end(let end):
+                    entry.status = end.reason.rawValue
+                }
+            }
+        } catch {
+            entry.status = "damaged (line \(error.line))"
+            entry.damage = error.description
+        }
+        return entry
+    }
+
+    /// The index stored in `directory`; `nil` when missing, unreadable or of another format version.
+    public static func load(from directory: String) -> SessionIndex? {
+        guard let data = FileManager.default.contents(atPath: directory + "/" + fileName),
+            let json = try? JSONValue(parsing: Array(data)), json["version"]?.integerValue == Int64(formatVersion),
+            case .array(let encoded)? = json["entries"]
+        else { return nil }
+        var entries: [Entry] = []
+        for item in encoded {
+            guard let file = item["file"]?.stringValue, let bytes = item["bytes"]?.integerValue,
+                let modified = item["modified"]?.integerValue
+            else { return nil }
+            var names: [String: Int] = [:]
+            for (name, count) in item["actionNames"]?.objectValue ?? [:] { names[name] = Int(count.integerValue ?? 0) }
+            entries.append(
+                Entry(
+                    file: file, bytes: UInt64(max(0, bytes)), modifiedMilliseconds: modified,
+                    sessionID: item["sessionId"]?.stringValue ?? "", storeID: item["storeId"]?.stringValue ?? "",
+                    appName: item["appName"]?.stringValue ?? "", appVersion: item["appVersion"]?.stringValue ?? "",
+                    startedAt: item["startedAt"]?.stringValue ?? "", actions: Int(item["actions"]?.integerValue ?? 0),
+                    lostInGaps: Int(item["lostInGaps"]?.integerValue ?? 0), status: item["status"]?.stringValue ?? "",
+                    actionNames: names, damage: item["damage"]?.stringValue ?? ""))
+        }
+        return SessionIndex(entries: entries)
+    }
+
+    /// Writes the index into `directory`, through a temporary file renamed over the old one, readable by its owner
+    /// alone like the sessions.
+    public func write(to directory: String) throws {
+        let encoded = entries.map { entry in
+            JSONValue.object([
+                "file": .string(entry.file), "bytes": .integer(Int64(entry.bytes)),
+                "modified": .integer(entry.modifiedMilliseconds), "sessionId": .string(entry.sessionID),
+                "storeId": .string(entry.storeID), "appName": .string(entry.appName),
+                "appVersion": .string(entry.appVersion), "startedAt": .string(entry.startedAt),
+                "actions": .integer(Int64(entry.actions)), "lostInGaps": .integer(Int64(entry.lostInGaps)),
+                "status": .string(entry.status),
+                "actionNames": .object(entry.actionNames.mapValues { .integer(Int64($0)) }),
+                "damage": .string(entry.damage),
+            ])
+        }
+        let document = JSONValue.object(["version": .integer(Int64(Self.formatVersion)), "entries": .array(encoded)])
+        let path = directory + "/" + Self.fileName
+        let temporary = path + ".\(ProcessInfo.processInfo.processIdentifier).tmp"
+        guard FileManager.default.createFile(
+            atPath: temporary, contents: Data(document.canonicalBytes()), attributes: [.posixPermissions: 0o600])
+        else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary]) }
+        guard rename(temporary, path) == 0 else {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+        }
+    }
+}
