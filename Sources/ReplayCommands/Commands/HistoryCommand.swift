@@ -99,7 +99,7 @@ enum HistoryCommand: Command {
     /// `3 of 320 steps changed todos[*].title`, or `todos[*].title never changed in 320 steps`, then the steps
     /// gaps lost.
     private static func conclusion(_ pattern: String, _ tally: Tally) -> String {
-        let actions = "\(tally.actions) step\(tally.actions == 1 ? "" : "s")"
+        let actions = "\(tally.actions) recorded step\(tally.actions == 1 ? "" : "s")"
         var text =
             tally.changedSteps == 0
             ? "\(pattern) never changed in \(actions)"
