@@ -33,6 +33,32 @@ import Testing
                 """)
     }
 
+    @Test func anIndexInThePathMatchesTheElementAChangeNamesByID() async throws {
+        // Given the session, whose todos are identified (changes name them `todos[id: A]`) and A is always first
+        let path = try TodosWithGap.write()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        // When the history of the first todo is asked for by index
+        let outcome = try await CLI.run(["history", path, "todos[0]"])
+
+        // Then A's steps are listed, not B's (step 2 added B at index 1)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(
+            outcome.stdout == """
+                history of todos[0] in \(path), store "todos"
+                     1     0.100s  app              addTodo
+                       todos[id: A]  (absent) -> {"id":"A","isComplete":false,"title":"Milk"}
+                     3     0.300s  app              todo.toggleCompleted
+                       todos[id: A].isComplete  false -> true
+                     - gap: steps 4-5 lost (bufferFull): what they did to todos[0] is unknown
+                     6     0.600s  effect of 3      todo.reminder.fired
+                       (changes since step 3, before the gap)
+                       todos[id: A].title  "Milk" -> "Oat milk"
+                3 of 5 recorded steps changed todos[0]; steps 4-5 were lost in a gap and may hide more
+
+                """)
+    }
+
     @Test func aPathThatNeverChangedIsExitOneWithALineSayingSo() async throws {
         // Given the session, whose todos have no 'dueDate'
         let path = try TodosWithGap.write()
