@@ -207,6 +207,34 @@ import Testing
                 """)
     }
 
+    @Test func aMoveCountsForTheElementButNotForWhatItHolds() async throws {
+        // Given the rehearsal sample, where the user drags a setlist to the top twice
+        let session = CLI.session("rehearsals-journey.jsonl")
+
+        // When the moves are logged by the setlists they changed, and by their names
+        let elements = try await CLI.run(["log", session, "--name", "setlists.moveSetlist", "--diff", "--path", "setlists.setlists[*]"])
+        let names = try await CLI.run(["log", session, "--name", "setlists.moveSetlist", "--path", "setlists.setlists[*].name"])
+
+        // Then each move is a change of the element, and none of its name
+        #expect(elements.status == 0, "\(elements.stderr)")
+        #expect(
+            elements.stdout == """
+                session eb442d5b-9d8b-497e-95e4-c729f0362b41, store "rehearsals", SampleApp 1.0, started 2026-11-23T22:37:34.034Z
+                    50     0.002s  app              1 change     setlists.moveSetlist
+                       setlists.setlists[id: 6FD66C7B-5A26-4EA2-9712-2FC402BB22DE]  moved from 1 to 0
+                   280     0.014s  app              1 change     setlists.moveSetlist
+                       setlists.setlists[id: C2CCF7DD-1B77-4BDC-8140-A71C2107AE66]  moved from 3 to 0
+                     - end: finished after 0.519 s, 320 actions, 0 dropped
+
+                """)
+        #expect(
+            names.stdout == """
+                session eb442d5b-9d8b-497e-95e4-c729f0362b41, store "rehearsals", SampleApp 1.0, started 2026-11-23T22:37:34.034Z
+                     - end: finished after 0.519 s, 320 actions, 0 dropped
+
+                """)
+    }
+
     @Test(arguments: [
         (["--path", "todos[x"], "Error: --path: bad path pattern 'todos[x' at character 6: '[' is never closed with ']'\n"),
         (["--from", "5", "--to", "3"], "Error: --from 5 is after --to 3\nUsage: \(LogDiffTests.usage)\n"),

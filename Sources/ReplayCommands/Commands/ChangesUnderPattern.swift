@@ -29,6 +29,33 @@ struct ChangesUnderPattern {
         }
     }
 
+    /// Whether a step from `old` to `new` may have changed a place the pattern names: `false` when the values
+    /// at the pattern's leading member names are equal in both, so that a step which left them alone is passed
+    /// over without a diff of the whole state.
+    func mayHaveChanged(from old: JSONValue, to new: JSONValue) -> Bool {
+        var old = old
+        var new = new
+        for component in pattern.components {
+            guard case .key(let key) = component, case .object(let oldMembers) = old, case .object(let newMembers) = new
+            else { break }
+            if let oldChild = oldMembers[key], let newChild = newMembers[key] {
+                (old, new) = (oldChild, newChild)
+            } else if oldMembers[key] == nil, newMembers[key] == nil, key != "_0", let oldPayload = oldMembers["_0"],
+                let newPayload = newMembers["_0"]
+            {
+                // An unlabeled payload the pattern leaves out: the member is looked for inside it.
+                (old, new) = (oldPayload, newPayload)
+                guard case .object(let oldInside) = old, case .object(let newInside) = new,
+                    let oldChild = oldInside[key], let newChild = newInside[key]
+                else { break }
+                (old, new) = (oldChild, newChild)
+            } else {
+                break
+            }
+        }
+        return old != new
+    }
+
     /// The changes of `diff` at, under or inside the places the pattern names, in the diff's order.
     func select(from diff: StateDiff) -> [Change] {
         diff.changes.flatMap { change in

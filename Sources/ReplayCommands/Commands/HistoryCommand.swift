@@ -55,6 +55,7 @@ enum HistoryCommand: Command {
                     gapSincePrevious = false
                 }
                 tally.actions += 1
+                guard selection.mayHaveChanged(from: previous, to: action.state) else { return true }
                 let whole = StateDiff(from: previous, to: action.state)
                 let selected = selection.select(from: whole)
                 guard !selected.isEmpty else { return true }

@@ -46,7 +46,8 @@ enum LogCommand: Command {
                     previousStep = action.sequence
                     gapSincePrevious = false
                 }
-                guard filter.admits(action) else { return true }
+                guard filter.admits(action), filter.changes?.mayHaveChanged(from: previous, to: action.state) ?? true
+                else { return true }
                 let whole = StateDiff(from: previous, to: action.state)
                 var shown = whole
                 if let selection = filter.changes {
