@@ -59,6 +59,36 @@ import Testing
                 """)
     }
 
+    @Test func aPathThroughAnEnumPayloadLeavesOutItsUnderscoreZeroAndSeesTheCaseLeave() async throws {
+        // Given a state whose route is an enum case with an unlabeled payload (`{"edit": {"_0": {...}}}`)
+        let lines = [
+            #"{"app":{"build":"1","name":"SampleApp","schemaVersion":"1","version":"1.0"},"format":1,"host":"vm","initialState":{"count":0,"route":{"edit":{"_0":{"title":"a"}}}},"kind":"session","metadata":{},"pid":1,"sessionId":"00000000-0000-0000-0000-000000000022","startedAt":"2026-11-23T10:00:00.000Z","storeId":"todos"}"#,
+            #"{"action":{"edit":{"_0":{"setTitle":{"_0":"b"}}}},"kind":"action","name":"edit.setTitle","origin":"app","seq":1,"state":{"count":0,"route":{"edit":{"_0":{"title":"b"}}}},"time":0.1}"#,
+            #"{"action":{"increment":{}},"kind":"action","name":"increment","origin":"app","seq":2,"state":{"count":1,"route":{"edit":{"_0":{"title":"b"}}}},"time":0.2}"#,
+            #"{"action":{"close":{}},"kind":"action","name":"close","origin":"app","seq":3,"state":{"count":1,"route":{"list":{}}},"time":0.3}"#,
+            #"{"actions":3,"dropped":0,"kind":"end","reason":"finished","time":0.4}"#,
+        ]
+        let path = "/tmp/skr-look-\(UUID().uuidString.prefix(8)).jsonl"
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        // When the history of the edited title is asked for as paths print it, without `_0`
+        let outcome = try await CLI.run(["history", path, "route.edit.title"])
+
+        // Then the title's edit is listed, the step that left it alone is not, and leaving the case removes it
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(
+            outcome.stdout == """
+                history of route.edit.title in \(path), store "todos"
+                     1     0.100s  app              edit.setTitle
+                       route.edit.title  "a" -> "b"
+                     3     0.300s  app              close
+                       route.edit.title  "b" -> (absent)
+                2 of 3 recorded steps changed route.edit.title
+
+                """)
+    }
+
     @Test func aPathThatNeverChangedIsExitOneWithALineSayingSo() async throws {
         // Given the session, whose todos have no 'dueDate'
         let path = try TodosWithGap.write()
