@@ -3,48 +3,82 @@ import StoreKitCore
 import StoreKitReplay
 
 /// `replay-cli log`: one line per event; an action's line is its step, time, origin, how many paths of the state
-/// changed, and its whole name.
+/// changed, and its whole name. With `--diff`, the changes under it; filters choose the actions shown.
+///
+/// It streams: each action is compared with the state before it, and only that state is kept.
 enum LogCommand: Command {
+    /// `--diff`.
+    static let diff = Flag("--diff", help: "under each action, what it changed: one line per change, 'todos[id: 3].isComplete  false -> true'")
+    /// `--full`.
+    static let full = Flag("--full", help: "with --diff, also the -/+ dump of the state around the changes (implies --diff)")
+
     static let command = CommandDescription(
         name: "replay-cli log",
         abstract: "List a session's events: step, time, origin, how much the state changed, and the action's whole name.",
-        arguments: [ArgumentDeclaration("<session>", help: "a recorded session (.jsonl), or '-' for standard input")], options: [SharedOptions.json.declaration])
+        arguments: [ArgumentDeclaration("<session>", help: "a recorded session (.jsonl), or '-' for standard input")],
+        options: [diff.declaration, full.declaration] + StepFilter.declarations + [SharedOptions.json.declaration],
+        discussion: """
+            Filters combine: an action is listed when it passes all of them. Gaps within the steps listed and the \
+            end are always listed. Each action is compared with the state recorded before it; after a gap, that \
+            state is from before the gap, and --diff says so. With --json, an action listed with --diff carries \
+            'diff', its changes as 'diff --json' writes them. Reads the session only; no replay host runs.
+            """)
 
     static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> Int32 {
+        let filter = try StepFilter(parsed, usage: command.usage)
         let session = try SessionInput(parsed.positionals[0])
         defer { session.cleanUp() }
-        var previous: JSONValue = .null
-        var entries: [JSONValue] = []
         let json = parsed.isSet(SharedOptions.json)
+        let full = parsed.isSet(Self.full)
+        let showsChanges = full || parsed.isSet(Self.diff)
+        var previous: JSONValue = .null
+        var previousStep = 0
+        var gapSincePrevious = false
+        var entries: [JSONValue] = []
         try SessionScan.read(session) { event throws(CLIError) in
             switch event {
             case .header(let header):
                 previous = header.initialState
                 if !json { context.terminal.out("session \(header.sessionID), store \"\(header.storeID)\", \(header.app.name) \(header.app.version), started \(header.startedAt)") }
             case .action(let action):
-                let changes = StateDiff(from: previous, to: action.state).changes.count
-                previous = action.state
-                var origin = "app"
-                if case .effect(let cause) = action.origin { origin = cause.map { "effect of \($0)" } ?? "effect" }
+                defer {
+                    previous = action.state
+                    previousStep = action.sequence
+                    gapSincePrevious = false
+                }
+                guard filter.admits(action), filter.changes?.mayHaveChanged(from: previous, to: action.state) ?? true
+                else { return true }
+                let whole = StateDiff(from: previous, to: action.state)
+                var shown = whole
+                if let selection = filter.changes {
+                    let selected = selection.select(from: whole)
+                    if selected.isEmpty { return true }
+                    shown = StateDiff(old: whole.old, new: whole.new, changes: selected, typeNotes: whole.typeNotes)
+                }
+                let comparedWith = gapSincePrevious ? previousStep : nil
                 if json {
-                    entries.append(.object([
+                    var entry: [String: JSONValue] = [
                         "kind": .string("action"), "step": .integer(Int64(action.sequence)), "time": .double(action.time),
-                        "name": .string(action.name), "origin": .string(origin), "changes": .integer(Int64(changes)),
-                    ]))
+                        "name": .string(action.name), "origin": .string(StepRendering.origin(of: action)),
+                        "changes": .integer(Int64(whole.changes.count)),
+                    ]
+                    if showsChanges { entry["diff"] = shown.jsonValue }
+                    if let comparedWith { entry["comparedWithStep"] = .integer(Int64(comparedWith)) }
+                    entries.append(.object(entry))
                 } else {
-                    // The name comes last, whole: a case path (`path.element.rehearse.timerTick`) has no fixed
-                    // width, and the columns before it do, so every line stays aligned as it streams out.
-                    let step = String(action.sequence).leftPadded(6)
-                    let time = String(format: "%9.3fs", action.time)
-                    let origin = origin.rightPadded(16)
-                    let count = "\(changes) change\(changes == 1 ? "" : "s")".rightPadded(11)
-                    context.terminal.out("\(step) \(time)  \(origin) \(count)  \(action.name)")
+                    let count = whole.changes.count
+                    context.terminal.out(StepRendering.line(action, middle: "\(count) change\(count == 1 ? "" : "s")".rightPadded(11)))
+                    if showsChanges && !whole.isEmpty {
+                        context.terminal.out(context.terminal.render(StepRendering.changes(shown, comparedWith: comparedWith, full: full)))
+                    }
                 }
             case .gap(let gap):
+                gapSincePrevious = true
+                guard filter.admits(gap) else { return true }
                 if json {
                     entries.append(SessionEvent.gap(gap).jsonValue)
                 } else {
-                    context.terminal.out(context.terminal.yellow("     - gap: steps \(gap.firstSequence)-\(gap.lastSequence) lost (\(gap.reason.rawValue))"))
+                    context.terminal.out(context.terminal.yellow(StepRendering.gap(gap)))
                 }
             case .end(let end):
                 if json {
@@ -57,17 +91,5 @@ enum LogCommand: Command {
         }
         if json { context.terminal.out(JSONValue.array(entries).prettyString()) }
         return 0
-    }
-}
-
-extension String {
-    /// The string right-aligned in `width` columns.
-    func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: " ", count: width - count) + self
-    }
-
-    /// The string left-aligned in `width` columns; a longer string is kept whole, never cut.
-    func rightPadded(_ width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }

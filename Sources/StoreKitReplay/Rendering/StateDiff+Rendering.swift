@@ -71,7 +71,7 @@ extension StateDiff {
 extension StateDiff.Change {
     /// `todos[2].isComplete  true -> false`; `syncUps[id: 3]  moved from 2 to 0`; `startedAt  2026-11-23T10:00:00.000Z
     /// -> 2026-11-23T10:00:01.500Z` for a date the notes know of.
-    func summary(typeNotes: EncodedTypeNotes) -> String {
+    package func summary(typeNotes: EncodedTypeNotes) -> String {
         let readableKind = typeNotes.kind(at: path)
         func compact(_ value: JSONValue) -> String {
             if let readable = ReadableValue.text(of: value, as: readableKind) { return readable }

@@ -1,0 +1,77 @@
+import CommandLineOptions
+import StoreKitCore
+import StoreKitReplay
+
+/// Which actions `log` shows: by name, origin, text, step range and the paths they changed, all combined (an
+/// action is shown when it passes every filter given). Gaps that touch the step range and the end are always shown.
+struct StepFilter {
+    /// Who dispatched an action, as `--origin` names it.
+    enum Origin: String, CaseIterable, Sendable {
+        /// The user, through the app.
+        case app
+        /// An effect (whatever its cause).
+        case effect
+    }
+
+    /// `--name <name>`.
+    static let name = Option<String>.string(
+        "--name", valueName: "<name>",
+        help: "only actions named <name> or below it, by whole dot-separated parts: 'path.element.rehearsal' shows 'path.element.rehearsal.timerTick', not 'path.element.rehearsals'")
+    /// `--origin app|effect`.
+    static let origin = Option<Origin>.choice(
+        "--origin", valueName: "app|effect", help: "only actions dispatched by the app, or by effects")
+    /// `--grep <text>`.
+    static let grep = Option<String>.string(
+        "--grep", valueName: "<text>", help: "only actions whose name or JSON contains <text> (case matters)")
+    /// `--from <n>`.
+    static let from = Option<Int>.integer("--from", in: 1...Int.max, help: "only steps from <n> on")
+    /// `--to <n>`.
+    static let to = Option<Int>.integer("--to", in: 1...Int.max, help: "only steps up to <n> (with --from, a range)")
+    /// `--path <path>`.
+    static let path = Option<String>.string(
+        "--path", valueName: "<path>",
+        help: "only steps that changed something at or under <path>, a pattern as --ignore takes ('todos[*].title', 'route.*', 'todos[id: 3]'); with --diff, only those changes")
+    /// The filters' declarations, in the order help lists them.
+    static let declarations = [name.declaration, origin.declaration, grep.declaration, from.declaration, to.declaration, path.declaration]
+
+    /// The name an action's name must equal or continue with a dot.
+    let namePrefix: String?
+    /// The origin an action must have.
+    let wantedOrigin: Origin?
+    /// Text an action's name or JSON must contain.
+    let text: String?
+    /// The steps shown.
+    let steps: ClosedRange<Int>
+    /// The places a shown step must have changed.
+    let changes: ChangesUnderPattern?
+
+    /// Reads the filters from the command line.
+    /// - Throws: ``CLIError`` (exit 2) for `--from` after `--to` or a `--path` that is not a pattern.
+    init(_ parsed: ParsedCommandLine, usage: String) throws(CLIError) {
+        namePrefix = parsed.value(of: Self.name)
+        wantedOrigin = parsed.value(of: Self.origin)
+        text = parsed.value(of: Self.grep)
+        let first = parsed.value(of: Self.from) ?? 1
+        let last = parsed.value(of: Self.to) ?? Int.max
+        guard first <= last else { throw CLIError("--from \(first) is after --to \(last)", usage: usage) }
+        steps = first...last
+        changes = try parsed.value(of: Self.path).map { text throws(CLIError) in try ChangesUnderPattern(text, option: "--path") }
+    }
+
+    /// Whether the action passes the filters that need no diff: step range, name, origin and text.
+    func admits(_ action: ActionEvent) -> Bool {
+        guard steps.contains(action.sequence) else { return false }
+        if let namePrefix, action.name != namePrefix, !action.name.hasPrefix(namePrefix + ".") { return false }
+        switch (wantedOrigin, action.origin) {
+        case (.app?, .effect), (.effect?, .app): return false
+        default: break
+        }
+        if let text, !action.name.contains(text), !action.action.canonicalString.contains(text) { return false }
+        return true
+    }
+
+    /// Whether any of a gap's steps fall in the range shown.
+    func admits(_ gap: GapEvent) -> Bool {
+        gap.firstSequence <= steps.upperBound && gap.lastSequence >= steps.lowerBound
+    }
+}

@@ -1,0 +1,57 @@
+import StoreKitCore
+import StoreKitReplay
+
+/// How `log` and `history` write a step: its line of fixed-width columns, the changes under it, a gap.
+enum StepRendering {
+    /// Where the lines under a step's line start: below its time column.
+    static let indent = String(repeating: " ", count: 7)
+
+    /// `app`, `effect of 12`, or `effect` when the cause is unknown.
+    static func origin(of action: ActionEvent) -> String {
+        guard case .effect(let cause) = action.origin else { return "app" }
+        return cause.map { "effect of \($0)" } ?? "effect"
+    }
+
+    /// The step, time and origin in columns of fixed width, then `middle` (its own fixed-width column, or
+    /// nothing), then the action's whole name: a case path (`path.element.rehearse.timerTick`) has no fixed width,
+    /// so it comes last and every line stays aligned as it streams out.
+    static func line(_ action: ActionEvent, middle: String? = nil) -> String {
+        let step = String(action.sequence).leftPadded(6)
+        let time = String(format: "%9.3fs", action.time)
+        let origin = origin(of: action).rightPadded(16)
+        return "\(step) \(time)  \(origin) \(middle.map { $0 + "  " } ?? "")\(action.name)"
+    }
+
+    /// The changes under a step's line, one summary line each (`todos[id: 3].isComplete  false -> true`), then
+    /// with `full` the `-`/`+` dump of them; first, when the state compared with is from before a gap (`earlier`,
+    /// the step of that state, 0 for the initial one), a line saying so.
+    static func changes(_ diff: StateDiff, comparedWith earlier: Int?, full: Bool) -> [RenderedLine] {
+        var lines: [RenderedLine] = []
+        if let earlier {
+            let since = earlier == 0 ? "the initial state" : "step \(earlier)"
+            lines.append(RenderedLine(.text, indent + "(changes since \(since), before the gap)"))
+        }
+        lines += diff.changes.map { RenderedLine(.text, indent + $0.summary(typeNotes: diff.typeNotes)) }
+        if full && !diff.isEmpty {
+            lines += diff.renderedLines().map { RenderedLine($0.kind, indent + $0.text) }
+        }
+        return lines
+    }
+
+    /// `     - gap: steps 40-52 lost (bufferFull)`, and `then` after it when given.
+    static func gap(_ gap: GapEvent, then note: String? = nil) -> String {
+        "     - gap: steps \(gap.firstSequence)-\(gap.lastSequence) lost (\(gap.reason.rawValue))" + (note.map { ": " + $0 } ?? "")
+    }
+}
+
+extension String {
+    /// The string right-aligned in `width` columns.
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+
+    /// The string left-aligned in `width` columns; a longer string is kept whole, never cut.
+    func rightPadded(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}

@@ -1,0 +1,285 @@
+import Foundation
+import Testing
+
+/// `log --diff`, `--full` and the filters, on a session with patch lines, an effect and a gap, and on the
+/// rehearsal sample.
+@Suite struct LogDiffTests {
+    static let header = #"session 00000000-0000-0000-0000-000000000020, store "todos", SampleApp 1.0, started 2026-11-23T10:00:00.000Z"#
+
+    @Test func diffListsEachChangeUnderItsActionAndSaysWhenTheStateComparedWithIsFromBeforeAGap() async throws {
+        // Given a session whose step 6 follows a gap of steps 4-5
+        let path = try TodosWithGap.write()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        // When it is logged with --diff
+        let outcome = try await CLI.run(["log", path, "--diff"])
+
+        // Then each change is one line under its action, and the gap and the end stay
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(
+            outcome.stdout == """
+                \(Self.header)
+                     1     0.100s  app              1 change     addTodo
+                       todos[id: A]  (absent) -> {"id":"A","isComplete":false,"title":"Milk"}
+                     2     0.200s  app              1 change     addTodo
+                       todos[id: B]  (absent) -> {"id":"B","isComplete":false,"title":"Eggs"}
+                     3     0.300s  app              1 change     todo.toggleCompleted
+                       todos[id: A].isComplete  false -> true
+                     - gap: steps 4-5 lost (bufferFull)
+                     6     0.600s  effect of 3      2 changes    todo.reminder.fired
+                       (changes since step 3, before the gap)
+                       todos[id: A].title  "Milk" -> "Oat milk"
+                       todos[id: B].isComplete  false -> true
+                     7     0.700s  app              1 change     setFilter
+                       filter  "all" -> "done"
+                     - end: finished after 0.800 s, 7 actions, 2 dropped
+
+                """)
+    }
+
+    @Test func pathKeepsTheStepsThatChangedItAndFullDumpsOnlyThoseChanges() async throws {
+        // Given the session
+        let path = try TodosWithGap.write()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        // When the steps from 3 on that changed any todo's isComplete are logged with the dump
+        let outcome = try await CLI.run(["log", path, "--full", "--path", "todos[*].isComplete", "--from", "3"])
+
+        // Then step 7 (the filter) is left out, step 6 shows its isComplete change only, and the gap stays
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(
+            outcome.stdout == """
+                \(Self.header)
+                     3     0.300s  app              1 change     todo.toggleCompleted
+                       todos[id: A].isComplete  false -> true
+                         {
+                           "filter": "all",
+                           "todos": [
+                             {
+                               "id": "A",
+                       -       "isComplete": false,
+                       +       "isComplete": true,
+                               "title": "Milk"
+                             },
+                             ... (1 unchanged)
+                           ]
+                         }
+                     - gap: steps 4-5 lost (bufferFull)
+                     6     0.600s  effect of 3      2 changes    todo.reminder.fired
+                       (changes since step 3, before the gap)
+                       todos[id: B].isComplete  false -> true
+                         {
+                           "filter": "all",
+                           "todos": [
+                             ... (1 unchanged)
+                             {
+                               "id": "B",
+                       -       "isComplete": false,
+                       +       "isComplete": true,
+                               "title": "Eggs"
+                             }
+                           ]
+                         }
+                     - end: finished after 0.800 s, 7 actions, 2 dropped
+
+                """)
+    }
+
+    @Test func nameMatchesWholeDotSeparatedPartsAndCombinesWithOrigin() async throws {
+        // Given the session, whose 'todo.…' actions come from the app (step 3) and from an effect (step 6)
+        let path = try TodosWithGap.write()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        // When the app's actions under 'todo' are logged, and then those under 'tod'
+        let app = try await CLI.run(["log", path, "--name", "todo", "--origin", "app"])
+        let partial = try await CLI.run(["log", path, "--name", "tod"])
+
+        // Then only step 3 is listed; 'tod' is not a whole part of any name
+        #expect(app.status == 0, "\(app.stderr)")
+        #expect(
+            app.stdout == """
+                \(Self.header)
+                     3     0.300s  app              1 change     todo.toggleCompleted
+                     - gap: steps 4-5 lost (bufferFull)
+                     - end: finished after 0.800 s, 7 actions, 2 dropped
+
+                """)
+        #expect(
+            partial.stdout == """
+                \(Self.header)
+                     - gap: steps 4-5 lost (bufferFull)
+                     - end: finished after 0.800 s, 7 actions, 2 dropped
+
+                """)
+    }
+
+    @Test func jsonWithDiffCarriesTheChangesAsDiffJSONWritesThem() async throws {
+        // Given the session
+        let path = try TodosWithGap.write()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        // When the actions whose JSON holds "Eggs"... or "B" are logged as JSON with their changes
+        let outcome = try await CLI.run(["log", path, "--json", "--diff", "--grep", #""id":"B""#, "--to", "6"])
+
+        // Then step 2 (addTodo B) and step 6 (fired B) are listed with their changes, and the gap and end too
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(
+            outcome.stdout == """
+                [
+                  {
+                    "changes": 1,
+                    "diff": [
+                      {
+                        "components": [
+                          "todos",
+                          {
+                            "id": "B"
+                          }
+                        ],
+                        "kind": "added",
+                        "new": {
+                          "id": "B",
+                          "isComplete": false,
+                          "title": "Eggs"
+                        },
+                        "path": "todos[id: B]"
+                      }
+                    ],
+                    "kind": "action",
+                    "name": "addTodo",
+                    "origin": "app",
+                    "step": 2,
+                    "time": 0.2
+                  },
+                  {
+                    "count": 2,
+                    "from": 4,
+                    "kind": "gap",
+                    "reason": "bufferFull",
+                    "to": 5
+                  },
+                  {
+                    "changes": 2,
+                    "comparedWithStep": 3,
+                    "diff": [
+                      {
+                        "components": [
+                          "todos",
+                          {
+                            "id": "A"
+                          },
+                          "title"
+                        ],
+                        "kind": "changed",
+                        "new": "Oat milk",
+                        "old": "Milk",
+                        "path": "todos[id: A].title"
+                      },
+                      {
+                        "components": [
+                          "todos",
+                          {
+                            "id": "B"
+                          },
+                          "isComplete"
+                        ],
+                        "kind": "changed",
+                        "new": true,
+                        "old": false,
+                        "path": "todos[id: B].isComplete"
+                      }
+                    ],
+                    "kind": "action",
+                    "name": "todo.reminder.fired",
+                    "origin": "effect of 3",
+                    "step": 6,
+                    "time": 0.6
+                  },
+                  {
+                    "actions": 7,
+                    "dropped": 2,
+                    "kind": "end",
+                    "reason": "finished",
+                    "time": 0.8
+                  }
+                ]
+
+                """)
+    }
+
+    @Test func aMoveCountsForTheElementButNotForWhatItHolds() async throws {
+        // Given the rehearsal sample, where the user drags a setlist to the top twice
+        let session = CLI.session("rehearsals-journey.jsonl")
+
+        // When the moves are logged by the setlists they changed, and by their names
+        let elements = try await CLI.run(["log", session, "--name", "setlists.moveSetlist", "--diff", "--path", "setlists.setlists[*]"])
+        let names = try await CLI.run(["log", session, "--name", "setlists.moveSetlist", "--path", "setlists.setlists[*].name"])
+
+        // Then each move is a change of the element, and none of its name
+        #expect(elements.status == 0, "\(elements.stderr)")
+        #expect(
+            elements.stdout == """
+                session eb442d5b-9d8b-497e-95e4-c729f0362b41, store "rehearsals", SampleApp 1.0, started 2026-11-23T22:37:34.034Z
+                    50     0.002s  app              1 change     setlists.moveSetlist
+                       setlists.setlists[id: 6FD66C7B-5A26-4EA2-9712-2FC402BB22DE]  moved from 1 to 0
+                   280     0.014s  app              1 change     setlists.moveSetlist
+                       setlists.setlists[id: C2CCF7DD-1B77-4BDC-8140-A71C2107AE66]  moved from 3 to 0
+                     - end: finished after 0.519 s, 320 actions, 0 dropped
+
+                """)
+        #expect(
+            names.stdout == """
+                session eb442d5b-9d8b-497e-95e4-c729f0362b41, store "rehearsals", SampleApp 1.0, started 2026-11-23T22:37:34.034Z
+                     - end: finished after 0.519 s, 320 actions, 0 dropped
+
+                """)
+    }
+
+    @Test(arguments: [
+        (["--path", "todos[x"], "Error: --path: bad path pattern 'todos[x' at character 6: '[' is never closed with ']'\n"),
+        (["--from", "5", "--to", "3"], "Error: --from 5 is after --to 3\nUsage: \(LogDiffTests.usage)\n"),
+        (["--origin", "view"], "Error: option '--origin' needs one of app or effect, not 'view'\nUsage: \(LogDiffTests.usage)\n"),
+    ])
+    func badFiltersAreExitTwoNamingWhatIsWrong(_ options: [String], _ error: String) async throws {
+        let outcome = try await CLI.run(["log", CLI.session("todos-basic.jsonl")] + options)
+        #expect(outcome.status == 2)
+        #expect(outcome.stdout == "")
+        #expect(outcome.stderr == error)
+    }
+
+    static let usage =
+        "replay-cli log <session> [--diff] [--full] [--name <name>] [--origin app|effect] [--grep <text>] [--from <n>] [--to <n>] [--path <path>] [--json]"
+
+    @Test func theRehearsalSampleReadsByFeature() async throws {
+        // Given the realistic sample: 320 actions with case-path names five parts deep
+        // When the app's own rehearsal actions up to step 70 are logged with what they changed
+        let outcome = try await CLI.run([
+            "log", CLI.session("rehearsals-journey.jsonl"), "--name", "path.element.rehearsal", "--origin", "app", "--to",
+            "70", "--diff",
+        ])
+
+        // Then the timer's effect ticks are left out and each change reads as a path
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(
+            outcome.stdout == """
+                session eb442d5b-9d8b-497e-95e4-c729f0362b41, store "rehearsals", SampleApp 1.0, started 2026-11-23T22:37:34.034Z
+                    53     0.003s  app              2 changes    path.element.rehearsal.startTapped
+                       path.entries[id: 2].element.rehearsal.phase.countingIn  (absent) -> {"beatsLeft":4}
+                       path.entries[id: 2].element.rehearsal.phase.ready  {} -> (absent)
+                    61     0.004s  app              2 changes    path.element.rehearsal.pauseTapped
+                       path.entries[id: 2].element.rehearsal.phase.paused  (absent) -> {}
+                       path.entries[id: 2].element.rehearsal.phase.playing  {} -> (absent)
+                    62     0.004s  app              1 change     path.element.rehearsal.notesChanged
+                       path.entries[id: 2].element.rehearsal.notes  "" -> "Groove"
+                    63     0.004s  app              1 change     path.element.rehearsal.notesChanged
+                       path.entries[id: 2].element.rehearsal.notes  "Groove" -> "Groove drags a"
+                    64     0.004s  app              1 change     path.element.rehearsal.notesChanged
+                       path.entries[id: 2].element.rehearsal.notes  "Groove drags a" -> "Groove drags a little"
+                    65     0.004s  app              2 changes    path.element.rehearsal.resumeTapped
+                       path.entries[id: 2].element.rehearsal.phase.paused  {} -> (absent)
+                       path.entries[id: 2].element.rehearsal.phase.playing  (absent) -> {}
+                     - end: finished after 0.519 s, 320 actions, 0 dropped
+
+                """)
+    }
+}
