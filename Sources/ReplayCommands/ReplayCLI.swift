@@ -10,6 +10,7 @@ public enum ReplayCLI {
 
     static let commands: [any Command.Type] = [
         DiffCommand.self, CheckCommand.self, ReplayCommand.self, ShowCommand.self, LogCommand.self, StatsCommand.self,
+        ExportTestCommand.self,
         SessionsCommand.self, VerifyCommand.self, UpdateCommand.self,
     ]
 
