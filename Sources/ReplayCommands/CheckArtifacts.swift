@@ -48,7 +48,8 @@ struct CheckArtifacts {
     /// when the replay gave none, as when the host crashed).
     func keep(_ path: String, report: ReplayReport?, replay: HostReplay) -> Kept {
         var kept = Kept()
-        let base = URL(fileURLWithPath: directory).appendingPathComponent(names[path] ?? "session").path
+        // Named as the folder was given (relative stays relative), as the summary and the log show them.
+        let base = (directory.hasSuffix("/") ? directory : directory + "/") + (names[path] ?? "session")
         let session: Session
         do {
             session = try Session(contentsOf: path)
