@@ -7,9 +7,9 @@ extension Session {
     /// The header is this session's, with the recorded state before the first step as its initial state, the
     /// session id suffixed with the steps kept, and `metadata.trimmedFrom` naming the original session and steps.
     /// The actions are renumbered from 1; an effect's cause follows its action, and is `nil` when that action lies
-    /// before the range. Times count from the step before the range. A step stored as a patch is stored as a patch
-    /// again, against its new previous state (the initial state for the first step); a full state stays full. An
-    /// `end` line closes the result.
+    /// before the range. Times count from the step before the range. Each step keeps its snapshot layout: a patch
+    /// still applies, since the state before each kept step is the same as in the session (for the first, the new
+    /// initial state). An `end` line closes the result.
     /// - Parameter range: Recorded step numbers, from 1.
     /// - Returns: The trimmed session.
     /// - Throws: ``SessionTrimError`` when the range starts before step 1 or ends after the last step, or when a gap
@@ -38,7 +38,6 @@ extension Session {
             "sessionId": .string(header.sessionID), "firstStep": .integer(Int64(range.lowerBound)),
             "lastStep": .integer(Int64(range.upperBound)),
         ])
-        var previous = trimmedHeader.initialState
         var kept: [SessionEvent] = []
         for var action in actions where range.contains(action.sequence) {
             action.sequence -= offset
@@ -46,8 +45,6 @@ extension Session {
             if case .effect(let cause?) = action.origin {
                 action.origin = .effect(cause: cause > offset ? cause - offset : nil)
             }
-            if action.patch != nil { action.patch = JSONPatch(from: previous, to: action.state) }
-            previous = action.state
             kept.append(.action(action))
         }
         let endTime = kept.last.flatMap { if case .action(let action) = $0 { action.time } else { nil } } ?? 0

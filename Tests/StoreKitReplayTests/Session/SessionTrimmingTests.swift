@@ -34,7 +34,7 @@ import Testing
         let trimmed = try session.trimmed(to: 3...6)
 
         // Then the initial state is the state after step 2, the steps are renumbered from 1 with their actions and
-        // states, causes follow their actions (or are nil when before the range), patches are patches again, and
+        // states, causes follow their actions (or are nil when before the range), patches still apply, and
         // the trimmed file reads back and replays as a match
         #expect(trimmed.header.initialState == recorded[1].state)
         #expect(trimmed.header.sessionID == session.header.sessionID + "-steps-3-6")
