@@ -9,7 +9,8 @@ public enum ReplayCLI {
     static let programName = "replay-cli"
 
     static let commands: [any Command.Type] = [
-        DiffCommand.self, CheckCommand.self, ReplayCommand.self, ShowCommand.self, LogCommand.self, HistoryCommand.self, StatsCommand.self,
+        DiffCommand.self, CheckCommand.self, ReplayCommand.self, ShowCommand.self, LogCommand.self, HistoryCommand.self,
+        StatsCommand.self, ExportTestCommand.self,
         SessionsCommand.self, VerifyCommand.self, UpdateCommand.self,
     ]
 

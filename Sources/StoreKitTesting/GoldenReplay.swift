@@ -26,6 +26,11 @@ import StoreKitReplay
 /// `docs/migrations.md`). A missing file always fails: there is nothing to replay (record one with your app, or use
 /// ``assertGolden(_:storeID:initialState:reducer:actions:ignoring:record:filePath:)``).
 ///
+/// A failing replay keeps two artifacts and names them on the failure message's last line (`artifacts: …`): the
+/// golden as the current reducers replay it (`<golden>.replayed.jsonl`) and its HTML report (`<golden>.html`), in
+/// `artifacts`, else ``GoldenArtifacts/directory(forTestFile:environment:)`` (`$REPLAY_ARTIFACTS`, else the
+/// package's `.build/replay-artifacts`), for CI to upload.
+///
 /// Values that differ from run to run (random ids, dates) can be left out by path, as `replay-cli --ignore` does:
 /// `ignoring: ["todos[*].createdAt"]` makes each replayed state take the recorded values there before the state
 /// type's `==` compares the two (see ``JSONPathPattern``).
@@ -34,6 +39,8 @@ import StoreKitReplay
 ///   - stores: The replayable stores; the session's header names which one replays it.
 ///   - ignoring: Path patterns whose values do not count (`*` any member, `[*]` any element).
 ///   - record: The record mode; `nil` uses ``GoldenRecordMode/fromEnvironment(_:)``.
+///   - artifacts: The folder a failure writes its artifacts into; `nil` uses
+///     ``GoldenArtifacts/directory(forTestFile:environment:)``.
 ///   - filePath: The calling test file, which relative paths start from; leave the default.
 /// - Returns: The replay report, for further assertions.
 /// - Throws: ``GoldenReplayError`` describing the divergence, the gap, the decoding failure, the read error, or a
@@ -41,7 +48,7 @@ import StoreKitReplay
 @discardableResult
 public func assertReplayMatches(
     session path: String, stores: [ReplayableStore], ignoring: [String] = [], record: GoldenRecordMode? = nil,
-    filePath: StaticString = #filePath
+    artifacts: String? = nil, filePath: StaticString = #filePath
 ) throws(GoldenReplayError) -> ReplayReport {
     let path = goldenPath(path, calledFrom: filePath)
     let mode = try resolvedMode(record)
@@ -60,7 +67,12 @@ public func assertReplayMatches(
             "re-recorded golden \(path) with the current reducers (record mode '\(mode.rawValue)'); review the change "
                 + "and run again without recording\n\n" + report.explanation(source: path))
     }
-    guard report.isMatch else { throw GoldenReplayError(report.explanation(source: path)) }
+    guard report.isMatch else {
+        let kept = GoldenArtifacts.keep(
+            golden: path, in: artifacts ?? GoldenArtifacts.directory(forTestFile: "\(filePath)"), recorded: session,
+            report: report, replayed: { try engine.rerecord(session, migrating: true) })
+        throw GoldenReplayError(report.explanation(source: path) + "\n" + kept)
+    }
     return report
 }
 
@@ -77,6 +89,10 @@ public func assertReplayMatches(
 ///
 /// With `ignoring`, the values at those paths do not count, in the states and in the script's actions and
 /// initial state alike (a fresh random id in an action is still the same script).
+///
+/// A failure keeps the golden as the test's script and the current reducer make it (`<golden>.replayed.jsonl`) and
+/// the golden's HTML report (`<golden>.html`) in `artifacts` (else ``GoldenArtifacts/directory(forTestFile:environment:)``)
+/// and names them on the message's last line (`artifacts: …`).
 /// ```swift
 /// @Test func addingTwoTodos() throws {
 ///     try assertGolden("Goldens/two-todos.jsonl", storeID: Todos.storeID, initialState: Todos.State(),
@@ -86,7 +102,8 @@ public func assertReplayMatches(
 /// - Throws: ``GoldenReplayError`` on any difference, and after recording.
 public func assertGolden<State: Codable & Equatable & Sendable, Action: Codable & Sendable>(
     _ path: String, storeID: String, initialState: State, reducer: Reducer<State, Action>, actions: [Action],
-    ignoring: [String] = [], record: GoldenRecordMode? = nil, filePath: StaticString = #filePath
+    ignoring: [String] = [], record: GoldenRecordMode? = nil, artifacts: String? = nil,
+    filePath: StaticString = #filePath
 ) throws(GoldenReplayError) {
     let path = goldenPath(path, calledFrom: filePath)
     let mode = try resolvedMode(record)
@@ -126,10 +143,13 @@ public func assertGolden<State: Codable & Equatable & Sendable, Action: Codable 
             "re-recorded golden \(path) (\(actions.count) actions, record mode '\(mode.rawValue)'); review the change and run again")
     }
     if sameScript && report.isMatch { return }
+    let kept = GoldenArtifacts.keep(
+        golden: path, in: artifacts ?? GoldenArtifacts.directory(forTestFile: "\(filePath)"), recorded: golden,
+        report: report, replayed: { sameScript ? try engine.rerecord(golden, migrating: true) : rescripted(golden, by: fresh) })
     guard sameScript else {
-        throw GoldenReplayError(scriptDifference(golden: golden, fresh: fresh, path: path))
+        throw GoldenReplayError(scriptDifference(golden: golden, fresh: fresh, path: path) + "\n" + kept)
     }
-    throw GoldenReplayError(report.explanation(source: path))
+    throw GoldenReplayError(report.explanation(source: path) + "\n" + kept)
 }
 
 /// The patterns parsed.

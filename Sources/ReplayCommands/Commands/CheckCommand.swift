@@ -11,13 +11,21 @@ enum CheckCommand: Command {
     /// `--junit <file>`.
     static let junit = Option<String>.string(
         "--junit", valueName: "<file>", help: "also write the results as JUnit XML for CI")
+    /// `--artifacts <dir>`.
+    static let artifacts = Option<String>.string(
+        "--artifacts", valueName: "<dir>",
+        help: "keep in this folder, for each failing session, its replayed session (<name>.replayed.jsonl) and HTML report (<name>.html)")
+    /// `--summary <file>`.
+    static let summary = Option<String>.string(
+        "--summary", valueName: "<file>",
+        help: "also write the results as a Markdown table for a CI job summary (such as $GITHUB_STEP_SUMMARY); appended to")
 
     static let command = CommandDescription(
         name: "replay-cli check", abstract: "Replay every session in the given files and folders; exit 1 if any diverged.",
         arguments: [
             ArgumentDeclaration("<path>", help: "session files (.jsonl) and folders to search for them", isRepeating: true)
         ],
-        options: [jobs.declaration, junit.declaration] + SharedOptions.ignoring + SharedOptions.replaying)
+        options: [jobs.declaration, junit.declaration, artifacts.declaration, summary.declaration] + SharedOptions.ignoring + SharedOptions.replaying)
 
     /// One session's outcome.
     struct Result {
@@ -27,6 +35,33 @@ enum CheckCommand: Command {
         var explanation: [RenderedLine]
         var status: Int32
         var json: JSONValue
+        /// The step where the session failed, when known.
+        var failedStep: Int?
+        /// The action at that step, when known.
+        var failedAction: String?
+        /// The first path that differs (or does not decode), when known.
+        var failedPath: String?
+        /// The replay's report, when the host gave one.
+        var report: ReplayReport?
+        /// What `--artifacts` kept.
+        var artifacts = CheckArtifacts.Kept()
+
+        /// Takes what `--artifacts` kept into the result and its JSON.
+        mutating func keep(_ kept: CheckArtifacts.Kept) {
+            artifacts = kept
+            if case .object(var fields) = json {
+                fields["artifacts"] = .array(kept.paths.map(JSONValue.string))
+                fields["artifactProblems"] = .array(kept.problems.map(JSONValue.string))
+                json = .object(fields)
+            }
+        }
+
+        /// The result as a row of the `--summary` table.
+        var summaryRow: CheckSummary.Row {
+            CheckSummary.Row(
+                session: path, verdict: verdict, passed: status == 0, step: failedStep, action: failedAction, path: failedPath,
+                artifacts: artifacts.paths, artifactProblems: artifacts.problems)
+        }
     }
 
     static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> Int32 {
@@ -36,12 +71,17 @@ enum CheckCommand: Command {
         let hostOptions = try HostOptions.resolve(parsed, context: context)
         let identity = try hostOptions.bringUpToDate(context.terminal)
         let replay = hostOptions.replay(context.terminal)
+        let keeper = try parsed.value(of: artifacts).map { directory throws(CLIError) in
+            try CheckArtifacts(directory: directory, sessions: paths)
+        }
         let results = Results(count: paths.count)
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = parsed.value(ofDefaulted: jobs)
         for (index, path) in paths.enumerated() {
             queue.addOperation {
-                results.set(index, check(path, replay, ignoring: ignoring))
+                var result = check(path, replay, ignoring: ignoring)
+                if let keeper, result.status != 0 { result.keep(keeper.keep(path, report: result.report, replay: replay)) }
+                results.set(index, result)
                 context.terminal.progress("checked \(results.done) of \(paths.count) sessions")
             }
         }
@@ -52,6 +92,9 @@ enum CheckCommand: Command {
         let summary = "\(all.count) session\(all.count == 1 ? "" : "s"): "
             + counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         if let junit = parsed.value(of: junit) { try JUnitReport.write(all, host: identity, to: junit) }
+        if let summaryPath = parsed.value(of: self.summary) {
+            try append(CheckSummary(rows: all.map(\.summaryRow), counts: summary).markdown, to: summaryPath)
+        }
         if parsed.isSet(SharedOptions.json) {
             context.terminal.out(
                 JSONValue.object([
@@ -65,6 +108,8 @@ enum CheckCommand: Command {
             }
             for result in all where result.status != 0 {
                 context.terminal.out("\n" + context.terminal.render(result.explanation))
+                let kept = result.artifacts.paths.map { "kept \($0)" } + result.artifacts.problems
+                if !kept.isEmpty { context.terminal.out(kept.joined(separator: "\n")) }
             }
             context.terminal.out("\n" + summary)
             context.terminal.out(identity.summary)
@@ -85,13 +130,43 @@ enum CheckCommand: Command {
             let drift = outcome.drift.isEmpty ? [] : (outcome.drift.explanation + "\n").renderedLines(.text)
             let explanation = drift + report.explanationLines(source: path)
             let verdict = outcome.drift.isEmpty ? report.verdict.name : "drifted"
+            var failedStep: Int?
+            var failedAction: String?
+            var failedPath: String?
+            switch report.verdict {
+            case .diverged(let divergence):
+                failedStep = divergence.step
+                failedAction = divergence.actionName
+                failedPath = divergence.diff.changes.first.map { "\($0.path)" }
+            case .undecodable(let undecodable):
+                failedStep = undecodable.step
+                failedAction = undecodable.actionName
+                failedPath = "\(undecodable.part.rawValue) \(undecodable.path)"
+            default:
+                break
+            }
             return Result(
                 path: path, verdict: verdict, line: line, explanation: explanation, status: outcome.exitStatus,
-                json: .object(["session": .string(path), "verdict": .string(verdict), "drift": outcome.drift.jsonValue, "report": report.jsonValue]))
+                json: .object(["session": .string(path), "verdict": .string(verdict), "drift": outcome.drift.jsonValue, "report": report.jsonValue]),
+                failedStep: failedStep, failedAction: failedAction, failedPath: failedPath, report: report)
         } catch {
             return Result(
                 path: path, verdict: "error", line: "error       \(path): \(error.description)", explanation: [RenderedLine(.text, error.description)], status: 2,
                 json: .object(["session": .string(path), "verdict": .string("error"), "error": .string(error.description)]))
+        }
+    }
+
+    /// Appends `markdown` to the file at `path` (created when missing), as a CI job summary file is written to.
+    private static func append(_ markdown: String, to path: String) throws(CLIError) {
+        guard FileManager.default.fileExists(atPath: path) || FileManager.default.createFile(atPath: path, contents: nil),
+            let file = FileHandle(forWritingAtPath: path)
+        else { throw CLIError(.output, "cannot write the summary to '\(path)'") }
+        defer { try? file.close() }
+        do {
+            try file.seekToEnd()
+            try file.write(contentsOf: Data(markdown.utf8))
+        } catch {
+            throw CLIError(.output, "cannot write the summary to '\(path)': \(error.localizedDescription)")
         }
     }
 

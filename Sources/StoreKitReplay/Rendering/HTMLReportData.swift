@@ -1,0 +1,137 @@
+import StoreKitCore
+
+/// The data an HTML report embeds once, as JSON, for its script to render from.
+///
+/// ```
+/// {"source": …, "session": {"id", "store", "app", "startedAt", "actions", "ended"}, "note": …|null,
+///  "initialState": …,
+///  "steps": [{"s": step, "n": name, "o": "app"|"effect", "c": cause|null, "t": seconds, "a": action,
+///             "d": changes, "p": patch}],
+///  "gaps": [{"first", "last", "count", "reason", "message"}],
+///  "replay": null | {"verdict", "explanation", "stepsReplayed", "stepsMatched",
+///                    "divergences": [{"step", "name", "replayed", "changes", "dump"}], "undecodable": …|null},
+///  "drift": [{"part", "case", "path", "message", "count", "firstStep"}]}
+/// ```
+/// A step's `d` is what the action changed, as ``StateDiff/jsonValue`` gives it without `components` (paths as the
+/// diff renders them); `p` is the RFC 6902 patch from the state before to the state after, which the script
+/// applies to rebuild a state only when it is shown. A step's keys are short: a session holds thousands of them.
+struct HTMLReportData {
+    /// The data.
+    let value: JSONValue
+
+    init(session: Session, report: ReplayReport?, drift: SchemaDrift?, note: String?, source: String) {
+        let header = session.header
+        var steps: [JSONValue] = []
+        var gaps: [JSONValue] = []
+        var previous = header.initialState
+        var end: EndEvent?
+        for event in session.events {
+            switch event {
+            case .action(let action):
+                steps.append(Self.step(action, after: previous))
+                previous = action.state
+            case .gap(let gap):
+                gaps.append(Self.gap(gap))
+            case .end(let ended):
+                end = ended
+            case .header:
+                break
+            }
+        }
+        // Sequence numbers missing without a gap line are gaps the replay report found.
+        let recordedGaps = Set(session.events.compactMap { event -> Int? in
+            if case .gap(let gap) = event { return gap.firstSequence } else { return nil }
+        })
+        for gap in report?.gaps ?? [] where !recordedGaps.contains(gap.firstSequence) { gaps.append(Self.gap(gap)) }
+        value = .object([
+            "source": .string(source),
+            "session": .object([
+                "id": .string(header.sessionID), "store": .string(header.storeID),
+                "app": .object([
+                    "name": .string(header.app.name), "version": .string(header.app.version),
+                    "build": .string(header.app.build),
+                ]),
+                "startedAt": .string(header.startedAt), "actions": .integer(Int64(steps.count)),
+                "ended": end.map { .string($0.reason.rawValue) } ?? .null,
+            ]),
+            "note": note.map(JSONValue.string) ?? .null,
+            "initialState": header.initialState,
+            "steps": .array(steps),
+            "gaps": .array(gaps),
+            "replay": report.map { Self.replay($0, source: source) } ?? .null,
+            "drift": drift?.jsonValue["entries"] ?? .array([]),
+        ])
+    }
+
+    /// The data as JSON text that is safe inside a `<script>` element: every `<` (only ever inside a string) is
+    /// written `\u003c`, the same JSON value, so that no `</script>` or `<!--` in the data ends the element.
+    var embeddableJSON: String {
+        var text = ""
+        for character in value.canonicalString {
+            if character == "<" { text += "\\u003c" } else { text.append(character) }
+        }
+        return text
+    }
+
+    private static func step(_ action: ActionEvent, after previous: JSONValue) -> JSONValue {
+        let origin: String
+        let cause: JSONValue
+        switch action.origin {
+        case .app:
+            origin = "app"
+            cause = .null
+        case .effect(let step):
+            origin = "effect"
+            cause = step.map { .integer(Int64($0)) } ?? .null
+        }
+        return .object([
+            "s": .integer(Int64(action.sequence)), "n": .string(action.name), "o": .string(origin), "c": cause,
+            "t": .double(action.time), "a": action.action,
+            "d": changes(StateDiff(from: previous, to: action.state)),
+            "p": JSONPatch(from: previous, to: action.state).jsonValue,
+        ])
+    }
+
+    /// A diff's changes as ``StateDiff/jsonValue`` has them, without the paths as data (`components`).
+    private static func changes(_ diff: StateDiff) -> JSONValue {
+        .array(
+            (diff.jsonValue.arrayValue ?? []).map { change in
+                guard case .object(var members) = change else { return change }
+                members["components"] = nil
+                return .object(members)
+            })
+    }
+
+    private static func gap(_ gap: GapEvent) -> JSONValue {
+        .object([
+            "first": .integer(Int64(gap.firstSequence)), "last": .integer(Int64(gap.lastSequence)),
+            "count": .integer(Int64(gap.count)), "reason": .string(gap.reason.rawValue),
+            "message": gap.message.map(JSONValue.string) ?? .null,
+        ])
+    }
+
+    private static func replay(_ report: ReplayReport, source: String) -> JSONValue {
+        var undecodable = JSONValue.null
+        if case .undecodable(let failure) = report.verdict {
+            undecodable = .object([
+                "step": .integer(Int64(failure.step)), "name": failure.actionName.map(JSONValue.string) ?? .null,
+                "part": .string(failure.part.rawValue), "path": .string(failure.path), "message": .string(failure.message),
+            ])
+        }
+        return .object([
+            "verdict": .string(report.verdict.name),
+            "explanation": .string(report.explanation(source: source)),
+            "stepsReplayed": .integer(Int64(report.stepsReplayed)),
+            "stepsMatched": .integer(Int64(report.stepsMatched)),
+            "divergences": .array(
+                report.divergences.map { divergence in
+                    .object([
+                        "step": .integer(Int64(divergence.step)), "name": .string(divergence.actionName),
+                        "replayed": divergence.replayed, "changes": changes(divergence.diff),
+                        "summary": .string(divergence.diff.summary), "dump": .string(divergence.diff.rendered()),
+                    ])
+                }),
+            "undecodable": undecodable,
+        ])
+    }
+}

@@ -1,0 +1,330 @@
+/// The HTML report's script, inlined in the page. It reads the embedded data (``HTMLReportData``), fills the
+/// summary and the marks at the top, builds the timeline's rows in chunks (the first at once, the rest between
+/// frames), and builds a step's detail (action, changes, state tree, divergence) only when the step is opened,
+/// rebuilding states by applying the steps' JSON Patches to the initial state, each computed state kept.
+enum HTMLReportScript {
+    /// The JavaScript.
+    static let javaScript = #"""
+        "use strict";
+        (function () {
+          const data = JSON.parse(document.getElementById("report-data").textContent);
+          const steps = data.steps;
+          const indexOfStep = new Map();
+          steps.forEach((step, index) => indexOfStep.set(step.s, index));
+          const replay = data.replay;
+          const divergenceAt = new Map();
+          if (replay) for (const divergence of replay.divergences) divergenceAt.set(divergence.step, divergence);
+          const driftAt = new Map();
+          for (const entry of data.drift) {
+            if (!driftAt.has(entry.firstStep)) driftAt.set(entry.firstStep, []);
+            driftAt.get(entry.firstStep).push(entry);
+          }
+          const gaps = data.gaps.slice().sort((a, b) => a.first - b.first);
+          const rowsBody = document.getElementById("rows");
+          const detail = document.getElementById("detail");
+          const searchBox = document.getElementById("search");
+          const originBox = document.getElementById("origin");
+          const shown = document.getElementById("shown");
+          const rows = [];
+          let nextGap = 0;
+          let selected = null;
+
+          function element(tag, className, text) {
+            const node = document.createElement(tag);
+            if (className) node.className = className;
+            if (text !== undefined) node.textContent = text;
+            return node;
+          }
+          function seconds(time) { return time.toFixed(3) + " s"; }
+          function compact(value) {
+            const text = JSON.stringify(value);
+            return text === undefined ? "null" : (text.length <= 60 ? text : text.slice(0, 57) + "...");
+          }
+          function described(change) {
+            const old = change.oldReadable !== undefined ? change.oldReadable : compact(change.old);
+            const now = change.newReadable !== undefined ? change.newReadable : compact(change.new);
+            switch (change.kind) {
+              case "moved": return change.path + "  moved from " + change.from + " to " + change.to;
+              case "added": return change.path + "  (absent) -> " + now;
+              case "removed": return change.path + "  " + old + " -> (absent)";
+              default: return change.path + "  " + old + " -> " + now;
+            }
+          }
+          function stepLink(step, text) {
+            const link = element("a", "", text);
+            link.href = "#step=" + step;
+            link.addEventListener("click", (event) => { event.preventDefault(); event.stopPropagation(); goTo(step); });
+            return link;
+          }
+
+          // The top: what the session is, the note, and the marks that link to the steps worth seeing.
+          const app = data.session.app;
+          document.getElementById("title").textContent = data.source;
+          document.getElementById("facts").textContent = "store \"" + data.session.store + "\", " +
+            data.session.actions + " actions, recorded by " + app.name + (app.version ? " " + app.version : "") +
+            (app.build ? " (build " + app.build + ")" : "") + " on " + data.session.startedAt +
+            (data.session.ended ? ", ended: " + data.session.ended : ", no end line");
+          if (data.note) {
+            const note = document.getElementById("note");
+            note.textContent = data.note;
+            note.hidden = false;
+          }
+          const marks = document.getElementById("marks");
+          if (replay) {
+            if (replay.verdict === "match") marks.append(element("span", "mark-match", "replay: match, all " + replay.stepsMatched + " states equal"));
+            else if (replay.verdict === "incomplete") marks.append(element("span", "mark-gap", "replay: incomplete (gaps); the " + replay.stepsMatched + " checked steps match"));
+            for (const divergence of replay.divergences) {
+              const mark = stepLink(divergence.step, "diverged at step " + divergence.step + ": " + divergence.name + " — " + divergence.summary.split("\n")[0]);
+              mark.className = "mark-diverged";
+              mark.id = "mark-divergence-" + divergence.step;
+              marks.append(mark);
+            }
+            if (replay.undecodable) {
+              const failure = replay.undecodable;
+              const mark = stepLink(failure.step, "undecodable at step " + failure.step + ": " + failure.part + (failure.path ? " at " + failure.path : "") + ": " + failure.message);
+              mark.className = "mark-drift";
+              marks.append(mark);
+            }
+          }
+          for (const gap of gaps) {
+            const mark = stepLink(gap.first, "gap: " + gap.count + " action" + (gap.count === 1 ? "" : "s") + " missing (" + gap.first + (gap.last !== gap.first ? "–" + gap.last : "") + ", " + gap.reason + ")");
+            mark.className = "mark-gap";
+            marks.append(mark);
+          }
+          for (const entry of data.drift) {
+            const mark = stepLink(entry.firstStep, "drift: " + entry.part + " '" + entry.case + "'" + (entry.path ? " at " + entry.path : "") + ", " + entry.count + "×, first at step " + entry.firstStep);
+            mark.className = "mark-drift";
+            marks.append(mark);
+          }
+
+          // The timeline, built in chunks so that the first rows paint at once.
+          function gapRow(gap) {
+            const row = element("tr");
+            row.dataset.gap = gap.first;
+            const cell = element("td", "", "gap: " + gap.count + " action" + (gap.count === 1 ? "" : "s") + " not recorded (" + gap.first + (gap.last !== gap.first ? "–" + gap.last : "") + ", " + gap.reason + (gap.message ? ": " + gap.message : "") + ")");
+            cell.colSpan = 6;
+            row.append(cell);
+            return row;
+          }
+          function actionRow(step) {
+            const row = element("tr");
+            row.dataset.step = step.s;
+            row.id = "step-" + step.s;
+            if (divergenceAt.has(step.s)) row.dataset.diverged = "";
+            if (driftAt.has(step.s) || (replay && replay.undecodable && replay.undecodable.step === step.s)) row.dataset.drift = "";
+            row.append(element("td", "num", String(step.s)), element("td", "num", seconds(step.t)), element("td", "name", step.n));
+            const origin = element("td");
+            origin.append(element("span", "badge " + step.o, step.o));
+            row.append(origin);
+            const cause = element("td");
+            if (step.c !== null) cause.append(stepLink(step.c, "effect of " + step.c));
+            row.append(cause);
+            const changed = step.d.length === 0 ? "no change" : step.d.length === 1 ? step.d[0].path : step.d[0].path + " +" + (step.d.length - 1);
+            row.append(element("td", "changed", changed));
+            row.addEventListener("click", () => select(step.s));
+            return row;
+          }
+          const chunk = 400;
+          function renderUpTo(limit) {
+            const fragment = document.createDocumentFragment();
+            const end = Math.min(limit, steps.length);
+            while (rows.length < end) {
+              const step = steps[rows.length];
+              while (nextGap < gaps.length && gaps[nextGap].first < step.s) fragment.append(gapRow(gaps[nextGap++]));
+              const row = actionRow(step);
+              row.hidden = !matches(rows.length);
+              rows.push(row);
+              fragment.append(row);
+            }
+            if (rows.length === steps.length) while (nextGap < gaps.length) fragment.append(gapRow(gaps[nextGap++]));
+            rowsBody.append(fragment);
+            updateCount();
+          }
+          function renderRest() {
+            renderUpTo(rows.length + chunk);
+            if (rows.length < steps.length) requestAnimationFrame(renderRest);
+            else document.body.dataset.rendered = "all";
+          }
+
+          // Search and filter.
+          const searchText = [];
+          function textOf(index) {
+            if (searchText[index] === undefined) {
+              const step = steps[index];
+              searchText[index] = (step.n + " " + JSON.stringify(step.a) + " " + step.d.map((change) => change.path).join(" ")).toLowerCase();
+            }
+            return searchText[index];
+          }
+          function matches(index) {
+            const query = searchBox.value.trim().toLowerCase();
+            const origin = originBox.value;
+            if (origin && steps[index].o !== origin) return false;
+            return !query || textOf(index).includes(query);
+          }
+          function updateCount() {
+            let visible = 0;
+            for (const row of rows) if (!row.hidden) visible++;
+            shown.textContent = visible + " of " + steps.length + " actions shown" + (rows.length < steps.length ? " (loading…)" : "");
+          }
+          function applyFilter() {
+            rows.forEach((row, index) => { row.hidden = !matches(index); });
+            updateCount();
+          }
+          searchBox.addEventListener("input", applyFilter);
+          originBox.addEventListener("change", applyFilter);
+
+          // States: the initial state and each step's patch; a state is rebuilt when shown and kept.
+          const states = [];
+          function decodePointer(pointer) {
+            if (pointer === "") return [];
+            return pointer.slice(1).split("/").map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"));
+          }
+          function containerCopy(value) { return Array.isArray(value) ? value.slice() : Object.assign({}, value); }
+          function valueAt(root, tokens) {
+            let value = root;
+            for (const token of tokens) value = Array.isArray(value) ? value[Number(token)] : value[token];
+            return value;
+          }
+          function changedAt(root, tokens, change) {
+            if (tokens.length === 0) return change(undefined, null);
+            const copy = containerCopy(root);
+            let parent = copy;
+            for (let i = 0; i < tokens.length - 1; i++) {
+              const key = Array.isArray(parent) ? Number(tokens[i]) : tokens[i];
+              parent[key] = containerCopy(parent[key]);
+              parent = parent[key];
+            }
+            change(parent, tokens[tokens.length - 1]);
+            return copy;
+          }
+          function applied(state, operation) {
+            const tokens = decodePointer(operation.path);
+            const put = (value, insert) => tokens.length === 0 ? value : changedAt(state, tokens, (parent, key) => {
+              if (Array.isArray(parent)) {
+                const index = key === "-" ? parent.length : Number(key);
+                if (insert) parent.splice(index, 0, value); else parent[index] = value;
+              } else parent[key] = value;
+            });
+            switch (operation.op) {
+              case "add": return put(operation.value, true);
+              case "replace": return put(operation.value, false);
+              case "remove": return changedAt(state, tokens, (parent, key) => {
+                if (Array.isArray(parent)) parent.splice(Number(key), 1); else delete parent[key];
+              });
+              case "copy": return put(valueAt(state, decodePointer(operation.from)), true);
+              case "move": {
+                const value = valueAt(state, decodePointer(operation.from));
+                return applied(applied(state, { op: "remove", path: operation.from }), { op: "add", path: operation.path, value: value });
+              }
+              default: return state;
+            }
+          }
+          function stateAfter(index) {
+            let known = index;
+            while (known >= 0 && states[known] === undefined) known--;
+            let state = known < 0 ? data.initialState : states[known];
+            for (let i = known + 1; i <= index; i++) {
+              for (const operation of steps[i].p) state = applied(state, operation);
+              states[i] = state;
+            }
+            return state;
+          }
+
+          // A state as a collapsible tree, each level built when first opened.
+          function tree(value, label, open) {
+            if (value !== null && typeof value === "object") {
+              const entries = Array.isArray(value) ? value.map((item, i) => [String(i), item]) : Object.keys(value).sort().map((key) => [key, value[key]]);
+              const node = element("details");
+              const summary = element("summary");
+              summary.append(element("span", "key", label), element("span", "count", Array.isArray(value) ? " [" + entries.length + "]" : " {" + entries.length + "}"));
+              node.append(summary);
+              let built = false;
+              const build = () => {
+                if (built) return;
+                built = true;
+                for (const [key, item] of entries) node.append(tree(item, Array.isArray(value) ? "[" + key + "]" : key, false));
+              };
+              node.addEventListener("toggle", build);
+              if (open) { node.open = true; build(); }
+              return node;
+            }
+            const leaf = element("div", "leaf");
+            const kind = value === null ? "null" : typeof value;
+            leaf.append(element("span", "key", label + ": "), element("span", "v-" + kind, JSON.stringify(value)));
+            return leaf;
+          }
+          function changeList(changes) {
+            const list = element("ul", "changes");
+            for (const change of changes) list.append(element("li", "k-" + change.kind, described(change)));
+            if (changes.length === 0) list.append(element("li", "", "(no change)"));
+            return list;
+          }
+          function dump(text) {
+            const pre = element("pre", "dump");
+            for (const line of text.split("\n")) pre.append(element("span", line.startsWith("-") ? "del" : line.startsWith("+") ? "add" : "", line + "\n"));
+            return pre;
+          }
+
+          function select(stepNumber) {
+            const index = indexOfStep.get(stepNumber);
+            if (index === undefined) return;
+            renderUpTo(index + 1);
+            if (selected) selected.classList.remove("selected");
+            selected = rows[index];
+            selected.classList.add("selected");
+            const step = steps[index];
+            detail.replaceChildren();
+            detail.dataset.step = step.s;
+            detail.append(element("h2", "", "step " + step.s + ": " + step.n));
+            const facts = element("p", "hint", (step.o === "app" ? "from the app" : "from an effect") + ", " + seconds(step.t) + " in");
+            if (step.c !== null) { facts.append(", caused by "); facts.append(stepLink(step.c, "step " + step.c)); }
+            detail.append(facts);
+            const divergence = divergenceAt.get(step.s);
+            if (divergence) {
+              const box = element("section", "divergence");
+              box.append(element("h2", "", "diverged: recorded vs replayed"));
+              box.append(changeList(divergence.changes));
+              box.append(element("p", "hint", "state after this step (- recorded, + replayed)"));
+              box.append(dump(divergence.dump));
+              const replayedTree = element("div", "tree");
+              replayedTree.append(tree(divergence.replayed, "replayed state", false));
+              box.append(replayedTree);
+              detail.append(box);
+            }
+            for (const entry of driftAt.get(step.s) || []) {
+              detail.append(element("p", "mark-drift", "drift: the recorded " + entry.part + " '" + entry.case + "'" + (entry.path ? " at " + entry.path : "") + " no longer decodes: " + entry.message));
+            }
+            detail.append(element("h2", "", "action"));
+            detail.append(element("pre", "", JSON.stringify(step.a, null, 2)));
+            detail.append(element("h2", "", "changed (" + step.d.length + ")"));
+            detail.append(changeList(step.d));
+            detail.append(element("h2", "", "state after step " + step.s));
+            const stateTree = element("div", "tree");
+            stateTree.append(tree(stateAfter(index), "state", true));
+            detail.append(stateTree);
+          }
+          function goTo(stepNumber) {
+            const index = indexOfStep.get(stepNumber);
+            if (index === undefined) return;
+            select(stepNumber);
+            if (rows[index].hidden) { searchBox.value = ""; originBox.value = ""; applyFilter(); }
+            rows[index].scrollIntoView({ block: "center" });
+            history.replaceState(null, "", "#step=" + stepNumber);
+          }
+
+          // The URL fragment: #search=TEXT&origin=app|effect&step=N.
+          const fragment = new URLSearchParams(location.hash.slice(1));
+          if (fragment.has("search")) searchBox.value = fragment.get("search");
+          if (fragment.has("origin")) originBox.value = fragment.get("origin");
+          renderUpTo(chunk);
+          const first = replay && replay.divergences.length > 0 ? replay.divergences[0].step : null;
+          const start = fragment.has("step") ? Number(fragment.get("step")) : first;
+          if (start !== null && indexOfStep.has(start)) {
+            select(start);
+            rows[indexOfStep.get(start)].scrollIntoView({ block: "center" });
+          }
+          if (rows.length < steps.length) requestAnimationFrame(renderRest);
+          else document.body.dataset.rendered = "all";
+        })();
+        """#
+}

@@ -1,0 +1,54 @@
+import StoreKitCore
+
+extension Session {
+    /// The steps `range` of this session as a session of their own, which the strict reader reads and a replay
+    /// replays exactly as those steps replay here.
+    ///
+    /// The header is this session's, with the recorded state before the first step as its initial state, the
+    /// session id suffixed with the steps kept, and `metadata.trimmedFrom` naming the original session and steps.
+    /// The actions are renumbered from 1; an effect's cause follows its action, and is `nil` when that action lies
+    /// before the range. Times count from the step before the range. Each step keeps its snapshot layout: a patch
+    /// still applies, since the state before each kept step is the same as in the session (for the first, the new
+    /// initial state). An `end` line closes the result.
+    /// - Parameter range: Recorded step numbers, from 1.
+    /// - Returns: The trimmed session.
+    /// - Throws: ``SessionTrimError`` when the range starts before step 1 or ends after the last step, or when a gap
+    ///   lost a step of the range or the state before it (a replay of the rest would start from a state nobody
+    ///   recorded).
+    public func trimmed(to range: ClosedRange<Int>) throws(SessionTrimError) -> Session {
+        let actions = self.actions
+        guard let last = actions.last?.sequence else { throw SessionTrimError("the session holds no actions to keep") }
+        guard range.lowerBound >= 1 else { throw SessionTrimError("steps start at 1, not \(range.lowerBound)") }
+        guard range.upperBound <= last else {
+            throw SessionTrimError("step \(range.upperBound) is past the session's last step, \(last)")
+        }
+        let before = actions.last { $0.sequence < range.lowerBound }
+        let needed = ((before?.sequence ?? 0) + 1)...range.upperBound
+        for case .gap(let gap) in events where (gap.firstSequence...gap.lastSequence).overlaps(needed) {
+            throw SessionTrimError(
+                "steps \(gap.firstSequence)-\(gap.lastSequence) were lost (\(gap.reason.rawValue)), so steps "
+                    + "\(range.lowerBound)-\(range.upperBound) and the state before them are not all recorded")
+        }
+        let offset = range.lowerBound - 1
+        let startTime = before?.time ?? 0
+        var trimmedHeader = header
+        trimmedHeader.sessionID = "\(header.sessionID)-steps-\(range.lowerBound)-\(range.upperBound)"
+        trimmedHeader.initialState = before?.state ?? header.initialState
+        trimmedHeader.metadata["trimmedFrom"] = .object([
+            "sessionId": .string(header.sessionID), "firstStep": .integer(Int64(range.lowerBound)),
+            "lastStep": .integer(Int64(range.upperBound)),
+        ])
+        var kept: [SessionEvent] = []
+        for var action in actions where range.contains(action.sequence) {
+            action.sequence -= offset
+            action.time = max(0, action.time - startTime)
+            if case .effect(let cause?) = action.origin {
+                action.origin = .effect(cause: cause > offset ? cause - offset : nil)
+            }
+            kept.append(.action(action))
+        }
+        let endTime = kept.last.flatMap { if case .action(let action) = $0 { action.time } else { nil } } ?? 0
+        kept.append(.end(EndEvent(reason: .finished, actions: kept.count, dropped: 0, time: endTime)))
+        return Session(header: trimmedHeader, events: kept)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import StoreKitCore
+import StoreKitReplay
+import StoreKitTestFixtures
+import Testing
+
+@Suite struct HTMLReportTests {
+    /// The JSON the page embeds for its script, read back.
+    private func embeddedData(_ html: String) throws -> JSONValue {
+        let opening = #"<script type="application/json" id="report-data">"#
+        let start = try #require(html.range(of: opening)).upperBound
+        let end = try #require(html.range(of: "</script>", range: start..<html.endIndex)).lowerBound
+        return try JSONValue(parsing: String(html[start..<end]))
+    }
+
+    @Test func embedsOneStepPerActionWithItsNumberOriginAndChanges() throws {
+        // Given a recorded tally session
+        let session = try recordTally([.add(1), .label("a"), .add(2)])
+
+        // When it is rendered without a replay
+        let html = HTMLReport.render(session: session, report: nil, source: "tally.jsonl")
+
+        // Then the data holds one step per action, numbered as recorded, with what each changed as diff paths
+        let data = try embeddedData(html)
+        let steps = try #require(data["steps"]?.arrayValue)
+        #expect(steps.map { $0["s"]?.integerValue } == [1, 2, 3])
+        #expect(steps.map { $0["o"]?.stringValue } == ["app", "app", "app"])
+        #expect(steps[0]["d"]?.arrayValue?.compactMap { $0["path"]?.stringValue } == ["items[0]", "total"])
+        #expect(steps[1]["d"]?.arrayValue?.compactMap { $0["path"]?.stringValue } == ["labels[0]"])
+        #expect(data["replay"] == .null)
+        // and the page's script gives each action's row its step number
+        #expect(html.contains("row.dataset.step = step.s"))
+    }
+
+    @Test func marksTheDivergenceAndLinksItFromTheTop() throws {
+        // Given a session replayed through a reducer with a regression at `add(3)`
+        let session = try recordTally([.add(1), .add(3), .add(4)])
+        let report = ReplayEngine(stores: [Tally.broken]).replay(session)
+
+        // When it is rendered with the report
+        let html = HTMLReport.render(session: session, report: report, source: "tally.jsonl")
+
+        // Then the data names the diverging step with its changes, recorded -> replayed
+        let replay = try #require(try embeddedData(html)["replay"])
+        #expect(replay["verdict"]?.stringValue == "diverged")
+        let divergence = try #require(replay["divergences"]?.arrayValue?.first)
+        #expect(divergence["step"]?.integerValue == 2)
+        #expect(divergence["changes"]?.arrayValue?.compactMap { $0["path"]?.stringValue } == ["items[1]"])
+        // and the script marks that row and links it from the top
+        #expect(html.contains("row.dataset.diverged"))
+        #expect(html.contains(#"mark.id = "mark-divergence-" + divergence.step"#))
+    }
+
+    @Test func fetchesNothing() throws {
+        // Given a session whose action text looks like markup and a URL
+        let session = try recordTally([.label("</script><img src=\"https://example.com/x.png\">")])
+
+        // When it is rendered
+        let html = HTMLReport.render(session: session, report: nil, source: "<tally>.jsonl")
+
+        // Then no src or href of the markup, style or script names a network address, the data cannot end its
+        // script element early, and the title is escaped
+        let data = try #require(html.range(of: #"<script type="application/json" id="report-data">"#))
+        let markup = html[..<data.lowerBound] + html[data.upperBound...].drop { $0 != "<" }
+        for attribute in ["src=", "href=", "url("] {
+            var rest = markup[...]
+            while let found = rest.range(of: attribute) {
+                let value = rest[found.upperBound...].prefix(12).lowercased()
+                #expect(!value.contains("http:") && !value.contains("https:") && !value.contains("//"), "\(attribute)\(value)")
+                rest = rest[found.upperBound...]
+            }
+        }
+        #expect(html.components(separatedBy: "</script>").count == 3)
+        #expect(html.contains("<title>&lt;tally&gt;.jsonl — replay report</title>"))
+        let label = try embeddedData(html)["steps"]?.arrayValue?.first?["a"]?["label"]?["_0"]?.stringValue
+        #expect(label == "</script><img src=\"https://example.com/x.png\">")
+    }
+}
