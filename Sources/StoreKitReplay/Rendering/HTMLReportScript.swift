@@ -74,7 +74,7 @@ enum HTMLReportScript {
             if (replay.verdict === "match") marks.append(element("span", "mark-match", "replay: match, all " + replay.stepsMatched + " states equal"));
             else if (replay.verdict === "incomplete") marks.append(element("span", "mark-gap", "replay: incomplete (gaps); the " + replay.stepsMatched + " checked steps match"));
             for (const divergence of replay.divergences) {
-              const mark = stepLink(divergence.step, "diverged at step " + divergence.step + ": " + divergence.name + " — " + divergence.summary.split("\n")[0]);
+              const mark = stepLink(divergence.step, "diverged at step " + divergence.step + ": " + divergence.name + " — " + (divergence.changes.length === 1 ? described(divergence.changes[0]) : divergence.changes.length + " differences, first " + divergence.changes[0].path));
               mark.className = "mark-diverged";
               mark.id = "mark-divergence-" + divergence.step;
               marks.append(mark);
@@ -143,7 +143,11 @@ enum HTMLReportScript {
           function renderRest() {
             renderUpTo(rows.length + chunk);
             if (rows.length < steps.length) requestAnimationFrame(renderRest);
-            else document.body.dataset.rendered = "all";
+            else finished();
+          }
+          function finished() {
+            document.body.dataset.rendered = "all";
+            document.body.dataset.allRowsMs = performance.now().toFixed(0);
           }
 
           // Search and filter.
@@ -274,7 +278,7 @@ enum HTMLReportScript {
             selected.classList.add("selected");
             const step = steps[index];
             detail.replaceChildren();
-            detail.dataset.step = step.s;
+            detail.dataset.selectedStep = step.s;
             detail.append(element("h2", "", "step " + step.s + ": " + step.n));
             const facts = element("p", "hint", (step.o === "app" ? "from the app" : "from an effect") + ", " + seconds(step.t) + " in");
             if (step.c !== null) { facts.append(", caused by "); facts.append(stepLink(step.c, "step " + step.c)); }
@@ -317,6 +321,10 @@ enum HTMLReportScript {
           if (fragment.has("search")) searchBox.value = fragment.get("search");
           if (fragment.has("origin")) originBox.value = fragment.get("origin");
           renderUpTo(chunk);
+          // The page's own timing, for measurements (docs/performance.md): milliseconds from navigation to the
+          // first rows built, to the first frame after them, and to the last row built.
+          document.body.dataset.firstRowsMs = performance.now().toFixed(0);
+          requestAnimationFrame(() => { document.body.dataset.firstFrameMs = performance.now().toFixed(0); });
           const first = replay && replay.divergences.length > 0 ? replay.divergences[0].step : null;
           const start = fragment.has("step") ? Number(fragment.get("step")) : first;
           if (start !== null && indexOfStep.has(start)) {
@@ -324,7 +332,7 @@ enum HTMLReportScript {
             rows[indexOfStep.get(start)].scrollIntoView({ block: "center" });
           }
           if (rows.length < steps.length) requestAnimationFrame(renderRest);
-          else document.body.dataset.rendered = "all";
+          else finished();
         })();
         """#
 }
