@@ -9,9 +9,9 @@ public enum ReplayCLI {
     static let programName = "replay-cli"
 
     static let commands: [any Command.Type] = [
-        DiffCommand.self, CheckCommand.self, ReplayCommand.self, ShowCommand.self, LogCommand.self, HistoryCommand.self,
-        StatsCommand.self, ExportTestCommand.self,
-        SessionsCommand.self, VerifyCommand.self, UpdateCommand.self,
+        DiffCommand.self, CheckCommand.self, ReplayCommand.self, ReportCommand.self, ShowCommand.self, LogCommand.self,
+        HistoryCommand.self, StatsCommand.self, ExportTestCommand.self, SessionsCommand.self, VerifyCommand.self,
+        UpdateCommand.self,
     ]
 
     /// The root command: what `replay-cli --help` shows.

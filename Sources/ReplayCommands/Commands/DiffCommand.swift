@@ -12,6 +12,9 @@ enum DiffCommand: Command {
         "--context", in: 0...1000, default: 2, help: "show the n actions before the divergence")
     /// `--states`.
     static let states = Flag("--states", help: "compare two JSON documents (states, e.g. saved with show --json) instead")
+    /// `--report <file.html>`.
+    static let report = Option<String>.string(
+        "--report", valueName: "<file.html>", help: "also write the session as a self-contained HTML page (see 'report')")
 
     static let command = CommandDescription(
         name: "replay-cli diff",
@@ -21,12 +24,15 @@ enum DiffCommand: Command {
             ArgumentDeclaration(
                 "<other-session>", help: "compare the two sessions step by step instead (no reducers needed)", isOptional: true),
         ],
-        options: [all.declaration, contextActions.declaration, states.declaration] + SharedOptions.ignoring
+        options: [all.declaration, contextActions.declaration, states.declaration, report.declaration] + SharedOptions.ignoring
             + SharedOptions.replaying,
         alternativeUsages: ["--states <old.json> <new.json> [--ignore <path> ...] [--json]"])
 
     static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> Int32 {
         let ignoring = try IgnoredPaths.resolve(parsed, context: context)
+        if parsed.value(of: report) != nil, parsed.isSet(states) || parsed.positionals.count == 2 {
+            throw CLIError(.usage, "'--report' writes the page of one session replayed through its host; it does not combine with '--states' or a second session")
+        }
         if parsed.isSet(states) { return try StateFileComparison.run(parsed, context, ignoring: ignoring) }
         if parsed.positionals.count == 2 { return try SessionComparison.run(parsed, context, ignoring: ignoring) }
         let session = try SessionInput(parsed.positionals[0])
@@ -37,6 +43,9 @@ enum DiffCommand: Command {
             .check(
                 session, findAll: parsed.isSet(all), contextActions: parsed.value(ofDefaulted: contextActions),
                 ignoring: ignoring)
+        if let path = parsed.value(of: report) {
+            context.terminal.err(try ReportCommand.write(session, outcome: outcome, note: nil, to: path, context))
+        }
         if parsed.isSet(SharedOptions.json) {
             let before = outcome.report.divergences.first?.precedingActions ?? []
             context.terminal.out(

@@ -20,7 +20,19 @@ package struct HostCommand {
     package var buildOrigin: String?
 
     /// Finds the host from `--host` (`host`), `--build` (`build`), the environment and `.replay.json`.
+    /// - Throws: ``CLIError`` when none names a host, or `.replay.json` is malformed.
     static func locate(host: String?, build: String?, context: CommandContext) throws(CLIError) -> HostCommand {
+        guard let found = try find(host: host, build: build, context: context) else {
+            throw CLIError(.host,
+"no replay host: pass '--host <command>', set REPLAY_HOST, or add a .replay.json with {\"host\": \"<command>\"} "
+                + "(see docs/replay-host-protocol.md)")
+        }
+        return found
+    }
+
+    /// ``locate(host:build:context:)``, with `nil` when nothing names a host (a command that can do without one).
+    /// - Throws: ``CLIError`` when `.replay.json` is malformed.
+    static func find(host: String?, build: String?, context: CommandContext) throws(CLIError) -> HostCommand? {
         var buildOverride: (command: String, origin: String)?
         if let option = build {
             buildOverride = (option, "--build")
@@ -52,9 +64,7 @@ package struct HostCommand {
             if parent.path == directory.path { break }
             directory = parent
         }
-        throw CLIError(.host, 
-"no replay host: pass '--host <command>', set REPLAY_HOST, or add a .replay.json with {\"host\": \"<command>\"} "
-                + "(see docs/replay-host-protocol.md)")
+        return nil
     }
 
     private static func fromConfiguration(_ data: Data, file: String, directory: String) throws(CLIError) -> HostCommand {

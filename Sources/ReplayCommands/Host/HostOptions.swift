@@ -22,6 +22,17 @@ package struct HostOptions {
             timeout: Double(parsed.value(ofDefaulted: SharedOptions.timeout)))
     }
 
+    /// ``resolve(_:context:)``, with `nil` when nothing names a host (`--host`, `REPLAY_HOST`, `.replay.json`).
+    /// - Throws: ``CLIError`` when `.replay.json` is malformed.
+    package static func resolveIfNamed(_ parsed: ParsedCommandLine, context: CommandContext) throws(CLIError) -> HostOptions? {
+        guard
+            let host = try HostCommand.find(
+                host: parsed.value(of: SharedOptions.host), build: parsed.value(of: SharedOptions.build), context: context)
+        else { return nil }
+        return HostOptions(
+            host: host, skipBuild: parsed.isSet(SharedOptions.noBuild), timeout: Double(parsed.value(ofDefaulted: SharedOptions.timeout)))
+    }
+
     /// Runs the host's build step (unless `--no-build`) and says what the host is.
     func bringUpToDate(_ terminal: Terminal) throws(CLIError) -> HostIdentity {
         try host.bringUpToDate(skipBuild: skipBuild, terminal: terminal)

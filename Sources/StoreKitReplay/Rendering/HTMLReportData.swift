@@ -128,7 +128,7 @@ struct HTMLReportData {
                     .object([
                         "step": .integer(Int64(divergence.step)), "name": .string(divergence.actionName),
                         "replayed": divergence.replayed, "changes": changes(divergence.diff),
-                        "summary": .string(divergence.diff.summary), "dump": .string(divergence.diff.rendered()),
+                        "dump": .string(divergence.diff.rendered()),
                     ])
                 }),
             "undecodable": undecodable,

@@ -70,38 +70,53 @@ enum HTMLReportScript {
             note.hidden = false;
           }
           const marks = document.getElementById("marks");
-          if (replay) {
-            if (replay.verdict === "match") marks.append(element("span", "mark-match", "replay: match, all " + replay.stepsMatched + " states equal"));
-            else if (replay.verdict === "incomplete") marks.append(element("span", "mark-gap", "replay: incomplete (gaps); the " + replay.stepsMatched + " checked steps match"));
-            for (const divergence of replay.divergences) {
-              const mark = stepLink(divergence.step, "diverged at step " + divergence.step + ": " + divergence.name + " — " + divergence.summary.split("\n")[0]);
-              mark.className = "mark-diverged";
-              mark.id = "mark-divergence-" + divergence.step;
-              marks.append(mark);
-            }
-            if (replay.undecodable) {
-              const failure = replay.undecodable;
-              const mark = stepLink(failure.step, "undecodable at step " + failure.step + ": " + failure.part + (failure.path ? " at " + failure.path : "") + ": " + failure.message);
-              mark.className = "mark-drift";
-              marks.append(mark);
-            }
+          function mark(className, text, step) {
+            const link = step === undefined ? element("span", className, text) : stepLink(step, text);
+            link.className = className;
+            marks.append(link);
+            return link;
+          }
+          function plural(count, noun) { return count + " " + noun + (count === 1 ? "" : "s"); }
+          function gapText(gap) {
+            const steps = gap.first + (gap.last !== gap.first ? "–" + gap.last : "");
+            return "gap: " + plural(gap.count, "action") + " not recorded (steps " + steps + ", " + gap.reason +
+              (gap.message ? ": " + gap.message : "") + ")";
+          }
+          function divergenceText(divergence) {
+            const changes = divergence.changes;
+            return "diverged at step " + divergence.step + ": " + divergence.name + " — " +
+              (changes.length === 1 ? described(changes[0]) : changes.length + " differences, first " + changes[0].path);
+          }
+          if (replay && replay.verdict === "match") {
+            mark("mark-match", "replay: match, all " + replay.stepsMatched + " states equal");
+          } else if (replay && replay.verdict === "incomplete") {
+            mark("mark-gap", "replay: incomplete (gaps); the " + replay.stepsMatched + " checked steps match");
+          }
+          for (const divergence of replay ? replay.divergences : []) {
+            mark("mark-diverged", divergenceText(divergence), divergence.step).id = "mark-divergence-" + divergence.step;
+          }
+          if (replay && replay.undecodable) {
+            const failure = replay.undecodable;
+            mark("mark-drift", "undecodable at step " + failure.step + ": " + failure.part +
+              (failure.path ? " at " + failure.path : "") + ": " + failure.message, failure.step);
           }
           for (const gap of gaps) {
-            const mark = stepLink(gap.first, "gap: " + gap.count + " action" + (gap.count === 1 ? "" : "s") + " missing (" + gap.first + (gap.last !== gap.first ? "–" + gap.last : "") + ", " + gap.reason + ")");
-            mark.className = "mark-gap";
-            marks.append(mark);
+            const link = element("a", "mark-gap", gapText(gap));
+            link.href = "#gap-" + gap.first;
+            link.addEventListener("click", (event) => { event.preventDefault(); goToGap(gap); });
+            marks.append(link);
           }
           for (const entry of data.drift) {
-            const mark = stepLink(entry.firstStep, "drift: " + entry.part + " '" + entry.case + "'" + (entry.path ? " at " + entry.path : "") + ", " + entry.count + "×, first at step " + entry.firstStep);
-            mark.className = "mark-drift";
-            marks.append(mark);
+            mark("mark-drift", "drift: " + entry.part + " '" + entry.case + "'" + (entry.path ? " at " + entry.path : "") +
+              ", " + entry.count + "×, first at step " + entry.firstStep, entry.firstStep);
           }
 
           // The timeline, built in chunks so that the first rows paint at once.
           function gapRow(gap) {
             const row = element("tr");
             row.dataset.gap = gap.first;
-            const cell = element("td", "", "gap: " + gap.count + " action" + (gap.count === 1 ? "" : "s") + " not recorded (" + gap.first + (gap.last !== gap.first ? "–" + gap.last : "") + ", " + gap.reason + (gap.message ? ": " + gap.message : "") + ")");
+            row.id = "gap-" + gap.first;
+            const cell = element("td", "", gapText(gap));
             cell.colSpan = 6;
             row.append(cell);
             return row;
@@ -143,7 +158,11 @@ enum HTMLReportScript {
           function renderRest() {
             renderUpTo(rows.length + chunk);
             if (rows.length < steps.length) requestAnimationFrame(renderRest);
-            else document.body.dataset.rendered = "all";
+            else finished();
+          }
+          function finished() {
+            document.body.dataset.rendered = "all";
+            document.body.dataset.allRowsMs = performance.now().toFixed(0);
           }
 
           // Search and filter.
@@ -274,7 +293,7 @@ enum HTMLReportScript {
             selected.classList.add("selected");
             const step = steps[index];
             detail.replaceChildren();
-            detail.dataset.step = step.s;
+            detail.dataset.selectedStep = step.s;
             detail.append(element("h2", "", "step " + step.s + ": " + step.n));
             const facts = element("p", "hint", (step.o === "app" ? "from the app" : "from an effect") + ", " + seconds(step.t) + " in");
             if (step.c !== null) { facts.append(", caused by "); facts.append(stepLink(step.c, "step " + step.c)); }
@@ -312,11 +331,21 @@ enum HTMLReportScript {
             history.replaceState(null, "", "#step=" + stepNumber);
           }
 
+          function goToGap(gap) {
+            const after = steps.findIndex((step) => step.s > gap.last);
+            renderUpTo(after < 0 ? steps.length : after + 1);
+            document.getElementById("gap-" + gap.first).scrollIntoView({ block: "center" });
+          }
+
           // The URL fragment: #search=TEXT&origin=app|effect&step=N.
           const fragment = new URLSearchParams(location.hash.slice(1));
           if (fragment.has("search")) searchBox.value = fragment.get("search");
           if (fragment.has("origin")) originBox.value = fragment.get("origin");
           renderUpTo(chunk);
+          // The page's own timing, for measurements (docs/performance.md): milliseconds from navigation to the
+          // first rows built, to the first frame after them, and to the last row built.
+          document.body.dataset.firstRowsMs = performance.now().toFixed(0);
+          requestAnimationFrame(() => { document.body.dataset.firstFrameMs = performance.now().toFixed(0); });
           const first = replay && replay.divergences.length > 0 ? replay.divergences[0].step : null;
           const start = fragment.has("step") ? Number(fragment.get("step")) : first;
           if (start !== null && indexOfStep.has(start)) {
@@ -324,7 +353,7 @@ enum HTMLReportScript {
             rows[indexOfStep.get(start)].scrollIntoView({ block: "center" });
           }
           if (rows.length < steps.length) requestAnimationFrame(renderRest);
-          else document.body.dataset.rendered = "all";
+          else finished();
         })();
         """#
 }

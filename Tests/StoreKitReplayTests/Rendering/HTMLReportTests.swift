@@ -48,7 +48,7 @@ import Testing
         #expect(divergence["changes"]?.arrayValue?.compactMap { $0["path"]?.stringValue } == ["items[1]"])
         // and the script marks that row and links it from the top
         #expect(html.contains("row.dataset.diverged"))
-        #expect(html.contains(#"mark.id = "mark-divergence-" + divergence.step"#))
+        #expect(html.contains(#".id = "mark-divergence-" + divergence.step"#))
     }
 
     @Test func fetchesNothing() throws {
@@ -74,5 +74,32 @@ import Testing
         #expect(html.contains("<title>&lt;tally&gt;.jsonl — replay report</title>"))
         let label = try embeddedData(html)["steps"]?.arrayValue?.first?["a"]?["label"]?["_0"]?.stringValue
         #expect(label == "</script><img src=\"https://example.com/x.png\">")
+    }
+}
+
+extension HTMLReportTests {
+    @Test func embedsTheGapsWhereTheyFall() throws {
+        // Given a session whose steps 2 and 3 were dropped
+        let recorded = try recordTally([.add(1), .add(2)])
+        guard case .action(let first) = recorded.events[0], case .action(var last) = recorded.events[1] else {
+            Issue.record("expected two actions")
+            return
+        }
+        last.sequence = 4
+        let gap = GapEvent(firstSequence: 2, lastSequence: 3, reason: .bufferFull)
+        let session = Session(header: recorded.header, events: [.action(first), .gap(gap), .action(last)])
+
+        // When it is rendered
+        let html = HTMLReport.render(session: session, report: nil, source: "tally.jsonl")
+
+        // Then the data holds the gap with its steps and reason, and the script gives it a row of its own
+        let data = try embeddedData(html)
+        let gaps = try #require(data["gaps"]?.arrayValue)
+        #expect(gaps.count == 1)
+        #expect(gaps.first?["first"]?.integerValue == 2)
+        #expect(gaps.first?["last"]?.integerValue == 3)
+        #expect(gaps.first?["reason"]?.stringValue == GapEvent.Reason.bufferFull.rawValue)
+        #expect(data["steps"]?.arrayValue?.map { $0["s"]?.integerValue } == [1, 4])
+        #expect(html.contains("row.dataset.gap = gap.first"))
     }
 }

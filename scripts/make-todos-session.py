@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Writes a todos session of N actions (default 10,000) that the samples' replay host replays as recorded.
+
+The scripted sample app drops actions when it dispatches faster than its recorder writes (a gap, by design), so
+this writes a long gap-free session directly: adds, toggles, filters and clear-completed on a list that stays
+around 40 todos, full state snapshots, as the todos reducer (samples/Features/Todos.swift) computes them.
+Usage: scripts/make-todos-session.py OUT.jsonl [N]
+"""
+import json
+import random
+import sys
+import uuid
+
+
+def line(value):
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def main():
+    out, count = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 10_000
+    rng = random.Random(1)
+    titles = ["Milk", "Eggs", "Water plants", "Fix bike", "Call mum", "Book dentist", "Pay rent", "Read"]
+    state = {"filter": "all", "todos": []}
+    with open(out, "w", encoding="utf-8") as file:
+        file.write(line({
+            "app": {"build": "1", "name": "SampleApp", "schemaVersion": "1", "version": "1.0"}, "format": 1,
+            "host": "generated", "initialState": state, "kind": "session", "metadata": {}, "pid": 1,
+            "sessionId": str(uuid.UUID(int=rng.getrandbits(128))).upper(), "startedAt": "2026-11-23T10:00:00.000Z",
+            "storeId": "todos"}) + "\n")
+        for seq in range(1, count + 1):
+            todos = state["todos"]
+            roll = rng.random()
+            if not todos or (roll < 0.45 and len(todos) < 60):
+                todo_id = str(uuid.UUID(int=rng.getrandbits(128))).upper()
+                title = rng.choice(titles)
+                created = 1795000000 + seq * 1.5
+                action, name = {"addTodo": {"createdAt": created, "id": todo_id, "title": title}}, "addTodo"
+                todos = todos + [{"createdAt": created, "id": todo_id, "isComplete": False, "tags": [], "title": title}]
+            elif roll < 0.85:
+                index = rng.randrange(len(todos))
+                action, name = {"toggleCompleted": {"id": todos[index]["id"]}}, "toggleCompleted"
+                todos = list(todos)
+                todos[index] = dict(todos[index], isComplete=not todos[index]["isComplete"])
+            elif roll < 0.93:
+                action, name = {"clearCompleted": {}}, "clearCompleted"
+                todos = [todo for todo in todos if not todo["isComplete"]]
+            else:
+                which = rng.choice(["all", "active", "completed"])
+                action, name = {"setFilter": {"_0": which}}, "setFilter"
+                state = dict(state, filter=which)
+            state = dict(state, todos=todos)
+            file.write(line({"action": action, "kind": "action", "name": name, "origin": "app", "seq": seq,
+                             "state": state, "time": seq * 0.25}) + "\n")
+        file.write(line({"actions": count, "dropped": 0, "kind": "end", "reason": "finished", "time": count * 0.25}) + "\n")
+
+
+if __name__ == "__main__":
+    main()
