@@ -11,6 +11,7 @@ public enum ReplayCLI {
     static let commands: [any Command.Type] = [
         DiffCommand.self, CheckCommand.self, ReplayCommand.self, ShowCommand.self, LogCommand.self, StatsCommand.self,
         SessionsCommand.self, VerifyCommand.self, UpdateCommand.self,
+        MinimizeCommand.self,
     ]
 
     /// The root command: what `replay-cli --help` shows.
