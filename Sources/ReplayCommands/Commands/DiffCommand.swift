@@ -21,18 +21,36 @@ enum DiffCommand: Command {
             ArgumentDeclaration(
                 "<other-session>", help: "compare the two sessions step by step instead (no reducers needed)", isOptional: true),
         ],
-        options: [all.declaration, contextActions.declaration, states.declaration] + SharedOptions.ignoring
+        options: [all.declaration, contextActions.declaration, states.declaration, HostDeterminism.flag.declaration] + SharedOptions.ignoring
             + SharedOptions.replaying,
         alternativeUsages: ["--states <old.json> <new.json> [--ignore <path> ...] [--json]"])
 
     static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> Int32 {
         let ignoring = try IgnoredPaths.resolve(parsed, context: context)
+        if parsed.isSet(HostDeterminism.flag), parsed.isSet(states) || parsed.positionals.count == 2 {
+            throw CLIError("--determinism replays one session; it does not go with two sessions or --states", usage: command.usage)
+        }
         if parsed.isSet(states) { return try StateFileComparison.run(parsed, context, ignoring: ignoring) }
         if parsed.positionals.count == 2 { return try SessionComparison.run(parsed, context, ignoring: ignoring) }
         let session = try SessionInput(parsed.positionals[0])
         defer { session.cleanUp() }
         let hostOptions = try HostOptions.resolve(parsed, context: context)
         let identity = try hostOptions.bringUpToDate(context.terminal)
+        if parsed.isSet(HostDeterminism.flag),
+            let finding = try HostDeterminism(host: hostOptions.host, timeout: hostOptions.timeout).check(session)
+        {
+            if parsed.isSet(SharedOptions.json) {
+                context.terminal.out(
+                    JSONValue.object([
+                        "session": .string(session.displayName), "verdict": .string("nondeterministic"),
+                        "nondeterministic": finding.jsonValue, "host": identity.jsonValue,
+                    ]).prettyString())
+            } else {
+                context.terminal.out(context.terminal.render(finding.explanationLines(source: session.displayName)))
+                context.terminal.out(identity.summary)
+            }
+            return 1
+        }
         let outcome = try hostOptions.replay(context.terminal)
             .check(
                 session, findAll: parsed.isSet(all), contextActions: parsed.value(ofDefaulted: contextActions),

@@ -20,6 +20,8 @@ struct HostClient {
     struct ReplayedState: Equatable {
         /// The step's sequence number.
         var step: Int
+        /// Its action's display name.
+        var name: String
         /// The state after it.
         var state: JSONValue
     }
@@ -138,7 +140,7 @@ struct HostClient {
                         process.terminate()
                         throw CLIError(.host, "the replay host sent a 'state' line without 'seq' or 'state' \(whereItWas())")
                     }
-                    answer.states.append(ReplayedState(step: Int(step), state: state))
+                    answer.states.append(ReplayedState(step: Int(step), name: lastStep?.1 ?? "?", state: state))
                 case "result":
                     answer.result = message
                     return .answered(answer)
