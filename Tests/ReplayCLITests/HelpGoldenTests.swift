@@ -6,7 +6,7 @@ import Testing
 /// To re-record the golden files after changing a help text on purpose, run the tests with `REPLAY_RECORD_HELP=1`
 /// and review the diff of `Tests/ReplayCLITests/Help`.
 @Suite struct HelpGoldenTests {
-    static let commands = ["root", "diff", "check", "replay", "show", "log", "stats", "sessions", "verify", "update"]
+    static let commands = ["root", "diff", "check", "replay", "show", "log", "stats", "sessions", "verify", "update", "minimize"]
 
     @Test(arguments: commands)
     func helpMatchesItsGoldenFile(_ command: String) async throws {
