@@ -109,8 +109,15 @@ struct SessionMinimizer {
             }
             defer { try? FileManager.default.removeItem(atPath: path) }
             let client = HostClient(host: host, timeout: max(1, deadline.timeIntervalSinceNow))
-            let exchange = try client.exchange(
-                ReplayHostRequest(command: .states), sessionPath: path, displayName: "a candidate of \(input.displayName)")
+            let exchange: HostClient.Exchange
+            do {
+                exchange = try client.exchange(
+                    ReplayHostRequest(command: .states), sessionPath: path, displayName: "a candidate of \(input.displayName)")
+            } catch {
+                // A candidate still running at the time bound does not count; the smallest one so far is written.
+                if Date() >= deadline { return nil }
+                throw error
+            }
             return try Self.written(candidate, target: target, exchange: exchange, recordedLast: prefix.last?.state)
         }
         var best = Self.candidate(session, keeping: prefix)
