@@ -70,6 +70,7 @@ struct SessionMinimizer {
     ///   the host fails otherwise.
     func minimize(_ input: SessionInput) throws(CLIError) -> Outcome {
         let started = Date()
+        defer { terminal.endProgress() }
         let session: Session
         do {
             session = try Session(contentsOf: input.path)
@@ -139,7 +140,6 @@ struct SessionMinimizer {
         } catch {
             throw CLIError(.host, "\(error)")
         }
-        terminal.endProgress()
         return Outcome(
             target: target, session: best, originalActions: actions.count, candidates: candidates, finished: search.finished,
             seconds: Date().timeIntervalSince(started))
