@@ -121,24 +121,16 @@ struct SessionMinimizer {
             }
             return try Self.written(candidate, target: target, exchange: exchange, recordedLast: prefix.last?.state)
         }
-        var best = Self.candidate(session, keeping: prefix)
-        let search: DeltaDebugging.Outcome<[Int]>
-        do {
-            guard let whole = try reproduction(optional) else {
-                throw CLIError(
-                    .host, "the actions up to step \(target.step) replayed on their own do not reproduce what the whole session does (is the reducer nondeterministic? try diff --determinism)",
-                    file: input.displayName)
-            }
-            best = whole
-            search = try DeltaDebugging.minimize(optional, deadline: deadline) { chosen throws(CLIError) -> Bool in
-                guard let written = try reproduction(chosen) else { return false }
-                best = written
-                return true
-            }
-        } catch let error as CLIError {
-            throw error
-        } catch {
-            throw CLIError(.host, "\(error)")
+        guard let whole = try reproduction(optional) else {
+            throw CLIError(
+                .host, "the actions up to step \(target.step) replayed on their own do not reproduce what the whole session does (is the reducer nondeterministic? try diff --determinism)",
+                file: input.displayName)
+        }
+        var best = whole
+        let search = try DeltaDebugging.minimize(optional, deadline: deadline) { chosen throws(CLIError) -> Bool in
+            guard let written = try reproduction(chosen) else { return false }
+            best = written
+            return true
         }
         return Outcome(
             target: target, session: best, originalActions: actions.count, candidates: candidates, finished: search.finished,

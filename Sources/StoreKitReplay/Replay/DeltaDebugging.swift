@@ -23,9 +23,9 @@ public enum DeltaDebugging {
     ///   - deadline: When to stop and return the best subset so far.
     ///   - test: Whether a subset still shows what is being minimized.
     /// - Throws: What `test` throws.
-    public static func minimize<Item>(
-        _ items: [Item], deadline: Date, test: ([Item]) throws -> Bool
-    ) rethrows -> Outcome<Item> {
+    public static func minimize<Item, Failure: Error>(
+        _ items: [Item], deadline: Date, test: ([Item]) throws(Failure) -> Bool
+    ) throws(Failure) -> Outcome<Item> {
         var current = items
         var granularity = 2
         var tests = 0
