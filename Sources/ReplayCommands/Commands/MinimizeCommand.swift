@@ -39,7 +39,8 @@ enum MinimizeCommand: Command {
             host: parsed.value(of: SharedOptions.host), build: parsed.value(of: SharedOptions.build), context: context)
         let identity = try host.bringUpToDate(skipBuild: parsed.isSet(SharedOptions.noBuild), terminal: context.terminal)
         context.terminal.err("minimizing \(session.displayName) within \(seconds) s (--timeout)")
-        let outcome = try SessionMinimizer(host: host, deadline: deadline, terminal: context.terminal, ignoring: ignoring)
+        let outcome = try SessionMinimizer(
+            host: host, deadline: deadline, hostTimeout: Double(max(seconds, 30)), terminal: context.terminal, ignoring: ignoring)
             .minimize(session)
         let bytes = outcome.session.ndjson
         do {

@@ -59,8 +59,11 @@ struct SessionMinimizer {
     }
 
     var host: HostCommand
-    /// When to stop searching.
+    /// When to stop searching. The replays before the search (of the whole session, and of the actions up to the
+    /// divergence or crash) are not bounded by it: without them there is nothing to write.
     var deadline: Date
+    /// Seconds a silent host is given in the replays before the search (during it, the time left).
+    var hostTimeout: Double
     var terminal: Terminal
     /// The replayed states' places to leave out, as `diff` leaves them out.
     var ignoring: [JSONPathPattern]
@@ -98,8 +101,8 @@ struct SessionMinimizer {
         defer { try? FileManager.default.removeItem(at: scratch) }
         var candidates = 0
         /// Replays the candidate made of `chosen` units and the required one; its session to write when it
-        /// reproduces the target.
-        func reproduction(_ chosen: [[Int]]) throws(CLIError) -> Session? {
+        /// reproduces the target. A `bounded` replay stops at the deadline and then does not count.
+        func reproduction(_ chosen: [[Int]], bounded: Bool = true) throws(CLIError) -> Session? {
             candidates += 1
             let steps = Set(required + chosen.flatMap { $0 })
             let candidate = Self.candidate(session, keeping: prefix.filter { steps.contains($0.sequence) })
@@ -109,19 +112,19 @@ struct SessionMinimizer {
                 throw CLIError(.output, "cannot write a candidate session to \(path)")
             }
             defer { try? FileManager.default.removeItem(atPath: path) }
-            let client = HostClient(host: host, timeout: max(1, deadline.timeIntervalSinceNow))
+            let client = HostClient(host: host, timeout: bounded ? max(1, deadline.timeIntervalSinceNow) : hostTimeout)
             let exchange: HostClient.Exchange
             do {
                 exchange = try client.exchange(
                     ReplayHostRequest(command: .states), sessionPath: path, displayName: "a candidate of \(input.displayName)")
             } catch {
                 // A candidate still running at the time bound does not count; the smallest one so far is written.
-                if Date() >= deadline { return nil }
+                if bounded, Date() >= deadline { return nil }
                 throw error
             }
             return try Self.written(candidate, target: target, exchange: exchange, recordedLast: prefix.last?.state)
         }
-        guard let whole = try reproduction(optional) else {
+        guard let whole = try reproduction(optional, bounded: false) else {
             throw CLIError(
                 .host, "the actions up to step \(target.step) replayed on their own do not reproduce what the whole session does (is the reducer nondeterministic? try diff --determinism)",
                 file: input.displayName)
@@ -139,7 +142,7 @@ struct SessionMinimizer {
 
     /// Replays the whole session: a crash is the target; else the first divergence of a check is.
     private func findTarget(_ session: Session, input: SessionInput) throws(CLIError) -> Target {
-        let client = HostClient(host: host, timeout: max(1, deadline.timeIntervalSinceNow))
+        let client = HostClient(host: host, timeout: hostTimeout)
         let exchange = try client.exchange(ReplayHostRequest(command: .states), sessionPath: input.path, displayName: input.displayName)
         switch exchange {
         case .stopped(let stop):
@@ -148,7 +151,7 @@ struct SessionMinimizer {
         case .answered(let answer):
             if let failure = answer.result["failure"]?.stringValue { throw CLIError(.input, failure, file: input.displayName) }
         }
-        let outcome = try HostReplay(host: host, timeout: max(1, deadline.timeIntervalSinceNow), terminal: terminal)
+        let outcome = try HostReplay(host: host, timeout: hostTimeout, terminal: terminal)
             .check(input, ignoring: ignoring, progress: false)
         guard case .diverged(let divergence) = outcome.report.verdict else {
             throw CLIError(
