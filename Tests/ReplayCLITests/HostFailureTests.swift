@@ -9,7 +9,7 @@ import Testing
             """
             #!/bin/sh
             cat > /dev/null &
-            echo '{"kind":"hello","protocol":3,"stores":["todos"]}'
+            echo '{"kind":"hello","protocol":4,"stores":["todos"]}'
             \(body)
             """, executable: true)
     }

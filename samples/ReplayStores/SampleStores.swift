@@ -1,3 +1,4 @@
+import Foundation
 import RehearsalFeatures
 import SampleFeatures
 import StoreKitCore
@@ -41,6 +42,36 @@ public enum SampleStores {
                     state.elapsed += .seconds(1)
                     state.songTimes[song.id, default: .zero] += .seconds(1)
                 })),
+    ]
+
+    /// The same stores with a nondeterministic todo reducer: toggling a todo also rewrites its title from a `Set` of
+    /// its characters, whose order is the process's hash seed, so two replays of the same actions disagree.
+    public static let withNondeterministicSet: [ReplayableStore] = [
+        counter,
+        ReplayableStore(
+            id: Todos.storeID,
+            reducer: Reducer<Todos.State, Todos.Action> { state, action in
+                Todos.reducer.reduce(&state, action)
+                guard case .toggleCompleted(let id) = action, let index = state.todos.firstIndex(where: { $0.id == id })
+                else { return }
+                state.todos[index].title = String(Set(state.todos[index].title))
+            }),
+        scoreboard, rehearsals,
+    ]
+
+    /// The same stores with a todo reducer that reads the clock: toggling a todo stamps it with `Date()` instead of
+    /// a time the action carries, so two replays of the same actions disagree.
+    public static let withNondeterministicClock: [ReplayableStore] = [
+        counter,
+        ReplayableStore(
+            id: Todos.storeID,
+            reducer: Reducer<Todos.State, Todos.Action> { state, action in
+                Todos.reducer.reduce(&state, action)
+                guard case .toggleCompleted(let id) = action, let index = state.todos.firstIndex(where: { $0.id == id })
+                else { return }
+                state.todos[index].createdAt = Date()
+            }),
+        scoreboard, rehearsals,
     ]
 
     /// The counter.

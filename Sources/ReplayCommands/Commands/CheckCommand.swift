@@ -25,7 +25,8 @@ enum CheckCommand: Command {
         arguments: [
             ArgumentDeclaration("<path>", help: "session files (.jsonl) and folders to search for them", isRepeating: true)
         ],
-        options: [jobs.declaration, junit.declaration, artifacts.declaration, summary.declaration] + SharedOptions.ignoring + SharedOptions.replaying)
+        options: [jobs.declaration, junit.declaration, artifacts.declaration, summary.declaration, HostDeterminism.flag.declaration]
+            + SharedOptions.ignoring + SharedOptions.replaying)
 
     /// One session's outcome.
     struct Result {
@@ -74,12 +75,13 @@ enum CheckCommand: Command {
         let keeper = try parsed.value(of: artifacts).map { directory throws(CLIError) in
             try CheckArtifacts(directory: directory, sessions: paths)
         }
+        let determinism = parsed.isSet(HostDeterminism.flag) ? HostDeterminism(host: hostOptions.host, timeout: hostOptions.timeout) : nil
         let results = Results(count: paths.count)
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = parsed.value(ofDefaulted: jobs)
         for (index, path) in paths.enumerated() {
             queue.addOperation {
-                var result = check(path, replay, ignoring: ignoring)
+                var result = check(path, replay, determinism: determinism, ignoring: ignoring)
                 if let keeper, result.status != 0 { result.keep(keeper.keep(path, report: result.report, replay: replay)) }
                 results.set(index, result)
                 context.terminal.progress("checked \(results.done) of \(paths.count) sessions")
@@ -117,8 +119,17 @@ enum CheckCommand: Command {
         return all.map(\.status).max() ?? 0
     }
 
-    private static func check(_ path: String, _ replay: HostReplay, ignoring: [JSONPathPattern]) -> Result {
+    private static func check(
+        _ path: String, _ replay: HostReplay, determinism: HostDeterminism?, ignoring: [JSONPathPattern]
+    ) -> Result {
         do {
+            if let determinism, let finding = try determinism.check(try SessionInput(path)) {
+                return Result(
+                    path: path, verdict: "nondeterministic",
+                    line: "nondeterministic \(path) (\(finding.actionCount) actions): \(finding.oneLine)",
+                    explanation: finding.explanationLines(source: path), status: 1,
+                    json: .object(["session": .string(path), "verdict": .string("nondeterministic"), "nondeterministic": finding.jsonValue]))
+            }
             let outcome = try replay.check(try SessionInput(path), ignoring: ignoring, progress: false)
             let report = outcome.report
             var line = "\(report.verdict.name.padding(toLength: 11, withPad: " ", startingAt: 0)) \(path) (\(report.actionCount) actions)"

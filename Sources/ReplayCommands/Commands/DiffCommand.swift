@@ -24,7 +24,8 @@ enum DiffCommand: Command {
             ArgumentDeclaration(
                 "<other-session>", help: "compare the two sessions step by step instead (no reducers needed)", isOptional: true),
         ],
-        options: [all.declaration, contextActions.declaration, states.declaration, report.declaration] + SharedOptions.ignoring
+        options: [all.declaration, contextActions.declaration, states.declaration, report.declaration, HostDeterminism.flag.declaration]
+            + SharedOptions.ignoring
             + SharedOptions.replaying,
         alternativeUsages: ["--states <old.json> <new.json> [--ignore <path> ...] [--json]"])
 
@@ -33,12 +34,30 @@ enum DiffCommand: Command {
         if parsed.value(of: report) != nil, parsed.isSet(states) || parsed.positionals.count == 2 {
             throw CLIError(.usage, "'--report' writes the page of one session replayed through its host; it does not combine with '--states' or a second session")
         }
+        if parsed.isSet(HostDeterminism.flag), parsed.isSet(states) || parsed.positionals.count == 2 {
+            throw CLIError("--determinism replays one session; it does not go with two sessions or --states", usage: command.usage)
+        }
         if parsed.isSet(states) { return try StateFileComparison.run(parsed, context, ignoring: ignoring) }
         if parsed.positionals.count == 2 { return try SessionComparison.run(parsed, context, ignoring: ignoring) }
         let session = try SessionInput(parsed.positionals[0])
         defer { session.cleanUp() }
         let hostOptions = try HostOptions.resolve(parsed, context: context)
         let identity = try hostOptions.bringUpToDate(context.terminal)
+        if parsed.isSet(HostDeterminism.flag),
+            let finding = try HostDeterminism(host: hostOptions.host, timeout: hostOptions.timeout).check(session)
+        {
+            if parsed.isSet(SharedOptions.json) {
+                context.terminal.out(
+                    JSONValue.object([
+                        "session": .string(session.displayName), "verdict": .string("nondeterministic"),
+                        "nondeterministic": finding.jsonValue, "host": identity.jsonValue,
+                    ]).prettyString())
+            } else {
+                context.terminal.out(context.terminal.render(finding.explanationLines(source: session.displayName)))
+                context.terminal.out(identity.summary)
+            }
+            return 1
+        }
         let outcome = try hostOptions.replay(context.terminal)
             .check(
                 session, findAll: parsed.isSet(all), contextActions: parsed.value(ofDefaulted: contextActions),

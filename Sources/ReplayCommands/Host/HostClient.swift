@@ -12,16 +12,56 @@ struct HostClient {
         var result: JSONValue
         /// The `line` lines (for a re-record).
         var lines: [JSONValue]
+        /// The `state` lines (for a `states` request), in step order.
+        var states: [ReplayedState] = []
+    }
+
+    /// One replayed state of a `states` request.
+    struct ReplayedState: Equatable {
+        /// The step's sequence number.
+        var step: Int
+        /// Its action's display name.
+        var name: String
+        /// The state after it.
+        var state: JSONValue
+    }
+
+    /// A host that stopped (a signal, or an exit) without an answer: where it was, and what it had sent.
+    struct Stop {
+        /// The last step the host announced, and its action's name; `nil` before the first step.
+        var lastStep: (step: Int, name: String)?
+        /// What was sent before it stopped (the states of the steps it finished).
+        var partial: Answer
+        /// The error that reports it.
+        var error: CLIError
+    }
+
+    /// What running a host came to: its answer, or a stop without one.
+    enum Exchange {
+        case answered(Answer)
+        case stopped(Stop)
     }
 
     var host: HostCommand
     var timeout: Double
     var onStep: ((Int, String) -> Void)?
+    /// Variables set (a value) or removed (`nil`) in the host's environment, over the CLI's own.
+    var environment: [String: String?] = [:]
 
     /// Starts the host with `request`, feeds it the session at `sessionPath`, and returns its answer.
     /// - Throws: ``CLIError`` naming what went wrong (cannot start, crashed, hung, garbage, a malformed session)
     ///   and the step and action the host had reached.
     func run(_ request: ReplayHostRequest, sessionPath: String, displayName: String) throws(CLIError) -> Answer {
+        switch try exchange(request, sessionPath: sessionPath, displayName: displayName) {
+        case .answered(let answer): return answer
+        case .stopped(let stop): throw stop.error
+        }
+    }
+
+    /// Like ``run(_:sessionPath:displayName:)``, but a host that stops without an answer (a crashing reducer) is
+    /// returned as a ``Stop`` with the step it was at, not thrown.
+    /// - Throws: ``CLIError`` for every other failure.
+    func exchange(_ request: ReplayHostRequest, sessionPath: String, displayName: String) throws(CLIError) -> Exchange {
         guard let input = FileHandle(forReadingAtPath: sessionPath) else {
             throw CLIError(.session, "cannot read the session (no such file, or not readable)", file: displayName)
         }
@@ -30,6 +70,11 @@ struct HostClient {
         process.arguments = ["-c", "exec \(host.command) \"$@\"", "replay-host", "--request", request.jsonValue.canonicalString]
         process.currentDirectoryURL = URL(fileURLWithPath: host.directory)
         process.standardInput = input
+        if !environment.isEmpty {
+            var variables = ProcessInfo.processInfo.environment
+            for (name, value) in environment { variables[name] = value }
+            process.environment = variables
+        }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -65,7 +110,10 @@ struct HostClient {
                 process.waitUntilExit()
                 let how = process.terminationReason == .uncaughtSignal
                     ? "crashed (signal \(process.terminationStatus))" : "exited with status \(process.terminationStatus)"
-                throw CLIError(.host, "the replay host \(how) \(whereItWas()) without an answer\(hostSaid())")
+                return .stopped(
+                    Stop(
+                        lastStep: lastStep.map { (step: $0.0, name: $0.1) }, partial: answer,
+                        error: CLIError(.host, "the replay host \(how) \(whereItWas()) without an answer\(hostSaid())")))
             case .line(let text):
                 guard let message = try? JSONValue(parsing: text), let kind = message["kind"]?.stringValue else {
                     process.terminate()
@@ -87,9 +135,15 @@ struct HostClient {
                     onStep?(step.0, step.1)
                 case "line":
                     answer.lines.append(message["line"] ?? .null)
+                case "state":
+                    guard let step = message["seq"]?.integerValue, let state = message["state"] else {
+                        process.terminate()
+                        throw CLIError(.host, "the replay host sent a 'state' line without 'seq' or 'state' \(whereItWas())")
+                    }
+                    answer.states.append(ReplayedState(step: Int(step), name: lastStep?.1 ?? "?", state: state))
                 case "result":
                     answer.result = message
-                    return answer
+                    return .answered(answer)
                 case "error":
                     throw CLIError(
                         .session, message["message"]?.stringValue ?? "the host reported an error", file: displayName,

@@ -17,8 +17,9 @@ public enum ReplayHost {
     /// The protocol version this library speaks; `hello` carries it and requests must match it.
     /// Version 2 replaced `drift` and `replay` with one `check` that reads the session once. Version 3 added
     /// `ignore` (patterns of places whose values do not count) to `check` and `migrate` to `rerecord`, and the
-    /// report's `ignoring`/`ignored` and the drift's `advice`.
-    public static let protocolVersion = 3
+    /// report's `ignoring`/`ignored` and the drift's `advice`. Version 4 added the `states` command (replay without
+    /// comparing, each replayed state sent as a `state` line).
+    public static let protocolVersion = 4
 
     /// Serves one request and exits the process.
     /// - Parameters:
@@ -89,6 +90,8 @@ public enum ReplayHost {
                     "kind": .string("result"), "header": SessionEvent.header(report.header).jsonValue,
                     "drift": drift.jsonValue, "report": report.jsonValue,
                 ]))
+        case .states:
+            try sendReplayedStates(stores: stores, source: source)
         case .rerecord:
             let reader = SessionReader(fileDescriptor: 0, source: source, ownsDescriptor: false)
             let session = try Session(reader: reader)
@@ -101,6 +104,45 @@ public enum ReplayHost {
                 send(.object(["kind": .string("result"), "failure": .string(error.description)]))
             }
         }
+    }
+
+    /// Replays the session on standard input from its initial state, sending a `step` line before and a `state`
+    /// line after each action; after a gap the replay restarts from the next action's recorded state, as
+    /// ``ReplayEngine/rerecord(_:migrating:)`` does. Ends with a `result` holding how many steps were replayed, or
+    /// the `failure` that stopped it (an unknown store, a value that no longer decodes).
+    private static func sendReplayedStates(stores: [ReplayableStore], source: String) throws(SessionReadError) {
+        let session = try Session(reader: SessionReader(fileDescriptor: 0, source: source, ownsDescriptor: false))
+        guard let store = stores.first(where: { $0.id == session.header.storeID }) else {
+            let known = stores.map(\.id).sorted().joined(separator: ", ")
+            send(.object(["kind": .string("result"), "failure": .string("no replayable store has id '\(session.header.storeID)' (known: \(known))")]))
+            return
+        }
+        let replayer = store.replayer(for: session.header)
+        var replayed = 0
+        var afterGap = false
+        do {
+            try replayer.load(session.header.initialState, as: .initialState)
+            for event in session.events {
+                guard case .action(let action) = event else {
+                    if case .gap = event { afterGap = true }
+                    continue
+                }
+                send(.object(["kind": .string("step"), "seq": .integer(Int64(action.sequence)), "name": .string(action.name)]))
+                if afterGap {
+                    try replayer.load(action.state, as: .recordedState)
+                    afterGap = false
+                } else {
+                    try replayer.apply(action.action)
+                }
+                send(.object(["kind": .string("state"), "seq": .integer(Int64(action.sequence)), "state": try replayer.currentState()]))
+                replayed += 1
+            }
+        } catch {
+            let failure = "step \(replayed + 1): the \(error.part.rawValue) no longer decodes at \(error.path): \(error.message)"
+            send(.object(["kind": .string("result"), "failure": .string(failure)]))
+            return
+        }
+        send(.object(["kind": .string("result"), "replayed": .integer(Int64(replayed))]))
     }
 
     /// Reads all of standard input.
