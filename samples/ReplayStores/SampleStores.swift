@@ -46,33 +46,22 @@ public enum SampleStores {
 
     /// The same stores with a nondeterministic todo reducer: toggling a todo also rewrites its title from a `Set` of
     /// its characters, whose order is the process's hash seed, so two replays of the same actions disagree.
-    public static let withNondeterministicSet: [ReplayableStore] = [
-        counter,
-        ReplayableStore(
-            id: Todos.storeID,
-            reducer: Reducer<Todos.State, Todos.Action> { state, action in
-                Todos.reducer.reduce(&state, action)
-                guard case .toggleCompleted(let id) = action, let index = state.todos.firstIndex(where: { $0.id == id })
-                else { return }
-                state.todos[index].title = String(Set(state.todos[index].title))
-            }),
-        scoreboard, rehearsals,
-    ]
+    public static let withNondeterministicSet = withToggledTodo { $0.title = String(Set($0.title)) }
 
     /// The same stores with a todo reducer that reads the clock: toggling a todo stamps it with `Date()` instead of
     /// a time the action carries, so two replays of the same actions disagree.
-    public static let withNondeterministicClock: [ReplayableStore] = [
-        counter,
-        ReplayableStore(
-            id: Todos.storeID,
-            reducer: Reducer<Todos.State, Todos.Action> { state, action in
-                Todos.reducer.reduce(&state, action)
-                guard case .toggleCompleted(let id) = action, let index = state.todos.firstIndex(where: { $0.id == id })
-                else { return }
-                state.todos[index].createdAt = Date()
-            }),
-        scoreboard, rehearsals,
-    ]
+    public static let withNondeterministicClock = withToggledTodo { $0.createdAt = Date() }
+
+    /// The same stores with a todo reducer that also does `change` to the todo it toggles.
+    private static func withToggledTodo(_ change: @escaping @Sendable (inout Todos.Todo) -> Void) -> [ReplayableStore] {
+        let reducer = Reducer<Todos.State, Todos.Action> { state, action in
+            Todos.reducer.reduce(&state, action)
+            guard case .toggleCompleted(let id) = action, let index = state.todos.firstIndex(where: { $0.id == id })
+            else { return }
+            change(&state.todos[index])
+        }
+        return [counter, ReplayableStore(id: Todos.storeID, reducer: reducer), scoreboard, rehearsals]
+    }
 
     /// The counter.
     public static let counter = ReplayableStore(id: Counter.storeID, reducer: Counter.reducer)
