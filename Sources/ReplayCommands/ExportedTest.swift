@@ -47,8 +47,8 @@ struct ExportedTest {
     var source: String {
         let modules: [String]
         switch form {
-        case .swiftTesting: modules = imports + ["StoreKitTesting", "Testing"]
-        case .xctest: modules = imports + ["StoreKitTesting", "XCTest"]
+        case .swiftTesting: modules = imports + ["StoreKitReplay", "StoreKitTesting", "Testing"]
+        case .xctest: modules = imports + ["StoreKitReplay", "StoreKitTesting", "XCTest"]
         case .testStore: modules = ["Foundation"] + imports + ["StoreKitTesting", "Testing"]
         }
         var lines = [

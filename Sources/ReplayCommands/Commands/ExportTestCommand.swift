@@ -113,6 +113,9 @@ enum ExportTestCommand: Command {
             context.terminal.out(
                 "wrote \(testPath) (\(typeName)) and beside it \(sessionPath): steps \(steps.lowerBound)-\(steps.upperBound) of "
                     + "\(session.displayName), \(trimmed.actions.count) action\(trimmed.actions.count == 1 ? "" : "s")")
+            context.terminal.err(
+                "note: in a test target, list \(test.sessionFileName) (or its folder) in the target's exclude: in Package.swift, "
+                    + "or SwiftPM warns that it is unhandled")
         }
         return 0
     }
