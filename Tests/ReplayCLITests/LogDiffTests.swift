@@ -248,7 +248,8 @@ import Testing
     }
 
     static let usage =
-        "replay-cli log <session> [--diff] [--full] [--name <name>] [--origin app|effect] [--grep <text>] [--from <n>] [--to <n>] [--path <path>] [--json]"
+        "replay-cli log [<session>] [--diff] [--full] [--follow] [--latest] [--dir <folder>] [--name <name>] [--origin app|effect] "
+        + "[--grep <text>] [--from <n>] [--to <n>] [--path <path>] [--json]"
 
     @Test func theRehearsalSampleReadsByFeature() async throws {
         // Given the realistic sample: 320 actions with case-path names five parts deep
