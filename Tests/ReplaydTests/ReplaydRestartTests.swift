@@ -15,26 +15,20 @@ import Testing
         let recorder = store.startRecording(
             .init(storeID: Counter.storeID, app: AppInfo(name: "Tests", version: "1"), sessionID: "restarts"),
             to: UnixSocketTransport(path: folder.socket, timeout: 2, firstRetryDelay: 0.02))
-        let total = 4000
-        let dispatched = Counted()
-        let producer = Thread {
-            for _ in 1...total {
-                store.dispatch(.increment)
-                dispatched.increment()
-                // Paced so the recording runs for seconds, through every restart below.
-                Thread.sleep(forTimeInterval: 0.0005)
-            }
-        }
+        let producer = Producer(store: store)
         producer.start()
 
         // When the daemon is killed with SIGKILL three times while actions stream in, and restarted each time
         for round in 1...3 {
-            await waitUntil("\(round * 1000) actions are dispatched") { dispatched.value >= round * 1000 }
+            await waitUntil("\(round * 1000) actions are dispatched") { producer.dispatched >= round * 1000 }
             await daemon.kill9()
             daemon = try await DaemonProcess(folder: folder, logName: "restart-\(round).log")
             await waitUntil("the recorder reconnects to restart \(round)") { daemon.count("session.started") == 1 }
         }
-        await waitUntil("every action is dispatched", timeout: 120) { dispatched.value == total }
+        await waitUntil("4,000 actions are dispatched") { producer.dispatched >= 4000 }
+        producer.stop()
+        await waitUntil("the producer stops") { producer.isDone }
+        let total = producer.dispatched
         let statistics = recorder.finish(timeout: .seconds(120))
         #expect(statistics.isFinished)
         #expect(await daemon.stop() == 0)
@@ -127,12 +121,30 @@ import Testing
     }
 }
 
-/// A counter shared between a producing thread and the test.
-private final class Counted: @unchecked Sendable {
+/// Dispatches `increment` on a thread of its own, paced so a recording runs for seconds, until stopped.
+private final class Producer: @unchecked Sendable {
+    private let store: Store<Counter.State, Counter.Action>
     private let lock = NSLock()
     private var count = 0
+    private var stopping = false
+    private var done = false
 
-    var value: Int { lock.withLock { count } }
+    init(store: Store<Counter.State, Counter.Action>) { self.store = store }
 
-    func increment() { lock.withLock { count += 1 } }
+    var dispatched: Int { lock.withLock { count } }
+    var isDone: Bool { lock.withLock { done } }
+
+    func start() {
+        Thread { [self] in
+            while !lock.withLock({ stopping }) {
+                store.dispatch(.increment)
+                lock.withLock { count += 1 }
+                // Pacing, not a wait: it keeps the recording going through every restart.
+                Thread.sleep(forTimeInterval: 0.0005)
+            }
+            lock.withLock { done = true }
+        }.start()
+    }
+
+    func stop() { lock.withLock { stopping = true } }
 }

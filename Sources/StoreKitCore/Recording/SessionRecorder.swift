@@ -99,7 +99,8 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
 
     // Used by the background thread only.
     private var needsStart = true
-    /// The last sequence number of the lines the transport took.
+    /// The last sequence number of the lines the transport took (counted as written; a reconnect that finds fewer
+    /// persisted does not lower it, so a line sent again is not counted twice).
     private var sentThrough = 0
     /// The last sequence number already counted in ``RecorderStatistics/droppedTransportFailed``.
     private var countedLostThrough = 0
@@ -332,7 +333,6 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
                 payload += resend.lines
                 written = resend.newActions
                 if !held { payload += lines }
-                sentThrough = persisted ?? sentThrough
             }
             guard !payload.isEmpty else { return true }
             try transport.write(payload)
