@@ -56,49 +56,4 @@ import Testing
         #expect(try again.nextReply()?["lastSeq"] as? Int == stored.count)
         #expect(await restarted.stop() == 0)
     }
-
-    @Test func aRecorderWhoseDaemonIsKilledAndRestartedRecordsAGapAndContinues() async throws {
-        // Given an app recording through replayd
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        var daemon = try await DaemonProcess(folder: folder)
-        let store = Store(initialState: Counter.State(), reducer: Counter.reducer)
-        let app = AppInfo(name: "Tests", version: "1", build: "1", schemaVersion: "1")
-        let recorder = store.startRecording(
-            .init(storeID: Counter.storeID, app: app, sessionID: "reconnect"),
-            to: UnixSocketTransport(path: folder.socket, timeout: 2))
-        let name = "counter-reconnect.jsonl"
-        for _ in 1...20 { store.dispatch(.increment) }
-        await waitUntil("20 actions are stored") { folder.lines(of: name).count == 21 }
-
-        // When the daemon is killed, the app goes on, and the daemon comes back
-        await daemon.kill9()
-        for _ in 1...10 { store.dispatch(.increment) }
-        daemon = try await DaemonProcess(folder: folder, logName: "restarted.log")
-        await waitUntil("the recorder reconnects and stores new actions") {
-            store.dispatch(.increment)
-            return daemon.count("session.started") == 1 && folder.lines(of: name).count > 23
-        }
-        let statistics = recorder.finish(timeout: .seconds(120))
-        #expect(statistics.isFinished)
-        #expect(await daemon.stop() == 0)
-
-        // Then the session has a gap for what was lost, and continues after it
-        let session = try Session(contentsOf: folder.sessions + "/" + name)
-        let gaps = session.events.compactMap { event -> GapEvent? in
-            if case .gap(let gap) = event { return gap }
-            return nil
-        }
-        try #require(gaps.count == 1)
-        #expect(gaps[0].firstSequence == 21)
-        #expect(gaps[0].reason == .transportFailed)
-        #expect(session.actions.last?.sequence == statistics.actionsSeen)
-        #expect(session.actions.count + gaps[0].count == statistics.actionsSeen)
-        #expect(session.actions.map(\.sequence) == Array(1...20) + Array((gaps[0].lastSequence + 1)...statistics.actionsSeen))
-
-        // And it replays as incomplete, not as a divergence
-        let report = ReplayEngine(stores: SampleStores.all).replay(session)
-        #expect(report.verdict.name == "incomplete")
-        #expect(report.divergences.isEmpty)
-    }
 }

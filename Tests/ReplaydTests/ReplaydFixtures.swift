@@ -213,12 +213,16 @@ final class RawClient: @unchecked Sendable {
     func send(line: String) throws { try send(Array(line.utf8) + [0x0A]) }
 
     /// Reads the next reply line as JSON (within the socket's 10 s timeout); `nil` when the daemon closed.
-    func nextReply() throws -> [String: Any]? {
+    /// - Parameter skippingPersisted: Whether to pass over the `persisted` replies (protocol 2) that confirm stored
+    ///   lines, which most tests do not look at.
+    func nextReply(skippingPersisted: Bool = true) throws -> [String: Any]? {
         while true {
             if let newline = received.firstIndex(of: 0x0A) {
                 let line = Data(received[..<newline])
                 received.removeFirst(newline + 1)
-                return try JSONSerialization.jsonObject(with: line) as? [String: Any]
+                let reply = try JSONSerialization.jsonObject(with: line) as? [String: Any]
+                if skippingPersisted && reply?["kind"] as? String == "persisted" { continue }
+                return reply
             }
             var chunk = [UInt8](repeating: 0, count: 4096)
             let count = try chunk.withUnsafeMutableBytes { try Syscall.receive(fd, into: $0.baseAddress!, count: 4096) }

@@ -27,6 +27,8 @@ final class ClientConnection {
     var isClosing = false
     /// Replies not yet taken by the client's socket; bounded so a client that never reads costs little.
     private var outbox: [UInt8] = []
+    /// The last sequence number a `persisted` reply confirmed to the client.
+    private var confirmedSequence = 0
     /// Replies dropped because the client does not read them.
     private(set) var droppedReplies = 0
     private static let outboxLimit = 1 << 16
@@ -53,6 +55,15 @@ final class ClientConnection {
             droppedReplies += 1
         }
         flushReplies()
+    }
+
+    /// Tells the client that its session's lines up to `sequence` are in the session file (protocol 2), once per
+    /// read that stored lines. Skipped while earlier replies wait in the outbox: a client that does not read its
+    /// replies gets no more of these, and the next one it does get confirms everything before it.
+    func confirmPersisted(through sequence: Int) {
+        guard sequence > confirmedSequence, outbox.isEmpty else { return }
+        confirmedSequence = sequence
+        reply(.object(["kind": .string("persisted"), "seq": .integer(Int64(sequence))]))
     }
 
     /// Sends what the outbox holds, as far as the socket takes it now.

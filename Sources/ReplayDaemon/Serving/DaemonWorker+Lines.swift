@@ -80,6 +80,7 @@ extension DaemonWorker {
         connection.reply(.object([
             "kind": .string("welcome"), "sessionId": .string(header.sessionID),
             "lastSeq": .integer(Int64(session.lastSequence)), "file": .string(name),
+            "protocol": .integer(Int64(Self.protocolVersion)),
         ]))
         log.write(.info, "session.started", [
             "connection": .integer(Int64(connection.id)), "sessionId": .string(header.sessionID),
@@ -110,6 +111,9 @@ extension DaemonWorker {
         }
         log.write(.warn, "line.rejected", fields)
     }
+
+    /// The wire protocol's version, in the `welcome` reply: 2 adds the `persisted` replies.
+    static let protocolVersion = 2
 
     /// How many rejected lines per connection are logged one by one.
     static let loggedRejections = 100

@@ -98,6 +98,7 @@ final class DaemonWorker {
     private func write(_ lines: UnsafeRawBufferPointer, to session: SessionFile, of connection: ClientConnection) {
         do {
             try session.append(lines)
+            connection.confirmPersisted(through: session.lastSequence)
         } catch {
             connection.unwritten = Array(lines)
             log.write(.error, "session.write_failed", [
@@ -113,6 +114,7 @@ final class DaemonWorker {
         do {
             try connection.unwritten.withUnsafeBytes { try session.append($0) }
             connection.unwritten = []
+            connection.confirmPersisted(through: session.lastSequence)
             log.write(.info, "session.write_resumed", [
                 "connection": .integer(Int64(connection.id)), "file": .string(session.path),
             ])

@@ -7,7 +7,10 @@ import Foundation
 /// Nothing proportional to the state's size happens on the dispatching thread.
 ///
 /// When the queue is full the recorder drops the action, counts it, and writes a `gap` line once there is room
-/// again. When the transport fails, the undelivered actions become a `gap` too. The recorder never blocks, throws
+/// again. The lines a transport has not confirmed as persisted are held, bounded in bytes
+/// (``Configuration/unconfirmedBufferBytes``), and sent again after a reconnect from the receiver's last persisted
+/// sequence number, so a `replayd` that is killed and restarted loses nothing; what the recorder no longer holds, or
+/// what a transport that does not confirm failed to take, becomes a `gap`. The recorder never blocks, throws
 /// into, or crashes the app, whatever happens to its transport.
 ///
 /// ```swift
@@ -47,13 +50,17 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         /// an action changes a little. Off unless set, because bits cannot show a class instance changed in place:
         /// use it for states made of value types (parts that are classes themselves are always encoded).
         public var reusesEncodingOfUnchangedParts: Bool
+        /// The most bytes of lines held until the transport confirms it persisted them (8 MB unless set); beyond it
+        /// the oldest are let go, and a reconnect after losing them records them as a `gap`.
+        public var unconfirmedBufferBytes: Int
 
         /// Creates a configuration.
         public init(
             storeID: String, app: AppInfo, sessionID: String = UUID().uuidString.lowercased(),
             bufferCapacity: Int = 4096, metadata: [String: JSONValue] = [:],
             actionName: (@Sendable (Action) -> String)? = nil, snapshots: SnapshotPolicy = .full,
-            redaction: Redaction = Redaction(), reusesEncodingOfUnchangedParts: Bool = false
+            redaction: Redaction = Redaction(), reusesEncodingOfUnchangedParts: Bool = false,
+            unconfirmedBufferBytes: Int = 8 << 20
         ) {
             self.storeID = storeID
             self.app = app
@@ -64,6 +71,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
             self.snapshots = snapshots
             self.redaction = redaction
             self.reusesEncodingOfUnchangedParts = reusesEncodingOfUnchangedParts
+            self.unconfirmedBufferBytes = max(0, unconfirmedBufferBytes)
         }
     }
 
@@ -91,11 +99,16 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
 
     // Used by the background thread only.
     private var needsStart = true
-    private var lastDelivered = 0
+    /// The last sequence number of the lines the transport took (counted as written; a reconnect that finds fewer
+    /// persisted does not lower it, so a line sent again is not counted twice).
+    private var sentThrough = 0
+    /// The last sequence number already counted in ``RecorderStatistics/droppedTransportFailed``.
+    private var countedLostThrough = 0
+    /// The lines sent (or tried) that the transport has not confirmed.
+    private var unconfirmed: UnconfirmedLines
     /// For delta snapshots: the state of the last line written, and how many lines since the last keyframe.
     private var previousState: JSONValue?
     private var sinceKeyframe = 0
-    private var undelivered: [ClosedRange<Int>] = []
     /// The state encoder's writer, and the parts of the last state encoded when
     /// ``Configuration/reusesEncodingOfUnchangedParts`` is on.
     private let stateMemo: EncodingMemo
@@ -115,6 +128,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         self.startedAt = Date()
         self.startNanoseconds = MonotonicClock.nanoseconds()
         stateMemo = EncodingMemo(reusesUnchangedParts: configuration.reusesEncodingOfUnchangedParts)
+        unconfirmed = UnconfirmedLines(byteLimit: configuration.unconfirmedBufferBytes)
         let thread = Thread { [self] in runWorker() }
         thread.name = "SessionRecorder \(configuration.storeID)"
         thread.start()
@@ -190,7 +204,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         // Encoding yields to the app's threads when both want the CPU. Where the priority cannot be lowered the
         // recorder still works, only without that courtesy, so a failure here is not worth a report.
         try? Syscall.lowerCurrentThreadPriority()
-        _ = send([], through: nil)
+        _ = send([], held: false, newActions: 0)
         // The queue and this batch swap buffers, so taking the queue neither allocates under the lock nor leaves
         // the dispatching thread appending into fresh, untouched memory; the batch is emptied after the lock.
         var batch: [Pending] = []
@@ -212,21 +226,32 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
 
     private func deliver(_ batch: [Pending]) {
         var lines: [UInt8] = []
-        var covered: ClosedRange<Int>?
         var written = 0
         var encodingFailures = 0
         var lastEncodingError: String?
         // After a failure the lines before this batch may be lost: start it with a full state.
-        if needsStart || !undelivered.isEmpty { previousState = nil }
+        if needsStart { previousState = nil }
         for item in batch {
+            var line: [UInt8] = []
+            let entry: UnconfirmedLines.Entry
             switch item {
             case .action(let sequence, let time, let action, let state, let origin):
-                covered = (covered?.lowerBound ?? sequence)...sequence
                 do {
+                    let name = configuration.actionName?(action) ?? ActionName.of(action)
+                    let encoded = try encodedAction(action)
+                    let (snapshot, fullState) = try self.snapshot(of: state)
                     ActionLineWriter.append(
-                        sequence: sequence, time: time, name: configuration.actionName?(action) ?? ActionName.of(action),
-                        action: try encodedAction(action), origin: origin,
-                        snapshot: try snapshot(of: state), to: &lines)
+                        sequence: sequence, time: time, name: name, action: encoded, origin: origin,
+                        snapshot: snapshot, to: &line)
+                    var content = UnconfirmedLines.Entry.Content.state
+                    if case .patch = snapshot {
+                        var fullStateLine: [UInt8] = []
+                        ActionLineWriter.append(
+                            sequence: sequence, time: time, name: name, action: encoded, origin: origin,
+                            snapshot: .state(fullState), to: &fullStateLine)
+                        content = .patch(fullStateLine: fullStateLine)
+                    }
+                    entry = UnconfirmedLines.Entry(sequences: sequence...sequence, bytes: line, content: content)
                     written += 1
                 } catch {
                     encodingFailures += 1
@@ -235,49 +260,46 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
                     let gap = GapEvent(
                         firstSequence: sequence, lastSequence: sequence, reason: .encodingFailed,
                         message: "\(error)")
-                    SessionEvent.gap(gap).appendLine(to: &lines)
+                    line = SessionEvent.gap(gap).line
+                    entry = UnconfirmedLines.Entry(sequences: sequence...sequence, bytes: line, content: .gap(gap))
                 }
             case .gap(let gap):
-                covered = (covered?.lowerBound ?? gap.firstSequence)...gap.lastSequence
                 previousState = nil
-                SessionEvent.gap(gap).appendLine(to: &lines)
+                line = SessionEvent.gap(gap).line
+                entry = UnconfirmedLines.Entry(
+                    sequences: gap.firstSequence...gap.lastSequence, bytes: line, content: .gap(gap))
             }
+            unconfirmed.append(entry)
+            lines += line
         }
-        let delivered = send(lines, through: covered?.upperBound)
+        let delivered = send(lines, held: true, newActions: written)
         condition.withLock {
             stats.droppedEncodingFailed += encodingFailures
             if let lastEncodingError { stats.lastError = lastEncodingError }
-            if delivered {
-                stats.actionsWritten += written
-            } else {
-                stats.droppedTransportFailed += written
-            }
         }
-        if !delivered {
-            previousState = nil
-            if let covered { markUndelivered(covered) }
-        }
+        if !delivered { previousState = nil }
     }
 
     /// The state as a full snapshot, or as a patch against the previous line's state under delta snapshots.
-    private func snapshot(of state: State) throws -> ActionLineWriter.Snapshot {
+    /// - Returns: The snapshot for the line, and the full state's bytes.
+    private func snapshot(of state: State) throws -> (ActionLineWriter.Snapshot, [UInt8]) {
         // With secrets, the state is built as a tree to redact it; delta snapshots reuse that tree.
         let redaction = configuration.redaction
         let redacted = redaction.statePaths.isEmpty ? nil : redaction.redactingState(try encoder.encode(state))
         let bytes = try redacted?.canonicalBytes()
             ?? encoder.encodeToBytes(state, reusing: stateMemo)
-        guard case .delta(let interval) = configuration.snapshots else { return .state(bytes) }
+        guard case .delta(let interval) = configuration.snapshots else { return (.state(bytes), bytes) }
         let current = try redacted ?? JSONValue(parsing: bytes)
         defer { previousState = current }
         if let previous = previousState, sinceKeyframe + 1 < max(1, interval) {
             let patch = JSONPatch(from: previous, to: current).jsonValue.canonicalBytes()
             if patch.count < bytes.count {
                 sinceKeyframe += 1
-                return .patch(patch)
+                return (.patch(patch), bytes)
             }
         }
         sinceKeyframe = 0
-        return .state(bytes)
+        return (.state(bytes), bytes)
     }
 
     /// The action's canonical bytes, its secrets replaced.
@@ -287,56 +309,62 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         return redaction.redactingAction(try encoder.encode(action)).canonicalBytes()
     }
 
-    /// Starts the transport if needed, then sends earlier undelivered ranges as gaps followed by `lines`, which
-    /// cover sequence numbers up to `lastSequence`.
-    private func send(_ lines: [UInt8], through lastSequence: Int?) -> Bool {
+    /// Starts the transport if needed, then sends `lines`, which the unconfirmed buffer already holds when `held`.
+    ///
+    /// After a (re)start, it sends instead every held line after the receiver's last persisted sequence number,
+    /// after a `gap` for the numbers no longer held, then `lines` if not held.
+    /// - Parameter newActions: The action lines in `lines`, counted as written once sent.
+    private func send(_ lines: [UInt8], held: Bool, newActions: Int) -> Bool {
         do {
+            var payload = lines
+            var written = newActions
             if needsStart {
                 let persisted = try transport.start(header: headerLine())
                 needsStart = false
-                if let persisted, persisted < lastDelivered {
-                    markUndelivered((persisted + 1)...lastDelivered)
-                    condition.withLock {
-                        stats.actionsWritten -= lastDelivered - persisted
-                        stats.droppedTransportFailed += lastDelivered - persisted
-                    }
-                    lastDelivered = persisted
+                let resend = unconfirmed.resend(after: persisted ?? sentThrough, newAfter: sentThrough)
+                payload = []
+                if let missing = resend.missing {
+                    let gap = GapEvent(
+                        firstSequence: missing.lowerBound, lastSequence: missing.upperBound, reason: .transportFailed,
+                        message: lastError())
+                    SessionEvent.gap(gap).appendLine(to: &payload)
+                    countLost(missing)
                 }
+                payload += resend.lines
+                written = resend.newActions
+                if !held { payload += lines }
             }
-            guard !lines.isEmpty || !undelivered.isEmpty else { return true }
-            var payload: [UInt8] = []
-            for range in undelivered {
-                let gap = GapEvent(
-                    firstSequence: range.lowerBound, lastSequence: range.upperBound, reason: .transportFailed,
-                    message: lastError())
-                SessionEvent.gap(gap).appendLine(to: &payload)
-            }
-            payload.append(contentsOf: lines)
+            guard !payload.isEmpty else { return true }
             try transport.write(payload)
-            undelivered.removeAll()
-            if let lastSequence { lastDelivered = lastSequence }
+            sentThrough = max(sentThrough, unconfirmed.lastSequence)
+            condition.withLock { stats.actionsWritten += written }
+            unconfirmed.confirm(through: transport.persistedSequence() ?? unconfirmed.lastSequence)
             return true
         } catch {
             needsStart = true
             condition.withLock { stats.lastError = "\(error)" }
+            if transport.persistedSequence() == nil {
+                // Nothing will confirm these lines: they are lost, and the next start records them as a gap.
+                unconfirmed.discard()
+                if sentThrough < unconfirmed.lastSequence { countLost((sentThrough + 1)...unconfirmed.lastSequence) }
+            }
             return false
         }
     }
 
-    private func lastError() -> String? { condition.withLock { stats.lastError } }
-
-    /// Adds `range` to the undelivered ranges, keeping them sorted and merged.
-    private func markUndelivered(_ range: ClosedRange<Int>) {
-        var merged: [ClosedRange<Int>] = []
-        for existing in (undelivered + [range]).sorted(by: { $0.lowerBound < $1.lowerBound }) {
-            if let last = merged.last, last.upperBound + 1 >= existing.lowerBound {
-                merged[merged.count - 1] = last.lowerBound...max(last.upperBound, existing.upperBound)
-            } else {
-                merged.append(existing)
-            }
+    /// Counts the sequence numbers of `lost` not counted before as dropped, and no longer as written when they were.
+    private func countLost(_ lost: ClosedRange<Int>) {
+        guard lost.upperBound > countedLostThrough else { return }
+        let first = max(lost.lowerBound, countedLostThrough + 1)
+        let wereWritten = max(0, min(lost.upperBound, sentThrough) - first + 1)
+        countedLostThrough = lost.upperBound
+        condition.withLock {
+            stats.droppedTransportFailed += lost.upperBound - first + 1
+            stats.actionsWritten -= wereWritten
         }
-        undelivered = merged
     }
+
+    private func lastError() -> String? { condition.withLock { stats.lastError } }
 
     private func headerLine() throws -> [UInt8] {
         let header = SessionHeader(
@@ -351,7 +379,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         let time = Double(MonotonicClock.nanoseconds() &- startNanoseconds) / 1e9
         let (seen, dropped) = condition.withLock { (stats.actionsSeen, stats.dropped) }
         let end = EndEvent(reason: reason, actions: seen, dropped: dropped, time: time)
-        if send(SessionEvent.end(end).line, through: nil) {
+        if sendEnd(SessionEvent.end(end).line) {
             do {
                 try transport.close()
             } catch {
@@ -361,6 +389,19 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         condition.withLock {
             stats.isFinished = true
             condition.broadcast()
+        }
+    }
+
+    /// Sends the `end` line. While the transport holds lines it has not confirmed, a failure is retried for up to
+    /// two seconds, so a receiver that restarts just then still gets them.
+    private func sendEnd(_ line: [UInt8]) -> Bool {
+        let deadline = MonotonicClock.nanoseconds() + 2_000_000_000
+        while true {
+            if send(line, held: false, newActions: 0) { return true }
+            guard transport.persistedSequence() != nil, !unconfirmed.held.isEmpty,
+                MonotonicClock.nanoseconds() < deadline
+            else { return false }
+            Thread.sleep(forTimeInterval: 0.05)
         }
     }
 

@@ -9,8 +9,9 @@ public protocol SessionTransport: Sendable {
     /// The recorder calls this before the first ``write(_:)``, and again before the next write whenever a call
     /// threw, so a transport that lost its connection reconnects here and continues the same session.
     /// - Returns: The last sequence number the receiver has persisted for this session, when it can tell (the
-    ///   daemon does, on a reconnect); `nil` means every line delivered so far was kept. The recorder records
-    ///   actions it delivered after that number as a gap, because they were lost on the way.
+    ///   daemon does, on a reconnect); `nil` means every line delivered so far was kept. The recorder sends the
+    ///   lines after that number again when it still holds them (see ``persistedSequence()``), and records the
+    ///   rest as a gap.
     /// - Throws: Any error; the recorder retries with the next batch of lines.
     func start(header: [UInt8]) throws -> Int?
 
@@ -18,6 +19,19 @@ public protocol SessionTransport: Sendable {
     /// - Throws: Any error when the lines were not delivered; the recorder records them as a gap.
     func write(_ lines: [UInt8]) throws
 
+    /// The last sequence number the receiver has confirmed it persisted, or `nil` when it does not confirm.
+    ///
+    /// A receiver that confirms lets the recorder hold every line after this number (bounded in bytes) and send
+    /// it again after a reconnect, so a receiver that restarts loses nothing. When it does not confirm, a line is
+    /// kept once ``write(_:)`` returns, and a line whose write threw is recorded as a gap. The recorder calls this
+    /// after each write, on its background thread; it must not wait.
+    func persistedSequence() -> Int?
+
     /// Flushes and releases the transport after the recorder wrote the `end` line.
     func close() throws
+}
+
+extension SessionTransport {
+    /// A transport does not confirm what it persisted unless it says so.
+    public func persistedSequence() -> Int? { nil }
 }

@@ -4,7 +4,9 @@
 /// for the daemon's welcome are bounded by ``timeout``, and while the daemon is away, ``start(header:)`` fails at
 /// once until the next retry is due (the delay doubles from 50 ms up to 5 s and resets after a success). It never
 /// raises `SIGPIPE` in the app. On every (re)connect it sends the header and reads the daemon's welcome, which says
-/// how much of this session the daemon has stored; the recorder records the rest as a `gap`.
+/// how much of this session the daemon has stored. A daemon that speaks protocol 2 (its welcome says so) confirms
+/// what it persisted with `persisted` replies, which ``persistedSequence()`` reads without waiting; the recorder then
+/// sends again what the daemon lost, and records as a `gap` only what it no longer holds.
 ///
 /// ```swift
 /// let recorder = store.startRecording(.init(storeID: "todos", app: app), to: UnixSocketTransport())
@@ -39,6 +41,12 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
     private let firstRetryDelay: Double
     private var retryDelay: Double
     private var nextAttempt: UInt64 = 0
+    /// Whether the last daemon that welcomed the session confirms what it persisted (protocol 2 or later).
+    private var confirmsPersistence = false
+    /// The last sequence number the daemon confirmed.
+    private var persisted = 0
+    /// Reply bytes read after the last complete reply line.
+    private var replyBytes: [UInt8] = []
     private static let longestRetryDelay = 5.0
     private static let longestReply = 1 << 16
 
@@ -95,6 +103,14 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
         }
     }
 
+    /// Reads the daemon's `persisted` replies that have arrived, without waiting.
+    /// - Returns: The last sequence number the daemon confirmed, or `nil` when it does not confirm (protocol 1).
+    public func persistedSequence() -> Int? {
+        guard confirmsPersistence else { return nil }
+        readAvailableReplies()
+        return persisted
+    }
+
     /// Closes the connection; the daemon stores what it received and closes the session file.
     public func close() throws {
         disconnect()
@@ -104,6 +120,33 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
         // A socket has nothing left to write back, so its close has nothing to report.
         if fd >= 0 { try? Syscall.close(fd) }
         fd = -1
+        replyBytes = []
+    }
+
+    /// Takes the replies waiting on the socket; a `persisted` one moves ``persisted`` forward, others (a `rejected`
+    /// line, which the recorder follows with a gap anyway) are passed over.
+    private func readAvailableReplies() {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while fd >= 0 {
+            var ready = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+            // A failed poll or read leaves the confirmation where it was; the next write reports the connection.
+            guard (try? Syscall.poll(&ready, timeoutMilliseconds: 0)) == 1 else { return }
+            let count = chunk.withUnsafeMutableBytes { raw in
+                try? Syscall.receive(fd, into: raw.baseAddress!, count: raw.count, subject: path)
+            }
+            guard let count, count > 0 else { return }
+            replyBytes += chunk[..<count]
+            while let newline = replyBytes.firstIndex(of: 0x0A) {
+                let line = replyBytes[..<newline]
+                if let reply = try? JSONValue(parsing: line), reply["kind"] == .string("persisted"),
+                    case .integer(let sequence)? = reply["seq"]
+                {
+                    persisted = max(persisted, Int(sequence))
+                }
+                replyBytes.removeFirst(newline + 1)
+            }
+            if replyBytes.count > Self.longestReply { replyBytes = [] }
+        }
     }
 
     private func connect(header: [UInt8]) throws -> Int {
@@ -121,6 +164,12 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
         }
         switch (value["kind"], value["lastSeq"], value["reason"]) {
         case (.string("welcome"), .integer(let last), _):
+            if case .integer(let version)? = value["protocol"], version >= 2 {
+                confirmsPersistence = true
+            } else {
+                confirmsPersistence = false
+            }
+            persisted = Int(last)
             return Int(last)
         case (.string("rejected"), _, .string(let reason)):
             throw Failure.refused(reason: reason)

@@ -38,6 +38,8 @@ import Testing
 
         // When the app starts the session and keeps writing after the daemon left
         #expect(try transport.start(header: Array("{}\n".utf8)) == 7)
+        // (a welcome without `protocol` is protocol 1: the daemon does not confirm, so the recorder holds nothing)
+        #expect(transport.persistedSequence() == nil)
         var failure: (any Error)?
         for _ in 0..<1000 where failure == nil {
             do { try transport.write([UInt8](repeating: 0x0A, count: 4096)) } catch { failure = error }

@@ -1,0 +1,92 @@
+import StoreKitCore
+import Testing
+
+@Suite struct UnconfirmedLinesTests {
+    private func action(_ sequence: Int, patch: Bool = false) -> UnconfirmedLines.Entry {
+        let line = Array("line \(sequence)\n".utf8)
+        return UnconfirmedLines.Entry(
+            sequences: sequence...sequence, bytes: line,
+            content: patch ? .patch(fullStateLine: Array("full \(sequence)\n".utf8)) : .state)
+    }
+
+    private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    @Test func aResendStartsRightAfterThePersistedNumberAndLeavesNothingOut() {
+        // Given five lines held, of which the receiver confirmed two
+        var lines = UnconfirmedLines(byteLimit: 1 << 20)
+        for sequence in 1...5 { lines.append(action(sequence)) }
+        lines.confirm(through: 2)
+
+        // When it reconnects saying it persisted up to 3
+        let resend = lines.resend(after: 3, newAfter: 4)
+
+        // Then exactly the lines after 3 go again, with nothing missing, and only 5 counts as new
+        #expect(lines.held.map(\.sequences.lowerBound) == [3, 4, 5])
+        #expect(text(resend.lines) == "line 4\nline 5\n")
+        #expect(resend.missing == nil)
+        #expect(resend.newActions == 1)
+    }
+
+    @Test func aPatchThatStartsAResendGoesWithItsFullState() {
+        // Given a full state followed by two patches
+        var lines = UnconfirmedLines(byteLimit: 1 << 20)
+        lines.append(action(1))
+        lines.append(action(2, patch: true))
+        lines.append(action(3, patch: true))
+
+        // When the receiver persisted only the first
+        let resend = lines.resend(after: 1, newAfter: 3)
+
+        // Then the first line resent carries its full state, and the next stays a patch against it
+        #expect(text(resend.lines) == "full 2\nline 3\n")
+    }
+
+    @Test func linesBeyondTheBoundAreReportedMissingAndAGapHeldIsCutToWhatFollows() {
+        // Given a bound that holds two short lines, and a gap line among them
+        let gap = GapEvent(firstSequence: 4, lastSequence: 6, reason: .bufferFull)
+        let gapLine = SessionEvent.gap(gap).line
+        var lines = UnconfirmedLines(byteLimit: gapLine.count + 7)
+        for sequence in 1...3 { lines.append(action(sequence)) }
+        lines.append(UnconfirmedLines.Entry(sequences: 4...6, bytes: gapLine, content: .gap(gap)))
+        lines.append(action(7))
+
+        // When the receiver persisted up to 1, or up to 4
+        let fromOne = lines.resend(after: 1, newAfter: 7)
+        let fromFour = lines.resend(after: 4, newAfter: 7)
+
+        // Then what the bound let go is missing, and a gap is resent only for the numbers after the persisted one
+        #expect(lines.held.map(\.sequences.lowerBound) == [4, 7])
+        #expect(fromOne.missing == 2...3)
+        #expect(text(fromOne.lines) == text(gapLine) + "line 7\n")
+        #expect(fromFour.missing == nil)
+        let cut = GapEvent(firstSequence: 5, lastSequence: 6, reason: .bufferFull)
+        #expect(text(fromFour.lines) == text(SessionEvent.gap(cut).line) + "line 7\n")
+    }
+
+    @Test func aPatchWhoseStateIsNoLongerHeldIsMissingWithTheLinesBeforeIt() {
+        // Given a bound so small that only the newest line, a patch, is held
+        var lines = UnconfirmedLines(byteLimit: 0)
+        lines.append(action(1))
+        lines.append(action(2, patch: true))
+
+        // When the receiver persisted nothing
+        let resend = lines.resend(after: 0, newAfter: 0)
+
+        // Then the first line is missing and the patch goes as its full state
+        #expect(resend.missing == 1...1)
+        #expect(text(resend.lines) == "full 2\n")
+    }
+
+    @Test func discardedLinesAreAllMissing() {
+        // Given three lines, of which the receiver took one, then the rest discarded
+        var lines = UnconfirmedLines(byteLimit: 1 << 20)
+        for sequence in 1...3 { lines.append(action(sequence)) }
+        lines.discard()
+
+        // Then a resend after 1 sends nothing and reports 2...3 missing
+        let resend = lines.resend(after: 1, newAfter: 1)
+        #expect(resend.lines.isEmpty)
+        #expect(resend.missing == 2...3)
+        #expect(lines.byteCount == 0)
+    }
+}
