@@ -27,6 +27,15 @@ struct SessionInput {
         temporary = true
     }
 
+    /// The whole session, read strictly into memory; a refusal names the file and line.
+    func readWhole() throws(CLIError) -> Session {
+        do {
+            return try Session(contentsOf: path)
+        } catch {
+            throw CLIError(error, in: self)
+        }
+    }
+
     /// Removes the temporary copy of standard input, if any.
     func cleanUp() {
         if temporary { try? FileManager.default.removeItem(atPath: path) }

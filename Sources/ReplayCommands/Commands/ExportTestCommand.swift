@@ -69,12 +69,7 @@ enum ExportTestCommand: Command {
             throw CLIError("export-test takes a session file (not standard input: the test names it)", usage: command.usage)
         }
         let session = try SessionInput(parsed.positionals[0])
-        let recorded: Session
-        do {
-            recorded = try Session(contentsOf: session.path)
-        } catch {
-            throw CLIError(error, in: session)
-        }
+        let recorded = try session.readWhole()
         let form = try form(parsed)
         let lastStep = recorded.actions.last?.sequence ?? 0
         let first = parsed.value(of: from) ?? 1

@@ -56,12 +56,7 @@ enum ReportCommand: Command {
     static func write(
         _ session: SessionInput, outcome: HostReplay.Outcome?, note: String?, to path: String, _ context: CommandContext
     ) throws(CLIError) -> String {
-        let recorded: Session
-        do {
-            recorded = try Session(contentsOf: session.path)
-        } catch {
-            throw CLIError(error, in: session)
-        }
+        let recorded = try session.readWhole()
         let drift = outcome.map(\.drift).flatMap { $0.isEmpty ? nil : $0 }
         let html = HTMLReport.render(
             session: recorded, report: outcome?.report, drift: drift, note: note, source: session.displayName)

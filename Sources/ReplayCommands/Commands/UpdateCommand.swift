@@ -34,12 +34,7 @@ enum UpdateCommand: Command {
             throw CLIError("update takes one session file (not standard input: it rewrites the file)", usage: command.usage)
         }
         let session = try SessionInput(parsed.positionals[0])
-        let original: Session
-        do {
-            original = try Session(contentsOf: session.path)
-        } catch {
-            throw CLIError(error, in: session)
-        }
+        let original = try session.readWhole()
         let hostOptions = try HostOptions.resolve(parsed, context: context)
         let identity = try hostOptions.bringUpToDate(context.terminal)
         let answer = try HostClient(host: hostOptions.host, timeout: hostOptions.timeout)

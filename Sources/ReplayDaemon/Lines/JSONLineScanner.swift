@@ -368,26 +368,10 @@ private struct Cursor {
     /// compare.
     @inline(__always)
     func plainKey(from contentStart: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
-        var position = contentStart
-        while true {
-            if position < wordLimit {
-                let special = JSONStringBytes.specialBytes(in: JSONStringBytes.word(at: position))
-                guard special != 0 else {
-                    position += 8
-                    continue
-                }
-                position += special.trailingZeroBitCount &>> 3
-            } else {
-                guard position < end else { return nil }
-                if JSONStringBytes.isPlain(position[0]) {
-                    position += 1
-                    continue
-                }
-            }
-            if position[0] == UInt8(ascii: "\"") { return position + 1 }
-            if position[0] == UInt8(ascii: "\\") || position[0] >= 0x80 { keys.pointee.metUncomparableKey = true }
-            return nil
-        }
+        guard let position = firstSpecialByte(from: contentStart) else { return nil }
+        if position[0] == UInt8(ascii: "\"") { return position + 1 }
+        if position[0] == UInt8(ascii: "\\") || position[0] >= 0x80 { keys.pointee.metUncomparableKey = true }
+        return nil
     }
 
     /// Scans a string from just after its opening quote to just after its closing one: valid UTF-8, no raw control
@@ -396,24 +380,30 @@ private struct Cursor {
     func string(from contentStart: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
         var position = contentStart
         while true {
+            guard let special = firstSpecialByte(from: position) else { return nil }
+            if special[0] == UInt8(ascii: "\"") { return special + 1 }
+            guard let next = Cursor.afterEscapeOrMultibyteSequence(at: special) else { return nil }
+            position = next
+        }
+    }
+
+    /// The first byte at or after `position` inside a string that is not plain ASCII (a quote, a backslash, a
+    /// control character or a non-ASCII byte), skipping plain bytes 8 at a time; `nil` at the end of the line.
+    @inline(__always)
+    func firstSpecialByte(from start: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
+        var position = start
+        while true {
             if position < wordLimit {
-                // Plain ASCII 8 bytes at a time: no quote, backslash, control character or non-ASCII byte.
                 let special = JSONStringBytes.specialBytes(in: JSONStringBytes.word(at: position))
                 guard special != 0 else {
                     position += 8
                     continue
                 }
-                position += special.trailingZeroBitCount &>> 3
-            } else {
-                guard position < end else { return nil }
-                if JSONStringBytes.isPlain(position[0]) {
-                    position += 1
-                    continue
-                }
+                return position + (special.trailingZeroBitCount &>> 3)
             }
-            if position[0] == UInt8(ascii: "\"") { return position + 1 }
-            guard let next = Cursor.afterEscapeOrMultibyteSequence(at: position) else { return nil }
-            position = next
+            guard position < end else { return nil }
+            if !JSONStringBytes.isPlain(position[0]) { return position }
+            position += 1
         }
     }
 
