@@ -3,12 +3,14 @@
 #   Benchmarks/run.sh           full sizes (several minutes)
 #   Benchmarks/run.sh --quick   smaller inputs (about half a minute)
 #   Benchmarks/run.sh --diff-only   only the whole-process diff against Python's jsonpatch and deepdiff
+#   Benchmarks/run.sh --whole-process-only [--quick]   only the user's path: diff and check through the replay host
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product replayd >&2
 swift build -c release --product replay-cli >&2
 swift build -c release --product storekit-benchmarks >&2
 bin=.build/release/storekit-benchmarks
+if [ "${1:-}" = "--whole-process-only" ]; then exec Benchmarks/whole-process.sh "${2:-}"; fi
 if [ "${1:-}" != "--diff-only" ]; then "$bin" "$@"; fi
 
 # The whole-process diff of two 5 MB states (`replay-cli diff --states`, which exits 1: they differ) against
@@ -47,3 +49,6 @@ read -r large_old large_new < <("$bin" --write-diff-pair "$work/large" 20)
 large=$(seconds .build/release/replay-cli diff --states --json "$large_old" "$large_new")
 printf '%-46s %8.3f s   %8.3f s %-33s %5.2fx the time  %s\n' "diff of two 20 MB states (--json)" "$large" "$ours" \
     "(two 5 MB states)" "$(echo "$large / $ours" | bc -l)" "linear: about 4x"
+
+# The user's own path, whole process: diff and check through the replay host that `.replay.json` names.
+if [ "${1:-}" = "--quick" ]; then Benchmarks/whole-process.sh --quick; else Benchmarks/whole-process.sh; fi

@@ -3,8 +3,9 @@
 
 The scripted sample app drops actions when it dispatches faster than its recorder writes (a gap, by design), so
 this writes a long gap-free session directly: adds, toggles, filters and clear-completed on a list that stays
-around 40 todos, full state snapshots, as the todos reducer (samples/Features/Todos.swift) computes them.
-Usage: scripts/make-todos-session.py OUT.jsonl [N]
+around 40 todos (or around SIZE todos, starting with that many: 600 make states of about 100 KB), full state
+snapshots, as the todos reducer (samples/Features/Todos.swift) computes them.
+Usage: scripts/make-todos-session.py OUT.jsonl [N [SIZE]]
 """
 import json
 import random
@@ -18,9 +19,16 @@ def line(value):
 
 def main():
     out, count = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 10_000
+    size = int(sys.argv[3]) if len(sys.argv) > 3 else None
     rng = random.Random(1)
     titles = ["Milk", "Eggs", "Water plants", "Fix bike", "Call mum", "Book dentist", "Pay rent", "Read"]
     state = {"filter": "all", "todos": []}
+    # With a size, the list starts full and stays near it; without, it grows from empty to at most 60.
+    most = 60 if size is None else size + size // 5
+    for number in range(size or 0):
+        todo_id = str(uuid.UUID(int=rng.getrandbits(128))).upper()
+        state["todos"].append({"createdAt": 1794000000 + number * 1.5, "id": todo_id, "isComplete": False,
+                               "tags": [], "title": rng.choice(titles)})
     with open(out, "w", encoding="utf-8") as file:
         file.write(line({
             "app": {"build": "1", "name": "SampleApp", "schemaVersion": "1", "version": "1.0"}, "format": 1,
@@ -30,7 +38,7 @@ def main():
         for seq in range(1, count + 1):
             todos = state["todos"]
             roll = rng.random()
-            if not todos or (roll < 0.45 and len(todos) < 60):
+            if not todos or (roll < 0.45 and len(todos) < most):
                 todo_id = str(uuid.UUID(int=rng.getrandbits(128))).upper()
                 title = rng.choice(titles)
                 created = 1795000000 + seq * 1.5
