@@ -51,4 +51,8 @@ printf '%-46s %8.3f s   %8.3f s %-33s %5.2fx the time  %s\n' "diff of two 20 MB 
     "(two 5 MB states)" "$(echo "$large / $ours" | bc -l)" "linear: about 4x"
 
 # The user's own path, whole process: diff and check through the replay host that `.replay.json` names.
-if [ "${1:-}" = "--quick" ]; then Benchmarks/whole-process.sh --quick; else Benchmarks/whole-process.sh; fi
+case "${1:-}" in
+    --diff-only) ;;
+    --quick) Benchmarks/whole-process.sh --quick ;;
+    *) Benchmarks/whole-process.sh ;;
+esac
