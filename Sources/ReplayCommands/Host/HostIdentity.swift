@@ -8,22 +8,24 @@ struct HostIdentity {
     var executable: String?
     /// When the executable was last written (its modification time).
     var builtAt: Date?
-    /// The build step run before this replay; `nil` when none ran.
+    /// The build step that brought the host up to date before this replay; `nil` when there is none or `--no-build`.
     var build: String?
+    /// Whether that step was skipped because nothing it reads changed since its last successful run.
+    var buildSkipped: Bool
     /// `git rev-parse HEAD` in the host's directory; `nil` when it is not a git checkout.
     var commit: String?
     /// Whether `git status --porcelain` lists changes there (only with a commit).
     var dirty: Bool
 
     /// Looks the host up on disk and in git.
-    static func of(_ host: HostCommand, build: String?) -> HostIdentity {
+    static func of(_ host: HostCommand, build: (command: String, outcome: HostBuild.Outcome)?) -> HostIdentity {
         let executable = host.executablePath
         let attributes = executable.flatMap { try? FileManager.default.attributesOfItem(atPath: $0) }
         let commit = git(["rev-parse", "HEAD"], in: host.directory)?.trimmingCharacters(in: .whitespacesAndNewlines)
         let dirty = commit != nil && git(["status", "--porcelain"], in: host.directory).map { !$0.isEmpty } == true
         return HostIdentity(
-            executable: executable, builtAt: attributes?[.modificationDate] as? Date, build: build, commit: commit,
-            dirty: dirty)
+            executable: executable, builtAt: attributes?[.modificationDate] as? Date, build: build?.command,
+            buildSkipped: build?.outcome == .unchanged, commit: commit, dirty: dirty)
     }
 
     /// The build time as ISO 8601 in UTC, to the second.
@@ -35,20 +37,28 @@ struct HostIdentity {
         }
     }
 
-    /// One line for text reports: `replayed through PATH (built TIME, commit SHA, with uncommitted changes)`.
+    /// One line for text reports: `replayed through PATH (built TIME, commit SHA, with uncommitted changes)`, ending
+    /// in `up to date: nothing its build reads changed since` when the build step was skipped, `not rebuilt` when
+    /// there was none.
     var summary: String {
         var details = [builtAtText.map { "built \($0)" } ?? "build time unknown"]
         if let commit { details.append("commit \(commit)" + (dirty ? " with uncommitted changes" : "")) }
-        if build == nil { details.append("not rebuilt") }
+        if build == nil {
+            details.append("not rebuilt")
+        } else if buildSkipped {
+            details.append("up to date: nothing its build reads changed since")
+        }
         return "replayed through \(executable ?? "an executable that was not found") (\(details.joined(separator: ", ")))"
     }
 
-    /// The same as JSON: `{"executable", "builtAt", "build", "commit", "dirty"}`, `null` where unknown.
+    /// The same as JSON: `{"executable", "builtAt", "build", "buildSkipped", "commit", "dirty"}`, `null` where
+    /// unknown (`buildSkipped` is `null` without a build step).
     var jsonValue: JSONValue {
         .object([
             "executable": executable.map(JSONValue.string) ?? .null,
             "builtAt": builtAtText.map(JSONValue.string) ?? .null,
             "build": build.map(JSONValue.string) ?? .null,
+            "buildSkipped": build == nil ? .null : .bool(buildSkipped),
             "commit": commit.map(JSONValue.string) ?? .null,
             "dirty": commit == nil ? .null : .bool(dirty),
         ])
@@ -60,6 +70,7 @@ struct HostIdentity {
         if let executable { pairs.append(("host.executable", executable)) }
         if let builtAtText { pairs.append(("host.builtAt", builtAtText)) }
         pairs.append(("host.build", build ?? "(not rebuilt)"))
+        if build != nil { pairs.append(("host.buildSkipped", buildSkipped ? "true" : "false")) }
         if let commit {
             pairs.append(("host.commit", commit))
             pairs.append(("host.dirty", dirty ? "true" : "false"))
