@@ -3,7 +3,8 @@ import StoreKitReplay
 
 import Foundation
 
-/// The replay host's build step, run before every replay so that a replay never goes through a stale binary.
+/// The replay host's build step, which brings the host up to date before every replay so that a replay never goes
+/// through a stale binary.
 ///
 /// A plain `swift build` whose inputs are all as they were before its last successful run, with the host's
 /// executable as that run left it, is skipped (``HostBuildFingerprint``, ``HostBuildStamp``): running it again could
@@ -39,6 +40,7 @@ struct HostBuild {
     /// - Parameter environment: the environment the step runs with (this process's).
     /// - Throws: ``CLIError`` when the step cannot start or fails.
     func bringUpToDate(executable: String?, environment: [String: String], terminal: Terminal) throws(CLIError) -> Outcome {
+        // Without a fingerprint (not a plain `swift build`, a walk that failed) the step runs, as it always did.
         let fingerprint = try? HostBuildFingerprint.take(command: command, directory: directory, environment: environment)
         let stamp = HostBuildStamp(command: command, directory: directory)
         if let fingerprint, stamp.holds(fingerprint, executable: executable) { return .unchanged }

@@ -12,17 +12,20 @@ struct HostIdentity {
     var build: String?
     /// Whether that step was skipped because nothing it reads changed since its last successful run.
     var buildSkipped: Bool
-    /// `git rev-parse HEAD` in the host's directory; `nil` when it is not a git checkout.
+    /// The commit checked out in the host's directory (`HEAD`); `nil` when it is not a git checkout or has none.
     var commit: String?
-    /// Whether `git status --porcelain` lists changes there (only with a commit).
+    /// Whether `git status` lists changes there (only with a commit).
     var dirty: Bool
 
-    /// Looks the host up on disk and in git.
+    /// Looks the host up on disk and in git (one `git status --porcelain=v2 --branch`: its `# branch.oid` line is
+    /// the commit, `(initial)` before the first one, and any line not starting with `#` a change).
     static func of(_ host: HostCommand, build: (command: String, outcome: HostBuild.Outcome)?) -> HostIdentity {
         let executable = host.executablePath
         let attributes = executable.flatMap { try? FileManager.default.attributesOfItem(atPath: $0) }
-        let commit = git(["rev-parse", "HEAD"], in: host.directory)?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let dirty = commit != nil && git(["status", "--porcelain"], in: host.directory).map { !$0.isEmpty } == true
+        let status = git(["status", "--porcelain=v2", "--branch"], in: host.directory)?.split(separator: "\n") ?? []
+        let commit = status.first { $0.hasPrefix("# branch.oid ") }.map { String($0.dropFirst("# branch.oid ".count)) }
+            .flatMap { $0 == "(initial)" ? nil : $0 }
+        let dirty = commit != nil && status.contains { !$0.hasPrefix("#") }
         return HostIdentity(
             executable: executable, builtAt: attributes?[.modificationDate] as? Date, build: build?.command,
             buildSkipped: build?.outcome == .unchanged, commit: commit, dirty: dirty)
