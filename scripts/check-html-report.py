@@ -70,12 +70,14 @@ def main():
     os.makedirs(out, exist_ok=True)
     report = os.path.join(out, "report.html")
     cli = os.path.join(ROOT, ".build/debug/replay-cli")
+    # The debug host CI built (.replay.json names the release one, which CI does not build).
+    host = ["--host", os.path.join(ROOT, ".build/debug/sample-replay-host")]
     environment = dict(os.environ, SAMPLE_HOST_REGRESSION="rehearsal-advance")
-    written = subprocess.run([cli, "report", SESSION, "-o", report, "--no-build"], cwd=ROOT, env=environment,
+    written = subprocess.run([cli, "report", SESSION, "-o", report, "--no-build"] + host, cwd=ROOT, env=environment,
                              capture_output=True, text=True, timeout=120)
     if written.returncode != 1:
         fail(f"replay-cli report exited {written.returncode}, expected 1 (diverged): {written.stderr}")
-    diff = subprocess.run([cli, "diff", SESSION, "--json", "--no-build"], cwd=ROOT, env=environment,
+    diff = subprocess.run([cli, "diff", SESSION, "--json", "--no-build"] + host, cwd=ROOT, env=environment,
                           capture_output=True, text=True, timeout=120)
     expected = json.loads(diff.stdout)["report"]
     diverging = expected["divergences"][0]["step"]

@@ -26,7 +26,13 @@ enum CLI {
         var stderr: String
     }
 
+    /// The samples' replay host that `swift test` built beside the tests (a debug build).
+    static let sampleHost = binaries.appendingPathComponent("sample-replay-host").path
+
     /// Runs `replay-cli` (or another built executable) with `arguments` in the package root.
+    ///
+    /// In the package root, `REPLAY_HOST` names ``sampleHost`` (unless `environment` sets it): the root's
+    /// `.replay.json` names the release build of the samples' host, which `swift test` does not build.
     static func run(
         _ arguments: [String], executable: String = "replay-cli", environment: [String: String] = [:],
         stdin: Data? = nil, directory: URL? = nil
@@ -45,7 +51,7 @@ enum CLI {
         process.currentDirectoryURL = directory ?? packageRoot
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
-        env["REPLAY_HOST"] = nil
+        env["REPLAY_HOST"] = directory == nil ? sampleHost : nil
         env["SAMPLE_HOST_REGRESSION"] = nil
         for (key, value) in environment { env[key] = value }
         process.environment = env

@@ -3,10 +3,14 @@ import StoreKitReplay
 
 import Foundation
 
-/// The replay host's build step, run before every replay so that a replay never goes through a stale binary.
+/// The replay host's build step, which brings the host up to date before every replay so that a replay never goes
+/// through a stale binary.
 ///
-/// An incremental build costs little when nothing changed. Its output is kept quiet; when it fails, the error
-/// names the command and shows the compiler's `error:` lines with a few lines around each, not the whole log.
+/// A plain `swift build` whose inputs are all as they were before its last successful run, with the host's
+/// executable as that run left it, is skipped (``HostBuildFingerprint``, ``HostBuildStamp``): running it again could
+/// not change anything, and even a no-op `swift build` costs a second or more. Any other step runs every time. Its
+/// output is kept quiet; when it fails, the error names the command and shows the compiler's `error:` lines with a
+/// few lines around each, not the whole log.
 struct HostBuild {
     /// The shell command that builds the host.
     var command: String
@@ -22,6 +26,29 @@ struct HostBuild {
     static let maximumLines = 60
     /// Without any `error:` line, the last lines of the output are shown.
     static let tailLines = 20
+
+    /// How a build step brought the host up to date.
+    enum Outcome: Equatable {
+        /// The step ran and succeeded.
+        case built
+        /// The step was skipped: nothing it reads changed since its last successful run, nor the executable since.
+        case unchanged
+    }
+
+    /// Brings the host whose executable is `executable` up to date: skips the step when its stamp still holds,
+    /// else runs it and, when it succeeds, stamps it with the fingerprint taken before it ran.
+    /// - Parameter environment: the environment the step runs with (this process's).
+    /// - Throws: ``CLIError`` when the step cannot start or fails.
+    func bringUpToDate(executable: String?, environment: [String: String], terminal: Terminal) throws(CLIError) -> Outcome {
+        // Without a fingerprint (not a plain `swift build`, a walk that failed) the step runs, as it always did.
+        let fingerprint = try? HostBuildFingerprint.take(command: command, directory: directory, environment: environment)
+        let stamp = HostBuildStamp(command: command, directory: directory)
+        if let fingerprint, stamp.holds(fingerprint, executable: executable) { return .unchanged }
+        try stamp.remove()
+        try run(terminal)
+        if let fingerprint { stamp.record(fingerprint, executable: executable) }
+        return .built
+    }
 
     /// Runs the build and waits for it.
     /// - Throws: ``CLIError`` when it cannot start or exits with a status other than 0.

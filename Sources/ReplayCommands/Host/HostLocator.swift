@@ -90,15 +90,14 @@ package struct HostCommand {
             command: command, directory: directory, build: build, origin: file, buildOrigin: build.map { _ in file })
     }
 
-    /// Brings the host up to date (runs its build step, unless `skipBuild`) and says what it is.
+    /// Brings the host up to date (runs its build step unless `skipBuild`, or skips it when nothing it reads changed
+    /// since it last succeeded) and says what it is.
     /// - Throws: ``CLIError`` when the build step fails, with the compiler's error lines.
     func bringUpToDate(skipBuild: Bool, terminal: Terminal) throws(CLIError) -> HostIdentity {
-        var ranBuild: String?
-        if let build, !skipBuild {
-            try HostBuild(command: build, directory: directory, origin: buildOrigin ?? origin).run(terminal)
-            ranBuild = build
-        }
-        return HostIdentity.of(self, build: ranBuild)
+        guard let build, !skipBuild else { return HostIdentity.of(self, build: nil) }
+        let outcome = try HostBuild(command: build, directory: directory, origin: buildOrigin ?? origin).bringUpToDate(
+            executable: executablePath, environment: ProcessInfo.processInfo.environment, terminal: terminal)
+        return HostIdentity.of(self, build: (build, outcome))
     }
 
     /// The absolute path of the executable the command starts, when it can be found.

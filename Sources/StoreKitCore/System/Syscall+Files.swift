@@ -15,6 +15,11 @@ extension Syscall {
         package var identity: FileIdentity
         /// When its contents last changed, in milliseconds since 1970.
         package var modifiedMilliseconds: Int64
+        /// When its contents last changed, in nanoseconds since 1970 (`st_mtim`).
+        package var modifiedNanoseconds: Int64
+        /// When its contents or its status (owner, mode, links, a modification time set by hand) last changed, in
+        /// nanoseconds since 1970 (`st_ctim`); unlike the modification time, no program can set it back.
+        package var changedNanoseconds: Int64
     }
 
     /// A file's device and inode, which stay the same when it is renamed and differ for a new file of that name.
@@ -126,9 +131,13 @@ extension Syscall.FileStatus {
             device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
         #if canImport(Darwin)
             let modified = info.st_mtimespec
+            let changed = info.st_ctimespec
         #else
             let modified = info.st_mtim
+            let changed = info.st_ctim
         #endif
         modifiedMilliseconds = Int64(modified.tv_sec) * 1000 + Int64(modified.tv_nsec) / 1_000_000
+        modifiedNanoseconds = Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec)
+        changedNanoseconds = Int64(changed.tv_sec) * 1_000_000_000 + Int64(changed.tv_nsec)
     }
 }
