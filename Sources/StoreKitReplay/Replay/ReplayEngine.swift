@@ -70,8 +70,9 @@ public struct ReplayEngine: Sendable {
     public func replay(_ session: Session) -> ReplayReport {
         var events = session.events.makeIterator()
         var rules = SessionLineDecoder(source: "<memory>")
+        var extras = ReplayExtras(contextActions: 0, drift: nil)
         return replay(
-            header: session.header,
+            header: session.header, extras: &extras,
             next: { () throws(Never) in
                 guard let event = events.next() else { return nil }
                 do {
@@ -90,11 +91,29 @@ public struct ReplayEngine: Sendable {
         guard case .header(let header) = try reader.next() else {
             throw SessionReadError(source: reader.source, line: reader.lineNumber, problem: .empty)
         }
-        return try replay(header: header, next: { () throws(SessionReadError) in try reader.next() })
+        var extras = ReplayExtras(contextActions: 0, drift: nil)
+        return try replay(header: header, extras: &extras, next: { () throws(SessionReadError) in try reader.next() })
+    }
+
+    /// Checks what `reader` has left (the first event must be the header) in one reading: every recorded value's
+    /// schema drift (as ``checkDrift(reader:)`` finds it), the replay (as ``replay(reader:)`` reports it), and the
+    /// `contextActions` actions before each divergence (as ``ReplayReport/attachPrecedingActions(_:from:)`` gives
+    /// them).
+    /// - Throws: ``SessionReadError`` when the input is not a valid session.
+    public func check(reader: SessionReader, contextActions: Int) throws(SessionReadError) -> SessionCheck {
+        guard case .header(let header) = try reader.next() else {
+            throw SessionReadError(source: reader.source, line: reader.lineNumber, problem: .empty)
+        }
+        let store = stores[header.storeID]
+        var extras = ReplayExtras(
+            contextActions: contextActions,
+            drift: store.map { DriftCheck(header: header, store: $0, replayer: $0.replayer(for: header)) })
+        let report = try replay(header: header, extras: &extras, next: { () throws(SessionReadError) in try reader.next() })
+        return SessionCheck(drift: extras.drift?.result, report: report)
     }
 
     private func replay<Failure: Error>(
-        header: SessionHeader, next: () throws(Failure) -> SessionEvent?
+        header: SessionHeader, extras: inout ReplayExtras, next: () throws(Failure) -> SessionEvent?
     ) throws(Failure) -> ReplayReport {
         var run = ReplayRun(header: header, ignoring: options.ignoring.map(\.text))
         guard let store = stores[header.storeID] else {
@@ -103,19 +122,24 @@ public struct ReplayEngine: Sendable {
             return run.report
         }
         let replayer = store.replayer(for: header)
+        var loaded = true
         do {
             try replayer.load(header.initialState, as: .initialState)
         } catch {
             run.fail(error, step: 0, actionName: nil)
-            return run.report
+            // A drift check reads on to the end; the report stays that of a replay that could not start.
+            guard extras.drift != nil else { return run.report }
+            loaded = false
         }
         // The reader (or, for an in-memory session, the same rules) has checked the sequence: each action follows
         // the one before it or the gap before it, so only a gap makes the engine start over from a recorded state.
         var needsResync = false
-        var stopped = false
+        var stopped = !loaded
         while let event = try next() {
+            if case .action(let action) = event { extras.drift?.check(action) }
             if stopped {
-                run.count(event)
+                if loaded { run.count(event) }
+                if case .action(let action) = event { extras.precedingActions.append(action) }
                 continue
             }
             switch event {
@@ -130,13 +154,16 @@ public struct ReplayEngine: Sendable {
                 run.actionCount += 1
                 if let lastStep = options.lastStep, action.sequence > lastStep {
                     stopped = true
-                    continue
+                } else {
+                    options.willReplay?(action)
+                    stopped = !step(
+                        action, replayer: replayer, resync: needsResync, preceding: extras.precedingActions, run: &run)
+                    needsResync = false
                 }
-                options.willReplay?(action)
-                stopped = !step(action, replayer: replayer, resync: needsResync, run: &run)
-                needsResync = false
+                extras.precedingActions.append(action)
             }
         }
+        guard loaded else { return run.report }
         if run.verdictOverride == nil {
             run.finalState = try? replayer.currentState()
         }
@@ -145,7 +172,8 @@ public struct ReplayEngine: Sendable {
 
     /// Replays one action; false when replay must stop.
     private func step(
-        _ action: ActionEvent, replayer: any StateReplayer, resync: Bool, run: inout ReplayRun
+        _ action: ActionEvent, replayer: any StateReplayer, resync: Bool, preceding: PrecedingActionWindow,
+        run: inout ReplayRun
     ) -> Bool {
         do {
             if resync {
@@ -167,7 +195,8 @@ public struct ReplayEngine: Sendable {
                         time: action.time, recorded: difference.recorded, replayed: difference.replayed,
                         diff: StateDiff(
                             from: difference.recorded, to: difference.replayed, typeNotes: difference.typeNotes),
-                        ignored: difference.ignored, comparedAsJSON: difference.comparedAsJSON))
+                        precedingActions: preceding.actions, ignored: difference.ignored,
+                        comparedAsJSON: difference.comparedAsJSON))
                 guard options.findAllDivergences else { return false }
                 try replayer.load(action.state, as: .recordedState)
                 return true
