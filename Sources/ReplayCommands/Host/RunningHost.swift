@@ -35,7 +35,8 @@ final class RunningHost {
         _ host: HostCommand, request: ReplayHostRequest, slots: Int, input: FileHandle?, environment: [String: String?]
     ) throws(CLIError) {
         self.host = host
-        boardPath = NSTemporaryDirectory() + "/replay-cli-board-\(getpid())-\(UUID().uuidString.prefix(8))"
+        boardPath = FileManager.default.temporaryDirectory
+            .appendingPathComponent("replay-cli-board-\(getpid())-\(UUID().uuidString.prefix(8))").path
         guard
             FileManager.default.createFile(
                 atPath: boardPath, contents: Data(count: slots * ProgressBoard.slotSize), attributes: [.posixPermissions: 0o600])

@@ -70,7 +70,7 @@ public struct ReplayEngine: Sendable {
     public func replay(_ session: Session) -> ReplayReport {
         var events = session.events.makeIterator()
         var rules = SessionLineDecoder(source: "<memory>")
-        var extras = ReplayExtras(contextActions: 0, drift: nil)
+        var extras = ReplayExtras(contextActions: 0, checksDrift: false)
         return replay(
             header: session.header, extras: &extras,
             next: { () throws(Never) in
@@ -82,7 +82,7 @@ public struct ReplayEngine: Sendable {
                 } catch {
                     preconditionFailure("the session breaks the format's rules: \(error)")
                 }
-            })
+            }, recordedStateBytes: { nil })
     }
 
     /// Replays what `reader` has left; the first event must be the header.
@@ -91,8 +91,10 @@ public struct ReplayEngine: Sendable {
         guard case .header(let header) = try reader.next() else {
             throw SessionReadError(source: reader.source, line: reader.lineNumber, problem: .empty)
         }
-        var extras = ReplayExtras(contextActions: 0, drift: nil)
-        return try replay(header: header, extras: &extras, next: { () throws(SessionReadError) in try reader.next() })
+        var extras = ReplayExtras(contextActions: 0, checksDrift: false)
+        return try replay(
+            header: header, extras: &extras, next: { () throws(SessionReadError) in try reader.next() },
+            recordedStateBytes: { reader.recordedStateBytes })
     }
 
     /// Checks what `reader` has left (the first event must be the header) in one reading: every recorded value's
@@ -104,16 +106,18 @@ public struct ReplayEngine: Sendable {
         guard case .header(let header) = try reader.next() else {
             throw SessionReadError(source: reader.source, line: reader.lineNumber, problem: .empty)
         }
-        let store = stores[header.storeID]
-        var extras = ReplayExtras(
-            contextActions: contextActions,
-            drift: store.map { DriftCheck(header: header, store: $0, replayer: $0.replayer(for: header)) })
-        let report = try replay(header: header, extras: &extras, next: { () throws(SessionReadError) in try reader.next() })
+        var extras = ReplayExtras(contextActions: contextActions, checksDrift: true)
+        let report = try replay(
+            header: header, extras: &extras, next: { () throws(SessionReadError) in try reader.next() },
+            recordedStateBytes: { reader.recordedStateBytes })
         return SessionCheck(drift: extras.drift?.result, report: report)
     }
 
+    /// Replays the events `next` reads after `header`; `recordedStateBytes` gives the bytes of the last event's
+    /// recorded state as its line holds them, when it can.
     private func replay<Failure: Error>(
-        header: SessionHeader, extras: inout ReplayExtras, next: () throws(Failure) -> SessionEvent?
+        header: SessionHeader, extras: inout ReplayExtras, next: () throws(Failure) -> SessionEvent?,
+        recordedStateBytes: () -> ArraySlice<UInt8>?
     ) throws(Failure) -> ReplayReport {
         var run = ReplayRun(header: header, ignoring: options.ignoring.map(\.text))
         guard let store = stores[header.storeID] else {
@@ -122,6 +126,7 @@ public struct ReplayEngine: Sendable {
             return run.report
         }
         let replayer = store.replayer(for: header)
+        if extras.checksDrift { extras.drift = DriftCheck(header: header, store: store, replayer: replayer) }
         var loaded = true
         do {
             try replayer.load(header.initialState, as: .initialState)
@@ -157,7 +162,8 @@ public struct ReplayEngine: Sendable {
                 } else {
                     options.willReplay?(action)
                     stopped = !step(
-                        action, replayer: replayer, resync: needsResync, preceding: extras.precedingActions, run: &run)
+                        action, recordedStateBytes: recordedStateBytes(), replayer: replayer, resync: needsResync,
+                        preceding: extras.precedingActions, run: &run)
                     needsResync = false
                 }
                 extras.precedingActions.append(action)
@@ -172,8 +178,8 @@ public struct ReplayEngine: Sendable {
 
     /// Replays one action; false when replay must stop.
     private func step(
-        _ action: ActionEvent, replayer: any StateReplayer, resync: Bool, preceding: PrecedingActionWindow,
-        run: inout ReplayRun
+        _ action: ActionEvent, recordedStateBytes: ArraySlice<UInt8>?, replayer: any StateReplayer, resync: Bool,
+        preceding: PrecedingActionWindow, run: inout ReplayRun
     ) -> Bool {
         do {
             if resync {
@@ -182,7 +188,7 @@ public struct ReplayEngine: Sendable {
             }
             try replayer.apply(action.action)
             run.stepsReplayed += 1
-            switch try replayer.compare(with: action.state, ignoring: options.ignoring) {
+            switch try replayer.compare(with: action.state, recordedBytes: recordedStateBytes, ignoring: options.ignoring) {
             case .equal(let ignored):
                 run.stepsMatched += 1
                 run.noteIgnored(ignored, step: action.sequence)

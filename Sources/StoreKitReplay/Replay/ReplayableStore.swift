@@ -167,11 +167,15 @@ protocol StateReplayer: AnyObject {
     func load(_ recorded: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure)
     /// Decodes the action and runs the reducer.
     func apply(_ action: JSONValue) throws(ReplayStepFailure)
-    /// Compares the current state with a recorded one, the places `ignoring` names taken from the recorded one.
-    func compare(with recorded: JSONValue, ignoring: [JSONPathPattern]) throws(ReplayStepFailure) -> StateComparison
+    /// Compares the current state with a recorded one, the places `ignoring` names taken from the recorded one;
+    /// `recordedBytes` are the recorded state's bytes as its line holds them, when known.
+    func compare(
+        with recorded: JSONValue, recordedBytes: ArraySlice<UInt8>?, ignoring: [JSONPathPattern]
+    ) throws(ReplayStepFailure) -> StateComparison
     /// The current state as canonical JSON, with the session's redacted paths masked.
     func currentState() throws(ReplayStepFailure) -> JSONValue
-    /// Checks that a recorded value still decodes as the part it is, without touching the replay state.
+    /// Checks that a recorded value still decodes as the part it is, without touching the replay state (an action
+    /// is kept decoded for an ``apply(_:)`` of the same action right after).
     func checkDecodes(_ value: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure)
     /// A recorded value as the current types read it: migrated when the session needs it, else as it is.
     func migrated(_ value: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure) -> JSONValue
@@ -184,8 +188,14 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
     private let migration: SessionMigration?
     private let encoder = CanonicalJSONEncoder()
     private let decoder = JSONValueDecoder()
-    /// Keeps the encoder's writer from one step to the next; every state is still encoded in full.
-    private let writer = EncodingMemo(reusesUnchangedParts: false, notesDatesAndDurations: true)
+    /// Keeps the encoder's writer from one step to the next; every state is still encoded in full. It notes where
+    /// dictionaries are written as keyed pairs; the places of dates and durations, which only a difference needs,
+    /// are noted when there is one.
+    private let writer = EncodingMemo(reusesUnchangedParts: false)
+    /// What the parser learned from the replayed states so far.
+    private var parserMemory = JSONParserMemory()
+    /// The last action ``checkDecodes(_:as:)`` decoded, for ``apply(_:)`` to take instead of decoding it again.
+    private var checkedAction: (json: JSONValue, action: Action)?
     private var state: State?
 
     init(reducer: Reducer<State, Action>, redaction: Redaction, migration: SessionMigration?) {
@@ -204,19 +214,33 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
     }
 
     func apply(_ action: JSONValue) throws(ReplayStepFailure) {
-        let decoded = try decode(Action.self, from: try migrated(action, as: .action), part: .action)
+        let decoded: Action
+        if let checkedAction, checkedAction.json == action {
+            decoded = checkedAction.action
+        } else {
+            decoded = try decode(Action.self, from: try migrated(action, as: .action), part: .action)
+        }
+        checkedAction = nil
         reducer.reduce(&state!, decoded)
     }
 
-    func compare(with recorded: JSONValue, ignoring: [JSONPathPattern]) throws(ReplayStepFailure) -> StateComparison {
+    func compare(
+        with recorded: JSONValue, recordedBytes: ArraySlice<UInt8>?, ignoring: [JSONPathPattern]
+    ) throws(ReplayStepFailure) -> StateComparison {
+        let bytes = try currentBytes()
+        // The same bytes parse to the same value: equal, and nothing ignored differs. Only where the recorded value
+        // is compared as it is (no migration) with the replayed state as it is (no masking).
+        if let recordedBytes, migration == nil, redaction.statePaths.isEmpty, Self.same(bytes, recordedBytes) {
+            return .equal(ignored: [])
+        }
         let recorded = try migrated(recorded, as: .recordedState)
-        var replayed = try currentState()
+        var replayed = try stateValue(of: bytes)
         var ignored: [IgnoredDifferences] = []
         if !ignoring.isEmpty { (replayed, ignored) = ignoring.overlay(from: recorded, onto: replayed) }
         if replayed == recorded { return .equal(ignored: ignored) }
         let recordedState = try decode(State.self, from: recorded, part: .recordedState)
         var difference = StateDifference(
-            recorded: recorded, replayed: replayed, typeNotes: writer.typeNotes, ignored: ignored)
+            recorded: recorded, replayed: replayed, typeNotes: typeNotes(recordedState), ignored: ignored)
         let comparable: State
         if !ignored.isEmpty {
             // The ignored places changed the replayed JSON: the state type's `==` judges what it decodes to.
@@ -225,7 +249,7 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
             } catch {
                 difference.comparedAsJSON =
                     "with the recorded values at its ignored places the replayed state does not decode (\(error.path.isEmpty ? "" : "at \(error.path): ")\(error.message)), so the states were compared as JSON"
-                let diff = StateDiff(from: recorded, to: replayed, typeNotes: writer.typeNotes)
+                let diff = StateDiff(from: recorded, to: replayed, typeNotes: difference.typeNotes)
                 return diff.isEmpty ? .equal(ignored: ignored) : .different(difference)
             }
         } else {
@@ -249,13 +273,13 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
     }
 
     func currentState() throws(ReplayStepFailure) -> JSONValue {
+        try stateValue(of: try currentBytes())
+    }
+
+    /// The current state as canonical bytes, unmasked.
+    private func currentBytes() throws(ReplayStepFailure) -> [UInt8] {
         do {
-            // Written as canonical bytes and read back: several times faster than building the tree while
-            // encoding, and the result has exactly the shape the reader gives the recorded state.
-            let bytes = try encoder.encodeToBytes(state!, reusing: writer)
-            return redaction.redactingState(try JSONValue(parsing: bytes))
-        } catch let error as JSONParseError {
-            throw ReplayStepFailure(part: .replayedState, path: "", message: "\(error)")
+            return try encoder.encodeToBytes(state!, reusing: writer)
         } catch let error as EncodingError {
             throw ReplayStepFailure(part: .replayedState, path: error.jsonPath, message: error.summary)
         } catch {
@@ -263,10 +287,40 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
         }
     }
 
+    /// The state written as `bytes`, read back and masked: written as canonical bytes and read back is several
+    /// times faster than building the tree while encoding, and the result has exactly the shape the reader gives
+    /// the recorded state.
+    private func stateValue(of bytes: [UInt8]) throws(ReplayStepFailure) -> JSONValue {
+        do {
+            return redaction.redactingState(try JSONParser().parse(bytes, memory: &parserMemory))
+        } catch {
+            throw ReplayStepFailure(part: .replayedState, path: "", message: "\(error)")
+        }
+    }
+
+    /// Whether two runs of bytes are the same.
+    private static func same(_ bytes: [UInt8], _ other: ArraySlice<UInt8>) -> Bool {
+        guard bytes.count == other.count else { return false }
+        guard !bytes.isEmpty else { return true }
+        return bytes.withUnsafeBytes { left in
+            other.withUnsafeBytes { right in memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0 }
+        }
+    }
+
+    /// Where the replayed and the recorded state hold dictionaries written as keyed pairs, dates and durations:
+    /// what the states encoded so far noted, and both states encoded again noting dates and durations too.
+    private func typeNotes(_ recorded: State) -> EncodedTypeNotes {
+        var notes = writer.typeNotes
+        _ = try? encoder.encodeToBytes(state!, typeNotes: &notes)
+        _ = try? encoder.encodeToBytes(recorded, typeNotes: &notes)
+        return notes
+    }
+
     func checkDecodes(_ value: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure) {
         let migratedValue = try migrated(value, as: part)
         if part == .action {
-            _ = try decode(Action.self, from: migratedValue, part: part)
+            checkedAction = nil
+            checkedAction = (value, try decode(Action.self, from: migratedValue, part: part))
         } else {
             _ = try decode(State.self, from: migratedValue, part: part)
         }

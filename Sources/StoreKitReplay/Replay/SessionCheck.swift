@@ -21,12 +21,15 @@ public struct SessionCheck: Sendable {
 struct ReplayExtras {
     /// The actions before the one being replayed.
     var precedingActions: PrecedingActionWindow
-    /// The drift found so far; `nil` when the replay does not check it.
+    /// Whether the replay checks the drift.
+    let checksDrift: Bool
+    /// The drift found so far, with the replay's own replayer (which decodes each action once for both); `nil`
+    /// when the replay does not check it, or no store replays the session.
     var drift: DriftCheck?
 
-    init(contextActions: Int, drift: DriftCheck?) {
+    init(contextActions: Int, checksDrift: Bool) {
         self.precedingActions = PrecedingActionWindow(capacity: contextActions)
-        self.drift = drift
+        self.checksDrift = checksDrift
     }
 }
 
