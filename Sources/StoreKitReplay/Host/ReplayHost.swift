@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 import StoreKitCore
 
 /// The replay-host side of the protocol between `replay-cli` and the app's own reducers
@@ -94,12 +94,12 @@ public enum ReplayHost {
         }
     }
 
-    /// Checks every session of the request, `jobs` at a time: each worker thread takes the next session, shows it on
-    /// its slot of the board, and sends its `result` or `error` line when done.
+    /// Checks every session of the request, `jobs` at a time: each worker takes the next session, shows it on its
+    /// slot of the board, and sends its `result` or `error` line when done. The first worker is this thread; the
+    /// others are threads with as much stack as a main thread, since reducers and decoders may recurse deeply.
     private static func checkSessions(_ request: ReplayHostRequest, stores: [ReplayableStore], board: ProgressBoard.Writer?) {
         let nextSession = Locked(0)
-        let workers = min(request.jobs, request.sessions.count)
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        let work: @Sendable (Int) -> Void = { worker in
             while true {
                 let index = nextSession.withLock { next -> Int in
                     defer { next += 1 }
@@ -112,7 +112,22 @@ public enum ReplayHost {
                 })
             }
         }
+        let workers = max(1, min(request.jobs, request.sessions.count))
+        let finished = DispatchSemaphore(value: 0)
+        for worker in 1..<workers {
+            let thread = Thread {
+                work(worker)
+                finished.signal()
+            }
+            thread.stackSize = workerStackBytes
+            thread.start()
+        }
+        work(0)
+        for _ in 1..<workers { finished.wait() }
     }
+
+    /// The stack of each worker thread but the first: a main thread's.
+    private static let workerStackBytes = 8 << 20
 
     /// The `result` (or `error`) line of the session at `path`, the `index`th of the request.
     private static func check(
