@@ -188,10 +188,8 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
     private let migration: SessionMigration?
     private let encoder = CanonicalJSONEncoder()
     private let decoder = JSONValueDecoder()
-    /// Keeps the encoder's writer from one step to the next; every state is still encoded in full. It notes where
-    /// dictionaries are written as keyed pairs; the places of dates and durations, which only a difference needs,
-    /// are noted when there is one.
-    private let writer = EncodingMemo(reusesUnchangedParts: false)
+    /// Keeps the encoder's writer from one step to the next; every state is still encoded in full.
+    private let writer = EncodingMemo(reusesUnchangedParts: false, notesDatesAndDurations: true)
     /// What the parser learned from the replayed states so far.
     private var parserMemory = JSONParserMemory()
     /// The last action ``checkDecodes(_:as:)`` decoded, for ``apply(_:)`` to take instead of decoding it again.
@@ -240,7 +238,7 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
         if replayed == recorded { return .equal(ignored: ignored) }
         let recordedState = try decode(State.self, from: recorded, part: .recordedState)
         var difference = StateDifference(
-            recorded: recorded, replayed: replayed, typeNotes: typeNotes(recordedState), ignored: ignored)
+            recorded: recorded, replayed: replayed, typeNotes: writer.typeNotes, ignored: ignored)
         let comparable: State
         if !ignored.isEmpty {
             // The ignored places changed the replayed JSON: the state type's `==` judges what it decodes to.
@@ -249,7 +247,7 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
             } catch {
                 difference.comparedAsJSON =
                     "with the recorded values at its ignored places the replayed state does not decode (\(error.path.isEmpty ? "" : "at \(error.path): ")\(error.message)), so the states were compared as JSON"
-                let diff = StateDiff(from: recorded, to: replayed, typeNotes: difference.typeNotes)
+                let diff = StateDiff(from: recorded, to: replayed, typeNotes: writer.typeNotes)
                 return diff.isEmpty ? .equal(ignored: ignored) : .different(difference)
             }
         } else {
@@ -305,15 +303,6 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
         return bytes.withUnsafeBytes { left in
             other.withUnsafeBytes { right in memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0 }
         }
-    }
-
-    /// Where the replayed and the recorded state hold dictionaries written as keyed pairs, dates and durations:
-    /// what the states encoded so far noted, and both states encoded again noting dates and durations too.
-    private func typeNotes(_ recorded: State) -> EncodedTypeNotes {
-        var notes = writer.typeNotes
-        _ = try? encoder.encodeToBytes(state!, typeNotes: &notes)
-        _ = try? encoder.encodeToBytes(recorded, typeNotes: &notes)
-        return notes
     }
 
     func checkDecodes(_ value: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure) {
