@@ -152,8 +152,10 @@ public enum ReplayHost {
                 "drift": drift.jsonValue, "report": check.report.jsonValue,
             ])
         } catch {
+            // A file that cannot be read is no line's fault.
+            let line = if case .io = error.problem { 0 } else { error.line }
             return .object([
-                "kind": .string("error"), "session": .integer(Int64(index)), "line": .integer(Int64(error.line)),
+                "kind": .string("error"), "session": .integer(Int64(index)), "line": .integer(Int64(line)),
                 "message": .string(error.reason),
             ])
         }
