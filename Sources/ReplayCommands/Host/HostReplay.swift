@@ -22,9 +22,13 @@ struct HostReplay {
 
     /// How the sessions are checked, beside which sessions.
     struct Checking {
+        /// List every diverging step instead of stopping at the first.
         var findAll = false
+        /// Stop after this step; `nil` for all.
         var lastStep: Int?
+        /// How many actions before each divergence the report carries.
         var contextActions = 0
+        /// The places whose values do not count.
         var ignoring: [JSONPathPattern] = []
     }
 
