@@ -53,8 +53,6 @@ public enum ProgressBoard {
     final class Writer: @unchecked Sendable {
         private let address: UnsafeMutableRawPointer
         private let length: Int
-        /// How many slots the board has.
-        let slots: Int
 
         /// Maps the board at `path`, which must hold at least `slots` slots.
         /// - Throws: A description of what is wrong when the file cannot be opened, is too small, or cannot be mapped.
@@ -66,7 +64,6 @@ public enum ProgressBoard {
                 throw SystemError(call: "mmap", subject: "\(path) (\(size) bytes; \(slots) slots need \(slots * ProgressBoard.slotSize))", errno: EINVAL)
             }
             self.length = slots * ProgressBoard.slotSize
-            self.slots = slots
             self.address = try Syscall.mapShared(fd, length: length, subject: path)
         }
 

@@ -73,7 +73,8 @@ public enum ReplayHost {
                 try ProgressBoard.Writer(path: path, slots: request.command == .check ? request.jobs : 1)
             }
         } catch {
-            throw SessionReadError(source: source, line: 0, problem: .io(error))
+            send(.object(["kind": .string("error"), "message": .string("cannot use the progress board: \(error)")]))
+            return
         }
         switch request.command {
         case .check:
