@@ -1,3 +1,5 @@
+import Foundation
+
 /// A growable byte buffer on raw memory, for hot encoding loops: appends go through a pointer, so they pay
 /// neither copy-on-write uniqueness checks nor dynamic exclusivity checks.
 final class ByteBuffer {
@@ -45,17 +47,46 @@ final class ByteBuffer {
         storage.pointee.capacity = capacity
     }
 
+    @inline(__always)
     func append(_ byte: UInt8) {
         reserve(1)
         storage.pointee.base[storage.pointee.count] = byte
         storage.pointee.count += 1
     }
 
+    @inline(__always)
     func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-        reserve(bytes.count)
-        (storage.pointee.base + storage.pointee.count).update(from: source, count: bytes.count)
-        storage.pointee.count += bytes.count
+        guard let source = bytes.baseAddress else { return }
+        let length = bytes.count
+        reserve(length)
+        let destination = storage.pointee.base + storage.pointee.count
+        if length > 16 {
+            destination.update(from: source, count: length)
+        } else {
+            Self.copyShort(from: source, to: destination, count: length)
+        }
+        storage.pointee.count += length
+    }
+
+    /// Copies up to 16 bytes in at most two pairs of (possibly overlapping) word loads and stores: keys, numbers
+    /// and short strings are copied this way far more cheaply than through a call to `memmove`.
+    @inline(__always)
+    private static func copyShort(from source: UnsafePointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>, count: Int) {
+        let from = UnsafeRawPointer(source)
+        let to = UnsafeMutableRawPointer(destination)
+        if count >= 8 {
+            let head = from.loadUnaligned(as: UInt64.self)
+            let tail = from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            to.storeBytes(of: head, as: UInt64.self)
+            to.storeBytes(of: tail, toByteOffset: count - 8, as: UInt64.self)
+        } else if count >= 4 {
+            let head = from.loadUnaligned(as: UInt32.self)
+            let tail = from.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            to.storeBytes(of: head, as: UInt32.self)
+            to.storeBytes(of: tail, toByteOffset: count - 4, as: UInt32.self)
+        } else {
+            for index in 0..<count { destination[index] = source[index] }
+        }
     }
 
     func append(_ bytes: [UInt8]) {
@@ -71,17 +102,69 @@ final class ByteBuffer {
     /// Appends `text` as a JSON string literal with minimal escapes.
     func appendJSONString(_ text: String) {
         var text = text
-        text.withUTF8 { utf8 in
-            append(UInt8(ascii: "\""))
-            if !JSONValue.needsEscaping(utf8) {
-                append(utf8)
-            } else {
-                var escaped: [UInt8] = []
-                JSONValue.writeEscaped(utf8, to: &escaped)
-                append(escaped)
+        text.withUTF8 { appendJSONString(utf8: $0) }
+    }
+
+    /// Appends the UTF-8 bytes `utf8` as a JSON string literal with minimal escapes. Plain bytes are copied as
+    /// they are checked, eight at a time, so a string without escapes is read once.
+    func appendJSONString(utf8: UnsafeBufferPointer<UInt8>) {
+        let length = utf8.count
+        reserve(length + 2)
+        let destination = storage.pointee.base + storage.pointee.count
+        destination.pointee = UInt8(ascii: "\"")
+        var index = 0
+        if let source = utf8.baseAddress {
+            while index &+ 8 <= length {
+                let word = JSONStringBytes.word(at: source + index)
+                guard !JSONStringBytes.hasSpecialByte(word) else { break }
+                UnsafeMutableRawPointer(destination + 1 + index).storeBytes(of: word, as: UInt64.self)
+                index &+= 8
             }
-            append(UInt8(ascii: "\""))
+            while index < length {
+                let byte = source[index]
+                guard byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { break }
+                destination[1 + index] = byte
+                index &+= 1
+            }
         }
+        if index == length {
+            destination[1 + length] = UInt8(ascii: "\"")
+            storage.pointee.count += length + 2
+            return
+        }
+        storage.pointee.count += 1 + index
+        var escaped: [UInt8] = []
+        JSONValue.writeEscaped(utf8[index...], to: &escaped)
+        append(escaped)
+        append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `uuid` as a JSON string of its `uuidString` (upper-case hex digits in groups of 8-4-4-4-12), written
+    /// from its 16 bytes without making that string.
+    func appendJSONString(uuid: UUID) {
+        reserve(38)
+        var position = storage.pointee.base + storage.pointee.count
+        position.pointee = UInt8(ascii: "\"")
+        position += 1
+        withUnsafeBytes(of: uuid.uuid) { bytes in
+            for (index, byte) in bytes.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    position.pointee = UInt8(ascii: "-")
+                    position += 1
+                }
+                position[0] = Self.upperHexDigit(byte >> 4)
+                position[1] = Self.upperHexDigit(byte & 0x0F)
+                position += 2
+            }
+        }
+        position.pointee = UInt8(ascii: "\"")
+        storage.pointee.count += 38
+    }
+
+    /// The upper-case hex digit of `nibble` (0-15).
+    @inline(__always)
+    private static func upperHexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble &+ (nibble < 10 ? UInt8(ascii: "0") : UInt8(ascii: "A") &- 10)
     }
 
     /// Appends `value` in decimal, as JSON writes an integer.
@@ -112,6 +195,19 @@ final class ByteBuffer {
             rest = quotient
         } while rest > 0
         storage.pointee.count += digitCount
+    }
+
+    /// Appends the canonical text of `value`, which must be finite (see ``JSONValue/withCanonicalNumber(_:_:)``):
+    /// a short decimal is written straight from its digits.
+    func appendCanonicalNumber(_ value: Double) {
+        guard let decimal = ShortDecimal(value) else {
+            JSONValue.withCanonicalNumber(value) { append($0) }
+            return
+        }
+        let length = decimal.utf8Count
+        reserve(length)
+        decimal.write(endingAt: storage.pointee.base + storage.pointee.count + length)
+        storage.pointee.count += length
     }
 
     /// Forgets every byte written, keeping the memory.

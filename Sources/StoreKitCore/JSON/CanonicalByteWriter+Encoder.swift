@@ -8,7 +8,7 @@ extension CanonicalByteWriter {
         var userInfo: [CodingUserInfoKey: Any] { [:] }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-            let frame = writer.openFrame(isObject: true, keyType: ObjectIdentifier(type))
+            let frame = writer.openFrame(isObject: true, keyType: type)
             return KeyedEncodingContainer(KeyedWriter<Key>(writer: writer, frame: frame))
         }
 
@@ -26,11 +26,11 @@ extension CanonicalByteWriter {
         let frame: Int
         var codingPath: [any CodingKey] { [] }
 
+        @inline(__always)
         private func member(_ key: Key, _ write: () throws -> Void) throws {
-            let name = key.stringValue
-            let start = try writer.beginMember(name, inFrame: frame)
+            try writer.beginMember(key.stringValue, inFrame: frame)
             try write()
-            writer.endMember(name, start: start)
+            writer.endMember()
         }
 
         mutating func encodeNil(forKey key: Key) throws { try member(key) { writer.writeNull() } }
@@ -56,7 +56,7 @@ extension CanonicalByteWriter {
             keyedBy keyType: NestedKey.Type, forKey key: Key
         ) -> KeyedEncodingContainer<NestedKey> {
             let nested = writer.openNested(
-                isObject: true, keyType: ObjectIdentifier(keyType), key: key.stringValue, inFrame: frame)
+                isObject: true, keyType: keyType, key: key.stringValue, inFrame: frame)
             return KeyedEncodingContainer(KeyedWriter<NestedKey>(writer: writer, frame: nested))
         }
 
@@ -104,7 +104,7 @@ extension CanonicalByteWriter {
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
             count += 1
-            let nested = writer.openNestedElement(isObject: true, keyType: ObjectIdentifier(keyType), inFrame: frame)
+            let nested = writer.openNestedElement(isObject: true, keyType: keyType, inFrame: frame)
             return KeyedEncodingContainer(KeyedWriter<NestedKey>(writer: writer, frame: nested))
         }
 

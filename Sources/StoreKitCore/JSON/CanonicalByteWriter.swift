@@ -15,23 +15,26 @@ final class CanonicalByteWriter {
     /// The fast path cannot encode this value; use the tree encoder.
     struct Unavailable: Error {}
 
-    /// An open container.
+    /// An open container: plain data, on a raw stack.
     struct Frame {
         /// Identifies the frame while it is open; containers refer to their frame by it.
         let id: Int
         let isObject: Bool
+        /// Whether the container is the value of its parent's member on top of the member stack, whose end is
+        /// set when the container closes.
+        let isMemberValue: Bool
         /// Where the container's content begins, after its `{` or `[`.
         let contentStart: Int
         /// How many members or elements were begun.
         var count = 0
         /// Where this frame's members begin in the member stack.
         let firstMember: Int
-        /// For an object: its `CodingKey` type, and where the key order of the last object of that type is kept.
-        let keyType: ObjectIdentifier?
-        let keyOrderSlot: Int?
-        /// For a container nested under a key of its parent: that key, and where the member began.
-        let parentKey: String?
-        let memberStart: Int
+        /// For an object: where the key order of its `CodingKey` type is kept (-1 for an array), and the order
+        /// kept there when it opened, if any.
+        let keyOrderSlot: Int
+        let keyOrder: Unmanaged<KeyOrder>?
+        /// Whether every member so far had the key at its position in `keyOrder`.
+        var followsKeyOrder: Bool
         /// For an object: where its member being written began (its key's `"`), to name it in a path.
         var currentMemberStart = 0
     }
@@ -40,15 +43,54 @@ final class CanonicalByteWriter {
     struct Member {
         let key: String
         let start: Int
-        let end: Int
+        var end: Int
     }
 
-    /// The keys of the last object of a `CodingKey` type in the order written, each also as JSON ready to write
-    /// (`"key":`), and the order that sorts them (`nil` when they were written sorted).
-    struct KeyOrder {
+    /// The keys of an object of a `CodingKey` type in the order written, each also as JSON ready to write
+    /// (`"key":`), and the order that sorts them (`nil` when they were written sorted). An object of the same type
+    /// usually has the same keys in the same order, so the next one reuses it. Never changed once made: an open
+    /// frame may refer to it while a newer order replaces it.
+    final class KeyOrder {
         let keys: [String]
-        let encodedKeys: [[UInt8]]
+        /// Every key as `"key":`, one after another; key `i` ends at `encodedKeyEnds[i]`.
+        let encodedKeys: [UInt8]
+        let encodedKeyEnds: [Int]
         let sortingPermutation: [Int]?
+
+        init(keys: [String], sortingPermutation: [Int]?) {
+            self.keys = keys
+            self.sortingPermutation = sortingPermutation
+            var encodedKeys: [UInt8] = []
+            var encodedKeyEnds: [Int] = []
+            for key in keys {
+                JSONValue.writeString(key, to: &encodedKeys)
+                encodedKeys.append(UInt8(ascii: ":"))
+                encodedKeyEnds.append(encodedKeys.count)
+            }
+            self.encodedKeys = encodedKeys
+            self.encodedKeyEnds = encodedKeyEnds
+        }
+
+        /// Appends key `index` as `"key":` to `buffer` when it is `key`; returns whether it was.
+        @inline(__always)
+        func appendKey(at index: Int, ifItIs key: String, to buffer: ByteBuffer) -> Bool {
+            guard index < keys.count, keys[index] == key else { return false }
+            let start = index == 0 ? 0 : encodedKeyEnds[index - 1]
+            encodedKeys.withUnsafeBufferPointer { buffer.append(UnsafeBufferPointer(rebasing: $0[start..<encodedKeyEnds[index]])) }
+            return true
+        }
+    }
+
+    /// How the writer writes a value of a type that is none of the scalars it knows.
+    enum ValueKind {
+        /// Through its own `encode(to:)`.
+        case composite
+        /// A `Set`: its elements sorted.
+        case set
+        /// A dictionary written as alternating keys and values: its pairs, by key.
+        case keyedPairs
+        /// An `Array`, element by element.
+        case elementwise(any ElementwiseArray.Type)
     }
 
     /// The id of a frame that was never open: writes to it make the encoding unavailable.
@@ -57,15 +99,17 @@ final class CanonicalByteWriter {
     let buffer = ByteBuffer()
     /// Bytes of an object being reordered.
     private let scratch = ByteBuffer()
+    private let frames = WriterStack<Frame>()
+    private let members = WriterStack<Member>()
     // These are touched for every value of the state and never reached from two places at once.
-    @exclusivity(unchecked) private var frames: [Frame] = []
-    @exclusivity(unchecked) private var members: [Member] = []
-    @exclusivity(unchecked) private var keyOrders: [KeyOrder] = []
-    @exclusivity(unchecked) private var keyOrderSlots: [ObjectIdentifier: Int] = [:]
+    /// The key order last met for each `CodingKey` type, by slot.
+    @exclusivity(unchecked) private var keyOrders: [KeyOrder?] = []
+    @exclusivity(unchecked) private var keyOrderSlots = TypeTable<Int>()
+    /// Key orders replaced during this value, kept alive for the frames that still refer to them.
+    @exclusivity(unchecked) private var replacedKeyOrders: [KeyOrder] = []
     @exclusivity(unchecked) private var nextFrameID = 0
-    /// Types already found to be neither sets nor dictionaries written as pairs, so the costly conformance checks
-    /// run once per type.
-    @exclusivity(unchecked) private var orderedTypes: [ObjectIdentifier] = []
+    /// How each type met so far is written, so the costly conformance checks run once per type.
+    @exclusivity(unchecked) private var valueKinds = TypeTable<ValueKind>()
     /// Where the values encoded so far held dictionaries written as keyed pairs, dates and durations (kept from
     /// value to value).
     private(set) var typeNotes = EncodedTypeNotes()
@@ -112,8 +156,9 @@ final class CanonicalByteWriter {
         self.memo = memo
         memo?.beginValue()
         buffer.removeAll()
-        frames.removeAll(keepingCapacity: true)
-        members.removeAll(keepingCapacity: true)
+        frames.truncate(to: 0)
+        members.truncate(to: 0)
+        replacedKeyOrders.removeAll(keepingCapacity: true)
         failed = false
     }
 
@@ -130,37 +175,63 @@ final class CanonicalByteWriter {
             try writeDouble(unsafeBitCast(value, to: Double.self))
         } else if T.self == Bool.self {
             buffer.append(unsafeBitCast(value, to: Bool.self) ? Self.trueBytes : Self.falseBytes)
+        } else if T.self == UUID.self {
+            // `UUID`'s own `encode(to:)` writes its `uuidString`.
+            buffer.appendJSONString(uuid: unsafeBitCast(value, to: UUID.self))
+        } else if T.self == Date.self {
+            try writeDouble(unsafeBitCast(value, to: Date.self).timeIntervalSince1970)
+            if notesDatesAndDurations { typeNotes.insert(try currentPath(), as: .dates) }
+        } else if T.self == Duration.self {
+            // Its own `Codable` writes `[high, low]`, noted so that a diff compares and shows it as one value.
+            if notesDatesAndDurations { typeNotes.insert(try currentPath(), as: .durations) }
+            let duration = unsafeBitCast(value, to: Duration.self)
+            buffer.append(UInt8(ascii: "["))
+            buffer.appendDecimal(duration._high)
+            buffer.append(UInt8(ascii: ","))
+            buffer.appendDecimal(duration._low)
+            buffer.append(UInt8(ascii: "]"))
         } else if T.self == JSONValue.self {
             var bytes: [UInt8] = []
-            (value as! JSONValue).writeCanonical(to: &bytes)
+            unsafeBitCast(value, to: JSONValue.self).writeCanonical(to: &bytes)
             buffer.append(bytes)
-        } else if T.self == Date.self {
-            try writeDouble((value as! Date).timeIntervalSince1970)
-            if notesDatesAndDurations { typeNotes.insert(try currentPath(), as: .dates) }
-        } else if notesDatesAndDurations && T.self == Duration.self {
-            // Its own `Codable` (`[high, low]`), noted so that a diff compares and shows it as one value.
-            typeNotes.insert(try currentPath(), as: .durations)
-            try writeComposite(value)
         } else if T.self == Data.self {
-            buffer.appendJSONString((value as! Data).base64EncodedString())
+            buffer.appendJSONString(unsafeBitCast(value, to: Data.self).base64EncodedString())
         } else if T.self == URL.self {
-            buffer.appendJSONString((value as! URL).absoluteString)
+            buffer.appendJSONString(unsafeBitCast(value, to: URL.self).absoluteString)
         } else if T.self == Decimal.self {
             throw Unavailable()
-        } else if let order = unorderedKind(of: T.self) {
-            // A metatype check, so other values are not boxed into an existential on this hot path.
-            switch order {
-            case .set: writeArray(try (value as! any UnorderedEncodable).sortedCanonicalElements())
-            case .keyedPairs: try writeKeyedPairs(value as! any PairEncodedDictionary)
+        } else {
+            try writeOther(value, as: valueKind(of: T.self))
+        }
+    }
+
+    /// Writes a value of a type that is none of the scalars ``writeValue(_:)`` knows.
+    private func writeOther<T: Encodable>(_ value: T, as kind: ValueKind) throws {
+        switch kind {
+        case .set:
+            writeArray(try (value as! any UnorderedEncodable).sortedCanonicalElements())
+        case .keyedPairs:
+            try writeKeyedPairs(value as! any PairEncodedDictionary)
+        case .composite, .elementwise:
+            if let memo, memo.reusesUnchangedParts, frames.count <= EncodingMemo.maxDepth,
+                let type = memo.typeIndex(of: T.self)
+            {
+                guard !memo.writeRemembered(value, type: type, to: buffer) else { return }
+                let place = memo.begin(value, type: type)
+                let mark = buffer.count
+                try writeBody(value, as: kind)
+                memo.end(place, bytes: buffer[mark..<buffer.count])
+            } else {
+                try writeBody(value, as: kind)
             }
-        } else if let memo, memo.reusesUnchangedParts, frames.count <= EncodingMemo.maxDepth,
-            let type = memo.typeIndex(of: T.self)
-        {
-            guard !memo.writeRemembered(value, type: type, to: buffer) else { return }
-            let place = memo.begin(value, type: type)
-            let mark = buffer.count
-            try writeComposite(value)
-            memo.end(place, bytes: buffer[mark..<buffer.count])
+        }
+    }
+
+    /// Writes an array element by element, or anything else through its own `encode(to:)`.
+    @inline(__always)
+    private func writeBody<T: Encodable>(_ value: T, as kind: ValueKind) throws {
+        if case .elementwise(let array) = kind {
+            try withUnsafePointer(to: value) { try array.writeElements(of: $0, with: self) }
         } else {
             try writeComposite(value)
         }
@@ -175,22 +246,36 @@ final class CanonicalByteWriter {
         if buffer.count == mark { buffer.append(Self.emptyObject) }
     }
 
-    /// What a type that encodes in no particular order is, so the writer must sort it.
-    private enum UnorderedKind {
-        /// A `Set`: its elements.
-        case set
-        /// A dictionary written as alternating keys and values: its pairs, by key.
-        case keyedPairs
+    /// Writes `elements` as an array, as `Array`'s `encode(to:)` would through an unkeyed container.
+    func writeElements<Element: Encodable>(_ elements: [Element]) throws {
+        let depth = frames.count
+        _ = openFrame(isObject: false)
+        for element in elements {
+            // Each element closes what it opened, so this array's frame is on top again.
+            let frame = frames.pointer(at: depth)
+            if frame.pointee.count > 0 { buffer.append(UInt8(ascii: ",")) }
+            frame.pointee.count += 1
+            try writeValue(element)
+        }
+        closeFrames(above: depth)
     }
 
-    /// Whether `type` encodes its contents in no particular order, and how; `nil` for every other type.
-    private func unorderedKind(of type: Any.Type) -> UnorderedKind? {
-        let id = ObjectIdentifier(type)
-        if orderedTypes.contains(id) { return nil }
-        if type is any UnorderedEncodable.Type { return .set }
-        if let dictionary = type as? any PairEncodedDictionary.Type, dictionary.encodesAsPairs { return .keyedPairs }
-        if orderedTypes.count < 16 { orderedTypes.append(id) }
-        return nil
+    /// How values of `type` are written, found once per type.
+    @inline(__always)
+    private func valueKind(of type: Any.Type) -> ValueKind {
+        if let kind = valueKinds[type] { return kind }
+        let kind: ValueKind
+        if type is any UnorderedEncodable.Type {
+            kind = .set
+        } else if let dictionary = type as? any PairEncodedDictionary.Type, dictionary.encodesAsPairs {
+            kind = .keyedPairs
+        } else if let array = type as? any ElementwiseArray.Type {
+            kind = .elementwise(array)
+        } else {
+            kind = .composite
+        }
+        valueKinds.set(kind, for: type)
+        return kind
     }
 
     /// Adds places found by the tree encoder, for a value this writer could not follow.
@@ -221,14 +306,16 @@ final class CanonicalByteWriter {
     /// The generalised path of the value being written: the key of each open object's current member, and
     /// ``EncodedTypeNotes/Step/element`` for each open array.
     private func currentPath() throws -> [EncodedTypeNotes.Step] {
-        try frames.map { frame in
-            guard frame.isObject else { return .element }
-            // The member's key is in the buffer as JSON, `"key":`; its closing quote is the first one unescaped.
-            let text = buffer[frame.currentMemberStart..<buffer.count]
-            var end = 1
-            while text[end] != UInt8(ascii: "\"") { end += text[end] == UInt8(ascii: "\\") ? 2 : 1 }
-            guard case .string(let key) = try JSONValue(parsing: text[...end]) else { throw Unavailable() }
-            return .member(key)
+        try frames.withElements(from: 0) { open in
+            try open.map { frame in
+                guard frame.isObject else { return .element }
+                // The member's key is in the buffer as JSON, `"key":`; its closing quote is the first one unescaped.
+                let text = buffer[frame.currentMemberStart..<buffer.count]
+                var end = 1
+                while text[end] != UInt8(ascii: "\"") { end += text[end] == UInt8(ascii: "\\") ? 2 : 1 }
+                guard case .string(let key) = try JSONValue(parsing: text[...end]) else { throw Unavailable() }
+                return .member(key)
+            }
         }
     }
 
@@ -242,7 +329,7 @@ final class CanonicalByteWriter {
 
     func writeDouble(_ value: Double) throws {
         guard value.isFinite else { throw Unavailable() }
-        JSONValue.withCanonicalNumber(value) { buffer.append($0) }
+        buffer.appendCanonicalNumber(value)
     }
 
     func writeFloat(_ value: Float) throws {
@@ -256,66 +343,86 @@ final class CanonicalByteWriter {
 
     // MARK: Containers
 
-    /// Opens an object or array container at the current position and returns its frame's id.
-    func openFrame(
-        isObject: Bool, keyType: ObjectIdentifier? = nil, parentKey: String? = nil, memberStart: Int = 0
-    ) -> Int {
+    /// Opens an object (with the keys of `keyType`) or an array container at the current position and returns
+    /// its frame's id. `isMemberValue`: it is the value of the member just begun in its parent object.
+    func openFrame(isObject: Bool, keyType: (any CodingKey.Type)? = nil, isMemberValue: Bool = false) -> Int {
         buffer.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
         let id = nextFrameID
         nextFrameID += 1
-        frames.append(Frame(
-            id: id, isObject: isObject, contentStart: buffer.count, firstMember: members.count, keyType: keyType,
-            keyOrderSlot: keyType.flatMap { keyOrderSlots[$0] }, parentKey: parentKey, memberStart: memberStart))
+        var slot = -1
+        var order: Unmanaged<KeyOrder>?
+        if let keyType {
+            slot = keyOrderSlot(of: keyType)
+            order = keyOrders[slot].map { Unmanaged.passUnretained($0) }
+        }
+        frames.push(Frame(
+            id: id, isObject: isObject, isMemberValue: isMemberValue, contentStart: buffer.count,
+            firstMember: members.count, keyOrderSlot: slot, keyOrder: order, followsKeyOrder: order != nil))
         return id
     }
 
-    /// Makes frame `id` the one written to now, finishing frames opened after it; throws if it already finished.
-    func activate(_ id: Int) throws(Unavailable) {
-        while let top = frames.last, top.id > id { close(frames.removeLast()) }
-        guard frames.last?.id == id else { throw Unavailable() }
+    /// Where the key order of `keyType` is kept.
+    private func keyOrderSlot(of keyType: any CodingKey.Type) -> Int {
+        if let slot = keyOrderSlots[keyType] { return slot }
+        keyOrders.append(nil)
+        keyOrderSlots.set(keyOrders.count - 1, for: keyType)
+        return keyOrders.count - 1
     }
 
-    /// Starts a keyed member of frame `id`: writes the comma before it when needed, and its key; returns where it
-    /// began.
-    func beginMember(_ key: String, inFrame id: Int) throws(Unavailable) -> Int {
+    /// Makes frame `id` the one written to now, finishing frames opened after it; throws if it already finished.
+    @inline(__always)
+    func activate(_ id: Int) throws(Unavailable) {
+        guard frames.isEmpty || frames.top.pointee.id != id else { return }
+        try activateFinishing(id)
+    }
+
+    private func activateFinishing(_ id: Int) throws(Unavailable) {
+        guard id != Self.closedFrameID else { throw Unavailable() }
+        while !frames.isEmpty, frames.top.pointee.id > id { closeTop() }
+        guard !frames.isEmpty, frames.top.pointee.id == id else { throw Unavailable() }
+    }
+
+    /// Starts a keyed member of frame `id`: writes the comma before it when needed, and its key.
+    func beginMember(_ key: String, inFrame id: Int) throws(Unavailable) {
         try activate(id)
-        let top = frames.count - 1
-        let memberIndex = frames[top].count
-        if memberIndex > 0 { buffer.append(UInt8(ascii: ",")) }
-        frames[top].count += 1
+        let frame = frames.top
+        let index = frame.pointee.count
+        if index > 0 { buffer.append(UInt8(ascii: ",")) }
+        frame.pointee.count = index + 1
         let start = buffer.count
-        frames[top].currentMemberStart = start
-        if let slot = frames[top].keyOrderSlot, memberIndex < keyOrders[slot].keys.count,
-            keyOrders[slot].keys[memberIndex] == key
-        {
-            buffer.append(keyOrders[slot].encodedKeys[memberIndex])
-        } else {
+        frame.pointee.currentMemberStart = start
+        let known = frame.pointee.followsKeyOrder
+            && frame.pointee.keyOrder!._withUnsafeGuaranteedRef { $0.appendKey(at: index, ifItIs: key, to: buffer) }
+        if !known {
+            frame.pointee.followsKeyOrder = false
             buffer.appendJSONString(key)
             buffer.append(UInt8(ascii: ":"))
         }
-        return start
+        members.push(Member(key: key, start: start, end: start))
     }
 
-    /// Ends the keyed member that began at `start`.
-    func endMember(_ key: String, start: Int) {
-        members.append(Member(key: key, start: start, end: buffer.count))
+    /// Ends the keyed member begun last.
+    @inline(__always)
+    func endMember() {
+        members.top.pointee.end = buffer.count
     }
 
     /// Starts an element of array frame `id`: writes the comma before it when needed.
     func beginElement(inFrame id: Int) throws(Unavailable) {
         try activate(id)
-        if frames[frames.count - 1].count > 0 { buffer.append(UInt8(ascii: ",")) }
-        frames[frames.count - 1].count += 1
+        let frame = frames.top
+        if frame.pointee.count > 0 { buffer.append(UInt8(ascii: ",")) }
+        frame.pointee.count += 1
     }
 
     /// Opens a nested container as the member `key` of frame `id`.
-    func openNested(isObject: Bool, keyType: ObjectIdentifier?, key: String, inFrame id: Int) -> Int {
-        guard let start = try? beginMember(key, inFrame: id) else { return closedFrame() }
-        return openFrame(isObject: isObject, keyType: keyType, parentKey: key, memberStart: start)
+    func openNested(isObject: Bool, keyType: (any CodingKey.Type)?, key: String, inFrame id: Int) -> Int {
+        guard (try? beginMember(key, inFrame: id)) != nil else { return closedFrame() }
+        return openFrame(isObject: isObject, keyType: keyType, isMemberValue: true)
     }
 
     /// Opens a nested container as an element of frame `id`.
-    func openNestedElement(isObject: Bool, keyType: ObjectIdentifier?, inFrame id: Int) -> Int {
+    func openNestedElement(isObject: Bool, keyType: (any CodingKey.Type)?, inFrame id: Int) -> Int {
         guard (try? beginElement(inFrame: id)) != nil else { return closedFrame() }
         return openFrame(isObject: isObject, keyType: keyType)
     }
@@ -332,65 +439,61 @@ final class CanonicalByteWriter {
     }
 
     private func closeFrames(above depth: Int) {
-        while frames.count > depth { close(frames.removeLast()) }
+        while frames.count > depth { closeTop() }
     }
 
-    private func close(_ frame: Frame) {
+    /// Finishes the top frame: sorts an object's members, closes the bracket, and ends the member it is the
+    /// value of.
+    private func closeTop() {
+        let frame = frames.pop()
         if frame.isObject {
             sortMembers(of: frame)
             buffer.append(UInt8(ascii: "}"))
         } else {
             buffer.append(UInt8(ascii: "]"))
         }
-        members.removeLast(members.count - frame.firstMember)
-        if let key = frame.parentKey {
-            members.append(Member(key: key, start: frame.memberStart, end: buffer.count))
-        }
+        members.truncate(to: frame.firstMember)
+        if frame.isMemberValue { endMember() }
     }
 
     /// Rewrites an object's members in canonical key order when they were written in another order.
     private func sortMembers(of frame: Frame) {
-        guard members.count - frame.firstMember > 1, let permutation = sortingPermutation(of: frame) else { return }
+        let memberCount = members.count - frame.firstMember
+        guard memberCount > 0 else { return }
+        let permutation: [Int]?
+        if frame.followsKeyOrder,
+            let known = frame.keyOrder?._withUnsafeGuaranteedRef({ $0.keys.count == memberCount ? $0 : nil })
+        {
+            permutation = known.sortingPermutation
+        } else {
+            permutation = learnKeyOrder(of: frame)
+        }
+        guard let permutation else { return }
         let contentStart = frame.contentStart
         scratch.removeAll()
         scratch.append(buffer[contentStart..<buffer.count])
         buffer.removeTail(from: contentStart)
         for (index, memberOffset) in permutation.enumerated() {
             if index > 0 { buffer.append(UInt8(ascii: ",")) }
-            let member = members[frame.firstMember + memberOffset]
-            buffer.append(scratch[(member.start - contentStart)..<(member.end - contentStart)])
+            let member = members.pointer(at: frame.firstMember + memberOffset)
+            buffer.append(scratch[(member.pointee.start - contentStart)..<(member.pointee.end - contentStart)])
         }
     }
 
-    /// The order that sorts `frame`'s members by key, or `nil` when they are sorted already. The last object of
-    /// the same `CodingKey` type usually had the same keys in the same order, so its answer is reused.
-    private func sortingPermutation(of frame: Frame) -> [Int]? {
-        let written = members[frame.firstMember...]
-        if let slot = frame.keyOrderSlot, keyOrders[slot].keys.count == written.count,
-            zip(keyOrders[slot].keys, written).allSatisfy({ $0 == $1.key })
-        {
-            return keyOrders[slot].sortingPermutation
-        }
-        let keys = written.map(\.key)
+    /// The order that sorts `frame`'s members by key, or `nil` when they are sorted already; kept for the next
+    /// object of its `CodingKey` type unless a key was written twice, which fails the encoding.
+    private func learnKeyOrder(of frame: Frame) -> [Int]? {
+        let keys = members.withElements(from: frame.firstMember) { $0.map(\.key) }
         let sorted = keys.indices.sorted { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
-        // A key written twice: the tree encoder keeps the last value, as Foundation's encoder does.
-        for (left, right) in zip(sorted, sorted.dropFirst()) where keys[left] == keys[right] { markFailed() }
         let permutation = sorted.elementsEqual(keys.indices) ? nil : sorted
-        if let keyType = frame.keyType {
-            let encodedKeys = keys.map { key in
-                var bytes: [UInt8] = []
-                JSONValue.writeString(key, to: &bytes)
-                bytes.append(UInt8(ascii: ":"))
-                return bytes
-            }
-            let order = KeyOrder(keys: keys, encodedKeys: encodedKeys, sortingPermutation: permutation)
-            if let slot = keyOrderSlots[keyType] {
-                keyOrders[slot] = order
-            } else {
-                keyOrderSlots[keyType] = keyOrders.count
-                keyOrders.append(order)
-            }
+        // A key written twice: the tree encoder keeps the last value, as Foundation's encoder does.
+        if zip(sorted, sorted.dropFirst()).contains(where: { keys[$0] == keys[$1] }) {
+            markFailed()
+            return permutation
         }
+        guard frame.keyOrderSlot >= 0 else { return permutation }
+        if let replaced = keyOrders[frame.keyOrderSlot] { replacedKeyOrders.append(replaced) }
+        keyOrders[frame.keyOrderSlot] = KeyOrder(keys: keys, sortingPermutation: permutation)
         return permutation
     }
 
