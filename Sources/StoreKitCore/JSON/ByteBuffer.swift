@@ -120,6 +120,15 @@ final class ByteBuffer {
                 UnsafeMutableRawPointer(destination + 1 + index).storeBytes(of: word, as: UInt64.self)
                 index &+= 8
             }
+            // Fewer than 8 bytes left: the last word, overlapping bytes already checked, spares a string of 8 bytes
+            // or more the byte loop.
+            if index < length, length >= 8, length - index < 8 {
+                let word = JSONStringBytes.word(at: source + length - 8)
+                if !JSONStringBytes.hasSpecialByte(word) {
+                    UnsafeMutableRawPointer(destination + 1 + length - 8).storeBytes(of: word, as: UInt64.self)
+                    index = length
+                }
+            }
             while index < length {
                 let byte = source[index]
                 guard byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { break }

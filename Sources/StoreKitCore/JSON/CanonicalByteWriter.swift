@@ -20,6 +20,9 @@ final class CanonicalByteWriter {
         /// Identifies the frame while it is open; containers refer to their frame by it.
         let id: Int
         let isObject: Bool
+        /// Whether it is the array of a dictionary written as keyed pairs, whose values lie at
+        /// ``EncodedTypeNotes/Step/pairValue``.
+        let holdsPairs: Bool
         /// Whether the container is the value of its parent's member on top of the member stack, whose end is
         /// set when the container closes.
         let isMemberValue: Bool
@@ -27,21 +30,25 @@ final class CanonicalByteWriter {
         let contentStart: Int
         /// How many members or elements were begun.
         var count = 0
-        /// Where this frame's members begin in the member stack.
+        /// Where this frame's members begin in the member stack, and the keys of those that did not follow the
+        /// key order in the stack of such keys.
         let firstMember: Int
+        let firstUnmatchedKey: Int
         /// For an object: where the key order of its `CodingKey` type is kept (-1 for an array), and the order
         /// kept there when it opened, if any.
         let keyOrderSlot: Int
         let keyOrder: Unmanaged<KeyOrder>?
-        /// Whether every member so far had the key at its position in `keyOrder`.
+        /// Whether every member so far had the key at its position in `keyOrder`; if not, how many members did
+        /// before the first that did not.
         var followsKeyOrder: Bool
+        var matchedCount = 0
         /// For an object: where its member being written began (its key's `"`), to name it in a path.
         var currentMemberStart = 0
     }
 
-    /// A member of an open object: its key and where its bytes (key included) lie in the buffer.
+    /// Where the bytes of a member of an open object (key included) lie in the buffer. Its key is the one at its
+    /// position in its frame's key order, or else in the stack of unmatched keys.
     struct Member {
-        let key: String
         let start: Int
         var end: Int
     }
@@ -52,31 +59,45 @@ final class CanonicalByteWriter {
     /// frame may refer to it while a newer order replaces it.
     final class KeyOrder {
         let keys: [String]
-        /// Every key as `"key":`, one after another; key `i` ends at `encodedKeyEnds[i]`.
-        let encodedKeys: [UInt8]
-        let encodedKeyEnds: [Int]
         let sortingPermutation: [Int]?
+        /// The first position the permutation moves; the members before it stay where they are.
+        let firstMoved: Int
+        /// Every key as `"key":`, one after another, and where each lies among them.
+        private let encodedKeys: UnsafeMutablePointer<UInt8>
+        private let encodedKeyRanges: UnsafeMutablePointer<(start: Int, count: Int)>
 
         init(keys: [String], sortingPermutation: [Int]?) {
             self.keys = keys
             self.sortingPermutation = sortingPermutation
-            var encodedKeys: [UInt8] = []
-            var encodedKeyEnds: [Int] = []
-            for key in keys {
-                JSONValue.writeString(key, to: &encodedKeys)
-                encodedKeys.append(UInt8(ascii: ":"))
-                encodedKeyEnds.append(encodedKeys.count)
+            firstMoved = sortingPermutation.map(Self.firstMoved) ?? keys.count
+            var encoded: [UInt8] = []
+            encodedKeyRanges = .allocate(capacity: keys.count)
+            for (index, key) in keys.enumerated() {
+                let start = encoded.count
+                JSONValue.writeString(key, to: &encoded)
+                encoded.append(UInt8(ascii: ":"))
+                (encodedKeyRanges + index).initialize(to: (start, encoded.count - start))
             }
-            self.encodedKeys = encodedKeys
-            self.encodedKeyEnds = encodedKeyEnds
+            encodedKeys = .allocate(capacity: encoded.count)
+            encodedKeys.initialize(from: encoded, count: encoded.count)
+        }
+
+        deinit {
+            encodedKeys.deallocate()
+            encodedKeyRanges.deallocate()
+        }
+
+        /// The first position `permutation` moves.
+        static func firstMoved(_ permutation: [Int]) -> Int {
+            permutation.indices.first { permutation[$0] != $0 } ?? permutation.count
         }
 
         /// Appends key `index` as `"key":` to `buffer` when it is `key`; returns whether it was.
         @inline(__always)
         func appendKey(at index: Int, ifItIs key: String, to buffer: ByteBuffer) -> Bool {
             guard index < keys.count, keys[index] == key else { return false }
-            let start = index == 0 ? 0 : encodedKeyEnds[index - 1]
-            encodedKeys.withUnsafeBufferPointer { buffer.append(UnsafeBufferPointer(rebasing: $0[start..<encodedKeyEnds[index]])) }
+            let range = encodedKeyRanges[index]
+            buffer.append(UnsafeBufferPointer(start: encodedKeys + range.start, count: range.count))
             return true
         }
     }
@@ -85,12 +106,9 @@ final class CanonicalByteWriter {
     enum ValueKind {
         /// Through its own `encode(to:)`.
         case composite
-        /// A `Set`: its elements sorted.
-        case set
-        /// A dictionary written as alternating keys and values: its pairs, by key.
-        case keyedPairs
-        /// An `Array`, element by element.
-        case elementwise(any ElementwiseArray.Type)
+        /// An `Array`, element by element; a `Set`, its elements sorted; a dictionary written as alternating keys
+        /// and values, its pairs sorted by key.
+        case elementwise(any ElementwiseEncodable.Type)
     }
 
     /// The id of a frame that was never open: writes to it make the encoding unavailable.
@@ -101,6 +119,12 @@ final class CanonicalByteWriter {
     private let scratch = ByteBuffer()
     private let frames = WriterStack<Frame>()
     private let members = WriterStack<Member>()
+    private let unmatchedKeys = WriterStack<String>()
+    /// Where the key of each pair of the open keyed-pair arrays ends, beside the pair on the member stack.
+    private let pairKeyEnds = WriterStack<Int>()
+    /// Above zero while writing what the tree encoder writes apart and notes nothing of: a set's elements and a
+    /// keyed pair's key.
+    @exclusivity(unchecked) private var notesSuspended = 0
     // These are touched for every value of the state and never reached from two places at once.
     /// The key order last met for each `CodingKey` type, by slot.
     @exclusivity(unchecked) private var keyOrders: [KeyOrder?] = []
@@ -158,6 +182,9 @@ final class CanonicalByteWriter {
         buffer.removeAll()
         frames.truncate(to: 0)
         members.truncate(to: 0)
+        unmatchedKeys.truncate(to: 0)
+        pairKeyEnds.truncate(to: 0)
+        notesSuspended = 0
         replacedKeyOrders.removeAll(keepingCapacity: true)
         failed = false
     }
@@ -180,10 +207,10 @@ final class CanonicalByteWriter {
             buffer.appendJSONString(uuid: unsafeBitCast(value, to: UUID.self))
         } else if T.self == Date.self {
             try writeDouble(unsafeBitCast(value, to: Date.self).timeIntervalSince1970)
-            if notesDatesAndDurations { typeNotes.insert(try currentPath(), as: .dates) }
+            if notesDatesAndDurations && notesSuspended == 0 { typeNotes.insert(try currentPath(), as: .dates) }
         } else if T.self == Duration.self {
             // Its own `Codable` writes `[high, low]`, noted so that a diff compares and shows it as one value.
-            if notesDatesAndDurations { typeNotes.insert(try currentPath(), as: .durations) }
+            if notesDatesAndDurations && notesSuspended == 0 { typeNotes.insert(try currentPath(), as: .durations) }
             let duration = unsafeBitCast(value, to: Duration.self)
             buffer.append(UInt8(ascii: "["))
             buffer.appendDecimal(duration._high)
@@ -207,31 +234,24 @@ final class CanonicalByteWriter {
 
     /// Writes a value of a type that is none of the scalars ``writeValue(_:)`` knows.
     private func writeOther<T: Encodable>(_ value: T, as kind: ValueKind) throws {
-        switch kind {
-        case .set:
-            writeArray(try (value as! any UnorderedEncodable).sortedCanonicalElements())
-        case .keyedPairs:
-            try writeKeyedPairs(value as! any PairEncodedDictionary)
-        case .composite, .elementwise:
-            if let memo, memo.reusesUnchangedParts, frames.count <= EncodingMemo.maxDepth,
-                let type = memo.typeIndex(of: T.self)
-            {
-                guard !memo.writeRemembered(value, type: type, to: buffer) else { return }
-                let place = memo.begin(value, type: type)
-                let mark = buffer.count
-                try writeBody(value, as: kind)
-                memo.end(place, bytes: buffer[mark..<buffer.count])
-            } else {
-                try writeBody(value, as: kind)
-            }
+        if let memo, memo.reusesUnchangedParts, frames.count <= EncodingMemo.maxDepth,
+            let type = memo.typeIndex(of: T.self)
+        {
+            guard !memo.writeRemembered(value, type: type, to: buffer) else { return }
+            let place = memo.begin(value, type: type)
+            let mark = buffer.count
+            try writeBody(value, as: kind)
+            memo.end(place, bytes: buffer[mark..<buffer.count])
+        } else {
+            try writeBody(value, as: kind)
         }
     }
 
-    /// Writes an array element by element, or anything else through its own `encode(to:)`.
+    /// Writes a collection element by element, or anything else through its own `encode(to:)`.
     @inline(__always)
     private func writeBody<T: Encodable>(_ value: T, as kind: ValueKind) throws {
-        if case .elementwise(let array) = kind {
-            try withUnsafePointer(to: value) { try array.writeElements(of: $0, with: self) }
+        if case .elementwise(let collection) = kind {
+            try withUnsafePointer(to: value) { try collection.writeElements(of: $0, with: self) }
         } else {
             try writeComposite(value)
         }
@@ -260,19 +280,80 @@ final class CanonicalByteWriter {
         closeFrames(above: depth)
     }
 
+    /// Writes `elements` as an array sorted by their canonical bytes, as ``UnorderedEncodable`` has it: each is
+    /// written in place, then the elements are reordered. Nothing inside them is noted.
+    func writeSortedElements<Element: Encodable>(_ elements: Set<Element>) throws {
+        let depth = frames.count
+        _ = openFrame(isObject: false)
+        let first = members.count
+        notesSuspended += 1
+        for element in elements {
+            let frame = frames.pointer(at: depth)
+            if frame.pointee.count > 0 { buffer.append(UInt8(ascii: ",")) }
+            frame.pointee.count += 1
+            let start = buffer.count
+            try writeValue(element)
+            members.push(Member(start: start, end: buffer.count))
+        }
+        notesSuspended -= 1
+        let count = members.count - first
+        let sorted = (0..<count).sorted { left, right in
+            bytes(of: first + left).lexicographicallyPrecedes(bytes(of: first + right))
+        }
+        reorder(first, by: sorted, from: KeyOrder.firstMoved(sorted))
+        closeFrames(above: depth)
+    }
+
+    /// Writes `dictionary` as its alternating keys and values with its pairs sorted by their keys' canonical bytes,
+    /// as ``PairEncodedDictionary`` has it, and notes where it is: each pair is written in place, then the pairs are
+    /// reordered. What is inside a key is not noted; what is inside a value is, below
+    /// ``EncodedTypeNotes/Step/pairValue``.
+    func writeSortedPairs<Key: Encodable, Value: Encodable>(_ dictionary: [Key: Value]) throws {
+        let depth = frames.count
+        _ = openFrame(isObject: false, holdsPairs: true)
+        let first = members.count
+        let firstKeyEnd = pairKeyEnds.count
+        for (key, value) in dictionary {
+            let frame = frames.pointer(at: depth)
+            if frame.pointee.count > 0 { buffer.append(UInt8(ascii: ",")) }
+            frame.pointee.count += 2
+            let start = buffer.count
+            notesSuspended += 1
+            try writeValue(key)
+            notesSuspended -= 1
+            pairKeyEnds.push(buffer.count)
+            buffer.append(UInt8(ascii: ","))
+            try writeValue(value)
+            members.push(Member(start: start, end: buffer.count))
+        }
+        let count = members.count - first
+        func key(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+            buffer[members.pointer(at: first + index).pointee.start..<pairKeyEnds.pointer(at: firstKeyEnd + index).pointee]
+        }
+        let sorted = (0..<count).sorted { key($0).lexicographicallyPrecedes(key($1)) }
+        reorder(first, by: sorted, from: KeyOrder.firstMoved(sorted))
+        pairKeyEnds.truncate(to: firstKeyEnd)
+        closeFrames(above: depth)
+        if notesSuspended == 0 { typeNotes.insert(try currentPath(), as: .keyedPairArrays) }
+    }
+
+    /// The bytes of the member or element at `index` on the member stack.
+    private func bytes(of index: Int) -> UnsafeBufferPointer<UInt8> {
+        let member = members.pointer(at: index)
+        return buffer[member.pointee.start..<member.pointee.end]
+    }
+
     /// How values of `type` are written, found once per type.
     @inline(__always)
     private func valueKind(of type: Any.Type) -> ValueKind {
         if let kind = valueKinds[type] { return kind }
-        let kind: ValueKind
-        if type is any UnorderedEncodable.Type {
-            kind = .set
-        } else if let dictionary = type as? any PairEncodedDictionary.Type, dictionary.encodesAsPairs {
-            kind = .keyedPairs
-        } else if let array = type as? any ElementwiseArray.Type {
-            kind = .elementwise(array)
-        } else {
-            kind = .composite
+        var kind = ValueKind.composite
+        if let collection = type as? any ElementwiseEncodable.Type {
+            if let dictionary = type as? any PairEncodedDictionary.Type {
+                if dictionary.encodesAsPairs { kind = .elementwise(collection) }
+            } else {
+                kind = .elementwise(collection)
+            }
         }
         valueKinds.set(kind, for: type)
         return kind
@@ -283,32 +364,12 @@ final class CanonicalByteWriter {
         typeNotes.formUnion(notes)
     }
 
-    /// Writes an array of already encoded elements.
-    private func writeArray(_ elements: [[UInt8]]) {
-        buffer.append(UInt8(ascii: "["))
-        for (index, element) in elements.enumerated() {
-            if index > 0 { buffer.append(UInt8(ascii: ",")) }
-            buffer.append(element)
-        }
-        buffer.append(UInt8(ascii: "]"))
-    }
-
-    /// Writes a dictionary as its alternating keys and values sorted by key, and notes where it is.
-    private func writeKeyedPairs(_ dictionary: any PairEncodedDictionary) throws {
-        var inside = EncodedTypeNotes()
-        let pairs = try dictionary.sortedCanonicalPairs(inside: &inside)
-        writeArray(pairs.flatMap { [$0.key, $0.value] })
-        let path = try currentPath()
-        typeNotes.insert(path, as: .keyedPairArrays)
-        typeNotes.formUnion(inside, below: path + [.pairValue])
-    }
-
     /// The generalised path of the value being written: the key of each open object's current member, and
     /// ``EncodedTypeNotes/Step/element`` for each open array.
     private func currentPath() throws -> [EncodedTypeNotes.Step] {
         try frames.withElements(from: 0) { open in
             try open.map { frame in
-                guard frame.isObject else { return .element }
+                guard frame.isObject else { return frame.holdsPairs ? .pairValue : .element }
                 // The member's key is in the buffer as JSON, `"key":`; its closing quote is the first one unescaped.
                 let text = buffer[frame.currentMemberStart..<buffer.count]
                 var end = 1
@@ -345,7 +406,9 @@ final class CanonicalByteWriter {
 
     /// Opens an object (with the keys of `keyType`) or an array container at the current position and returns
     /// its frame's id. `isMemberValue`: it is the value of the member just begun in its parent object.
-    func openFrame(isObject: Bool, keyType: (any CodingKey.Type)? = nil, isMemberValue: Bool = false) -> Int {
+    func openFrame(
+        isObject: Bool, keyType: (any CodingKey.Type)? = nil, isMemberValue: Bool = false, holdsPairs: Bool = false
+    ) -> Int {
         buffer.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
         let id = nextFrameID
         nextFrameID += 1
@@ -356,8 +419,9 @@ final class CanonicalByteWriter {
             order = keyOrders[slot].map { Unmanaged.passUnretained($0) }
         }
         frames.push(Frame(
-            id: id, isObject: isObject, isMemberValue: isMemberValue, contentStart: buffer.count,
-            firstMember: members.count, keyOrderSlot: slot, keyOrder: order, followsKeyOrder: order != nil))
+            id: id, isObject: isObject, holdsPairs: holdsPairs, isMemberValue: isMemberValue, contentStart: buffer.count,
+            firstMember: members.count, firstUnmatchedKey: unmatchedKeys.count, keyOrderSlot: slot, keyOrder: order,
+            followsKeyOrder: order != nil))
         return id
     }
 
@@ -394,11 +458,15 @@ final class CanonicalByteWriter {
         let known = frame.pointee.followsKeyOrder
             && frame.pointee.keyOrder!._withUnsafeGuaranteedRef { $0.appendKey(at: index, ifItIs: key, to: buffer) }
         if !known {
-            frame.pointee.followsKeyOrder = false
+            if frame.pointee.followsKeyOrder {
+                frame.pointee.followsKeyOrder = false
+                frame.pointee.matchedCount = index
+            }
             buffer.appendJSONString(key)
             buffer.append(UInt8(ascii: ":"))
+            unmatchedKeys.push(key)
         }
-        members.push(Member(key: key, start: start, end: start))
+        members.push(Member(start: start, end: start))
     }
 
     /// Ends the keyed member begun last.
@@ -453,6 +521,7 @@ final class CanonicalByteWriter {
             buffer.append(UInt8(ascii: "]"))
         }
         members.truncate(to: frame.firstMember)
+        unmatchedKeys.truncate(to: frame.firstUnmatchedKey)
         if frame.isMemberValue { endMember() }
     }
 
@@ -460,30 +529,38 @@ final class CanonicalByteWriter {
     private func sortMembers(of frame: Frame) {
         let memberCount = members.count - frame.firstMember
         guard memberCount > 0 else { return }
-        let permutation: [Int]?
         if frame.followsKeyOrder,
             let known = frame.keyOrder?._withUnsafeGuaranteedRef({ $0.keys.count == memberCount ? $0 : nil })
         {
-            permutation = known.sortingPermutation
-        } else {
-            permutation = learnKeyOrder(of: frame)
+            if let permutation = known.sortingPermutation {
+                reorder(frame.firstMember, by: permutation, from: known.firstMoved)
+            }
+        } else if let permutation = learnKeyOrder(of: frame, memberCount: memberCount) {
+            reorder(frame.firstMember, by: permutation, from: KeyOrder.firstMoved(permutation))
         }
-        guard let permutation else { return }
-        let contentStart = frame.contentStart
+    }
+
+    /// Rewrites the ranges from `first` on the member stack (members or elements, in the buffer one after another
+    /// with a comma between) in the order `permutation` gives; the ranges before position `firstMoved` stay.
+    private func reorder(_ first: Int, by permutation: [Int], from firstMoved: Int) {
+        guard firstMoved < permutation.count else { return }
+        let from = members.pointer(at: first + firstMoved).pointee.start
         scratch.removeAll()
-        scratch.append(buffer[contentStart..<buffer.count])
-        buffer.removeTail(from: contentStart)
-        for (index, memberOffset) in permutation.enumerated() {
-            if index > 0 { buffer.append(UInt8(ascii: ",")) }
-            let member = members.pointer(at: frame.firstMember + memberOffset)
-            buffer.append(scratch[(member.pointee.start - contentStart)..<(member.pointee.end - contentStart)])
+        scratch.append(buffer[from..<buffer.count])
+        buffer.removeTail(from: from)
+        for index in firstMoved..<permutation.count {
+            if index > firstMoved { buffer.append(UInt8(ascii: ",")) }
+            let member = members.pointer(at: first + permutation[index])
+            buffer.append(scratch[(member.pointee.start - from)..<(member.pointee.end - from)])
         }
     }
 
     /// The order that sorts `frame`'s members by key, or `nil` when they are sorted already; kept for the next
     /// object of its `CodingKey` type unless a key was written twice, which fails the encoding.
-    private func learnKeyOrder(of frame: Frame) -> [Int]? {
-        let keys = members.withElements(from: frame.firstMember) { $0.map(\.key) }
+    private func learnKeyOrder(of frame: Frame, memberCount: Int) -> [Int]? {
+        let matchedCount = frame.followsKeyOrder ? memberCount : frame.matchedCount
+        var keys = frame.keyOrder.map { $0.takeUnretainedValue().keys.prefix(matchedCount) }.map(Array.init) ?? []
+        unmatchedKeys.withElements(from: frame.firstUnmatchedKey) { keys += $0 }
         let sorted = keys.indices.sorted { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
         let permutation = sorted.elementsEqual(keys.indices) ? nil : sorted
         // A key written twice: the tree encoder keeps the last value, as Foundation's encoder does.

@@ -79,6 +79,43 @@ private struct SeveralContainers: Encodable {
     }
 }
 
+/// A dictionary key that `Codable` writes as keyed pairs (neither `String`, `Int` nor `CodingKeyRepresentable`).
+private struct Slot: Codable, Hashable {
+    var row: Int
+    var column: String
+}
+
+/// A state with keyed pairs, dates and durations in every kind of place: at the top, in arrays, in pair values,
+/// inside other pairs' keys and inside a set's elements (where nothing is noted).
+private struct Noted: Codable, Hashable {
+    var at = Date(timeIntervalSince1970: 12.5)
+    var grid: [Slot: [Date]] = [Slot(row: 2, column: "b"): [Date(timeIntervalSince1970: 1)], Slot(row: 1, column: "a"): []]
+    var grids: [[Slot: Duration]] = [[Slot(row: 0, column: "z"): .seconds(3), Slot(row: 0, column: "y"): .zero], [:]]
+    var nested: [Slot: [Slot: Int]] = [Slot(row: 5, column: "q"): [Slot(row: 1, column: "r"): 1, Slot(row: 0, column: "s"): 2]]
+    var byDate: [Date: String] = [Date(timeIntervalSince1970: 9): "nine", Date(timeIntervalSince1970: 3): "three"]
+    var members: Set<Member> = [Member(name: "x"), Member(name: "y", seen: [Slot(row: 1, column: "c"): Date(timeIntervalSince1970: 4)])]
+
+    struct Member: Codable, Hashable {
+        var name: String
+        var seen: [Slot: Date] = [:]
+    }
+}
+
+/// `value` under the key `value`, through the byte writer.
+private struct Wrapped<Value: Encodable>: Encodable {
+    var value: Value
+}
+
+/// `value` under the key `value` through a super encoder, which the byte writer hands to the tree encoder.
+private struct TreeOnly<Value: Encodable>: Encodable {
+    var value: Value
+    private enum Keys: String, CodingKey { case value }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try value.encode(to: container.superEncoder(forKey: .value))
+    }
+}
+
 @Suite struct CanonicalByteWriterFastPathTests {
     private let encoder = CanonicalJSONEncoder()
 
@@ -190,6 +227,20 @@ private struct SeveralContainers: Encodable {
         // Then it still does not write the key twice
         #expect(try encoder.encodeToBytes(RepeatedKey(), reusing: memo) == expected)
         #expect(try encoder.encodeToBytes([RepeatedKey(), RepeatedKey()], reusing: memo) == Array("[\(String(decoding: expected, as: UTF8.self)),\(String(decoding: expected, as: UTF8.self))]".utf8))
+    }
+
+    @Test func setsAndKeyedPairsAreWrittenAndNotedAsTheTreeEncoderDoes() throws {
+        let value = Noted()
+        var fastNotes = EncodedTypeNotes()
+        var treeNotes = EncodedTypeNotes()
+        let fast = try encoder.encodeToBytes(Wrapped(value: value), typeNotes: &fastNotes)
+        let tree = try encoder.encodeToBytes(TreeOnly(value: value), typeNotes: &treeNotes)
+        #expect(String(decoding: fast, as: UTF8.self) == String(decoding: tree, as: UTF8.self))
+        #expect(fastNotes == treeNotes)
+        #expect(fastNotes.paths[.keyedPairArrays]?.contains([.member("value"), .member("nested"), .pairValue]) == true)
+        #expect(fastNotes.paths[.durations]?.contains([.member("value"), .member("grids"), .element, .pairValue]) == true)
+        try expectSameBytes([value, Noted(at: .distantPast, grid: [:], grids: [], nested: [:], byDate: [:], members: [])])
+        try expectSameBytes(Set([value, Noted(at: .distantFuture)]))
     }
 
     private static func randomBytes(_ random: inout SeededRandom) -> uuid_t {
