@@ -25,6 +25,9 @@ final class ByteBuffer {
     /// How many bytes are written.
     var count: Int { storage.pointee.count }
 
+    /// How many bytes it holds room for.
+    var capacity: Int { storage.pointee.capacity }
+
     /// The bytes written, copied into an array.
     var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.pointee.base, count: storage.pointee.count)) }
 
@@ -121,11 +124,20 @@ final class ByteBuffer {
                 index &+= 8
             }
             // Fewer than 8 bytes left: the last word, overlapping bytes already checked, spares a string of 8 bytes
-            // or more the byte loop.
+            // or more the byte loop, and two overlapping half words one of 4 to 7 bytes.
             if index < length, length >= 8, length - index < 8 {
                 let word = JSONStringBytes.word(at: source + length - 8)
                 if !JSONStringBytes.hasSpecialByte(word) {
                     UnsafeMutableRawPointer(destination + 1 + length - 8).storeBytes(of: word, as: UInt64.self)
+                    index = length
+                }
+            } else if length >= 4, length < 8 {
+                let head = UnsafeRawPointer(source).loadUnaligned(as: UInt32.self)
+                let tail = UnsafeRawPointer(source + length - 4).loadUnaligned(as: UInt32.self)
+                // Both halves in one word, so one test covers them.
+                if !JSONStringBytes.hasSpecialByte(UInt64(head) | UInt64(tail) << 32) {
+                    UnsafeMutableRawPointer(destination + 1).storeBytes(of: head, as: UInt32.self)
+                    UnsafeMutableRawPointer(destination + 1 + length - 4).storeBytes(of: tail, as: UInt32.self)
                     index = length
                 }
             }
@@ -152,28 +164,41 @@ final class ByteBuffer {
     /// from its 16 bytes without making that string.
     func appendJSONString(uuid: UUID) {
         reserve(38)
-        var position = storage.pointee.base + storage.pointee.count
-        position.pointee = UInt8(ascii: "\"")
-        position += 1
-        withUnsafeBytes(of: uuid.uuid) { bytes in
-            for (index, byte) in bytes.enumerated() {
-                if index == 4 || index == 6 || index == 8 || index == 10 {
-                    position.pointee = UInt8(ascii: "-")
+        let start = storage.pointee.base + storage.pointee.count
+        start.pointee = UInt8(ascii: "\"")
+        Self.hexPairs.withUnsafeBufferPointer { pairs in
+            withUnsafeBytes(of: uuid.uuid) { bytes in
+                var position = UnsafeMutableRawPointer(start + 1)
+                func hex(_ range: Range<Int>) {
+                    for index in range {
+                        position.storeBytes(of: pairs[Int(bytes[index])], as: UInt16.self)
+                        position += 2
+                    }
+                }
+                func dash() {
+                    position.storeBytes(of: UInt8(ascii: "-"), as: UInt8.self)
                     position += 1
                 }
-                position[0] = Self.upperHexDigit(byte >> 4)
-                position[1] = Self.upperHexDigit(byte & 0x0F)
-                position += 2
+                hex(0..<4)
+                dash()
+                hex(4..<6)
+                dash()
+                hex(6..<8)
+                dash()
+                hex(8..<10)
+                dash()
+                hex(10..<16)
             }
         }
-        position.pointee = UInt8(ascii: "\"")
+        start[37] = UInt8(ascii: "\"")
         storage.pointee.count += 38
     }
 
-    /// The upper-case hex digit of `nibble` (0-15).
-    @inline(__always)
-    private static func upperHexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble &+ (nibble < 10 ? UInt8(ascii: "0") : UInt8(ascii: "A") &- 10)
+    /// The two upper-case hex digits of each byte, as they lie in memory.
+    private static let hexPairs: [UInt16] = (0...255).map { byte in
+        let digits = Array(String(byte, radix: 16, uppercase: true).utf8)
+        let pair = digits.count == 1 ? [UInt8(ascii: "0"), digits[0]] : digits
+        return pair.withUnsafeBytes { $0.loadUnaligned(as: UInt16.self) }
     }
 
     /// Appends `value` in decimal, as JSON writes an integer.
@@ -210,7 +235,15 @@ final class ByteBuffer {
     /// a short decimal is written straight from its digits.
     func appendCanonicalNumber(_ value: Double) {
         guard let decimal = ShortDecimal(value) else {
-            JSONValue.withCanonicalNumber(value) { append($0) }
+            // The shortest text that reads back, with `.0` when it has neither a point nor an exponent.
+            var text = value.description
+            text.withUTF8 { utf8 in
+                append(utf8)
+                if !utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
+                    append(UInt8(ascii: "."))
+                    append(UInt8(ascii: "0"))
+                }
+            }
             return
         }
         let length = decimal.utf8Count

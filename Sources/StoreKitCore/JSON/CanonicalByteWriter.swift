@@ -156,7 +156,10 @@ final class CanonicalByteWriter {
     /// Encodes `value` and returns its canonical bytes. With a memo, the bytes of parts equal to the ones it
     /// remembers are copied, and its writer is reused, with its buffer and the key orders it learned.
     static func encode(_ value: some Encodable, memo: EncodingMemo? = nil) throws(Unavailable) -> [UInt8] {
-        try encode(value, writer: memo?.writer ?? CanonicalByteWriter(), memo: memo)
+        if let memo { return try encode(value, writer: memo.writer, memo: memo) }
+        let writer = takeSpareWriter()
+        defer { keepSpare(writer) }
+        return try encode(value, writer: writer, memo: nil)
     }
 
     /// Encodes `value` with `writer`, which adds to its ``typeNotes``.
@@ -268,6 +271,16 @@ final class CanonicalByteWriter {
 
     /// Writes `elements` as an array, as `Array`'s `encode(to:)` would through an unkeyed container.
     func writeElements<Element: Encodable>(_ elements: [Element]) throws {
+        // Arrays of common scalars in a loop of their own: nothing inside them opens a frame or is noted.
+        if Element.self == String.self {
+            return writeScalars(unsafeBitCast(elements, to: [String].self)) { buffer.appendJSONString($0) }
+        } else if Element.self == Int.self {
+            return writeScalars(unsafeBitCast(elements, to: [Int].self)) { buffer.appendDecimal(Int64($0)) }
+        } else if Element.self == Double.self {
+            return try writeScalars(unsafeBitCast(elements, to: [Double].self)) { try writeDouble($0) }
+        } else if Element.self == UUID.self {
+            return writeScalars(unsafeBitCast(elements, to: [UUID].self)) { buffer.appendJSONString(uuid: $0) }
+        }
         let depth = frames.count
         _ = openFrame(isObject: false)
         for element in elements {
@@ -278,6 +291,17 @@ final class CanonicalByteWriter {
             try writeValue(element)
         }
         closeFrames(above: depth)
+    }
+
+    /// Writes `elements` as an array, each with `write`.
+    @inline(__always)
+    private func writeScalars<Element>(_ elements: [Element], _ write: (Element) throws -> Void) rethrows {
+        buffer.append(UInt8(ascii: "["))
+        for (index, element) in elements.enumerated() {
+            if index > 0 { buffer.append(UInt8(ascii: ",")) }
+            try write(element)
+        }
+        buffer.append(UInt8(ascii: "]"))
     }
 
     /// Writes `elements` as an array sorted by their canonical bytes, as ``UnorderedEncodable`` has it: each is
@@ -358,6 +382,14 @@ final class CanonicalByteWriter {
         valueKinds.set(kind, for: type)
         return kind
     }
+
+    /// Forgets the places noted so far.
+    func forgetTypeNotes() {
+        typeNotes = EncodedTypeNotes()
+    }
+
+    /// How many bytes its buffers hold room for.
+    var heldBytes: Int { buffer.capacity + scratch.capacity }
 
     /// Adds places found by the tree encoder, for a value this writer could not follow.
     func note(_ notes: EncodedTypeNotes) {
