@@ -34,8 +34,8 @@ extension CanonicalByteWriter {
         }
 
         mutating func encodeNil(forKey key: Key) throws { try member(key) { writer.writeNull() } }
-        mutating func encode(_ value: Bool, forKey key: Key) throws { try member(key) { try writer.writeValue(value) } }
-        mutating func encode(_ value: String, forKey key: Key) throws { try member(key) { try writer.writeValue(value) } }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { try member(key) { writer.writeBool(value) } }
+        mutating func encode(_ value: String, forKey key: Key) throws { try member(key) { writer.writeString(value) } }
         mutating func encode(_ value: Double, forKey key: Key) throws { try member(key) { try writer.writeDouble(value) } }
         mutating func encode(_ value: Float, forKey key: Key) throws { try member(key) { try writer.writeFloat(value) } }
         mutating func encode(_ value: Int, forKey key: Key) throws { try member(key) { writer.writeInteger(Int64(value)) } }
@@ -86,8 +86,8 @@ extension CanonicalByteWriter {
         }
 
         mutating func encodeNil() throws { try beginElement(); writer.writeNull() }
-        mutating func encode(_ value: Bool) throws { try beginElement(); try writer.writeValue(value) }
-        mutating func encode(_ value: String) throws { try beginElement(); try writer.writeValue(value) }
+        mutating func encode(_ value: Bool) throws { try beginElement(); writer.writeBool(value) }
+        mutating func encode(_ value: String) throws { try beginElement(); writer.writeString(value) }
         mutating func encode(_ value: Double) throws { try beginElement(); try writer.writeDouble(value) }
         mutating func encode(_ value: Float) throws { try beginElement(); try writer.writeFloat(value) }
         mutating func encode(_ value: Int) throws { try beginElement(); writer.writeInteger(Int64(value)) }
@@ -121,8 +121,8 @@ extension CanonicalByteWriter {
         var codingPath: [any CodingKey] { [] }
 
         mutating func encodeNil() throws { writer.writeNull() }
-        mutating func encode(_ value: Bool) throws { try writer.writeValue(value) }
-        mutating func encode(_ value: String) throws { try writer.writeValue(value) }
+        mutating func encode(_ value: Bool) throws { writer.writeBool(value) }
+        mutating func encode(_ value: String) throws { writer.writeString(value) }
         mutating func encode(_ value: Double) throws { try writer.writeDouble(value) }
         mutating func encode(_ value: Float) throws { try writer.writeFloat(value) }
         mutating func encode(_ value: Int) throws { writer.writeInteger(Int64(value)) }

@@ -8,9 +8,13 @@ import Foundation
 /// that was already finished, a super encoder, a key written twice) and every error throws ``Unavailable``, and
 /// the caller falls back to the tree encoder, which gives the same bytes and precise errors.
 ///
-/// It runs once per recorded action on the whole state, so it allocates little: open containers and their
-/// members live on two flat stacks, and the canonical order of an object's keys is worked out once per
-/// `CodingKey` type and reused for every later object of that type.
+/// It runs once per recorded action on the whole state, so it allocates little and goes around `Codable` where
+/// the bytes are known without it: open containers and the spans of their members live on raw stacks; the
+/// canonical order of an object's keys is worked out once per `CodingKey` type and reused, with the keys ready
+/// as JSON, for every later object of that type that writes the same keys; arrays, sets and dictionaries written as
+/// keyed pairs are written element by element without an unkeyed container (sets and pairs in place, then
+/// reordered); and strings, integers, doubles, UUIDs and durations are written straight from their bits. Tests
+/// compare every such path with the tree encoder, which goes through each type's own `encode(to:)`.
 final class CanonicalByteWriter {
     /// The fast path cannot encode this value; use the tree encoder.
     struct Unavailable: Error {}
@@ -198,13 +202,13 @@ final class CanonicalByteWriter {
     func writeValue<T: Encodable>(_ value: T) throws {
         // Metatype comparisons, not casts: this runs for every value of the state.
         if T.self == String.self {
-            buffer.appendJSONString(unsafeBitCast(value, to: String.self))
+            writeString(unsafeBitCast(value, to: String.self))
         } else if T.self == Int.self {
             buffer.appendDecimal(Int64(unsafeBitCast(value, to: Int.self)))
         } else if T.self == Double.self {
             try writeDouble(unsafeBitCast(value, to: Double.self))
         } else if T.self == Bool.self {
-            buffer.append(unsafeBitCast(value, to: Bool.self) ? Self.trueBytes : Self.falseBytes)
+            writeBool(unsafeBitCast(value, to: Bool.self))
         } else if T.self == UUID.self {
             // `UUID`'s own `encode(to:)` writes its `uuidString`.
             buffer.appendJSONString(uuid: unsafeBitCast(value, to: UUID.self))
@@ -410,6 +414,14 @@ final class CanonicalByteWriter {
                 return .member(key)
             }
         }
+    }
+
+    func writeString(_ value: String) {
+        buffer.appendJSONString(value)
+    }
+
+    func writeBool(_ value: Bool) {
+        buffer.append(value ? Self.trueBytes : Self.falseBytes)
     }
 
     func writeInteger(_ value: Int64) {
