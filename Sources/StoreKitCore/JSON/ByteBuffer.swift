@@ -252,13 +252,28 @@ final class ByteBuffer {
         storage.pointee.count += length
     }
 
+    /// Replaces the byte at `offset`, which must be written already.
+    @inline(__always)
+    func overwrite(at offset: Int, with byte: UInt8) {
+        assert(offset < storage.pointee.count)
+        storage.pointee.base[offset] = byte
+    }
+
+    /// Replaces the bytes from `offset` with `bytes`, which must end within the bytes written.
+    @inline(__always)
+    func overwrite(at offset: Int, with bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        assert(offset + bytes.count <= storage.pointee.count)
+        let destination = storage.pointee.base + offset
+        if bytes.count > 16 {
+            destination.update(from: source, count: bytes.count)
+        } else {
+            Self.copyShort(from: source, to: destination, count: bytes.count)
+        }
+    }
+
     /// Forgets every byte written, keeping the memory.
     func removeAll() {
         storage.pointee.count = 0
-    }
-
-    /// Forgets the bytes from `start` to the end.
-    func removeTail(from start: Int) {
-        storage.pointee.count = start
     }
 }

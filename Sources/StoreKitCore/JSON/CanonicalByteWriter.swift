@@ -64,8 +64,8 @@ final class CanonicalByteWriter {
     final class KeyOrder {
         let keys: [String]
         let sortingPermutation: [Int]?
-        /// The first position the permutation moves; the members before it stay where they are.
-        let firstMoved: Int
+        /// The positions from the first to the last the permutation moves; the members outside stay where they are.
+        let moved: Range<Int>
         /// Every key as `"key":`, one after another, and where each lies among them.
         private let encodedKeys: UnsafeMutablePointer<UInt8>
         private let encodedKeyRanges: UnsafeMutablePointer<(start: Int, count: Int)>
@@ -73,7 +73,7 @@ final class CanonicalByteWriter {
         init(keys: [String], sortingPermutation: [Int]?) {
             self.keys = keys
             self.sortingPermutation = sortingPermutation
-            firstMoved = sortingPermutation.map(Self.firstMoved) ?? keys.count
+            moved = sortingPermutation.map(Self.moved) ?? 0..<0
             var encoded: [UInt8] = []
             encodedKeyRanges = .allocate(capacity: keys.count)
             for (index, key) in keys.enumerated() {
@@ -91,9 +91,12 @@ final class CanonicalByteWriter {
             encodedKeyRanges.deallocate()
         }
 
-        /// The first position `permutation` moves.
-        static func firstMoved(_ permutation: [Int]) -> Int {
-            permutation.indices.first { permutation[$0] != $0 } ?? permutation.count
+        /// The positions from the first to the last that `permutation` moves (empty when it moves none).
+        static func moved(_ permutation: [Int]) -> Range<Int> {
+            guard let first = permutation.indices.first(where: { permutation[$0] != $0 }),
+                let last = permutation.indices.last(where: { permutation[$0] != $0 })
+            else { return 0..<0 }
+            return first..<(last + 1)
         }
 
         /// Appends key `index` as `"key":` to `buffer` when it is `key`; returns whether it was.
@@ -328,7 +331,7 @@ final class CanonicalByteWriter {
         let sorted = (0..<count).sorted { left, right in
             bytes(of: first + left).lexicographicallyPrecedes(bytes(of: first + right))
         }
-        reorder(first, by: sorted, from: KeyOrder.firstMoved(sorted))
+        reorder(first, by: sorted, moving: KeyOrder.moved(sorted))
         closeFrames(above: depth)
     }
 
@@ -359,7 +362,7 @@ final class CanonicalByteWriter {
             buffer[members.pointer(at: first + index).pointee.start..<pairKeyEnds.pointer(at: firstKeyEnd + index).pointee]
         }
         let sorted = (0..<count).sorted { key($0).lexicographicallyPrecedes(key($1)) }
-        reorder(first, by: sorted, from: KeyOrder.firstMoved(sorted))
+        reorder(first, by: sorted, moving: KeyOrder.moved(sorted))
         pairKeyEnds.truncate(to: firstKeyEnd)
         closeFrames(above: depth)
         if notesSuspended == 0 { typeNotes.insert(try currentPath(), as: .keyedPairArrays) }
@@ -577,26 +580,34 @@ final class CanonicalByteWriter {
             let known = frame.keyOrder?._withUnsafeGuaranteedRef({ $0.keys.count == memberCount ? $0 : nil })
         {
             if let permutation = known.sortingPermutation {
-                reorder(frame.firstMember, by: permutation, from: known.firstMoved)
+                reorder(frame.firstMember, by: permutation, moving: known.moved)
             }
         } else if let permutation = learnKeyOrder(of: frame, memberCount: memberCount) {
-            reorder(frame.firstMember, by: permutation, from: KeyOrder.firstMoved(permutation))
+            reorder(frame.firstMember, by: permutation, moving: KeyOrder.moved(permutation))
         }
     }
 
     /// Rewrites the ranges from `first` on the member stack (members or elements, in the buffer one after another
-    /// with a comma between) in the order `permutation` gives; the ranges before position `firstMoved` stay.
-    private func reorder(_ first: Int, by permutation: [Int], from firstMoved: Int) {
-        guard firstMoved < permutation.count else { return }
-        let from = members.pointer(at: first + firstMoved).pointee.start
+    /// with a comma between) in the order `permutation` gives. Only the positions in `moved` change: their ranges
+    /// trade places among themselves, so what lies before and after them stays where it is.
+    private func reorder(_ first: Int, by permutation: [Int], moving moved: Range<Int>) {
+        guard !moved.isEmpty else { return }
+        let from = members.pointer(at: first + moved.lowerBound).pointee.start
+        let to = members.pointer(at: first + moved.upperBound - 1).pointee.end
         scratch.removeAll()
-        scratch.append(buffer[from..<buffer.count])
-        buffer.removeTail(from: from)
-        for index in firstMoved..<permutation.count {
-            if index > firstMoved { buffer.append(UInt8(ascii: ",")) }
+        scratch.append(buffer[from..<to])
+        var position = from
+        for index in moved {
+            if index > moved.lowerBound {
+                buffer.overwrite(at: position, with: UInt8(ascii: ","))
+                position += 1
+            }
             let member = members.pointer(at: first + permutation[index])
-            buffer.append(scratch[(member.pointee.start - from)..<(member.pointee.end - from)])
+            let bytes = scratch[(member.pointee.start - from)..<(member.pointee.end - from)]
+            buffer.overwrite(at: position, with: bytes)
+            position += bytes.count
         }
+        assert(position == to)
     }
 
     /// The order that sorts `frame`'s members by key, or `nil` when they are sorted already; kept for the next
