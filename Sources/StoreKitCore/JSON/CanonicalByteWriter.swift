@@ -215,6 +215,9 @@ final class CanonicalByteWriter {
         } else if T.self == UUID.self {
             // `UUID`'s own `encode(to:)` writes its `uuidString`.
             buffer.appendJSONString(uuid: unsafeBitCast(value, to: UUID.self))
+        } else if T.self == [String].self {
+            // Common enough to skip the lookup of its kind (and the memo, which re-encoding it costs little more).
+            writeScalars(unsafeBitCast(value, to: [String].self)) { buffer.appendJSONString($0) }
         } else if T.self == Date.self {
             try writeDouble(unsafeBitCast(value, to: Date.self).timeIntervalSince1970)
             if notesDatesAndDurations && notesSuspended == 0 { typeNotes.insert(try currentPath(), as: .dates) }
@@ -278,10 +281,9 @@ final class CanonicalByteWriter {
 
     /// Writes `elements` as an array, as `Array`'s `encode(to:)` would through an unkeyed container.
     func writeElements<Element: Encodable>(_ elements: [Element]) throws {
-        // Arrays of common scalars in a loop of their own: nothing inside them opens a frame or is noted.
-        if Element.self == String.self {
-            return writeScalars(unsafeBitCast(elements, to: [String].self)) { buffer.appendJSONString($0) }
-        } else if Element.self == Int.self {
+        // Arrays of common scalars in a loop of their own: nothing inside them opens a frame or is noted. (An array
+        // of strings never gets here: ``writeValue(_:)`` writes it.)
+        if Element.self == Int.self {
             return writeScalars(unsafeBitCast(elements, to: [Int].self)) { buffer.appendDecimal(Int64($0)) }
         } else if Element.self == Double.self {
             return try writeScalars(unsafeBitCast(elements, to: [Double].self)) { try writeDouble($0) }
