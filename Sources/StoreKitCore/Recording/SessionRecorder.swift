@@ -108,8 +108,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         case delivered
     }
 
-    /// The bytes of lines the background thread gathers before sending them, releasing the memory the actions
-    /// behind them were charged.
+    /// The bytes of lines the background thread gathers before sending them together.
     private static var chunkBytes: Int { 1 << 20 }
     /// How many actions the background thread encodes between two updates of the count of pending ones.
     private static var releaseEvery: Int { 32 }
@@ -220,15 +219,16 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         wakeWorkerIfNeeded()
     }
 
-    /// Signals the background thread when it sleeps, or when it naps and the queue is half full; call with the lock
-    /// held after adding to the queue.
+    /// Signals the background thread when it sleeps, or when it naps and the queue is half full (by either of its
+    /// bounds); call with the lock held after adding to the queue.
     private func wakeWorkerIfNeeded() {
         switch worker {
         case .busy:
             return
         case .napping:
             let halfFull = configuration.bufferCapacity.map { queue.count * 2 >= $0 }
-                ?? (pendingActions * bytesPerAction * 2 >= configuration.bufferBytes)
+                ?? (pendingActions * bytesPerAction * 2 >= configuration.bufferBytes
+                    || queuedSinceEstimate * 2 >= Self.actionsPerEstimate)
             guard halfFull else { return }
         case .sleeping:
             break
@@ -381,8 +381,8 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         send(&chunk)
     }
 
-    /// Sends a chunk's lines (starting the transport if needed, even with none) and releases what its actions were
-    /// charged.
+    /// Sends a chunk's lines (starting the transport if needed, even with none), then counts its actions as no
+    /// longer pending.
     private func send(_ chunk: inout Chunk) {
         let delivered = send(chunk.lines, held: true, newActions: chunk.written)
         condition.withLock {
@@ -407,6 +407,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
             }
         }
         chunk.released = 0
+        chunk.lastEncodedBytes = nil
     }
 
     /// The state as a full snapshot, or as a patch against the previous line's state under delta snapshots.
