@@ -99,7 +99,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     /// dispatch); when the queue is still empty afterwards, it sleeps until the next action wakes it.
     private static var napSeconds: Double { 0.002 }
     /// Fewer queued actions than this after a batch mean the background thread has caught up.
-    private static var napBelow: Int { 64 }
+    private static var napBelow: Int { 1 }
 
     private enum Pending {
         case action(sequence: Int, time: Double, action: Action, state: State, origin: ActionEvent.Origin)
@@ -108,10 +108,11 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         case delivered
     }
 
-    /// The bytes of lines the background thread gathers before sending them together.
-    private static var chunkBytes: Int { 1 << 20 }
+    /// The bytes of lines the background thread gathers before sending them together (sending during a batch
+    /// slows the app's thread while it allocates, so not too often; the lines are held twice meanwhile).
+    private static var chunkBytes: Int { 16 << 20 }
     /// How many actions the background thread encodes between two updates of the count of pending ones.
-    private static var releaseEvery: Int { 32 }
+    private static var releaseEvery: Int { 256 }
     /// How many actions may be queued on one estimate of their memory: a state that grows while the background
     /// thread does not get to encode it cannot make the queue overrun its bound by more than this.
     private static var actionsPerEstimate: Int { 4096 }
@@ -273,6 +274,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     // MARK: - Background thread
 
     private func runWorker() {
+        var chunk = Chunk()
         // Encoding yields to the app's threads when both want the CPU. Where the priority cannot be lowered the
         // recorder still works, only without that courtesy, so a failure here is not worth a report.
         try? Syscall.lowerCurrentThreadPriority()
@@ -298,7 +300,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
             let ending = endReason
             condition.unlock()
 
-            deliver(&batch)
+            deliver(&batch, in: &chunk)
             delivered = !batch.isEmpty
             if let ending, batch.isEmpty {
                 writeEnd(ending)
@@ -322,13 +324,20 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
 
     /// Encodes the batch's actions and sends their lines a chunk at a time, releasing each action's state as it
     /// goes.
-    private func deliver(_ batch: inout [Pending]) {
-        var chunk = Chunk()
+    /// - Parameter chunk: Empty; its storage is reused from batch to batch.
+    private func deliver(_ batch: inout [Pending], in chunk: inout Chunk) {
         // After a failure the lines before this batch may be lost: start it with a full state.
         if needsStart { previousState = nil }
+        var unreleased = batch.startIndex
+        /// Releases the states of the actions encoded so far in one go (the app's thread allocates while this one
+        /// frees, so a few larger releases disturb it less than one per action).
+        func releaseStates(through index: Int) {
+            guard unreleased <= index else { return }
+            for slot in unreleased...index { batch[slot] = .delivered }
+            unreleased = index + 1
+        }
         for index in batch.indices {
             let item = batch[index]
-            batch[index] = .delivered
             var line: [UInt8] = []
             let entry: UnconfirmedLines.Entry
             switch item {
@@ -373,11 +382,14 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
             unconfirmed.append(entry)
             chunk.lines += line
             if chunk.lines.count >= Self.chunkBytes {
+                releaseStates(through: index)
                 send(&chunk)
             } else if chunk.released >= Self.releaseEvery {
+                releaseStates(through: index)
                 release(&chunk)
             }
         }
+        if let last = batch.indices.last { releaseStates(through: last) }
         send(&chunk)
     }
 
@@ -391,7 +403,11 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         }
         release(&chunk)
         if !delivered { previousState = nil }
-        chunk = Chunk()
+        // The next chunk reuses the storage: freeing and allocating a megabyte each time costs the app's thread too.
+        chunk.lines.removeAll(keepingCapacity: true)
+        chunk.written = 0
+        chunk.encodingFailures = 0
+        chunk.lastEncodingError = nil
     }
 
     /// Counts the actions whose states the chunk released as no longer pending, and estimates the memory of

@@ -124,27 +124,27 @@ import Testing
                 .gap(GapEvent(firstSequence: recorded.count + 1, lastSequence: 21, reason: .bufferFull))))
     }
 
-    @Test func sendsALargeBatchInChunksOfAboutAMegabyte() throws {
-        // Given a recorder of states of about 10 KB whose transport is held up
+    @Test func sendsALargeBatchInChunksOfSixteenMegabytes() throws {
+        // Given a recorder of states of about 20 KB whose transport is held up
         let transport = ControlledTransport()
         var large = Tally.State()
-        large.items = Array(repeating: 1000, count: 2000)
+        large.items = Array(repeating: 1000, count: 4000)
         let store = Store(initialState: large, reducer: Tally.reducer)
         transport.hold()
         let recorder = store.startRecording(.init(storeID: "tally", app: AppInfo(name: "T")), to: transport)
         store.dispatch(.add(1))
         #expect(transport.waitUntilWriteIsHeld())
 
-        // When 300 more actions (3 MB of lines) queue up meanwhile and are delivered as one batch
-        for value in 2...301 { store.dispatch(.add(value)) }
+        // When 1000 more actions (20 MB of lines) queue up meanwhile and are delivered as one batch
+        for value in 2...1001 { store.dispatch(.add(value)) }
         transport.release()
         recorder.finishWaitingGenerously()
 
-        // Then they went out in writes of about a megabyte, not in one write of them all
+        // Then they went out in writes of at most 16 MB and a line, not in one write of them all
         let sizes = transport.writeSizes
-        #expect(try transport.session().actions.count == 301)
-        #expect(sizes.count >= 4, "writes of \(sizes) bytes")
-        #expect(sizes.allSatisfy { $0 < (1 << 20) + 20_000 }, "writes of \(sizes) bytes")
+        #expect(try transport.session().actions.count == 1001)
+        #expect(sizes.count >= 3, "writes of \(sizes) bytes")
+        #expect(sizes.allSatisfy { $0 < (16 << 20) + 30_000 }, "writes of \(sizes) bytes")
     }
 
     @Test func anActionAfterTheRecorderWentIdleIsDeliveredWithoutFinishing() throws {
