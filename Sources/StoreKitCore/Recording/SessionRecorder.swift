@@ -113,6 +113,9 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     private static var chunkBytes: Int { 16 << 20 }
     /// How many actions the background thread encodes between two updates of the count of pending ones.
     private static var releaseEvery: Int { 256 }
+    /// How many actions the background thread encodes between two estimates of the memory of those pending (an
+    /// estimate lets only ``actionsPerEstimate`` actions be queued on it, so a burst needs fresh ones).
+    private static var estimateEvery: Int { 32 }
     /// How many actions may be queued on one estimate of their memory: a state that grows while the background
     /// thread does not get to encode it cannot make the queue overrun its bound by more than this.
     private static var actionsPerEstimate: Int { 4096 }
@@ -387,6 +390,8 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
             } else if chunk.released >= Self.releaseEvery {
                 releaseStates(through: index)
                 release(&chunk)
+            } else if chunk.lastEncodedBytes != nil && chunk.released % Self.estimateEvery == 0 {
+                release(&chunk, statesReleased: false)
             }
         }
         if let last = batch.indices.last { releaseStates(through: last) }
@@ -410,10 +415,10 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         chunk.lastEncodingError = nil
     }
 
-    /// Counts the actions whose states the chunk released as no longer pending, and estimates the memory of
-    /// those still pending by the last encoded size.
-    private func release(_ chunk: inout Chunk) {
-        let (released, encoded) = (chunk.released, chunk.lastEncodedBytes)
+    /// Counts the actions whose states the chunk released as no longer pending (unless `statesReleased` is false),
+    /// and estimates the memory of those still pending by the last encoded size.
+    private func release(_ chunk: inout Chunk, statesReleased: Bool = true) {
+        let (released, encoded) = (statesReleased ? chunk.released : 0, chunk.lastEncodedBytes)
         if encoded != nil { hasEstimate = true }
         condition.withLock {
             pendingActions -= released
@@ -422,7 +427,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
                 queuedSinceEstimate = 0
             }
         }
-        chunk.released = 0
+        if statesReleased { chunk.released = 0 }
         chunk.lastEncodedBytes = nil
     }
 
