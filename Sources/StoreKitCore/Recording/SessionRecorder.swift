@@ -111,6 +111,8 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     /// The bytes of lines the background thread gathers before sending them together (sending during a batch
     /// slows the app's thread while it allocates, so not too often; the lines are held twice meanwhile).
     private static var chunkBytes: Int { 16 << 20 }
+    /// The most storage of a chunk kept for the next one.
+    private static var keptChunkBytes: Int { 1 << 20 }
     /// How many actions the background thread encodes between two updates of the count of pending ones.
     private static var releaseEvery: Int { 256 }
     /// How many actions the background thread encodes between two estimates of the memory of those pending (an
@@ -325,15 +327,15 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         var lastEncodedBytes: Int?
     }
 
-    /// Encodes the batch's actions and sends their lines a chunk at a time, releasing each action's state as it
-    /// goes.
+    /// Encodes the batch's actions and sends their lines a chunk at a time, releasing the states of the encoded
+    /// actions a few hundred at a time.
     /// - Parameter chunk: Empty; its storage is reused from batch to batch.
     private func deliver(_ batch: inout [Pending], in chunk: inout Chunk) {
         // After a failure the lines before this batch may be lost: start it with a full state.
         if needsStart { previousState = nil }
         var unreleased = batch.startIndex
-        /// Releases the states of the actions encoded so far in one go (the app's thread allocates while this one
-        /// frees, so a few larger releases disturb it less than one per action).
+        // Releases the states of the actions encoded so far in one go (the app's thread allocates while this one
+        // frees, so a few larger releases disturb it less than one per action).
         func releaseStates(through index: Int) {
             guard unreleased <= index else { return }
             for slot in unreleased...index { batch[slot] = .delivered }
@@ -408,8 +410,9 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         }
         release(&chunk)
         if !delivered { previousState = nil }
-        // The next chunk reuses the storage: freeing and allocating a megabyte each time costs the app's thread too.
-        chunk.lines.removeAll(keepingCapacity: true)
+        // The next chunk reuses the storage (allocating it afresh each time costs the app's thread too), unless a
+        // burst made it large.
+        chunk.lines.removeAll(keepingCapacity: chunk.lines.count <= Self.keptChunkBytes)
         chunk.written = 0
         chunk.encodingFailures = 0
         chunk.lastEncodingError = nil
