@@ -5,7 +5,7 @@ import StoreKitCore
 /// come from it too.
 extension SeededRandom {
     /// A random (version 4 layout) UUID drawn from this generator.
-    mutating func uuid() -> UUID {
+    package mutating func uuid() -> UUID {
         var bytes = [UInt8](repeating: 0, count: 16)
         for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255, using: &self) }
         bytes[6] = (bytes[6] & 0x0F) | 0x40
