@@ -119,6 +119,10 @@ enum Executables {
 
 /// A real `replayd` process on a temporary socket and directory, its log kept in a file.
 final class DaemonProcess {
+    /// How long starting and stopping the daemon may take: generous, because a whole test run on a busy 2-core
+    /// machine (load 10 to 20) was seen to take over 30 s for a start or a SIGTERM'd exit that takes milliseconds alone.
+    static let processTimeout = 120.0
+
     let folder: TemporaryFolder
     let process = Process()
     let logPath: String
@@ -136,7 +140,7 @@ final class DaemonProcess {
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        await waitUntil("replayd listens on \(socket)") {
+        await waitUntil("replayd listens on \(socket)", timeout: Self.processTimeout) {
             (try? RawClient(socket: socket)) != nil || !process.isRunning
         }
     }
@@ -158,14 +162,14 @@ final class DaemonProcess {
     @discardableResult
     func stop() async -> Int32 {
         if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        await waitUntil("replayd exits") { !process.isRunning }
+        await waitUntil("replayd exits", timeout: Self.processTimeout) { !process.isRunning }
         return process.terminationStatus
     }
 
     /// Kills the daemon with SIGKILL and waits for it to be gone.
     func kill9() async {
         kill(process.processIdentifier, SIGKILL)
-        await waitUntil("replayd dies") { !process.isRunning }
+        await waitUntil("replayd dies", timeout: Self.processTimeout) { !process.isRunning }
     }
 
     deinit {
