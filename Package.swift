@@ -47,7 +47,7 @@ var package = Package(
             name: "sample-replay-host", dependencies: ["SampleReplayStores", "StoreKitReplay"], path: "samples/ReplayHost"),
 
         .executableTarget(
-            name: "storekit-benchmarks", dependencies: ["StoreKitCore", "StoreKitReplay", "ReplayDaemon"],
+            name: "storekit-benchmarks", dependencies: ["StoreKitCore", "StoreKitReplay", "ReplayDaemon", "SampleFeatures"],
             path: "Benchmarks/StoreKitBenchmarks"),
 
         // Fakes and fixtures the test targets share (a tiny feature, a controllable transport, temporary folders).

@@ -6,7 +6,8 @@ import StoreKitCore
 let arguments = CommandLine.arguments
 if arguments.contains("--help") {
     print("""
-        USAGE: storekit-benchmarks [--quick] [--dispatch-only | --recording-only | --daemon-only | --replay-only]
+        USAGE: storekit-benchmarks [--quick] [--dispatch-only | --recording-only | --daemon-only | --replay-only |
+                                            --burst-only]
                storekit-benchmarks --write-diff-pair <dir> [MB] | --encode-only | --scan-only
 
           (no option)        the whole table (several minutes); --quick uses smaller inputs
@@ -14,6 +15,7 @@ if arguments.contains("--help") {
           --recording-only   only the sustained recording rows (to a file and through replayd)
           --daemon-only      only the replayd ingest rows
           --replay-only      only the replay + verify rows
+          --burst-only       only the recorded share of a burst on the sample todo list
           --write-diff-pair  write two states of 5 MB (or MB) that differ in about 1% of their leaves
           --encode-only      encode the 10 KB state after each of 200 actions (a hook for valgrind
                              --tool=callgrind); add --reusing to reuse the encoding of unchanged parts
@@ -112,6 +114,11 @@ if arguments.contains("--daemon-only") {
     Table.print(try ingestRows())
     exit(0)
 }
+if arguments.contains("--burst-only") {
+    progress("burst...")
+    Table.print(BurstBenchmarks.rows(actions: 100_000, rounds: quick ? 1 : 3))
+    exit(0)
+}
 if arguments.contains("--replay-only") {
     Table.print(replayRows())
     exit(0)
@@ -121,6 +128,7 @@ var rows = dispatchRows()
 progress("sustained recording...")
 let sustained = try sustainedRows(actions: sustainedActions)
 rows += sustained.rows
+rows += BurstBenchmarks.rows(actions: 100_000, rounds: quick ? 1 : 3)
 rows += try ingestRows()
 progress("storage...")
 rows.append(StorageBenchmarks.bytesPerAction(bytes: 100_000, actions: quick ? 200 : 1_000))

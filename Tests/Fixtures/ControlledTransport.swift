@@ -14,6 +14,7 @@ package final class ControlledTransport: SessionTransport, @unchecked Sendable {
     private let memory = MemoryTransport()
     private var isHeld = false
     private var isFailing = false
+    private var writes: [Int] = []
     private let writeEntered = DispatchSemaphore(value: 0)
     private let gate = DispatchSemaphore(value: 0)
 
@@ -32,6 +33,9 @@ package final class ControlledTransport: SessionTransport, @unchecked Sendable {
     /// Waits until a write is being held; false after a generous timeout.
     package func waitUntilWriteIsHeld() -> Bool { writeEntered.wait(timeout: .now() + 30) == .success }
 
+    /// The byte count of each write that went through, in order.
+    package var writeSizes: [Int] { lock.withLock { writes } }
+
     package func start(header: [UInt8]) throws -> Int? {
         if lock.withLock({ isFailing }) { throw Broken() }
         return try memory.start(header: header)
@@ -44,6 +48,7 @@ package final class ControlledTransport: SessionTransport, @unchecked Sendable {
         }
         if lock.withLock({ isFailing }) { throw Broken() }
         try memory.write(lines)
+        lock.withLock { writes.append(lines.count) }
     }
 
     package func close() throws { try memory.close() }

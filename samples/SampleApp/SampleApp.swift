@@ -36,10 +36,22 @@ enum SampleApp {
             return 1
         }
         guard statistics.dropped == 0 else {
-            printError("sample-app: \(statistics.dropped) actions were not recorded: \(statistics.lastError ?? "")")
+            printError(notRecordedMessage(statistics))
             return 1
         }
         return 0
+    }
+
+    /// Says how many actions were not recorded and why, with the recorder's last error when there was one.
+    static func notRecordedMessage(_ statistics: RecorderStatistics) -> String {
+        let reasons = [
+            (statistics.droppedBufferFull, "dropped while the recorder's queue was full"),
+            (statistics.droppedTransportFailed, "not delivered by the transport"),
+            (statistics.droppedEncodingFailed, "not encodable"),
+        ]
+        let counted = reasons.filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+        let lastError = statistics.lastError.map { " (last error: \($0))" } ?? ""
+        return "sample-app: \(statistics.dropped) actions were not recorded: \(counted)\(lastError)"
     }
 
     /// How long the app waits at the end for the recorder to send what it holds: a scripted run has nothing

@@ -34,8 +34,16 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         public var app: AppInfo
         /// The session's id; a fresh UUID unless given.
         public var sessionID: String
-        /// How many actions may wait for the background thread before new ones are dropped.
-        public var bufferCapacity: Int
+        /// How many actions may wait for the background thread before new ones are dropped; `nil` (the default)
+        /// bounds them by memory instead, with ``bufferBytes``.
+        public var bufferCapacity: Int?
+        /// Without a ``bufferCapacity``: the most memory the actions waiting for the background thread, and those it
+        /// is delivering, may hold (128 MB unless set), each estimated by the encoded size of the last action and
+        /// state encoded (at first, of the initial state); beyond it new actions are dropped. So a small state
+        /// queues many actions and a large one few, and room opens as the background thread encodes. At most 4096
+        /// actions are queued on one estimate, so a state that grows while the background thread cannot look does
+        /// not overrun the bound by more than that.
+        public var bufferBytes: Int
         /// Free-form metadata for the header.
         public var metadata: [String: JSONValue]
         /// A display name for an action; by default its case path through nested actions (see ``ActionName``).
@@ -57,7 +65,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         /// Creates a configuration.
         public init(
             storeID: String, app: AppInfo, sessionID: String = UUID().uuidString.lowercased(),
-            bufferCapacity: Int = 4096, metadata: [String: JSONValue] = [:],
+            bufferCapacity: Int? = nil, bufferBytes: Int = 128 << 20, metadata: [String: JSONValue] = [:],
             actionName: (@Sendable (Action) -> String)? = nil, snapshots: SnapshotPolicy = .full,
             redaction: Redaction = Redaction(), reusesEncodingOfUnchangedParts: Bool = false,
             unconfirmedBufferBytes: Int = 8 << 20
@@ -65,7 +73,8 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
             self.storeID = storeID
             self.app = app
             self.sessionID = sessionID
-            self.bufferCapacity = max(1, bufferCapacity)
+            self.bufferCapacity = bufferCapacity.map { max(1, $0) }
+            self.bufferBytes = max(1, bufferBytes)
             self.metadata = metadata
             self.actionName = actionName
             self.snapshots = snapshots
@@ -75,10 +84,39 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         }
     }
 
+    /// What the background thread is doing, so a dispatch wakes it only when it would otherwise not look.
+    private enum WorkerState {
+        /// Delivering, or about to look at the queue: it sees new actions without a signal.
+        case busy
+        /// Waiting a moment after a batch for more actions to gather: woken early only when the queue fills up.
+        case napping
+        /// Waiting with nothing to do: the next action must wake it.
+        case sleeping
+    }
+
+    /// How long the background thread waits after a batch before it looks again. Under a stream of dispatches the
+    /// actions gather meanwhile and no dispatch pays for waking it (half a microsecond, about the cost of a small
+    /// dispatch); when the queue is still empty afterwards, it sleeps until the next action wakes it.
+    private static var napSeconds: Double { 0.002 }
+    /// Fewer queued actions than this after a batch mean the background thread has caught up.
+    private static var napBelow: Int { 64 }
+
     private enum Pending {
         case action(sequence: Int, time: Double, action: Action, state: State, origin: ActionEvent.Origin)
         case gap(GapEvent)
+        /// A slot of a batch already delivered, its action and state released.
+        case delivered
     }
+
+    /// The bytes of lines the background thread gathers before sending them together.
+    private static var chunkBytes: Int { 1 << 20 }
+    /// How many actions the background thread encodes between two updates of the count of pending ones.
+    private static var releaseEvery: Int { 32 }
+    /// How many actions may be queued on one estimate of their memory: a state that grows while the background
+    /// thread does not get to encode it cannot make the queue overrun its bound by more than this.
+    private static var actionsPerEstimate: Int { 4096 }
+    /// A batch taken with more slots than this gives its storage back instead of keeping it for the next one.
+    private static var keptBatchSlots: Int { 16384 }
 
     /// The configuration the recorder was created with.
     public let configuration: Configuration
@@ -96,9 +134,19 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     private var lastSequence = 0
     private var endReason: EndEvent.Reason?
     private var stats = RecorderStatistics()
+    private var worker = WorkerState.busy
+    /// The actions queued or being delivered whose states are not released yet.
+    private var pendingActions = 0
+    /// The memory each pending action is estimated to hold: its slot, and the encoded size of the last action and
+    /// state encoded (or of the initial state).
+    private var bytesPerAction: Int
+    /// The actions queued since ``bytesPerAction`` was last estimated.
+    private var queuedSinceEstimate = 0
 
     // Used by the background thread only.
     private var needsStart = true
+    /// Whether ``bytesPerAction`` was estimated from an encoded state yet.
+    private var hasEstimate = false
     /// The last sequence number of the lines the transport took (counted as written; a reconnect that finds fewer
     /// persisted does not lower it, so a line sent again is not counted twice).
     private var sentThrough = 0
@@ -129,6 +177,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         self.startNanoseconds = MonotonicClock.nanoseconds()
         stateMemo = EncodingMemo(reusesUnchangedParts: configuration.reusesEncodingOfUnchangedParts)
         unconfirmed = UnconfirmedLines(byteLimit: configuration.unconfirmedBufferBytes)
+        bytesPerAction = max(MemoryLayout<Pending>.stride, configuration.bufferBytes / 4096)
         let thread = Thread { [self] in runWorker() }
         thread.name = "SessionRecorder \(configuration.storeID)"
         thread.start()
@@ -150,7 +199,10 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         let sequence = context.sequence - base
         lastSequence = sequence
         stats.actionsSeen += 1
-        if queue.count >= configuration.bufferCapacity {
+        let isFull = configuration.bufferCapacity.map { queue.count >= $0 }
+            ?? ((pendingActions + 1) * bytesPerAction > configuration.bufferBytes
+                || queuedSinceEstimate >= Self.actionsPerEstimate)
+        if isFull {
             bufferFullRange = (bufferFullRange?.lowerBound ?? sequence)...sequence
             stats.droppedBufferFull += 1
             return
@@ -161,7 +213,27 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         case .app: origin = .app
         case .effect(let cause): origin = .effect(cause: cause > base ? cause - base : nil)
         }
+        pendingActions += 1
+        queuedSinceEstimate += 1
         queue.append(.action(sequence: sequence, time: time, action: action, state: newState, origin: origin))
+        wakeWorkerIfNeeded()
+    }
+
+    /// Signals the background thread when it sleeps, or when it naps and the queue is half full (by either of its
+    /// bounds); call with the lock held after adding to the queue.
+    private func wakeWorkerIfNeeded() {
+        switch worker {
+        case .busy:
+            return
+        case .napping:
+            let halfFull = configuration.bufferCapacity.map { queue.count * 2 >= $0 }
+                ?? (pendingActions * bytesPerAction * 2 >= configuration.bufferBytes
+                    || queuedSinceEstimate * 2 >= Self.actionsPerEstimate)
+            guard halfFull else { return }
+        case .sleeping:
+            break
+        }
+        worker = .busy
         condition.signal()
     }
 
@@ -208,34 +280,60 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         // The queue and this batch swap buffers, so taking the queue neither allocates under the lock nor leaves
         // the dispatching thread appending into fresh, untouched memory; the batch is emptied after the lock.
         var batch: [Pending] = []
+        var delivered = false
         while true {
             condition.lock()
-            while queue.isEmpty && endReason == nil { condition.wait() }
+            // Caught up after a batch (few actions gathered meanwhile): more may be streaming in, so nap before
+            // looking again rather than take them a few at a time, each time through the lock the app takes.
+            if delivered && queue.count < Self.napBelow && endReason == nil {
+                worker = .napping
+                _ = condition.wait(until: Date(timeIntervalSinceNow: Self.napSeconds))
+            }
+            while queue.isEmpty && endReason == nil {
+                worker = .sleeping
+                condition.wait()
+            }
+            worker = .busy
             swap(&queue, &batch)
             let ending = endReason
             condition.unlock()
 
-            deliver(batch)
+            deliver(&batch)
+            delivered = !batch.isEmpty
             if let ending, batch.isEmpty {
                 writeEnd(ending)
                 return
             }
-            batch.removeAll(keepingCapacity: true)
+            batch.removeAll(keepingCapacity: batch.count <= Self.keptBatchSlots)
         }
     }
 
-    private func deliver(_ batch: [Pending]) {
+    /// The lines of part of a batch, gathered to be sent together, and what delivering them did.
+    private struct Chunk {
         var lines: [UInt8] = []
         var written = 0
         var encodingFailures = 0
         var lastEncodingError: String?
+        /// The actions whose states were released since the count of pending ones was last lowered.
+        var released = 0
+        /// The encoded size of the last action and its full state.
+        var lastEncodedBytes: Int?
+    }
+
+    /// Encodes the batch's actions and sends their lines a chunk at a time, releasing each action's state as it
+    /// goes.
+    private func deliver(_ batch: inout [Pending]) {
+        var chunk = Chunk()
         // After a failure the lines before this batch may be lost: start it with a full state.
         if needsStart { previousState = nil }
-        for item in batch {
+        for index in batch.indices {
+            let item = batch[index]
+            batch[index] = .delivered
             var line: [UInt8] = []
             let entry: UnconfirmedLines.Entry
             switch item {
             case .action(let sequence, let time, let action, let state, let origin):
+                chunk.released += 1
                 do {
                     let name = configuration.actionName?(action) ?? ActionName.of(action)
                     let encoded = try encodedAction(action)
@@ -252,10 +350,11 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
                         content = .patch(fullStateLine: fullStateLine)
                     }
                     entry = UnconfirmedLines.Entry(sequences: sequence...sequence, bytes: line, content: content)
-                    written += 1
+                    chunk.written += 1
+                    chunk.lastEncodedBytes = encoded.count + fullState.count
                 } catch {
-                    encodingFailures += 1
-                    lastEncodingError = "\(error)"
+                    chunk.encodingFailures += 1
+                    chunk.lastEncodingError = "\(error)"
                     previousState = nil
                     let gap = GapEvent(
                         firstSequence: sequence, lastSequence: sequence, reason: .encodingFailed,
@@ -268,16 +367,47 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
                 line = SessionEvent.gap(gap).line
                 entry = UnconfirmedLines.Entry(
                     sequences: gap.firstSequence...gap.lastSequence, bytes: line, content: .gap(gap))
+            case .delivered:
+                continue
             }
             unconfirmed.append(entry)
-            lines += line
+            chunk.lines += line
+            if chunk.lines.count >= Self.chunkBytes {
+                send(&chunk)
+            } else if chunk.released >= Self.releaseEvery {
+                release(&chunk)
+            }
         }
-        let delivered = send(lines, held: true, newActions: written)
+        send(&chunk)
+    }
+
+    /// Sends a chunk's lines (starting the transport if needed, even with none), then counts its actions as no
+    /// longer pending.
+    private func send(_ chunk: inout Chunk) {
+        let delivered = send(chunk.lines, held: true, newActions: chunk.written)
         condition.withLock {
-            stats.droppedEncodingFailed += encodingFailures
-            if let lastEncodingError { stats.lastError = lastEncodingError }
+            stats.droppedEncodingFailed += chunk.encodingFailures
+            if let lastEncodingError = chunk.lastEncodingError { stats.lastError = lastEncodingError }
         }
+        release(&chunk)
         if !delivered { previousState = nil }
+        chunk = Chunk()
+    }
+
+    /// Counts the actions whose states the chunk released as no longer pending, and estimates the memory of
+    /// those still pending by the last encoded size.
+    private func release(_ chunk: inout Chunk) {
+        let (released, encoded) = (chunk.released, chunk.lastEncodedBytes)
+        if encoded != nil { hasEstimate = true }
+        condition.withLock {
+            pendingActions -= released
+            if let encoded {
+                bytesPerAction = MemoryLayout<Pending>.stride + encoded
+                queuedSinceEstimate = 0
+            }
+        }
+        chunk.released = 0
+        chunk.lastEncodedBytes = nil
     }
 
     /// The state as a full snapshot, or as a patch against the previous line's state under delta snapshots.
@@ -319,7 +449,16 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
             var payload = lines
             var written = newActions
             if needsStart {
-                let persisted = try transport.start(header: headerLine())
+                let header = try headerLine()
+                if !hasEstimate {
+                    // Until an action is encoded, the initial state tells how much memory one holds.
+                    hasEstimate = true
+                    condition.withLock {
+                        bytesPerAction = MemoryLayout<Pending>.stride + header.count
+                        queuedSinceEstimate = 0
+                    }
+                }
+                let persisted = try transport.start(header: header)
                 needsStart = false
                 let resend = unconfirmed.resend(after: persisted ?? sentThrough, newAfter: sentThrough)
                 payload = []

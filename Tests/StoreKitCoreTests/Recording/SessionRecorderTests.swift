@@ -97,6 +97,71 @@ import Testing
         #expect(end.dropped == 3)
     }
 
+    @Test func boundsTheQueueByTheMemoryOfItsStates() throws {
+        // Given a recorder bounded to 64 KB whose states take about 10 KB each, and whose transport is held up
+        let transport = ControlledTransport()
+        var large = Tally.State()
+        large.items = Array(repeating: 1000, count: 2000)
+        let store = Store(initialState: large, reducer: Tally.reducer)
+        transport.hold()
+        let recorder = store.startRecording(
+            .init(storeID: "tally", app: AppInfo(name: "T"), bufferBytes: 64 << 10), to: transport)
+        store.dispatch(.add(1))
+        #expect(transport.waitUntilWriteIsHeld())
+
+        // When 20 more actions are dispatched while the transport is stuck
+        for value in 2...21 { store.dispatch(.add(value)) }
+        transport.release()
+        let statistics = recorder.finishWaitingGenerously()
+
+        // Then only the few that fit in 64 KB were queued, the rest dropped as one gap after them
+        let recorded = try transport.session().actions.map(\.sequence)
+        #expect(recorded == Array(1...recorded.count))
+        #expect((3...7).contains(recorded.count), "recorded \(recorded)")
+        #expect(statistics.droppedBufferFull == 21 - recorded.count)
+        #expect(
+            try transport.session().events.contains(
+                .gap(GapEvent(firstSequence: recorded.count + 1, lastSequence: 21, reason: .bufferFull))))
+    }
+
+    @Test func sendsALargeBatchInChunksOfAboutAMegabyte() throws {
+        // Given a recorder of states of about 10 KB whose transport is held up
+        let transport = ControlledTransport()
+        var large = Tally.State()
+        large.items = Array(repeating: 1000, count: 2000)
+        let store = Store(initialState: large, reducer: Tally.reducer)
+        transport.hold()
+        let recorder = store.startRecording(.init(storeID: "tally", app: AppInfo(name: "T")), to: transport)
+        store.dispatch(.add(1))
+        #expect(transport.waitUntilWriteIsHeld())
+
+        // When 300 more actions (3 MB of lines) queue up meanwhile and are delivered as one batch
+        for value in 2...301 { store.dispatch(.add(value)) }
+        transport.release()
+        recorder.finishWaitingGenerously()
+
+        // Then they went out in writes of about a megabyte, not in one write of them all
+        let sizes = transport.writeSizes
+        #expect(try transport.session().actions.count == 301)
+        #expect(sizes.count >= 4, "writes of \(sizes) bytes")
+        #expect(sizes.allSatisfy { $0 < (1 << 20) + 20_000 }, "writes of \(sizes) bytes")
+    }
+
+    @Test func anActionAfterTheRecorderWentIdleIsDeliveredWithoutFinishing() throws {
+        // Given a recorder that delivered an action and has had nothing to do since
+        let transport = MemoryTransport()
+        let store = Store(initialState: Tally.State(), reducer: Tally.reducer)
+        let recorder = store.startRecording(.init(storeID: "tally", app: AppInfo(name: "T")), to: transport)
+        store.dispatch(.add(1))
+        try waitUntil { recorder.statistics.actionsWritten == 1 }
+
+        // When one more action is dispatched, then it reaches the transport without a call to finish
+        store.dispatch(.add(2))
+        try waitUntil { recorder.statistics.actionsWritten == 2 }
+        recorder.finishWaitingGenerously()
+        #expect(try transport.session().actions.map(\.sequence) == [1, 2])
+    }
+
     @Test func recordsUndeliveredActionsAsAGapAndCarriesOn() throws {
         // Given a recorder whose transport fails for a while
         let transport = ControlledTransport()
