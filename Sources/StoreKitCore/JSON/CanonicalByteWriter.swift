@@ -161,7 +161,8 @@ final class CanonicalByteWriter {
     private var memo: EncodingMemo?
 
     /// Encodes `value` and returns its canonical bytes. With a memo, the bytes of parts equal to the ones it
-    /// remembers are copied, and its writer is reused, with its buffer and the key orders it learned.
+    /// remembers are copied, and its writer is reused, with its buffer and the key orders it learned; without
+    /// one, a writer kept from an earlier encoding is, when one is free (see ``takeSpareWriter()``).
     static func encode(_ value: some Encodable, memo: EncodingMemo? = nil) throws(Unavailable) -> [UInt8] {
         if let memo { return try encode(value, writer: memo.writer, memo: memo) }
         let writer = takeSpareWriter()
