@@ -1,7 +1,8 @@
 import Foundation
 
-/// Encodes a window of a recorder's queued states on two threads: the recorder's background thread and one more,
-/// started the first time a window is encoded, at the same lowered priority.
+/// Encodes windows of a recorder's queued states on two threads: the recorder's background thread and one more,
+/// started the first time a window is submitted, at the same lowered priority. The second thread starts on a window
+/// when it is submitted, the first joins it when it collects the window.
 ///
 /// Each thread encodes with its own writer (an ``EncodingMemo`` that keeps only its writer), taking the next state
 /// of the window under the pool's lock, so the bytes are those one thread would write, whichever thread writes
@@ -39,9 +40,11 @@ package final class StateEncodingPool<State: Encodable & Sendable>: @unchecked S
     /// Whether the second thread was ever started.
     package var wasHelperStarted: Bool { condition.withLock { helperStarted } }
 
-    /// Encodes `window` on both threads and returns each state's bytes, in the window's order.
-    func encode(_ window: [State]) -> [Encoded] {
+    /// Hands `window` to the second thread, which starts encoding it while this one does other work; call
+    /// ``collect()`` before the next window.
+    func submit(_ window: [State]) {
         condition.lock()
+        defer { condition.unlock() }
         states = window
         results = Array(repeating: nil, count: window.count)
         next = 0
@@ -54,6 +57,13 @@ package final class StateEncodingPool<State: Encodable & Sendable>: @unchecked S
             thread.start()
         }
         condition.broadcast()
+    }
+
+    /// The bytes of each state of the submitted window, in its order: encodes on this thread the states the second
+    /// has not taken yet, and waits for those it is encoding.
+    func collect() -> [Encoded] {
+        condition.lock()
+        defer { condition.unlock() }
         while let (index, state) = takeNext() {
             condition.unlock()
             let encoded = Self.encode(state, with: encoder, memo: callerMemo)
@@ -64,7 +74,6 @@ package final class StateEncodingPool<State: Encodable & Sendable>: @unchecked S
         let encoded = results.map { $0! }
         states = []
         results = []
-        condition.unlock()
         return encoded
     }
 
