@@ -166,6 +166,9 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     /// The state encoder's writer, and the parts of the last state encoded when
     /// ``Configuration/reusesEncodingOfUnchangedParts`` is on.
     private let stateMemo: EncodingMemo
+    /// What encodes the states of a long batch on two threads; `nil` where that could change the lines (redaction,
+    /// reused parts, which compare each state with the one before) or cannot pay (one processor).
+    package let stateEncodingPool: StateEncodingPool<State>?
 
     /// Creates a recorder and starts its background thread, which writes the header at once.
     ///
@@ -182,6 +185,9 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         self.startedAt = Date()
         self.startNanoseconds = MonotonicClock.nanoseconds()
         stateMemo = EncodingMemo(reusesUnchangedParts: configuration.reusesEncodingOfUnchangedParts)
+        let encodesInParallel = configuration.redaction.statePaths.isEmpty
+            && !configuration.reusesEncodingOfUnchangedParts && ProcessInfo.processInfo.activeProcessorCount > 1
+        stateEncodingPool = encodesInParallel ? StateEncodingPool() : nil
         unconfirmed = UnconfirmedLines(byteLimit: configuration.unconfirmedBufferBytes)
         bytesPerAction = max(MemoryLayout<Pending>.stride, configuration.bufferBytes / 4096)
         let thread = Thread { [self] in runWorker() }
@@ -341,7 +347,14 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
             for slot in unreleased...index { batch[slot] = .delivered }
             unreleased = index + 1
         }
+        var window = StateEncodingWindow<State>()
         for index in batch.indices {
+            let encodedState = stateEncodingPool.flatMap { pool in
+                window.encodedState(at: index, of: batch.count, with: pool) { slot in
+                    guard case .action(_, _, _, let state, _) = batch[slot] else { return nil }
+                    return state
+                }
+            }
             let item = batch[index]
             var line: [UInt8] = []
             let entry: UnconfirmedLines.Entry
@@ -351,7 +364,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
                 do {
                     let name = configuration.actionName?(action) ?? ActionName.of(action)
                     let encoded = try encodedAction(action)
-                    let (snapshot, fullState) = try self.snapshot(of: state)
+                    let (snapshot, fullState) = try self.snapshot(of: state, encoded: encodedState?.get())
                     ActionLineWriter.append(
                         sequence: sequence, time: time, name: name, action: encoded, origin: origin,
                         snapshot: snapshot, to: &line)
@@ -435,12 +448,13 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     }
 
     /// The state as a full snapshot, or as a patch against the previous line's state under delta snapshots.
+    /// - Parameter encoded: The state's bytes when they were encoded ahead (never with redaction).
     /// - Returns: The snapshot for the line, and the full state's bytes.
-    private func snapshot(of state: State) throws -> (ActionLineWriter.Snapshot, [UInt8]) {
+    private func snapshot(of state: State, encoded: [UInt8]?) throws -> (ActionLineWriter.Snapshot, [UInt8]) {
         // With secrets, the state is built as a tree to redact it; delta snapshots reuse that tree.
         let redaction = configuration.redaction
         let redacted = redaction.statePaths.isEmpty ? nil : redaction.redactingState(try encoder.encode(state))
-        let bytes = try redacted?.canonicalBytes()
+        let bytes = try redacted?.canonicalBytes() ?? encoded
             ?? encoder.encodeToBytes(state, reusing: stateMemo)
         guard case .delta(let interval) = configuration.snapshots else { return (.state(bytes), bytes) }
         let current = try redacted ?? JSONValue(parsing: bytes)
@@ -539,6 +553,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     }
 
     private func writeEnd(_ reason: EndEvent.Reason) {
+        stateEncodingPool?.stop()
         let time = Double(MonotonicClock.nanoseconds() &- startNanoseconds) / 1e9
         let (seen, dropped) = condition.withLock { (stats.actionsSeen, stats.dropped) }
         let end = EndEvent(reason: reason, actions: seen, dropped: dropped, time: time)
