@@ -27,6 +27,13 @@ struct SessionInput {
         temporary = true
     }
 
+    /// A session file named on the command line or found in a folder: read where it is, never as standard input.
+    init(file path: String) {
+        self.path = path
+        displayName = path
+        temporary = false
+    }
+
     /// The whole session, read strictly into memory; a refusal names the file and line.
     func readWhole() throws(CLIError) -> Session {
         do {

@@ -3,21 +3,24 @@ import Testing
 
 /// A host that crashes, hangs, prints garbage or does not know the store is reported as such; the CLI survives.
 @Suite struct HostFailureTests {
+    /// A host that greets, then runs `body`, in which `step <seq> <name>` shows a step on the progress board.
     private func fakeHost(_ body: String, in scratch: Scratch) throws -> String {
         try scratch.write(
             "host.sh",
             """
             #!/bin/sh
             cat > /dev/null &
-            echo '{"kind":"hello","protocol":4,"stores":["todos"]}'
+            board=$(printf '%s' "$2" | sed 's/.*"progress":"\\([^"]*\\)".*/\\1/')
+            step() { printf '0 %s %s\\n' "$1" "$2" > "$board"; }
+            echo '{"kind":"hello","protocol":5,"stores":["todos"]}'
             \(body)
             """, executable: true)
     }
 
     @Test(arguments: [
-        ("echo '{\"kind\":\"step\",\"seq\":1,\"name\":\"addTodo\"}'; kill -SEGV $$", "the replay host crashed (signal 11) at step 1 (addTodo)"),
-        ("echo '{\"kind\":\"step\",\"seq\":2,\"name\":\"tag\"}'; exit 3", "the replay host exited with status 3 at step 2 (tag)"),
-        ("echo '{\"kind\":\"step\",\"seq\":1,\"name\":\"addTodo\"}'; sleep 30", "the replay host hung at step 1 (addTodo): no answer for 1 s"),
+        ("step 1 addTodo; kill -SEGV $$", "the replay host crashed (signal 11) at step 1 (addTodo)"),
+        ("step 2 tag; exit 3", "the replay host exited with status 3 at step 2 (tag)"),
+        ("step 1 addTodo; sleep 30", "the replay host hung at step 1 (addTodo): no answer for 1 s"),
         ("echo 'Fatal error: oops'", "the replay host printed something that is not the replay-host protocol before the first step: 'Fatal error: oops'"),
     ])
     func aFailingHostIsReportedWithItsStep(_ body: String, _ message: String) async throws {
@@ -36,7 +39,7 @@ import Testing
         defer { scratch.remove() }
         let host = try fakeHost(
             """
-            echo '{"kind":"step","seq":3,"name":"toggleCompleted"}'
+            step 3 toggleCompleted
             echo 'Fatal error: Index out of range' >&2
             echo 'Todos.swift:78: in Todos.reducer' >&2
             i=1; while [ $i -le 40 ]; do echo "#$i 0x00000000000$i in frame$i" >&2; i=$((i+1)); done

@@ -106,16 +106,19 @@ import Testing
             "crashing-host.sh",
             #"""
             #!/bin/sh
-            echo '{"kind":"hello","protocol":4,"stores":["todos"]}'
+            board=$(printf '%s' "$2" | sed 's/.*"progress":"\([^"]*\)".*/\1/')
+            # A check names its session file and wants no states; `states` sends the session on standard input.
+            case "$2" in *'"command":"check"'*) exec < "$(printf '%s' "$2" | sed 's/.*"sessions":\["\([^"]*\)".*/\1/')"; check=1 ;; esac
+            echo '{"kind":"hello","protocol":5,"stores":["todos"]}'
             added=0
             while IFS= read -r line; do
               case "$line" in *'"kind":"action"'*) ;; *) continue ;; esac
               seq=$(printf '%s' "$line" | sed 's/.*"seq":\([0-9]*\).*/\1/')
               name=$(printf '%s' "$line" | sed 's/.*"name":"\([^"]*\)".*/\1/')
-              echo "{\"kind\":\"step\",\"name\":\"$name\",\"seq\":$seq}"
+              printf '0 %s %s\n' "$seq" "$name" > "$board"
               if [ "$name" = toggleCompleted ] && [ $added = 1 ]; then kill -SEGV $$; fi
               if [ "$name" = addTodo ]; then added=1; fi
-              echo "{\"kind\":\"state\",\"seq\":$seq,\"state\":{}}"
+              [ -n "$check" ] || echo "{\"kind\":\"state\",\"name\":\"$name\",\"seq\":$seq,\"state\":{}}"
             done
             echo '{"kind":"result","replayed":0}'
             """#, executable: true)

@@ -7,13 +7,15 @@ import StoreKitReplay
 // `replay-cli diff` find one: `todos-toggle` (a todo reducer that no longer toggles) or `rehearsal-advance` (a
 // rehearsal whose timer no longer moves on to the next song when a song's time is up); or a nondeterministic todo
 // reducer, for `--determinism`: `nondeterministic-set` (a title rebuilt from a Set's order) or
-// `nondeterministic-clock` (a toggle stamped with `Date()`).
+// `nondeterministic-clock` (a toggle stamped with `Date()`); or a reducer that crashes: `counter-crash` (the counter
+// traps on `reset`).
 let stores: [ReplayableStore]
 switch ProcessInfo.processInfo.environment["SAMPLE_HOST_REGRESSION"] {
 case "todos-toggle": stores = SampleStores.withTodoToggleRegression
 case "rehearsal-advance": stores = SampleStores.withRehearsalAdvanceRegression
 case "nondeterministic-set": stores = SampleStores.withNondeterministicSet
 case "nondeterministic-clock": stores = SampleStores.withNondeterministicClock
+case "counter-crash": stores = SampleStores.withCounterResetCrash
 default: stores = SampleStores.all
 }
 ReplayHost.run(stores: stores)

@@ -44,6 +44,17 @@ public enum SampleStores {
                 })),
     ]
 
+    /// The same stores with a counter reducer that crashes the process on `reset`, as a reducer that traps does.
+    public static let withCounterResetCrash: [ReplayableStore] = [
+        ReplayableStore(
+            id: Counter.storeID,
+            reducer: Reducer<Counter.State, Counter.Action> { state, action in
+                if case .reset = action { fatalError("the counter cannot reset") }
+                Counter.reducer.reduce(&state, action)
+            }),
+        todos, scoreboard, rehearsals,
+    ]
+
     /// The same stores with a nondeterministic todo reducer: toggling a todo also rewrites its title from a `Set` of
     /// its characters, whose order is the process's hash seed, so two replays of the same actions disagree.
     public static let withNondeterministicSet = withToggledTodo { $0.title = String(Set($0.title)) }

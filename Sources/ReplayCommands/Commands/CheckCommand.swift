@@ -7,7 +7,8 @@ import StoreKitReplay
 /// and optionally JUnit XML.
 enum CheckCommand: Command {
     /// `--jobs <n>`.
-    static let jobs = Option<Int>.integer("--jobs", in: 1...64, default: 1, help: "replay n sessions at once")
+    static let jobs = Option<Int>.integer(
+        "--jobs", in: 1...64, defaultDescription: "the number of cores", help: "replay n sessions at once, in one host process")
     /// `--junit <file>`.
     static let junit = Option<String>.string(
         "--junit", valueName: "<file>", help: "also write the results as JUnit XML for CI")
@@ -76,20 +77,39 @@ enum CheckCommand: Command {
             try CheckArtifacts(directory: directory, sessions: paths)
         }
         let determinism = parsed.isSet(HostDeterminism.flag) ? HostDeterminism(host: hostOptions.host, timeout: hostOptions.timeout) : nil
-        let results = Results(count: paths.count)
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = parsed.value(ofDefaulted: jobs)
-        for (index, path) in paths.enumerated() {
-            queue.addOperation {
-                var result = check(path, replay, determinism: determinism, ignoring: ignoring)
-                if let keeper, result.status != 0 { result.keep(keeper.keep(path, report: result.report, replay: replay)) }
-                results.set(index, result)
-                context.terminal.progress("checked \(results.done) of \(paths.count) sessions")
+        let jobs = parsed.value(of: jobs) ?? ProcessInfo.processInfo.activeProcessorCount
+        let sessions = paths.map { SessionInput(file: $0) }
+        var results: [Result?] = Array(repeating: nil, count: paths.count)
+        var done = 0
+        func progress() {
+            done += 1
+            context.terminal.progress("checked \(done) of \(paths.count) sessions")
+        }
+        if let determinism {
+            let findings = madeInParallel(count: paths.count, jobs: jobs) { index in
+                nondeterminism(of: sessions[index], determinism)
+            }
+            for (index, finding) in findings.enumerated() where finding != nil {
+                results[index] = finding
+                progress()
             }
         }
-        queue.waitUntilAllOperationsAreFinished()
+        let toCheck = results.indices.filter { results[$0] == nil }
+        let outcomes = replay.check(
+            toCheck.map { sessions[$0] }, HostReplay.Checking(ignoring: ignoring), jobs: jobs, onChecked: progress)
+        for (index, outcome) in zip(toCheck, outcomes) {
+            results[index] = result(of: paths[index], outcome)
+        }
+        if let keeper {
+            let failing = results.indices.filter { results[$0]!.status != 0 }
+            let reports = failing.map { results[$0]!.report }
+            let kept = madeInParallel(count: failing.count, jobs: jobs) { position in
+                keeper.keep(paths[failing[position]], report: reports[position], replay: replay)
+            }
+            for (position, index) in failing.enumerated() { results[index]!.keep(kept[position]) }
+        }
         context.terminal.endProgress()
-        let all = results.all
+        let all = results.map { $0! }
         let counts = Dictionary(grouping: all, by: \.verdict).mapValues(\.count)
         let summary = "\(all.count) session\(all.count == 1 ? "" : "s"): "
             + counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
@@ -119,52 +139,65 @@ enum CheckCommand: Command {
         return all.map(\.status).max() ?? 0
     }
 
-    private static func check(
-        _ path: String, _ replay: HostReplay, determinism: HostDeterminism?, ignoring: [JSONPathPattern]
-    ) -> Result {
+    /// The result of a session whose two replays disagree; `nil` when they agree. A failure to replay is the
+    /// session's error result.
+    private static func nondeterminism(of session: SessionInput, _ determinism: HostDeterminism) -> Result? {
+        let path = session.displayName
         do {
-            if let determinism, let finding = try determinism.check(try SessionInput(path)) {
-                return Result(
-                    path: path, verdict: "nondeterministic",
-                    line: "nondeterministic \(path) (\(finding.actionCount) actions): \(finding.oneLine)",
-                    explanation: finding.explanationLines(source: path), status: 1,
-                    json: .object(["session": .string(path), "verdict": .string("nondeterministic"), "nondeterministic": finding.jsonValue]))
-            }
-            let outcome = try replay.check(try SessionInput(path), ignoring: ignoring, progress: false)
-            let report = outcome.report
-            var line = "\(report.verdict.name.padding(toLength: 11, withPad: " ", startingAt: 0)) \(path) (\(report.actionCount) actions)"
-            if case .diverged(let divergence) = report.verdict {
-                line += ": step \(divergence.step) \(divergence.actionName), \(divergence.diff.changes.first.map { "\($0.path)" } ?? "")"
-            }
-            if !outcome.drift.isEmpty { line += "; schema drift in \(outcome.drift.entries.count) kind(s) of value" }
-            for ignored in report.ignored { line += "; ignored '\(ignored.pattern)' at \(ignored.steps) step\(ignored.steps == 1 ? "" : "s")" }
-            let drift = outcome.drift.isEmpty ? [] : (outcome.drift.explanation + "\n").renderedLines(.text)
-            let explanation = drift + report.explanationLines(source: path)
-            let verdict = outcome.drift.isEmpty ? report.verdict.name : "drifted"
-            var failedStep: Int?
-            var failedAction: String?
-            var failedPath: String?
-            switch report.verdict {
-            case .diverged(let divergence):
-                failedStep = divergence.step
-                failedAction = divergence.actionName
-                failedPath = divergence.diff.changes.first.map { "\($0.path)" }
-            case .undecodable(let undecodable):
-                failedStep = undecodable.step
-                failedAction = undecodable.actionName
-                failedPath = "\(undecodable.part.rawValue) \(undecodable.path)"
-            default:
-                break
-            }
+            guard let finding = try determinism.check(session) else { return nil }
             return Result(
-                path: path, verdict: verdict, line: line, explanation: explanation, status: outcome.exitStatus,
-                json: .object(["session": .string(path), "verdict": .string(verdict), "drift": outcome.drift.jsonValue, "report": report.jsonValue]),
-                failedStep: failedStep, failedAction: failedAction, failedPath: failedPath, report: report)
+                path: path, verdict: "nondeterministic",
+                line: "nondeterministic \(path) (\(finding.actionCount) actions): \(finding.oneLine)",
+                explanation: finding.explanationLines(source: path), status: 1,
+                json: .object(["session": .string(path), "verdict": .string("nondeterministic"), "nondeterministic": finding.jsonValue]))
         } catch {
-            return Result(
-                path: path, verdict: "error", line: "error       \(path): \(error.description)", explanation: [RenderedLine(.text, error.description)], status: 2,
-                json: .object(["session": .string(path), "verdict": .string("error"), "error": .string(error.description)]))
+            return errorResult(path, error)
         }
+    }
+
+    /// The result of checking the session at `path`.
+    private static func result(of path: String, _ checked: Swift.Result<HostReplay.Outcome, CLIError>) -> Result {
+        let outcome: HostReplay.Outcome
+        switch checked {
+        case .success(let success): outcome = success
+        case .failure(let error): return errorResult(path, error)
+        }
+        let report = outcome.report
+        var line = "\(report.verdict.name.padding(toLength: 11, withPad: " ", startingAt: 0)) \(path) (\(report.actionCount) actions)"
+        if case .diverged(let divergence) = report.verdict {
+            line += ": step \(divergence.step) \(divergence.actionName), \(divergence.diff.changes.first.map { "\($0.path)" } ?? "")"
+        }
+        if !outcome.drift.isEmpty { line += "; schema drift in \(outcome.drift.entries.count) kind(s) of value" }
+        for ignored in report.ignored { line += "; ignored '\(ignored.pattern)' at \(ignored.steps) step\(ignored.steps == 1 ? "" : "s")" }
+        let drift = outcome.drift.isEmpty ? [] : (outcome.drift.explanation + "\n").renderedLines(.text)
+        let explanation = drift + report.explanationLines(source: path)
+        let verdict = outcome.drift.isEmpty ? report.verdict.name : "drifted"
+        var failedStep: Int?
+        var failedAction: String?
+        var failedPath: String?
+        switch report.verdict {
+        case .diverged(let divergence):
+            failedStep = divergence.step
+            failedAction = divergence.actionName
+            failedPath = divergence.diff.changes.first.map { "\($0.path)" }
+        case .undecodable(let undecodable):
+            failedStep = undecodable.step
+            failedAction = undecodable.actionName
+            failedPath = "\(undecodable.part.rawValue) \(undecodable.path)"
+        default:
+            break
+        }
+        return Result(
+            path: path, verdict: verdict, line: line, explanation: explanation, status: outcome.exitStatus,
+            json: .object(["session": .string(path), "verdict": .string(verdict), "drift": outcome.drift.jsonValue, "report": report.jsonValue]),
+            failedStep: failedStep, failedAction: failedAction, failedPath: failedPath, report: report)
+    }
+
+    /// The result of a session that could not be checked.
+    private static func errorResult(_ path: String, _ error: CLIError) -> Result {
+        Result(
+            path: path, verdict: "error", line: "error       \(path): \(error.description)", explanation: [RenderedLine(.text, error.description)], status: 2,
+            json: .object(["session": .string(path), "verdict": .string("error"), "error": .string(error.description)]))
     }
 
     /// Appends `markdown` to the file at `path` (created when missing), as a CI job summary file is written to.
@@ -199,15 +232,18 @@ enum CheckCommand: Command {
         return files
     }
 
-    /// Results written by parallel jobs.
-    final class Results: @unchecked Sendable {
-        private let lock = NSLock()
-        private var results: [Result?]
-
-        init(count: Int) { results = Array(repeating: nil, count: count) }
-
-        func set(_ index: Int, _ result: Result) { lock.withLock { results[index] = result } }
-        var done: Int { lock.withLock { results.compactMap { $0 }.count } }
-        var all: [Result] { lock.withLock { results.compactMap { $0 } } }
+    /// `count` values made by `make`, `jobs` at a time on their own threads, in order.
+    private static func madeInParallel<Value>(count: Int, jobs: Int, _ make: @escaping @Sendable (Int) -> Value) -> [Value] {
+        let made = Locked([Value?](repeating: nil, count: count))
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = jobs
+        for index in 0..<count {
+            queue.addOperation {
+                let value = make(index)
+                made.withLock { $0[index] = value }
+            }
+        }
+        queue.waitUntilAllOperationsAreFinished()
+        return made.withLock { $0.map { $0! } }
     }
 }

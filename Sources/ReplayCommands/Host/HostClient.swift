@@ -44,6 +44,7 @@ struct HostClient {
 
     var host: HostCommand
     var timeout: Double
+    /// Called with the step a host is replaying, every time it is seen to move (a few times a second).
     var onStep: ((Int, String) -> Void)?
     /// Variables set (a value) or removed (`nil`) in the host's environment, over the CLI's own.
     var environment: [String: String?] = [:]
@@ -65,93 +66,43 @@ struct HostClient {
         guard let input = FileHandle(forReadingAtPath: sessionPath) else {
             throw CLIError(.session, "cannot read the session (no such file, or not readable)", file: displayName)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exec \(host.command) \"$@\"", "replay-host", "--request", request.jsonValue.canonicalString]
-        process.currentDirectoryURL = URL(fileURLWithPath: host.directory)
-        process.standardInput = input
-        if !environment.isEmpty {
-            var variables = ProcessInfo.processInfo.environment
-            for (name, value) in environment { variables[name] = value }
-            process.environment = variables
-        }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        do {
-            try process.run()
-        } catch {
-            throw CLIError(.host, "cannot start the replay host '\(host.command)' (from \(host.origin)): \(error)")
-        }
-        let lines = LineQueue(output.fileHandleForReading)
-        let hostErrors = LineQueue(errors.fileHandleForReading)
-        defer {
-            if process.isRunning { process.terminate() }
-            try? input.close()
-        }
+        defer { try? input.close() }
+        let running = try RunningHost(host, request: request, slots: 1, input: input, environment: environment)
         var answer = Answer(stores: [], result: .null, lines: [])
-        var lastStep: (Int, String)?
-        func whereItWas() -> String {
-            guard let lastStep else { return "before the first step" }
-            return "at step \(lastStep.0) (\(lastStep.1))"
-        }
-        func hostSaid() -> String {
-            let text = Self.headAndTail(of: hostErrors.remaining())
-            return text.isEmpty ? "" : "; its stderr said:\n\(text)"
-        }
-        var sawHello = false
         while true {
-            switch lines.next(timeout: timeout) {
-            case .timedOut:
-                process.terminate()
-                throw CLIError(.host, "the replay host hung \(whereItWas()): no answer for \(Int(timeout)) s (stopped it; raise --timeout if replay is just slow)")
-            case .ended:
-                process.waitUntilExit()
-                let how = process.terminationReason == .uncaughtSignal
-                    ? "crashed (signal \(process.terminationStatus))" : "exited with status \(process.terminationStatus)"
-                return .stopped(
-                    Stop(
-                        lastStep: lastStep.map { (step: $0.0, name: $0.1) }, partial: answer,
-                        error: CLIError(.host, "the replay host \(how) \(whereItWas()) without an answer\(hostSaid())")))
-            case .line(let text):
-                guard let message = try? JSONValue(parsing: text), let kind = message["kind"]?.stringValue else {
-                    process.terminate()
-                    throw CLIError(.host, "the replay host printed something that is not the replay-host protocol \(whereItWas()): '\(text.prefix(120))'")
+            let message: JSONValue
+            switch try running.next(timeout: timeout, onStep: onStep) {
+            case .stopped(let how):
+                let entry = running.board().first ?? nil
+                let lastStep = entry.flatMap { $0.step > 0 ? (step: $0.step, name: $0.name) : nil }
+                return .stopped(Stop(lastStep: lastStep, partial: answer, error: running.stopError(how, at: entry)))
+            case .hung:
+                throw running.hangError(at: running.board().first ?? nil, timeout: timeout)
+            case .garbage(let text):
+                throw running.garbageError(text, at: running.board().first ?? nil)
+            case .hello(let stores):
+                answer.stores = stores
+                continue
+            case .message(let sent):
+                message = sent
+            }
+            switch message["kind"]?.stringValue {
+            case "line":
+                answer.lines.append(message["line"] ?? .null)
+            case "state":
+                guard let step = message["seq"]?.integerValue, let state = message["state"] else {
+                    throw running.failure("sent a 'state' line without 'seq' or 'state'", at: running.board().first ?? nil)
                 }
-                if !sawHello {
-                    guard kind == "hello", message["protocol"]?.integerValue == Int64(ReplayHost.protocolVersion) else {
-                        process.terminate()
-                        throw CLIError(.host, "the replay host does not speak replay-host protocol \(ReplayHost.protocolVersion): its first line was '\(text.prefix(120))'")
-                    }
-                    sawHello = true
-                    answer.stores = message["stores"]?.arrayValue?.compactMap(\.stringValue) ?? []
-                    continue
-                }
-                switch kind {
-                case "step":
-                    let step = (Int(message["seq"]?.integerValue ?? 0), message["name"]?.stringValue ?? "?")
-                    lastStep = step
-                    onStep?(step.0, step.1)
-                case "line":
-                    answer.lines.append(message["line"] ?? .null)
-                case "state":
-                    guard let step = message["seq"]?.integerValue, let state = message["state"] else {
-                        process.terminate()
-                        throw CLIError(.host, "the replay host sent a 'state' line without 'seq' or 'state' \(whereItWas())")
-                    }
-                    answer.states.append(ReplayedState(step: Int(step), name: lastStep?.1 ?? "?", state: state))
-                case "result":
-                    answer.result = message
-                    return .answered(answer)
-                case "error":
-                    throw CLIError(
-                        .session, message["message"]?.stringValue ?? "the host reported an error", file: displayName,
-                        line: message["line"]?.integerValue.map { Int($0) })
-                default:
-                    process.terminate()
-                    throw CLIError(.host, "the replay host sent an unknown message kind '\(kind)' \(whereItWas())")
-                }
+                answer.states.append(ReplayedState(step: Int(step), name: message["name"]?.stringValue ?? "?", state: state))
+            case "result":
+                answer.result = message
+                return .answered(answer)
+            case "error":
+                throw CLIError(
+                    .session, message["message"]?.stringValue ?? "the host reported an error", file: displayName,
+                    line: message["line"]?.integerValue.map { Int($0) })
+            case let kind:
+                throw running.failure("sent an unknown message kind '\(kind ?? "")'", at: running.board().first ?? nil)
             }
         }
     }
@@ -170,70 +121,10 @@ extension HostClient {
         return (lines.prefix(stderrHeadLines) + ["... (\(omitted) lines omitted)"] + lines.suffix(stderrTailLines))
             .joined(separator: "\n")
     }
-}
 
-/// Lines read from a pipe on a background thread, handed out with a timeout.
-final class LineQueue: @unchecked Sendable {
-    enum Next {
-        case line(String)
-        case timedOut
-        case ended
-    }
-
-    private let condition = NSCondition()
-    private var lines: [String] = []
-    private var head = 0
-    private var ended = false
-
-    init(_ handle: FileHandle) {
-        let thread = Thread { [self] in
-            var pending = Data()
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                pending.append(chunk)
-                while let newline = pending.firstIndex(of: 0x0A) {
-                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-                    pending = Data(pending[pending.index(after: newline)...])
-                    condition.withLock {
-                        lines.append(line)
-                        condition.signal()
-                    }
-                }
-            }
-            condition.withLock {
-                if !pending.isEmpty { lines.append(String(decoding: pending, as: UTF8.self)) }
-                ended = true
-                condition.broadcast()
-            }
-        }
-        thread.start()
-    }
-
-    /// The next line, or why there is none.
-    func next(timeout: Double) -> Next {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while head == lines.count && !ended {
-            if !condition.wait(until: deadline) { return .timedOut }
-        }
-        if head == lines.count { return .ended }
-        let line = lines[head]
-        head += 1
-        if head > 4096 && head * 2 > lines.count {
-            lines.removeFirst(head)
-            head = 0
-        }
-        return .line(line)
-    }
-
-    /// Every line read so far and not handed out, after waiting up to a second for the writer to close the pipe.
-    func remaining() -> [String] {
-        let deadline = Date(timeIntervalSinceNow: 1)
-        condition.lock()
-        defer { condition.unlock() }
-        while !ended && condition.wait(until: deadline) {}
-        return Array(lines[head...])
+    /// "at step 3 (addTodo)", or "before the first step".
+    static func whereItWas(_ entry: ProgressBoard.Entry?) -> String {
+        guard let entry, entry.step > 0 else { return "before the first step" }
+        return "at step \(entry.step) (\(entry.name))"
     }
 }

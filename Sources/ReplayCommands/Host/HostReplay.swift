@@ -1,8 +1,9 @@
+import Foundation
 import StoreKitCore
 import StoreKitReplay
 
-/// Checks one session through a replay host: schema drift, then replay, in one request that streams the session to
-/// the host once.
+/// Checks sessions through a replay host: schema drift, then replay, in one request; many sessions go to one host
+/// process, which opens each itself and checks several at once.
 struct HostReplay {
     /// What checking a session found.
     struct Outcome {
@@ -19,6 +20,18 @@ struct HostReplay {
         }
     }
 
+    /// How the sessions are checked, beside which sessions.
+    struct Checking {
+        /// List every diverging step instead of stopping at the first.
+        var findAll = false
+        /// Stop after this step; `nil` for all.
+        var lastStep: Int?
+        /// How many actions before each divergence the report carries.
+        var contextActions = 0
+        /// The places whose values do not count.
+        var ignoring: [JSONPathPattern] = []
+    }
+
     var host: HostCommand
     var timeout: Double
     var terminal: Terminal
@@ -30,21 +43,162 @@ struct HostReplay {
         _ session: SessionInput, findAll: Bool = false, lastStep: Int? = nil, contextActions: Int = 0,
         ignoring: [JSONPathPattern] = [], progress: Bool = true
     ) throws(CLIError) -> Outcome {
-        var client = HostClient(host: host, timeout: timeout, onStep: nil)
+        let checking = Checking(findAll: findAll, lastStep: lastStep, contextActions: contextActions, ignoring: ignoring)
+        var onStep: ((Int, String) -> Void)?
         if progress {
             let terminal = terminal
-            client.onStep = { step, _ in
-                if step % 1000 == 0 { terminal.progress("replaying \(session.displayName): step \(step)") }
+            onStep = { step, _ in terminal.progress("replaying \(session.displayName): step \(step)") }
+        }
+        let outcome = check([session], checking, jobs: 1, onStep: onStep)[0]
+        if progress { terminal.endProgress() }
+        return try outcome.get()
+    }
+
+    /// Checks every session of `sessions` in one host process, `jobs` at a time, and returns their outcomes in
+    /// order; `onChecked` is called as each is done.
+    ///
+    /// A host that crashes, hangs or prints garbage takes down the sessions it was replaying, not the others: the
+    /// ``ProgressBoard`` says which sessions were in flight and at which step. One in flight is reported as the
+    /// host's failure at its step; several are each checked again alone, so the one that fails names its own step and
+    /// the others get their verdicts. The sessions not yet started go on in a new host.
+    func check(
+        _ sessions: [SessionInput], _ checking: Checking, jobs: Int, onStep: ((Int, String) -> Void)? = nil,
+        onChecked: (() -> Void)? = nil
+    ) -> [Result<Outcome, CLIError>] {
+        var outcomes: [Result<Outcome, CLIError>?] = Array(repeating: nil, count: sessions.count)
+        func settle(_ index: Int, _ outcome: Result<Outcome, CLIError>) {
+            outcomes[index] = outcome
+            onChecked?()
+        }
+        var pending: [Int] = []
+        for (index, session) in sessions.enumerated() {
+            if FileManager.default.isReadableFile(atPath: session.path) {
+                pending.append(index)
+            } else {
+                settle(index, .failure(CLIError(.session, "cannot read the session (no such file, or not readable)", file: session.displayName)))
             }
         }
+        while !pending.isEmpty {
+            let batch = pending
+            let failure = runHost(on: batch, sessions, checking, jobs: jobs, onStep: onStep, settle: settle)
+            let unfinished = batch.filter { outcomes[$0] == nil }
+            pending = []
+            guard let failure else {
+                // The host exited after answering: anything it left out is its failure.
+                for index in unfinished { settle(index, .failure(CLIError(.host, "the replay host exited without an answer for this session"))) }
+                break
+            }
+            let inFlight = failure.inFlight.filter { outcomes[$0.index] == nil }
+            switch inFlight.count {
+            case 0:
+                // Nothing had started: the host fails the same way for every session.
+                for index in unfinished { settle(index, .failure(failure.error(index, nil))) }
+            case 1:
+                settle(inFlight[0].index, .failure(failure.error(inFlight[0].index, inFlight[0].entry)))
+                pending = unfinished.filter { $0 != inFlight[0].index }
+            default:
+                for (index, _) in inFlight {
+                    settle(index, check([sessions[index]], checking, jobs: 1)[0])
+                }
+                pending = unfinished.filter { index in !inFlight.contains { $0.index == index } }
+            }
+        }
+        return outcomes.map { $0! }
+    }
+
+    /// How a host failed before answering for every session: the sessions it was replaying (with what the board
+    /// said of each), and the error for one of them.
+    private struct HostFailure {
+        var inFlight: [(index: Int, entry: ProgressBoard.Entry)]
+        /// The error for the session at an index of the whole list, given what the board said of it.
+        var error: (Int, ProgressBoard.Entry?) -> CLIError
+    }
+
+    /// Runs one host on the sessions at `indices`, settling each as its answer comes; `nil` when every session was
+    /// answered, else how the host failed.
+    private func runHost(
+        on indices: [Int], _ sessions: [SessionInput], _ checking: Checking, jobs: Int, onStep: ((Int, String) -> Void)?,
+        settle: (Int, Result<Outcome, CLIError>) -> Void
+    ) -> HostFailure? {
+        let workers = max(1, min(jobs, indices.count))
+        let directory = FileManager.default.currentDirectoryPath
         let request = ReplayHostRequest(
-            command: .check, findAllDivergences: findAll, lastStep: lastStep, contextActions: contextActions,
-            ignoring: ignoring)
-        let answer = try client.run(request, sessionPath: session.path, displayName: session.displayName)
-        if progress { terminal.endProgress() }
+            command: .check, findAllDivergences: checking.findAll, lastStep: checking.lastStep,
+            contextActions: checking.contextActions, ignoring: checking.ignoring,
+            sessions: indices.map { URL(fileURLWithPath: sessions[$0].path, relativeTo: URL(fileURLWithPath: directory)).path },
+            jobs: workers)
+        let running: RunningHost
+        do {
+            running = try RunningHost(host, request: request, slots: workers, input: nil, environment: [:])
+        } catch {
+            return HostFailure(inFlight: [], error: { _, _ in error })
+        }
+        var stores: [String] = []
+        var answered = 0
+        func inFlight() -> [(index: Int, entry: ProgressBoard.Entry)] {
+            running.board().compactMap { entry in
+                guard let entry, indices.indices.contains(entry.session) else { return nil }
+                return (indices[entry.session], entry)
+            }
+        }
+        while answered < indices.count {
+            let next: RunningHost.Next
+            do {
+                next = try running.next(timeout: timeout, onStep: onStep)
+            } catch {
+                return HostFailure(inFlight: [], error: { _, _ in error })
+            }
+            switch next {
+            case .hello(let known):
+                stores = known
+            case .stopped(let how):
+                return HostFailure(inFlight: inFlight(), error: { running.stopError(how, at: $1) })
+            case .hung:
+                return HostFailure(inFlight: inFlight(), error: { running.hangError(at: $1, timeout: timeout) })
+            case .garbage(let text):
+                return HostFailure(inFlight: inFlight(), error: { running.garbageError(text, at: $1) })
+            case .message(let message):
+                guard let position = message["session"]?.integerValue.map({ Int($0) }), indices.indices.contains(position)
+                else {
+                    let kind = message["kind"]?.stringValue ?? ""
+                    if kind == "error" {
+                        // The host refused the request itself: the same error for every session.
+                        return HostFailure(inFlight: []) { index, _ in
+                            CLIError(
+                                .session, message["message"]?.stringValue ?? "the host reported an error",
+                                file: sessions[index].displayName, line: message["line"]?.integerValue.map { Int($0) })
+                        }
+                    }
+                    let what = kind == "result" ? "sent a 'result' line without its 'session'" : "sent an unknown message kind '\(kind)'"
+                    let failure = running.failure(what, at: nil)
+                    return HostFailure(inFlight: inFlight(), error: { _, _ in failure })
+                }
+                let index = indices[position]
+                answered += 1
+                switch message["kind"]?.stringValue {
+                case "result":
+                    settle(index, Result { () throws(CLIError) in try outcome(of: message, stores: stores, session: sessions[index]) })
+                case "error":
+                    settle(
+                        index,
+                        .failure(
+                            CLIError(
+                                .session, message["message"]?.stringValue ?? "the host reported an error",
+                                file: sessions[index].displayName, line: message["line"]?.integerValue.map { Int($0) })))
+                case let kind:
+                    let failure = running.failure("sent an unknown message kind '\(kind ?? "")'", at: nil)
+                    return HostFailure(inFlight: inFlight(), error: { _, _ in failure })
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The outcome a host's `result` line for `session` gives.
+    private func outcome(of result: JSONValue, stores: [String], session: SessionInput) throws(CLIError) -> Outcome {
         let header: SessionHeader
         do {
-            guard case .header(let sent) = try SessionEvent(jsonValue: answer.result["header"] ?? .null) else {
+            guard case .header(let sent) = try SessionEvent(jsonValue: result["header"] ?? .null) else {
                 throw CLIError(.host, "the replay host's result has no session header")
             }
             header = sent
@@ -53,15 +207,15 @@ struct HostReplay {
         } catch {
             throw CLIError(.host, "the replay host's session header does not fit the protocol: \(error)")
         }
-        if answer.result["unknownStore"] != nil {
+        if result["unknownStore"] != nil {
             throw CLIError(
-                .host, "the replay host does not know store '\(header.storeID)' (it knows: \(answer.stores.joined(separator: ", ")))",
+                .host, "the replay host does not know store '\(header.storeID)' (it knows: \(stores.joined(separator: ", ")))",
                 file: session.displayName)
         }
-        let drift = SchemaDrift(jsonValue: answer.result["drift"] ?? .null, header: header)
+        let drift = SchemaDrift(jsonValue: result["drift"] ?? .null, header: header)
         let report: ReplayReport
         do {
-            report = try ReplayReport(jsonValue: answer.result["report"] ?? .null, header: header)
+            report = try ReplayReport(jsonValue: result["report"] ?? .null, header: header)
         } catch {
             throw CLIError(.host, "the replay host's report does not fit the protocol: \(error)")
         }

@@ -60,17 +60,74 @@ public struct JSONParser: Sendable {
         return try copy.withUnsafeBufferPointer { parseBuffer($0) }.get()
     }
 
+    /// Parses one JSON document like ``parse(_:)``, starting from what earlier documents taught the parser and
+    /// leaving what this one adds in `memory`: many documents of the same kind (a session's lines, a replay's
+    /// states) then reuse their object shapes and short strings instead of learning them again each time.
+    /// - Throws: ``JSONParseError`` for the first problem found, with its byte offset.
+    public func parse(_ bytes: some Collection<UInt8>, memory: inout JSONParserMemory) throws(JSONParseError) -> JSONValue {
+        try parse(bytes, memory: &memory, locating: nil).value
+    }
+
+    /// Parses one JSON document like ``parse(_:memory:)``, and says where the value of the top-level object's
+    /// member `key` lies in `bytes` (offsets from the first byte), so that a caller can compare those bytes as they
+    /// are; `nil` when the document is not an object with that member.
+    /// - Parameter key: A key of at most 16 bytes of UTF-8 without escapes.
+    /// - Throws: ``JSONParseError`` for the first problem found, with its byte offset.
+    public func parse(
+        _ bytes: some Collection<UInt8>, memory: inout JSONParserMemory, locatingMember key: String
+    ) throws(JSONParseError) -> (value: JSONValue, member: Range<Int>?) {
+        var key = key
+        let short = key.withUTF8 { buffer in ShortKey(base: buffer.baseAddress!, range: 0..<buffer.count, inputCount: buffer.count) }
+        precondition(short != nil, "locatingMember takes a key of at most 16 bytes, not '\(key)'")
+        return try parse(bytes, memory: &memory, locating: short)
+    }
+
+    private func parse(
+        _ bytes: some Collection<UInt8>, memory: inout JSONParserMemory, locating key: ShortKey?
+    ) throws(JSONParseError) -> (value: JSONValue, member: Range<Int>?) {
+        let result = bytes.withContiguousStorageIfAvailable { buffer in
+            parseBuffer(buffer, memory: &memory, locating: key)
+        }
+        if let result {
+            return try result.get()
+        }
+        let copy = Array(bytes)
+        return try copy.withUnsafeBufferPointer { parseBuffer($0, memory: &memory, locating: key) }.get()
+    }
+
     private func parseBuffer(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONParseError> {
+        var memory = JSONParserMemory()
+        return parseBuffer(buffer, memory: &memory, locating: nil).map(\.value)
+    }
+
+    private func parseBuffer(
+        _ buffer: UnsafeBufferPointer<UInt8>, memory: inout JSONParserMemory, locating key: ShortKey?
+    ) -> Result<(value: JSONValue, member: Range<Int>?), JSONParseError> {
         guard let base = buffer.baseAddress, !buffer.isEmpty else {
             return .failure(JSONParseError(offset: 0, message: "unexpected end of input (expected a value)"))
         }
-        var reader = ByteReader(base: base, count: buffer.count, maxDepth: limits.maxDepth)
+        var reader = ByteReader(base: base, count: buffer.count, maxDepth: limits.maxDepth, memory: memory)
+        memory = JSONParserMemory()  // The reader holds the only references, so its tables change in place.
+        defer { memory = reader.memoryForNextDocument() }
+        reader.locatedKey = key
         do throws(JSONParseError) {
-            return .success(try reader.parseDocument())
+            let value = try reader.parseDocument()
+            return .success((value, reader.locatedRange))
         } catch {
             return .failure(error)
         }
     }
+}
+
+/// What a ``JSONParser`` learned from the documents it parsed, for the next one
+/// (``JSONParser/parse(_:memory:)``): the shapes of the objects it saw and the short strings it made. Starts empty.
+public struct JSONParserMemory: Sendable {
+    var scratch: [UInt8] = []
+    var shapeSlots: [ShapeSlot] = []
+    var shortStrings: [ShortString] = []
+
+    /// Memory of nothing yet.
+    public init() {}
 }
 
 extension JSONValue {
@@ -133,11 +190,27 @@ private struct ByteReader {
     /// Short strings made so far, by a hash of their bytes: values such as `"USD"` repeat, and a hit costs no
     /// allocation or validation. Empty until the first short string.
     var shortStrings: [ShortString] = []
+    /// The key of the top-level member whose value's place is wanted, if any.
+    var locatedKey: ShortKey?
+    /// Where the value of the top-level member ``locatedKey`` lies, once parsed.
+    var locatedRange: Range<Int>?
 
-    init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) {
+    init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int, memory: JSONParserMemory) {
         self.base = base
         self.count = count
         self.maxDepth = maxDepth
+        self.scratch = memory.scratch
+        self.shapeSlots = memory.shapeSlots
+        self.shortStrings = memory.shortStrings
+    }
+
+    /// What this reader learned, handed over to the next document's reader.
+    mutating func memoryForNextDocument() -> JSONParserMemory {
+        var memory = JSONParserMemory()
+        swap(&memory.scratch, &scratch)
+        swap(&memory.shapeSlots, &shapeSlots)
+        swap(&memory.shortStrings, &shortStrings)
+        return memory
     }
 
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {
@@ -275,7 +348,7 @@ private struct ByteReader {
         var memberCount = 0
         while true {
             try skipColon()
-            members.values[shape.indices[memberCount]] = try parseValue()
+            members.values[shape.indices[memberCount]] = try parseMemberValue(key: shape.keys[memberCount])
             memberCount += 1
             guard try skipMemberSeparator() else {
                 if memberCount == shape.keys.count {
@@ -318,7 +391,7 @@ private struct ByteReader {
             try skipColon()
             // A key with escapes is in `scratch`, which the value may reuse: it becomes a string first.
             let name = key.content.map { string($0, packed: key.short) } ?? String(decoding: scratch, as: UTF8.self)
-            if members.updateValue(try parseValue(), forKey: name) != nil {
+            if members.updateValue(try parseMemberValue(key: key.short), forKey: name) != nil {
                 throw JSONParseError(offset: key.offset, message: "duplicate key '\(name)'")
             }
             guard try skipMemberSeparator() else {
@@ -326,6 +399,17 @@ private struct ByteReader {
             }
             key = try scanKey()
         }
+    }
+
+    /// Parses a member's value after its `:`, noting where it lies when it is the top-level member wanted.
+    @inline(__always)
+    mutating func parseMemberValue(key: ShortKey?) throws(JSONParseError) -> JSONValue {
+        guard depth == 1, let locatedKey, key == locatedKey else { return try parseValue() }
+        skipWhitespace()
+        let start = index
+        let value = try parseValue()
+        locatedRange = start..<index
+        return value
     }
 
     /// Ends an object built as a plain dictionary, after its `}`: learns its keys as a shape when they are all

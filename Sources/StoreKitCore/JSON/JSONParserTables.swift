@@ -13,7 +13,7 @@ struct PendingKey {
 
 /// The UTF-8 of a string of at most 16 bytes, packed into two little-endian words: compared and hashed without
 /// a loop.
-struct ShortKey: Equatable {
+struct ShortKey: Equatable, Sendable {
     /// Bytes 0 to 7, the first in the lowest bits; bytes past the end are zero.
     var low: UInt64
     /// Bytes 8 to 15, likewise.
@@ -66,7 +66,7 @@ struct ShortKey: Equatable {
 
 /// The keys of a kind of object, in order, with a dictionary that has them all (every value `null`) and where
 /// each one lies in it. Copies of the template take values at those indices without hashing a key.
-final class ObjectShape {
+final class ObjectShape: Sendable {
     /// The keys in the order they appear in the input; distinct.
     let keys: [ShortKey]
     /// A dictionary with every key, each value `null`.
@@ -101,7 +101,7 @@ final class ObjectShape {
 }
 
 /// One entry of the reader's table of object shapes.
-struct ShapeSlot {
+struct ShapeSlot: Sendable {
     /// The table has `1 << indexBits` slots.
     static let indexBits = 6
 
@@ -112,7 +112,7 @@ struct ShapeSlot {
 }
 
 /// One entry of the reader's table of short strings.
-struct ShortString {
+struct ShortString: Sendable {
     /// The table has `1 << indexBits` entries.
     static let indexBits = 7
 

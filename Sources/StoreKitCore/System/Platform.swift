@@ -52,6 +52,15 @@ func systemUnlink(_ path: UnsafePointer<CChar>) -> Int32 { unlink(path) }
 /// `ftruncate(2)`.
 func systemFtruncate(_ fd: Int32, _ length: off_t) -> Int32 { ftruncate(fd, length) }
 
+/// `mmap(2)` of a whole file, shared with every process that maps or reads it; `nil` when it fails.
+func systemMapShared(_ fd: Int32, _ length: Int) -> UnsafeMutableRawPointer? {
+    let address = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+    return address == MAP_FAILED ? nil : address
+}
+
+/// `munmap(2)`.
+func systemUnmap(_ address: UnsafeMutableRawPointer, _ length: Int) -> Int32 { munmap(address, length) }
+
 /// `flock(2)`.
 func systemFlock(_ fd: Int32, _ operation: Int32) -> Int32 { flock(fd, operation) }
 

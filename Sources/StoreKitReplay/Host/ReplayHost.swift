@@ -1,3 +1,4 @@
+import Foundation
 import StoreKitCore
 
 /// The replay-host side of the protocol between `replay-cli` and the app's own reducers
@@ -8,18 +9,22 @@ import StoreKitCore
 /// import StoreKitCore
 /// ReplayHost.run(stores: [ReplayableStore(id: "todos", reducer: Todos.reducer)])
 /// ```
-/// `replay-cli` starts it with `--request <json>`, streams a session to its standard input, and reads NDJSON
-/// from its standard output: a `hello` line, a `step` line before each replayed action (so a reducer that
-/// crashes or hangs is pinned to its step), and one `result` or `error` line. For `check` the result holds the
-/// header, the schema drift and the report, with the actions before each divergence. For `rerecord` it sends the session
-/// back as `line` lines, changed only in its states (see ``ReplayEngine/rerecord(_:)``).
+/// `replay-cli` starts it with `--request <json>` and reads NDJSON from its standard output: a `hello` line, then
+/// the answer. For `check` the host opens the session files the request lists and checks them, several at once on
+/// their own threads, sending a `result` (or `error`) line for each as it is done: the header, the schema drift and
+/// the report, with the actions before each divergence. For `rerecord` and `states` it reads one session from its
+/// standard input; `rerecord` sends the session back as `line` lines, changed only in its states (see
+/// ``ReplayEngine/rerecord(_:migrating:)``), `states` a `state` line per step. Before each step a worker writes it on
+/// the ``ProgressBoard`` the request names, so a reducer that crashes or hangs is pinned to its step.
 public enum ReplayHost {
     /// The protocol version this library speaks; `hello` carries it and requests must match it.
     /// Version 2 replaced `drift` and `replay` with one `check` that reads the session once. Version 3 added
     /// `ignore` (patterns of places whose values do not count) to `check` and `migrate` to `rerecord`, and the
     /// report's `ignoring`/`ignored` and the drift's `advice`. Version 4 added the `states` command (replay without
-    /// comparing, each replayed state sent as a `state` line).
-    public static let protocolVersion = 4
+    /// comparing, each replayed state sent as a `state` line). Version 5 replaced the `step` lines with the
+    /// ``ProgressBoard`` and made `check` take a list of session files (`sessions`, checked `jobs` at a time, each
+    /// `result` or `error` naming its `session`); a `state` line carries its action's `name`.
+    public static let protocolVersion = 5
 
     /// Serves one request and exits the process.
     /// - Parameters:
@@ -62,36 +67,20 @@ public enum ReplayHost {
 
     private static func serve(_ request: ReplayHostRequest, stores: [ReplayableStore]) throws(SessionReadError) {
         let source = "<session>"
+        let board: ProgressBoard.Writer?
+        do {
+            board = try request.progress.map { path throws(SystemError) in
+                try ProgressBoard.Writer(path: path, slots: request.command == .check ? request.jobs : 1)
+            }
+        } catch {
+            send(.object(["kind": .string("error"), "message": .string("cannot use the progress board: \(error)")]))
+            return
+        }
         switch request.command {
         case .check:
-            // The session is read from standard input once; the drift check, the replay and the context read it
-            // from memory.
-            let bytes = try readStandardInput(source: source)
-            guard let drift = try ReplayEngine(stores: stores).checkDrift(reader: SessionReader(bytes: bytes, source: source))
-            else {
-                guard case .header(let header) = try SessionReader(bytes: bytes, source: source).next() else { return }
-                send(
-                    .object([
-                        "kind": .string("result"), "header": SessionEvent.header(header).jsonValue,
-                        "unknownStore": .array(stores.map { .string($0.id) }),
-                    ]))
-                return
-            }
-            let options = ReplayEngine.Options(
-                findAllDivergences: request.findAllDivergences, lastStep: request.lastStep,
-                willReplay: { action in
-                    send(.object(["kind": .string("step"), "seq": .integer(Int64(action.sequence)), "name": .string(action.name)]))
-                }, ignoring: request.ignoring)
-            var report = try ReplayEngine(stores: stores, options: options)
-                .replay(reader: SessionReader(bytes: bytes, source: source))
-            try report.attachPrecedingActions(request.contextActions, from: SessionReader(bytes: bytes, source: source))
-            send(
-                .object([
-                    "kind": .string("result"), "header": SessionEvent.header(report.header).jsonValue,
-                    "drift": drift.jsonValue, "report": report.jsonValue,
-                ]))
+            checkSessions(request, stores: stores, board: board)
         case .states:
-            try sendReplayedStates(stores: stores, source: source)
+            try sendReplayedStates(stores: stores, source: source, board: board)
         case .rerecord:
             let reader = SessionReader(fileDescriptor: 0, source: source, ownsDescriptor: false)
             let session = try Session(reader: reader)
@@ -106,11 +95,80 @@ public enum ReplayHost {
         }
     }
 
-    /// Replays the session on standard input from its initial state, sending a `step` line before and a `state`
-    /// line after each action; after a gap the replay restarts from the next action's recorded state, as
+    /// Checks every session of the request, `jobs` at a time: each worker takes the next session, shows it on its
+    /// slot of the board, and sends its `result` or `error` line when done. The first worker is this thread; the
+    /// others are threads with as much stack as a main thread, since reducers and decoders may recurse deeply.
+    private static func checkSessions(_ request: ReplayHostRequest, stores: [ReplayableStore], board: ProgressBoard.Writer?) {
+        let nextSession = Locked(0)
+        let work: @Sendable (Int) -> Void = { worker in
+            while true {
+                let index = nextSession.withLock { next -> Int in
+                    defer { next += 1 }
+                    return next
+                }
+                guard index < request.sessions.count else { return }
+                board?.write(slot: worker, session: index, step: 0, name: "")
+                send(check(request.sessions[index], index: index, request: request, stores: stores) { action in
+                    board?.write(slot: worker, session: index, step: action.sequence, name: action.name)
+                })
+            }
+        }
+        let workers = max(1, min(request.jobs, request.sessions.count))
+        let finished = DispatchSemaphore(value: 0)
+        for worker in 1..<workers {
+            let thread = Thread {
+                work(worker)
+                finished.signal()
+            }
+            thread.stackSize = workerStackBytes
+            thread.start()
+        }
+        work(0)
+        for _ in 1..<workers { finished.wait() }
+    }
+
+    /// The stack of each worker thread but the first: a main thread's.
+    private static let workerStackBytes = 8 << 20
+
+    /// The `result` (or `error`) line of the session at `path`, the `index`th of the request.
+    private static func check(
+        _ path: String, index: Int, request: ReplayHostRequest, stores: [ReplayableStore],
+        willReplay: @escaping @Sendable (ActionEvent) -> Void
+    ) -> JSONValue {
+        let options = ReplayEngine.Options(
+            findAllDivergences: request.findAllDivergences, lastStep: request.lastStep, willReplay: willReplay,
+            ignoring: request.ignoring)
+        do {
+            let reader = try SessionReader(path: path)
+            let check = try ReplayEngine(stores: stores, options: options).check(reader: reader, contextActions: request.contextActions)
+            let header = SessionEvent.header(check.report.header).jsonValue
+            guard let drift = check.drift else {
+                return .object([
+                    "kind": .string("result"), "session": .integer(Int64(index)), "header": header,
+                    "unknownStore": .array(stores.map { .string($0.id) }),
+                ])
+            }
+            return .object([
+                "kind": .string("result"), "session": .integer(Int64(index)), "header": header,
+                "drift": drift.jsonValue, "report": check.report.jsonValue,
+            ])
+        } catch {
+            // A file that cannot be read is no line's fault.
+            let line = if case .io = error.problem { 0 } else { error.line }
+            return .object([
+                "kind": .string("error"), "session": .integer(Int64(index)), "line": .integer(Int64(line)),
+                "message": .string(error.reason),
+            ])
+        }
+    }
+
+    /// Replays the session on standard input from its initial state, showing each step on the board before it
+    /// and sending a `state` line after it; after a gap the replay restarts from the next action's recorded state, as
     /// ``ReplayEngine/rerecord(_:migrating:)`` does. Ends with a `result` holding how many steps were replayed, or
     /// the `failure` that stopped it (an unknown store, a value that no longer decodes).
-    private static func sendReplayedStates(stores: [ReplayableStore], source: String) throws(SessionReadError) {
+    private static func sendReplayedStates(
+        stores: [ReplayableStore], source: String, board: ProgressBoard.Writer?
+    ) throws(SessionReadError) {
         let session = try Session(reader: SessionReader(fileDescriptor: 0, source: source, ownsDescriptor: false))
         guard let store = stores.first(where: { $0.id == session.header.storeID }) else {
             let known = stores.map(\.id).sorted().joined(separator: ", ")
@@ -127,14 +185,18 @@ public enum ReplayHost {
                     if case .gap = event { afterGap = true }
                     continue
                 }
-                send(.object(["kind": .string("step"), "seq": .integer(Int64(action.sequence)), "name": .string(action.name)]))
+                board?.write(slot: 0, session: 0, step: action.sequence, name: action.name)
                 if afterGap {
                     try replayer.load(action.state, as: .recordedState)
                     afterGap = false
                 } else {
                     try replayer.apply(action.action)
                 }
-                send(.object(["kind": .string("state"), "seq": .integer(Int64(action.sequence)), "state": try replayer.currentState()]))
+                send(
+                    .object([
+                        "kind": .string("state"), "seq": .integer(Int64(action.sequence)), "name": .string(action.name),
+                        "state": try replayer.currentState(),
+                    ]))
                 replayed += 1
             }
         } catch {
@@ -145,26 +207,14 @@ public enum ReplayHost {
         send(.object(["kind": .string("result"), "replayed": .integer(Int64(replayed))]))
     }
 
-    /// Reads all of standard input.
-    private static func readStandardInput(source: String) throws(SessionReadError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count: Int
-            do {
-                count = try Syscall.read(0, into: &buffer)
-            } catch {
-                throw SessionReadError(source: source, line: 0, problem: .io(error))
-            }
-            if count == 0 { return bytes }
-            bytes += buffer[..<count]
-        }
-    }
+    /// Serializes the lines of the workers.
+    private static let output = Locked(())
 
-    /// Writes one protocol line to standard output, unbuffered, so it survives a crash right after.
+    /// Writes one protocol line to standard output, unbuffered, so it survives a crash right after; whole, when
+    /// several workers send at once.
     private static func send(_ message: JSONValue) {
         var line = message.canonicalBytes()
         line.append(0x0A)
-        try? Syscall.writeAll(1, line, subject: "standard output")
+        output.withLock { _ in try? Syscall.writeAll(1, line, subject: "standard output") }
     }
 }

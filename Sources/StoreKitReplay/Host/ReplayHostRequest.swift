@@ -1,11 +1,14 @@
 import StoreKitCore
 
-/// What `replay-cli` asks a replay host to do with the session on its standard input.
+/// What `replay-cli` asks a replay host to do: check the sessions it names, or work on the session on its standard
+/// input.
 public struct ReplayHostRequest: Sendable, Equatable {
     /// The kinds of work a host does.
     public enum Command: String, Sendable, CaseIterable {
-        /// Check that every recorded value still decodes (a ``SchemaDrift``), then replay and report (a
-        /// ``ReplayReport``, with the actions before each divergence), from one reading of the session.
+        /// Check each session of ``ReplayHostRequest/sessions``: that every recorded value still decodes (a
+        /// ``SchemaDrift``), the replay and its report (a ``ReplayReport``, with the actions before each
+        /// divergence), from one reading of the session; the sessions are checked ``ReplayHostRequest/jobs`` at
+        /// a time, and a `result` (or `error`) line is sent for each as it is done.
         case check
         /// Replay and send back the session with the replayed states (a golden update).
         case rerecord
@@ -28,11 +31,20 @@ public struct ReplayHostRequest: Sendable, Equatable {
     /// For `rerecord`: write a session of another schema version back migrated to the store's
     /// (``ReplayEngine/rerecord(_:migrating:)``).
     public var migrating: Bool
+    /// For `check`: the session files, which the host opens itself (absolute paths: the host runs in its own
+    /// directory).
+    public var sessions: [String]
+    /// For `check`: how many sessions are checked at once, each on its own thread.
+    public var jobs: Int
+    /// The ``ProgressBoard`` file (with a slot for each of ``jobs``, one for `states` and `rerecord`), where the host
+    /// shows the step it is replaying; `nil` for none.
+    public var progress: String?
 
     /// Creates a request.
     public init(
         command: Command, findAllDivergences: Bool = false, lastStep: Int? = nil, contextActions: Int = 0,
-        ignoring: [JSONPathPattern] = [], migrating: Bool = false
+        ignoring: [JSONPathPattern] = [], migrating: Bool = false, sessions: [String] = [], jobs: Int = 1,
+        progress: String? = nil
     ) {
         self.command = command
         self.findAllDivergences = findAllDivergences
@@ -40,6 +52,9 @@ public struct ReplayHostRequest: Sendable, Equatable {
         self.contextActions = contextActions
         self.ignoring = ignoring
         self.migrating = migrating
+        self.sessions = sessions
+        self.jobs = max(1, jobs)
+        self.progress = progress
     }
 
     /// The request as the JSON passed after `--request`.
@@ -48,7 +63,8 @@ public struct ReplayHostRequest: Sendable, Equatable {
             "protocol": .integer(Int64(ReplayHost.protocolVersion)), "command": .string(command.rawValue),
             "findAll": .bool(findAllDivergences), "lastStep": lastStep.map { .integer(Int64($0)) } ?? .null,
             "context": .integer(Int64(contextActions)), "ignore": .array(ignoring.map { .string($0.text) }),
-            "migrate": .bool(migrating),
+            "migrate": .bool(migrating), "sessions": .array(sessions.map(JSONValue.string)),
+            "jobs": .integer(Int64(jobs)), "progress": progress.map(JSONValue.string) ?? .null,
         ])
     }
 
@@ -69,5 +85,13 @@ public struct ReplayHostRequest: Sendable, Equatable {
         }
         self.ignoring = ignoring
         self.migrating = jsonValue["migrate"] == .bool(true)
+        var sessions: [String] = []
+        for session in jsonValue["sessions"]?.arrayValue ?? [] {
+            guard let path = session.stringValue else { return nil }
+            sessions.append(path)
+        }
+        self.sessions = sessions
+        self.jobs = Int(max(1, jsonValue["jobs"]?.integerValue ?? 1))
+        self.progress = jsonValue["progress"]?.stringValue
     }
 }

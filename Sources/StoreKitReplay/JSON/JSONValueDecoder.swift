@@ -58,6 +58,7 @@ private struct ValueDecoder: Decoder {
         if type == Double.self { return try double() as! T }
         if type == JSONValue.self { return value as! T }
         if type == Date.self { return Date(timeIntervalSince1970: try double()) as! T }
+        if type == UUID.self, case .string(let text) = value, let uuid = Self.uuid(text) { return uuid as! T }
         if type == URL.self {
             guard let url = URL(string: try string()) else { throw corrupted("not a valid URL") }
             return url as! T
@@ -73,6 +74,40 @@ private struct ValueDecoder: Decoder {
             return decimal as! T
         }
         return try T(from: self)
+    }
+
+    /// The UUID `text` writes in its usual form (`8-4-4-4-12` hexadecimal digits of either case), read without
+    /// Foundation's `sscanf`; `nil` for any other text, which `UUID(from:)` then reads (or refuses) as always.
+    static func uuid(_ text: String) -> UUID? {
+        var text = text
+        return text.withUTF8 { utf8 -> UUID? in
+            guard utf8.count == 36 else { return nil }
+            var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            let complete = withUnsafeMutableBytes(of: &bytes) { out -> Bool in
+                var position = 0
+                for index in 0..<16 {
+                    if position == 8 || position == 13 || position == 18 || position == 23 {
+                        guard utf8[position] == UInt8(ascii: "-") else { return false }
+                        position += 1
+                    }
+                    guard let high = hexDigit(utf8[position]), let low = hexDigit(utf8[position + 1]) else { return false }
+                    out[index] = high << 4 | low
+                    position += 2
+                }
+                return true
+            }
+            return complete ? UUID(uuid: bytes) : nil
+        }
+    }
+
+    /// The value of a hexadecimal digit of either case.
+    private static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     func string() throws -> String {

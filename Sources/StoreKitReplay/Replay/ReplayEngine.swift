@@ -70,8 +70,9 @@ public struct ReplayEngine: Sendable {
     public func replay(_ session: Session) -> ReplayReport {
         var events = session.events.makeIterator()
         var rules = SessionLineDecoder(source: "<memory>")
+        var extras = ReplayExtras(contextActions: 0, checksDrift: false)
         return replay(
-            header: session.header,
+            header: session.header, extras: &extras,
             next: { () throws(Never) in
                 guard let event = events.next() else { return nil }
                 do {
@@ -81,7 +82,7 @@ public struct ReplayEngine: Sendable {
                 } catch {
                     preconditionFailure("the session breaks the format's rules: \(error)")
                 }
-            })
+            }, recordedStateBytes: { nil })
     }
 
     /// Replays what `reader` has left; the first event must be the header.
@@ -90,11 +91,33 @@ public struct ReplayEngine: Sendable {
         guard case .header(let header) = try reader.next() else {
             throw SessionReadError(source: reader.source, line: reader.lineNumber, problem: .empty)
         }
-        return try replay(header: header, next: { () throws(SessionReadError) in try reader.next() })
+        var extras = ReplayExtras(contextActions: 0, checksDrift: false)
+        return try replay(
+            header: header, extras: &extras, next: { () throws(SessionReadError) in try reader.next() },
+            recordedStateBytes: { reader.recordedStateBytes })
     }
 
+    /// Checks what `reader` has left (the first event must be the header) in one reading: every recorded value's
+    /// schema drift (as ``checkDrift(reader:)`` finds it), the replay (as ``replay(reader:)`` reports it), and the
+    /// `contextActions` actions before each divergence (as ``ReplayReport/attachPrecedingActions(_:from:)`` gives
+    /// them).
+    /// - Throws: ``SessionReadError`` when the input is not a valid session.
+    public func check(reader: SessionReader, contextActions: Int) throws(SessionReadError) -> SessionCheck {
+        guard case .header(let header) = try reader.next() else {
+            throw SessionReadError(source: reader.source, line: reader.lineNumber, problem: .empty)
+        }
+        var extras = ReplayExtras(contextActions: contextActions, checksDrift: true)
+        let report = try replay(
+            header: header, extras: &extras, next: { () throws(SessionReadError) in try reader.next() },
+            recordedStateBytes: { reader.recordedStateBytes })
+        return SessionCheck(drift: extras.drift?.result, report: report)
+    }
+
+    /// Replays the events `next` reads after `header`; `recordedStateBytes` gives the bytes of the last event's
+    /// recorded state as its line holds them, when it can.
     private func replay<Failure: Error>(
-        header: SessionHeader, next: () throws(Failure) -> SessionEvent?
+        header: SessionHeader, extras: inout ReplayExtras, next: () throws(Failure) -> SessionEvent?,
+        recordedStateBytes: () -> ArraySlice<UInt8>?
     ) throws(Failure) -> ReplayReport {
         var run = ReplayRun(header: header, ignoring: options.ignoring.map(\.text))
         guard let store = stores[header.storeID] else {
@@ -103,19 +126,25 @@ public struct ReplayEngine: Sendable {
             return run.report
         }
         let replayer = store.replayer(for: header)
+        if extras.checksDrift { extras.drift = DriftCheck(header: header, store: store, replayer: replayer) }
+        var loaded = true
         do {
             try replayer.load(header.initialState, as: .initialState)
         } catch {
             run.fail(error, step: 0, actionName: nil)
-            return run.report
+            // A drift check reads on to the end; the report stays that of a replay that could not start.
+            guard extras.drift != nil else { return run.report }
+            loaded = false
         }
         // The reader (or, for an in-memory session, the same rules) has checked the sequence: each action follows
         // the one before it or the gap before it, so only a gap makes the engine start over from a recorded state.
         var needsResync = false
-        var stopped = false
+        var stopped = !loaded
         while let event = try next() {
+            if case .action(let action) = event { extras.drift?.check(action) }
             if stopped {
-                run.count(event)
+                if loaded { run.count(event) }
+                if case .action(let action) = event { extras.precedingActions.append(action) }
                 continue
             }
             switch event {
@@ -130,13 +159,17 @@ public struct ReplayEngine: Sendable {
                 run.actionCount += 1
                 if let lastStep = options.lastStep, action.sequence > lastStep {
                     stopped = true
-                    continue
+                } else {
+                    options.willReplay?(action)
+                    stopped = !step(
+                        action, recordedStateBytes: recordedStateBytes(), replayer: replayer, resync: needsResync,
+                        preceding: extras.precedingActions, run: &run)
+                    needsResync = false
                 }
-                options.willReplay?(action)
-                stopped = !step(action, replayer: replayer, resync: needsResync, run: &run)
-                needsResync = false
+                extras.precedingActions.append(action)
             }
         }
+        guard loaded else { return run.report }
         if run.verdictOverride == nil {
             run.finalState = try? replayer.currentState()
         }
@@ -145,7 +178,8 @@ public struct ReplayEngine: Sendable {
 
     /// Replays one action; false when replay must stop.
     private func step(
-        _ action: ActionEvent, replayer: any StateReplayer, resync: Bool, run: inout ReplayRun
+        _ action: ActionEvent, recordedStateBytes: ArraySlice<UInt8>?, replayer: any StateReplayer, resync: Bool,
+        preceding: PrecedingActionWindow, run: inout ReplayRun
     ) -> Bool {
         do {
             if resync {
@@ -154,7 +188,7 @@ public struct ReplayEngine: Sendable {
             }
             try replayer.apply(action.action)
             run.stepsReplayed += 1
-            switch try replayer.compare(with: action.state, ignoring: options.ignoring) {
+            switch try replayer.compare(with: action.state, recordedBytes: recordedStateBytes, ignoring: options.ignoring) {
             case .equal(let ignored):
                 run.stepsMatched += 1
                 run.noteIgnored(ignored, step: action.sequence)
@@ -167,7 +201,8 @@ public struct ReplayEngine: Sendable {
                         time: action.time, recorded: difference.recorded, replayed: difference.replayed,
                         diff: StateDiff(
                             from: difference.recorded, to: difference.replayed, typeNotes: difference.typeNotes),
-                        ignored: difference.ignored, comparedAsJSON: difference.comparedAsJSON))
+                        precedingActions: preceding.actions, ignored: difference.ignored,
+                        comparedAsJSON: difference.comparedAsJSON))
                 guard options.findAllDivergences else { return false }
                 try replayer.load(action.state, as: .recordedState)
                 return true

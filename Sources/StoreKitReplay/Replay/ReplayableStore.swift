@@ -167,11 +167,15 @@ protocol StateReplayer: AnyObject {
     func load(_ recorded: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure)
     /// Decodes the action and runs the reducer.
     func apply(_ action: JSONValue) throws(ReplayStepFailure)
-    /// Compares the current state with a recorded one, the places `ignoring` names taken from the recorded one.
-    func compare(with recorded: JSONValue, ignoring: [JSONPathPattern]) throws(ReplayStepFailure) -> StateComparison
+    /// Compares the current state with a recorded one, the places `ignoring` names taken from the recorded one;
+    /// `recordedBytes` are the recorded state's bytes as its line holds them, when known.
+    func compare(
+        with recorded: JSONValue, recordedBytes: ArraySlice<UInt8>?, ignoring: [JSONPathPattern]
+    ) throws(ReplayStepFailure) -> StateComparison
     /// The current state as canonical JSON, with the session's redacted paths masked.
     func currentState() throws(ReplayStepFailure) -> JSONValue
-    /// Checks that a recorded value still decodes as the part it is, without touching the replay state.
+    /// Checks that a recorded value still decodes as the part it is, without touching the replay state (an action
+    /// is kept decoded for an ``apply(_:)`` of the same action right after).
     func checkDecodes(_ value: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure)
     /// A recorded value as the current types read it: migrated when the session needs it, else as it is.
     func migrated(_ value: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure) -> JSONValue
@@ -186,6 +190,10 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
     private let decoder = JSONValueDecoder()
     /// Keeps the encoder's writer from one step to the next; every state is still encoded in full.
     private let writer = EncodingMemo(reusesUnchangedParts: false, notesDatesAndDurations: true)
+    /// What the parser learned from the replayed states so far.
+    private var parserMemory = JSONParserMemory()
+    /// The last action ``checkDecodes(_:as:)`` decoded, for ``apply(_:)`` to take instead of decoding it again.
+    private var checkedAction: (json: JSONValue, action: Action)?
     private var state: State?
 
     init(reducer: Reducer<State, Action>, redaction: Redaction, migration: SessionMigration?) {
@@ -204,13 +212,27 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
     }
 
     func apply(_ action: JSONValue) throws(ReplayStepFailure) {
-        let decoded = try decode(Action.self, from: try migrated(action, as: .action), part: .action)
+        let decoded: Action
+        if let checkedAction, checkedAction.json == action {
+            decoded = checkedAction.action
+        } else {
+            decoded = try decode(Action.self, from: try migrated(action, as: .action), part: .action)
+        }
+        checkedAction = nil
         reducer.reduce(&state!, decoded)
     }
 
-    func compare(with recorded: JSONValue, ignoring: [JSONPathPattern]) throws(ReplayStepFailure) -> StateComparison {
+    func compare(
+        with recorded: JSONValue, recordedBytes: ArraySlice<UInt8>?, ignoring: [JSONPathPattern]
+    ) throws(ReplayStepFailure) -> StateComparison {
+        let bytes = try currentBytes()
+        // The same bytes parse to the same value: equal, and nothing ignored differs. Only where the recorded value
+        // is compared as it is (no migration) with the replayed state as it is (no masking).
+        if let recordedBytes, migration == nil, redaction.statePaths.isEmpty, Self.same(bytes, recordedBytes) {
+            return .equal(ignored: [])
+        }
         let recorded = try migrated(recorded, as: .recordedState)
-        var replayed = try currentState()
+        var replayed = try stateValue(of: bytes)
         var ignored: [IgnoredDifferences] = []
         if !ignoring.isEmpty { (replayed, ignored) = ignoring.overlay(from: recorded, onto: replayed) }
         if replayed == recorded { return .equal(ignored: ignored) }
@@ -249,13 +271,13 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
     }
 
     func currentState() throws(ReplayStepFailure) -> JSONValue {
+        try stateValue(of: try currentBytes())
+    }
+
+    /// The current state as canonical bytes, unmasked.
+    private func currentBytes() throws(ReplayStepFailure) -> [UInt8] {
         do {
-            // Written as canonical bytes and read back: several times faster than building the tree while
-            // encoding, and the result has exactly the shape the reader gives the recorded state.
-            let bytes = try encoder.encodeToBytes(state!, reusing: writer)
-            return redaction.redactingState(try JSONValue(parsing: bytes))
-        } catch let error as JSONParseError {
-            throw ReplayStepFailure(part: .replayedState, path: "", message: "\(error)")
+            return try encoder.encodeToBytes(state!, reusing: writer)
         } catch let error as EncodingError {
             throw ReplayStepFailure(part: .replayedState, path: error.jsonPath, message: error.summary)
         } catch {
@@ -263,10 +285,31 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
         }
     }
 
+    /// The state written as `bytes`, read back and masked: written as canonical bytes and read back is several
+    /// times faster than building the tree while encoding, and the result has exactly the shape the reader gives
+    /// the recorded state.
+    private func stateValue(of bytes: [UInt8]) throws(ReplayStepFailure) -> JSONValue {
+        do {
+            return redaction.redactingState(try JSONParser().parse(bytes, memory: &parserMemory))
+        } catch {
+            throw ReplayStepFailure(part: .replayedState, path: "", message: "\(error)")
+        }
+    }
+
+    /// Whether two runs of bytes are the same.
+    private static func same(_ bytes: [UInt8], _ other: ArraySlice<UInt8>) -> Bool {
+        guard bytes.count == other.count else { return false }
+        guard !bytes.isEmpty else { return true }
+        return bytes.withUnsafeBytes { left in
+            other.withUnsafeBytes { right in memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0 }
+        }
+    }
+
     func checkDecodes(_ value: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure) {
         let migratedValue = try migrated(value, as: part)
         if part == .action {
-            _ = try decode(Action.self, from: migratedValue, part: part)
+            checkedAction = nil
+            checkedAction = (value, try decode(Action.self, from: migratedValue, part: part))
         } else {
             _ = try decode(State.self, from: migratedValue, part: part)
         }

@@ -158,34 +158,12 @@ extension ReplayEngine {
             while try reader.next() != nil {}
             return nil
         }
-        let replayer = store.replayer(for: header)
-        var entries: [SchemaDrift.Entry] = []
-        var checked = 0
-        func check(_ value: JSONValue, _ part: Undecodable.Part, step: Int, caseName: String) {
-            checked += 1
-            do {
-                try replayer.checkDecodes(value, as: part)
-            } catch {
-                let path = Self.groupedPath(error.path)
-                if let index = entries.firstIndex(where: { $0.part == part && $0.caseName == caseName && $0.path == path }) {
-                    entries[index].count += 1
-                } else {
-                    entries.append(
-                        SchemaDrift.Entry(
-                            part: part, caseName: caseName, path: path, message: error.message, count: 1, firstStep: step))
-                }
-            }
-        }
-        check(header.initialState, .initialState, step: 0, caseName: "")
+        var drift = DriftCheck(header: header, store: store, replayer: store.replayer(for: header))
         while let event = try reader.next() {
-            guard case .action(let action) = event else { continue }
-            check(action.action, .action, step: action.sequence, caseName: action.name)
-            check(action.state, .recordedState, step: action.sequence, caseName: "")
+            if case .action(let action) = event { drift.check(action) }
         }
-        return SchemaDrift(
-            header: header, entries: entries, checkedValues: checked, advice: Self.advice(for: entries, header: header, store: store))
+        return drift.result
     }
-
     /// What to do about `entries`: re-record when only recorded states drift, else write or extend a migration.
     static func advice(for entries: [SchemaDrift.Entry], header: SessionHeader, store: ReplayableStore) -> SchemaDrift.Advice? {
         guard !entries.isEmpty else { return nil }
@@ -215,5 +193,53 @@ extension ReplayEngine {
             }
         }
         return result
+    }
+}
+
+/// Schema drift found while a session is read: each recorded value is decoded as it comes, and the failures are
+/// grouped as they are found (``ReplayEngine/checkDrift(reader:)``, and the one-pass ``ReplayEngine/check(reader:contextActions:)``).
+struct DriftCheck {
+    private let header: SessionHeader
+    private let store: ReplayableStore
+    private let replayer: any StateReplayer
+    private var entries: [SchemaDrift.Entry] = []
+    private var checked = 0
+
+    /// Starts checking the session with `header` (its initial state first) with `replayer`, which decodes without
+    /// touching its replay state.
+    init(header: SessionHeader, store: ReplayableStore, replayer: any StateReplayer) {
+        self.header = header
+        self.store = store
+        self.replayer = replayer
+        check(header.initialState, .initialState, step: 0, caseName: "")
+    }
+
+    /// Checks an action and its recorded state.
+    mutating func check(_ action: ActionEvent) {
+        check(action.action, .action, step: action.sequence, caseName: action.name)
+        check(action.state, .recordedState, step: action.sequence, caseName: "")
+    }
+
+    /// The drift found so far.
+    var result: SchemaDrift {
+        SchemaDrift(
+            header: header, entries: entries, checkedValues: checked,
+            advice: ReplayEngine.advice(for: entries, header: header, store: store))
+    }
+
+    private mutating func check(_ value: JSONValue, _ part: Undecodable.Part, step: Int, caseName: String) {
+        checked += 1
+        do {
+            try replayer.checkDecodes(value, as: part)
+        } catch {
+            let path = ReplayEngine.groupedPath(error.path)
+            if let index = entries.firstIndex(where: { $0.part == part && $0.caseName == caseName && $0.path == path }) {
+                entries[index].count += 1
+            } else {
+                entries.append(
+                    SchemaDrift.Entry(
+                        part: part, caseName: caseName, path: path, message: error.message, count: 1, firstStep: step))
+            }
+        }
     }
 }

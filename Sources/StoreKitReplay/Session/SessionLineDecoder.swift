@@ -33,6 +33,8 @@ public struct SessionLineDecoder: Sendable {
     public private(set) var lineNumber = 0
 
     private var header = HeaderStatus.notYet
+    /// What the parser learned from the lines so far: a session's lines are alike.
+    private var parserMemory = JSONParserMemory()
     private var base = PatchBase.known(.null)
     private var covered = Covered.exactly(0)
 
@@ -88,14 +90,24 @@ public struct SessionLineDecoder: Sendable {
     mutating func decodeWithJSON(
         line: [UInt8], isTerminated: Bool
     ) throws(SessionReadError) -> (json: JSONValue, event: SessionEvent) {
+        let decoded = try decodeLocatingState(line: line, isTerminated: isTerminated)
+        return (decoded.json, decoded.event)
+    }
+
+    /// Decodes the next line like ``decode(line:isTerminated:)``, and returns the JSON object it holds and where in
+    /// `line` its `state` member's value lies (`nil` for a line without one, such as an action stored as a patch).
+    mutating func decodeLocatingState(
+        line: [UInt8], isTerminated: Bool
+    ) throws(SessionReadError) -> (json: JSONValue, event: SessionEvent, state: Range<Int>?) {
         guard line.count <= maxLineBytes else {
             try decodeOverlongLine(byteCount: line.count)
         }
         lineNumber += 1
         if line.isEmpty { throw refuseUnreadableLine(.emptyLine) }
         let value: JSONValue
+        let stateRange: Range<Int>?
         do {
-            value = try JSONValue(parsing: line)
+            (value, stateRange) = try JSONParser().parse(line, memory: &parserMemory, locatingMember: "state")
         } catch {
             throw refuseUnreadableLine(isTerminated ? .notJSON(error) : .truncatedLastLine(error))
         }
@@ -105,7 +117,7 @@ public struct SessionLineDecoder: Sendable {
         } catch {
             throw refuseUnreadableLine(.invalidEvent(error))
         }
-        return (value, try admitDecoded(event))
+        return (value, try admitDecoded(event), stateRange)
     }
 
     /// Counts a line too long to hold and refuses it.

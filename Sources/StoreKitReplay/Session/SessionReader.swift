@@ -66,6 +66,10 @@ public final class SessionReader {
     /// The number of the line the last event came from.
     public var lineNumber: Int { decoder.lineNumber }
 
+    /// The bytes of the last event's `state` as its line holds them, when it holds one (not a patch): a replay
+    /// compares them with the replayed state's canonical bytes before it compares values.
+    private(set) var recordedStateBytes: ArraySlice<UInt8>?
+
     /// The next event, or `nil` after the last line.
     /// - Throws: ``SessionReadError`` for the first line that ``SessionLineDecoder`` refuses, and the same error
     ///   again on every call after it: the reader never reads past a broken line.
@@ -80,6 +84,7 @@ public final class SessionReader {
     }
 
     private func readNext() throws(SessionReadError) -> SessionEvent? {
+        recordedStateBytes = nil
         let line: LineReader.Line?
         do {
             line = try lines.next()
@@ -94,7 +99,9 @@ public final class SessionReader {
         case .tooLong(let byteCount):
             try decoder.decodeOverlongLine(byteCount: byteCount)
         case .bytes(let bytes):
-            return try decoder.decode(line: bytes, isTerminated: line.isTerminated)
+            let decoded = try decoder.decodeLocatingState(line: bytes, isTerminated: line.isTerminated)
+            recordedStateBytes = decoded.state.map { bytes[$0] }
+            return decoded.event
         }
     }
 }

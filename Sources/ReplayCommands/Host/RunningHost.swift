@@ -1,0 +1,231 @@
+import Foundation
+import StoreKitCore
+import StoreKitReplay
+
+/// One replay host process: started with a request and a ``ProgressBoard`` of its own, read line by line, and
+/// watched on its board while it is silent, so that it is stopped when it hangs and a crash names its step.
+final class RunningHost {
+    /// What the host did next.
+    enum Next {
+        /// Its `hello` line: the stores it can replay.
+        case hello([String])
+        /// A protocol line after the hello.
+        case message(JSONValue)
+        /// It ended its output and exited: "crashed (signal 11)", "exited with status 3".
+        case stopped(String)
+        /// It stayed silent, its board still, for the whole timeout; it is stopped.
+        case hung
+        /// It printed a line that is not the protocol (quoted); it is stopped.
+        case garbage(String)
+    }
+
+    private let host: HostCommand
+    private let process = Process()
+    private let lines: LineQueue
+    private let errors: LineQueue
+    private let boardPath: String
+    private var sawHello = false
+    /// What the board said when it last changed, and when that was.
+    private var lastBoard: [UInt8] = []
+    private var lastMove = Date()
+
+    /// Starts `host` with `request` (given a board of `slots` slots), `input` as its standard input.
+    /// - Throws: ``CLIError`` when the board cannot be made or the host cannot be started.
+    init(
+        _ host: HostCommand, request: ReplayHostRequest, slots: Int, input: FileHandle?, environment: [String: String?]
+    ) throws(CLIError) {
+        self.host = host
+        boardPath = FileManager.default.temporaryDirectory
+            .appendingPathComponent("replay-cli-board-\(getpid())-\(UUID().uuidString.prefix(8))").path
+        guard
+            FileManager.default.createFile(
+                atPath: boardPath, contents: Data(count: slots * ProgressBoard.slotSize), attributes: [.posixPermissions: 0o600])
+        else { throw CLIError(.output, "cannot make the replay host's progress board \(boardPath)") }
+        var request = request
+        request.progress = boardPath
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exec \(host.command) \"$@\"", "replay-host", "--request", request.jsonValue.canonicalString]
+        process.currentDirectoryURL = URL(fileURLWithPath: host.directory)
+        process.standardInput = input ?? FileHandle.nullDevice
+        if !environment.isEmpty {
+            var variables = ProcessInfo.processInfo.environment
+            for (name, value) in environment { variables[name] = value }
+            process.environment = variables
+        }
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        do {
+            try process.run()
+        } catch {
+            try? FileManager.default.removeItem(atPath: boardPath)
+            throw CLIError(.host, "cannot start the replay host '\(host.command)' (from \(host.origin)): \(error)")
+        }
+        lines = LineQueue(output.fileHandleForReading)
+        self.errors = LineQueue(errors.fileHandleForReading)
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(atPath: boardPath)
+    }
+
+    /// The next thing the host did. While it is silent, its board is read a few times a second: a change (a new
+    /// step) shows it is not hung, and is passed to `onStep`.
+    /// - Throws: ``CLIError`` when the host greets in another protocol version (it is stopped).
+    func next(timeout: Double, onStep: ((Int, String) -> Void)? = nil) throws(CLIError) -> Next {
+        let poll = min(0.2, timeout)
+        lastMove = Date()
+        while true {
+            switch lines.next(timeout: poll) {
+            case .timedOut:
+                let bytes = readBoard()
+                if bytes != lastBoard {
+                    lastBoard = bytes
+                    lastMove = Date()
+                    if let onStep, let entry = ProgressBoard.entries(in: bytes).first ?? nil, entry.step > 0 {
+                        onStep(entry.step, entry.name)
+                    }
+                } else if Date().timeIntervalSince(lastMove) >= timeout {
+                    process.terminate()
+                    return .hung
+                }
+            case .ended:
+                process.waitUntilExit()
+                return .stopped(
+                    process.terminationReason == .uncaughtSignal
+                        ? "crashed (signal \(process.terminationStatus))" : "exited with status \(process.terminationStatus)")
+            case .line(let bytes):
+                guard let message = try? JSONValue(parsing: bytes), message["kind"]?.stringValue != nil else {
+                    process.terminate()
+                    return .garbage(String(String(decoding: bytes.prefix(480), as: UTF8.self).prefix(120)))
+                }
+                if sawHello { return .message(message) }
+                guard message["kind"]?.stringValue == "hello", message["protocol"]?.integerValue == Int64(ReplayHost.protocolVersion)
+                else {
+                    process.terminate()
+                    throw CLIError(
+                        .host,
+                        "the replay host does not speak replay-host protocol \(ReplayHost.protocolVersion): its first line was '\(String(decoding: bytes.prefix(480), as: UTF8.self).prefix(120))'")
+                }
+                sawHello = true
+                return .hello(message["stores"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+            }
+        }
+    }
+
+    /// What the board's slots say now.
+    func board() -> [ProgressBoard.Entry?] { ProgressBoard.entries(in: readBoard()) }
+
+    /// The host's standard error, head and tail, as the end of a message; empty when it printed nothing.
+    func stderrNote() -> String {
+        let text = HostClient.headAndTail(of: errors.remaining())
+        return text.isEmpty ? "" : "; its stderr said:\n\(text)"
+    }
+
+    /// The error for a host that stopped (`how`) at `entry` without an answer.
+    func stopError(_ how: String, at entry: ProgressBoard.Entry?) -> CLIError {
+        CLIError(.host, "the replay host \(how) \(HostClient.whereItWas(entry)) without an answer\(stderrNote())")
+    }
+
+    /// The error for a host that hung at `entry`.
+    func hangError(at entry: ProgressBoard.Entry?, timeout: Double) -> CLIError {
+        CLIError(
+            .host,
+            "the replay host hung \(HostClient.whereItWas(entry)): no answer for \(Int(timeout)) s (stopped it; raise --timeout if replay is just slow)")
+    }
+
+    /// The error for a host that printed `text`, not the protocol, at `entry`.
+    func garbageError(_ text: String, at entry: ProgressBoard.Entry?) -> CLIError {
+        CLIError(.host, "the replay host printed something that is not the replay-host protocol \(HostClient.whereItWas(entry)): '\(text)'")
+    }
+
+    /// Stops the host, and the error for what it did (`what`) at `entry`.
+    func failure(_ what: String, at entry: ProgressBoard.Entry?) -> CLIError {
+        process.terminate()
+        return CLIError(.host, "the replay host \(what) \(HostClient.whereItWas(entry))")
+    }
+
+    private func readBoard() -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: boardPath) else { return [] }
+        defer { try? handle.close() }
+        return Array((try? handle.readToEnd()) ?? Data())
+    }
+}
+
+/// Lines read from a pipe on a background thread, handed out with a timeout.
+final class LineQueue: @unchecked Sendable {
+    enum Next {
+        case line([UInt8])
+        case timedOut
+        case ended
+    }
+
+    private let condition = NSCondition()
+    private var lines: [[UInt8]] = []
+    private var head = 0
+    private var ended = false
+
+    init(_ handle: FileHandle) {
+        let fd = handle.fileDescriptor
+        let thread = Thread { [self] in
+            var pending: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let count = (try? Syscall.read(fd, into: &chunk)) ?? 0
+                if count == 0 { break }
+                let scanFrom = pending.count
+                pending.append(contentsOf: chunk[..<count])
+                var start = 0
+                var found: [[UInt8]] = []
+                var index = scanFrom
+                while let newline = pending[index...].firstIndex(of: 0x0A) {
+                    found.append(Array(pending[start..<newline]))
+                    start = newline + 1
+                    index = start
+                }
+                if start > 0 { pending.removeFirst(start) }
+                if !found.isEmpty {
+                    condition.withLock {
+                        lines += found
+                        condition.signal()
+                    }
+                }
+            }
+            condition.withLock {
+                if !pending.isEmpty { lines.append(pending) }
+                ended = true
+                condition.broadcast()
+            }
+        }
+        thread.start()
+    }
+
+    /// The next line, or why there is none.
+    func next(timeout: Double) -> Next {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while head == lines.count && !ended {
+            if !condition.wait(until: deadline) { return .timedOut }
+        }
+        if head == lines.count { return .ended }
+        let line = lines[head]
+        head += 1
+        if head > 4096 && head * 2 > lines.count {
+            lines.removeFirst(head)
+            head = 0
+        }
+        return .line(line)
+    }
+
+    /// Every line read so far and not handed out, after waiting up to a second for the writer to close the pipe.
+    func remaining() -> [String] {
+        let deadline = Date(timeIntervalSinceNow: 1)
+        condition.lock()
+        defer { condition.unlock() }
+        while !ended && condition.wait(until: deadline) {}
+        return lines[head...].map { String(decoding: $0, as: UTF8.self) }
+    }
+}
