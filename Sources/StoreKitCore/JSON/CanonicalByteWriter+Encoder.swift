@@ -8,7 +8,7 @@ extension CanonicalByteWriter {
         var userInfo: [CodingUserInfoKey: Any] { [:] }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-            let frame = writer.openFrame(isObject: true, keyType: ObjectIdentifier(type))
+            let frame = writer.openFrame(isObject: true, keyType: type)
             return KeyedEncodingContainer(KeyedWriter<Key>(writer: writer, frame: frame))
         }
 
@@ -26,16 +26,16 @@ extension CanonicalByteWriter {
         let frame: Int
         var codingPath: [any CodingKey] { [] }
 
+        @inline(__always)
         private func member(_ key: Key, _ write: () throws -> Void) throws {
-            let name = key.stringValue
-            let start = try writer.beginMember(name, inFrame: frame)
+            try writer.beginMember(key.stringValue, inFrame: frame)
             try write()
-            writer.endMember(name, start: start)
+            writer.endMember()
         }
 
         mutating func encodeNil(forKey key: Key) throws { try member(key) { writer.writeNull() } }
-        mutating func encode(_ value: Bool, forKey key: Key) throws { try member(key) { try writer.writeValue(value) } }
-        mutating func encode(_ value: String, forKey key: Key) throws { try member(key) { try writer.writeValue(value) } }
+        mutating func encode(_ value: Bool, forKey key: Key) throws { try member(key) { writer.writeBool(value) } }
+        mutating func encode(_ value: String, forKey key: Key) throws { try member(key) { writer.writeString(value) } }
         mutating func encode(_ value: Double, forKey key: Key) throws { try member(key) { try writer.writeDouble(value) } }
         mutating func encode(_ value: Float, forKey key: Key) throws { try member(key) { try writer.writeFloat(value) } }
         mutating func encode(_ value: Int, forKey key: Key) throws { try member(key) { writer.writeInteger(Int64(value)) } }
@@ -56,7 +56,7 @@ extension CanonicalByteWriter {
             keyedBy keyType: NestedKey.Type, forKey key: Key
         ) -> KeyedEncodingContainer<NestedKey> {
             let nested = writer.openNested(
-                isObject: true, keyType: ObjectIdentifier(keyType), key: key.stringValue, inFrame: frame)
+                isObject: true, keyType: keyType, key: key.stringValue, inFrame: frame)
             return KeyedEncodingContainer(KeyedWriter<NestedKey>(writer: writer, frame: nested))
         }
 
@@ -86,8 +86,8 @@ extension CanonicalByteWriter {
         }
 
         mutating func encodeNil() throws { try beginElement(); writer.writeNull() }
-        mutating func encode(_ value: Bool) throws { try beginElement(); try writer.writeValue(value) }
-        mutating func encode(_ value: String) throws { try beginElement(); try writer.writeValue(value) }
+        mutating func encode(_ value: Bool) throws { try beginElement(); writer.writeBool(value) }
+        mutating func encode(_ value: String) throws { try beginElement(); writer.writeString(value) }
         mutating func encode(_ value: Double) throws { try beginElement(); try writer.writeDouble(value) }
         mutating func encode(_ value: Float) throws { try beginElement(); try writer.writeFloat(value) }
         mutating func encode(_ value: Int) throws { try beginElement(); writer.writeInteger(Int64(value)) }
@@ -104,7 +104,7 @@ extension CanonicalByteWriter {
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
             count += 1
-            let nested = writer.openNestedElement(isObject: true, keyType: ObjectIdentifier(keyType), inFrame: frame)
+            let nested = writer.openNestedElement(isObject: true, keyType: keyType, inFrame: frame)
             return KeyedEncodingContainer(KeyedWriter<NestedKey>(writer: writer, frame: nested))
         }
 
@@ -121,8 +121,8 @@ extension CanonicalByteWriter {
         var codingPath: [any CodingKey] { [] }
 
         mutating func encodeNil() throws { writer.writeNull() }
-        mutating func encode(_ value: Bool) throws { try writer.writeValue(value) }
-        mutating func encode(_ value: String) throws { try writer.writeValue(value) }
+        mutating func encode(_ value: Bool) throws { writer.writeBool(value) }
+        mutating func encode(_ value: String) throws { writer.writeString(value) }
         mutating func encode(_ value: Double) throws { try writer.writeDouble(value) }
         mutating func encode(_ value: Float) throws { try writer.writeFloat(value) }
         mutating func encode(_ value: Int) throws { writer.writeInteger(Int64(value)) }

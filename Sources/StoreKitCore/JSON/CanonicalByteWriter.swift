@@ -8,47 +8,114 @@ import Foundation
 /// that was already finished, a super encoder, a key written twice) and every error throws ``Unavailable``, and
 /// the caller falls back to the tree encoder, which gives the same bytes and precise errors.
 ///
-/// It runs once per recorded action on the whole state, so it allocates little: open containers and their
-/// members live on two flat stacks, and the canonical order of an object's keys is worked out once per
-/// `CodingKey` type and reused for every later object of that type.
+/// It runs once per recorded action on the whole state, so it allocates little and goes around `Codable` where
+/// the bytes are known without it: open containers and the spans of their members live on raw stacks; the
+/// canonical order of an object's keys is worked out once per `CodingKey` type and reused, with the keys ready
+/// as JSON, for every later object of that type that writes the same keys; arrays, sets and dictionaries written as
+/// keyed pairs are written element by element without an unkeyed container (sets and pairs in place, then
+/// reordered); and strings, integers, doubles, UUIDs and durations are written straight from their bits. Tests
+/// compare every such path with the tree encoder, which goes through each type's own `encode(to:)`.
 final class CanonicalByteWriter {
     /// The fast path cannot encode this value; use the tree encoder.
     struct Unavailable: Error {}
 
-    /// An open container.
+    /// An open container: plain data, on a raw stack.
     struct Frame {
         /// Identifies the frame while it is open; containers refer to their frame by it.
         let id: Int
         let isObject: Bool
+        /// Whether it is the array of a dictionary written as keyed pairs, whose values lie at
+        /// ``EncodedTypeNotes/Step/pairValue``.
+        let holdsPairs: Bool
+        /// Whether the container is the value of its parent's member on top of the member stack, whose end is
+        /// set when the container closes.
+        let isMemberValue: Bool
         /// Where the container's content begins, after its `{` or `[`.
         let contentStart: Int
         /// How many members or elements were begun.
         var count = 0
-        /// Where this frame's members begin in the member stack.
+        /// Where this frame's members begin in the member stack, and the keys of those that did not follow the
+        /// key order in the stack of such keys.
         let firstMember: Int
-        /// For an object: its `CodingKey` type, and where the key order of the last object of that type is kept.
-        let keyType: ObjectIdentifier?
-        let keyOrderSlot: Int?
-        /// For a container nested under a key of its parent: that key, and where the member began.
-        let parentKey: String?
-        let memberStart: Int
+        let firstUnmatchedKey: Int
+        /// For an object: where the key order of its `CodingKey` type is kept (-1 for an array), and the order
+        /// kept there when it opened, if any.
+        let keyOrderSlot: Int
+        let keyOrder: Unmanaged<KeyOrder>?
+        /// Whether every member so far had the key at its position in `keyOrder`; if not, how many members did
+        /// before the first that did not.
+        var followsKeyOrder: Bool
+        var matchedCount = 0
         /// For an object: where its member being written began (its key's `"`), to name it in a path.
         var currentMemberStart = 0
     }
 
-    /// A member of an open object: its key and where its bytes (key included) lie in the buffer.
+    /// Where the bytes of a member of an open object (key included) lie in the buffer. Its key is the one at its
+    /// position in its frame's key order, or else in the stack of unmatched keys.
     struct Member {
-        let key: String
         let start: Int
-        let end: Int
+        var end: Int
     }
 
-    /// The keys of the last object of a `CodingKey` type in the order written, each also as JSON ready to write
-    /// (`"key":`), and the order that sorts them (`nil` when they were written sorted).
-    struct KeyOrder {
+    /// The keys of an object of a `CodingKey` type in the order written, each also as JSON ready to write
+    /// (`"key":`), and the order that sorts them (`nil` when they were written sorted). An object of the same type
+    /// usually has the same keys in the same order, so the next one reuses it. Never changed once made: an open
+    /// frame may refer to it while a newer order replaces it.
+    final class KeyOrder {
         let keys: [String]
-        let encodedKeys: [[UInt8]]
         let sortingPermutation: [Int]?
+        /// The positions from the first to the last the permutation moves; the members outside stay where they are.
+        let moved: Range<Int>
+        /// Every key as `"key":`, one after another, and where each lies among them.
+        private let encodedKeys: UnsafeMutablePointer<UInt8>
+        private let encodedKeyRanges: UnsafeMutablePointer<(start: Int, count: Int)>
+
+        init(keys: [String], sortingPermutation: [Int]?) {
+            self.keys = keys
+            self.sortingPermutation = sortingPermutation
+            moved = sortingPermutation.map(Self.moved) ?? 0..<0
+            var encoded: [UInt8] = []
+            encodedKeyRanges = .allocate(capacity: keys.count)
+            for (index, key) in keys.enumerated() {
+                let start = encoded.count
+                JSONValue.writeString(key, to: &encoded)
+                encoded.append(UInt8(ascii: ":"))
+                (encodedKeyRanges + index).initialize(to: (start, encoded.count - start))
+            }
+            encodedKeys = .allocate(capacity: encoded.count)
+            encodedKeys.initialize(from: encoded, count: encoded.count)
+        }
+
+        deinit {
+            encodedKeys.deallocate()
+            encodedKeyRanges.deallocate()
+        }
+
+        /// The positions from the first to the last that `permutation` moves (empty when it moves none).
+        static func moved(_ permutation: [Int]) -> Range<Int> {
+            guard let first = permutation.indices.first(where: { permutation[$0] != $0 }),
+                let last = permutation.indices.last(where: { permutation[$0] != $0 })
+            else { return 0..<0 }
+            return first..<(last + 1)
+        }
+
+        /// Appends key `index` as `"key":` to `buffer` when it is `key`; returns whether it was.
+        @inline(__always)
+        func appendKey(at index: Int, ifItIs key: String, to buffer: ByteBuffer) -> Bool {
+            guard index < keys.count, keys[index] == key else { return false }
+            let range = encodedKeyRanges[index]
+            buffer.append(UnsafeBufferPointer(start: encodedKeys + range.start, count: range.count))
+            return true
+        }
+    }
+
+    /// How the writer writes a value of a type that is none of the scalars it knows.
+    enum ValueKind {
+        /// Through its own `encode(to:)`.
+        case composite
+        /// An `Array`, element by element; a `Set`, its elements sorted; a dictionary written as alternating keys
+        /// and values, its pairs sorted by key.
+        case elementwise(any ElementwiseEncodable.Type)
     }
 
     /// The id of a frame that was never open: writes to it make the encoding unavailable.
@@ -57,15 +124,23 @@ final class CanonicalByteWriter {
     let buffer = ByteBuffer()
     /// Bytes of an object being reordered.
     private let scratch = ByteBuffer()
+    private let frames = WriterStack<Frame>()
+    private let members = WriterStack<Member>()
+    private let unmatchedKeys = WriterStack<String>()
+    /// Where the key of each pair of the open keyed-pair arrays ends, beside the pair on the member stack.
+    private let pairKeyEnds = WriterStack<Int>()
+    /// Above zero while writing what the tree encoder writes apart and notes nothing of: a set's elements and a
+    /// keyed pair's key.
+    @exclusivity(unchecked) private var notesSuspended = 0
     // These are touched for every value of the state and never reached from two places at once.
-    @exclusivity(unchecked) private var frames: [Frame] = []
-    @exclusivity(unchecked) private var members: [Member] = []
-    @exclusivity(unchecked) private var keyOrders: [KeyOrder] = []
-    @exclusivity(unchecked) private var keyOrderSlots: [ObjectIdentifier: Int] = [:]
+    /// The key order last met for each `CodingKey` type, by slot.
+    @exclusivity(unchecked) private var keyOrders: [KeyOrder?] = []
+    @exclusivity(unchecked) private var keyOrderSlots = TypeTable<Int>()
+    /// Key orders replaced during this value, kept alive for the frames that still refer to them.
+    @exclusivity(unchecked) private var replacedKeyOrders: [KeyOrder] = []
     @exclusivity(unchecked) private var nextFrameID = 0
-    /// Types already found to be neither sets nor dictionaries written as pairs, so the costly conformance checks
-    /// run once per type.
-    @exclusivity(unchecked) private var orderedTypes: [ObjectIdentifier] = []
+    /// How each type met so far is written, so the costly conformance checks run once per type.
+    @exclusivity(unchecked) private var valueKinds = TypeTable<ValueKind>()
     /// Where the values encoded so far held dictionaries written as keyed pairs, dates and durations (kept from
     /// value to value).
     private(set) var typeNotes = EncodedTypeNotes()
@@ -86,9 +161,13 @@ final class CanonicalByteWriter {
     private var memo: EncodingMemo?
 
     /// Encodes `value` and returns its canonical bytes. With a memo, the bytes of parts equal to the ones it
-    /// remembers are copied, and its writer is reused, with its buffer and the key orders it learned.
+    /// remembers are copied, and its writer is reused, with its buffer and the key orders it learned; without
+    /// one, a writer kept from an earlier encoding is, when one is free (see ``takeSpareWriter()``).
     static func encode(_ value: some Encodable, memo: EncodingMemo? = nil) throws(Unavailable) -> [UInt8] {
-        try encode(value, writer: memo?.writer ?? CanonicalByteWriter(), memo: memo)
+        if let memo { return try encode(value, writer: memo.writer, memo: memo) }
+        let writer = takeSpareWriter()
+        defer { keepSpare(writer) }
+        return try encode(value, writer: writer, memo: nil)
     }
 
     /// Encodes `value` with `writer`, which adds to its ``typeNotes``.
@@ -112,8 +191,12 @@ final class CanonicalByteWriter {
         self.memo = memo
         memo?.beginValue()
         buffer.removeAll()
-        frames.removeAll(keepingCapacity: true)
-        members.removeAll(keepingCapacity: true)
+        frames.truncate(to: 0)
+        members.truncate(to: 0)
+        unmatchedKeys.truncate(to: 0)
+        pairKeyEnds.truncate(to: 0)
+        notesSuspended = 0
+        replacedKeyOrders.removeAll(keepingCapacity: true)
         failed = false
     }
 
@@ -123,44 +206,66 @@ final class CanonicalByteWriter {
     func writeValue<T: Encodable>(_ value: T) throws {
         // Metatype comparisons, not casts: this runs for every value of the state.
         if T.self == String.self {
-            buffer.appendJSONString(unsafeBitCast(value, to: String.self))
+            writeString(unsafeBitCast(value, to: String.self))
         } else if T.self == Int.self {
             buffer.appendDecimal(Int64(unsafeBitCast(value, to: Int.self)))
         } else if T.self == Double.self {
             try writeDouble(unsafeBitCast(value, to: Double.self))
         } else if T.self == Bool.self {
-            buffer.append(unsafeBitCast(value, to: Bool.self) ? Self.trueBytes : Self.falseBytes)
+            writeBool(unsafeBitCast(value, to: Bool.self))
+        } else if T.self == UUID.self {
+            // `UUID`'s own `encode(to:)` writes its `uuidString`.
+            buffer.appendJSONString(uuid: unsafeBitCast(value, to: UUID.self))
+        } else if T.self == [String].self {
+            // Common enough to skip the lookup of its kind (and the memo, which re-encoding it costs little more).
+            writeScalars(unsafeBitCast(value, to: [String].self)) { buffer.appendJSONString($0) }
+        } else if T.self == Date.self {
+            try writeDouble(unsafeBitCast(value, to: Date.self).timeIntervalSince1970)
+            if notesDatesAndDurations && notesSuspended == 0 { typeNotes.insert(try currentPath(), as: .dates) }
+        } else if T.self == Duration.self {
+            // Its own `Codable` writes `[high, low]`, noted so that a diff compares and shows it as one value.
+            if notesDatesAndDurations && notesSuspended == 0 { typeNotes.insert(try currentPath(), as: .durations) }
+            let duration = unsafeBitCast(value, to: Duration.self)
+            buffer.append(UInt8(ascii: "["))
+            buffer.appendDecimal(duration._high)
+            buffer.append(UInt8(ascii: ","))
+            buffer.appendDecimal(duration._low)
+            buffer.append(UInt8(ascii: "]"))
         } else if T.self == JSONValue.self {
             var bytes: [UInt8] = []
-            (value as! JSONValue).writeCanonical(to: &bytes)
+            unsafeBitCast(value, to: JSONValue.self).writeCanonical(to: &bytes)
             buffer.append(bytes)
-        } else if T.self == Date.self {
-            try writeDouble((value as! Date).timeIntervalSince1970)
-            if notesDatesAndDurations { typeNotes.insert(try currentPath(), as: .dates) }
-        } else if notesDatesAndDurations && T.self == Duration.self {
-            // Its own `Codable` (`[high, low]`), noted so that a diff compares and shows it as one value.
-            typeNotes.insert(try currentPath(), as: .durations)
-            try writeComposite(value)
         } else if T.self == Data.self {
-            buffer.appendJSONString((value as! Data).base64EncodedString())
+            buffer.appendJSONString(unsafeBitCast(value, to: Data.self).base64EncodedString())
         } else if T.self == URL.self {
-            buffer.appendJSONString((value as! URL).absoluteString)
+            buffer.appendJSONString(unsafeBitCast(value, to: URL.self).absoluteString)
         } else if T.self == Decimal.self {
             throw Unavailable()
-        } else if let order = unorderedKind(of: T.self) {
-            // A metatype check, so other values are not boxed into an existential on this hot path.
-            switch order {
-            case .set: writeArray(try (value as! any UnorderedEncodable).sortedCanonicalElements())
-            case .keyedPairs: try writeKeyedPairs(value as! any PairEncodedDictionary)
-            }
-        } else if let memo, memo.reusesUnchangedParts, frames.count <= EncodingMemo.maxDepth,
+        } else {
+            try writeOther(value, as: valueKind(of: T.self))
+        }
+    }
+
+    /// Writes a value of a type that is none of the scalars ``writeValue(_:)`` knows.
+    private func writeOther<T: Encodable>(_ value: T, as kind: ValueKind) throws {
+        if let memo, memo.reusesUnchangedParts, frames.count <= EncodingMemo.maxDepth,
             let type = memo.typeIndex(of: T.self)
         {
             guard !memo.writeRemembered(value, type: type, to: buffer) else { return }
             let place = memo.begin(value, type: type)
             let mark = buffer.count
-            try writeComposite(value)
+            try writeBody(value, as: kind)
             memo.end(place, bytes: buffer[mark..<buffer.count])
+        } else {
+            try writeBody(value, as: kind)
+        }
+    }
+
+    /// Writes a collection element by element, or anything else through its own `encode(to:)`.
+    @inline(__always)
+    private func writeBody<T: Encodable>(_ value: T, as kind: ValueKind) throws {
+        if case .elementwise(let collection) = kind {
+            try withUnsafePointer(to: value) { try collection.writeElements(of: $0, with: self) }
         } else {
             try writeComposite(value)
         }
@@ -175,61 +280,154 @@ final class CanonicalByteWriter {
         if buffer.count == mark { buffer.append(Self.emptyObject) }
     }
 
-    /// What a type that encodes in no particular order is, so the writer must sort it.
-    private enum UnorderedKind {
-        /// A `Set`: its elements.
-        case set
-        /// A dictionary written as alternating keys and values: its pairs, by key.
-        case keyedPairs
+    /// Writes `elements` as an array, as `Array`'s `encode(to:)` would through an unkeyed container.
+    func writeElements<Element: Encodable>(_ elements: [Element]) throws {
+        // Arrays of common scalars in a loop of their own: nothing inside them opens a frame or is noted. (An array
+        // of strings never gets here: ``writeValue(_:)`` writes it.)
+        if Element.self == Int.self {
+            return writeScalars(unsafeBitCast(elements, to: [Int].self)) { buffer.appendDecimal(Int64($0)) }
+        } else if Element.self == Double.self {
+            return try writeScalars(unsafeBitCast(elements, to: [Double].self)) { try writeDouble($0) }
+        } else if Element.self == UUID.self {
+            return writeScalars(unsafeBitCast(elements, to: [UUID].self)) { buffer.appendJSONString(uuid: $0) }
+        }
+        let depth = frames.count
+        _ = openFrame(isObject: false)
+        for element in elements {
+            // Each element closes what it opened, so this array's frame is on top again.
+            let frame = frames.pointer(at: depth)
+            if frame.pointee.count > 0 { buffer.append(UInt8(ascii: ",")) }
+            frame.pointee.count += 1
+            try writeValue(element)
+        }
+        closeFrames(above: depth)
     }
 
-    /// Whether `type` encodes its contents in no particular order, and how; `nil` for every other type.
-    private func unorderedKind(of type: Any.Type) -> UnorderedKind? {
-        let id = ObjectIdentifier(type)
-        if orderedTypes.contains(id) { return nil }
-        if type is any UnorderedEncodable.Type { return .set }
-        if let dictionary = type as? any PairEncodedDictionary.Type, dictionary.encodesAsPairs { return .keyedPairs }
-        if orderedTypes.count < 16 { orderedTypes.append(id) }
-        return nil
+    /// Writes `elements` as an array, each with `write`.
+    @inline(__always)
+    private func writeScalars<Element>(_ elements: [Element], _ write: (Element) throws -> Void) rethrows {
+        buffer.append(UInt8(ascii: "["))
+        for (index, element) in elements.enumerated() {
+            if index > 0 { buffer.append(UInt8(ascii: ",")) }
+            try write(element)
+        }
+        buffer.append(UInt8(ascii: "]"))
     }
+
+    /// Writes `elements` as an array sorted by their canonical bytes, as ``UnorderedEncodable`` has it: each is
+    /// written in place, then the elements are reordered. Nothing inside them is noted.
+    func writeSortedElements<Element: Encodable>(_ elements: Set<Element>) throws {
+        let depth = frames.count
+        _ = openFrame(isObject: false)
+        let first = members.count
+        notesSuspended += 1
+        for element in elements {
+            let frame = frames.pointer(at: depth)
+            if frame.pointee.count > 0 { buffer.append(UInt8(ascii: ",")) }
+            frame.pointee.count += 1
+            let start = buffer.count
+            try writeValue(element)
+            members.push(Member(start: start, end: buffer.count))
+        }
+        notesSuspended -= 1
+        let count = members.count - first
+        let sorted = (0..<count).sorted { left, right in
+            bytes(of: first + left).lexicographicallyPrecedes(bytes(of: first + right))
+        }
+        reorder(first, by: sorted, moving: KeyOrder.moved(sorted))
+        closeFrames(above: depth)
+    }
+
+    /// Writes `dictionary` as its alternating keys and values with its pairs sorted by their keys' canonical bytes,
+    /// as ``PairEncodedDictionary`` has it, and notes where it is: each pair is written in place, then the pairs are
+    /// reordered. What is inside a key is not noted; what is inside a value is, below
+    /// ``EncodedTypeNotes/Step/pairValue``.
+    func writeSortedPairs<Key: Encodable, Value: Encodable>(_ dictionary: [Key: Value]) throws {
+        let depth = frames.count
+        _ = openFrame(isObject: false, holdsPairs: true)
+        let first = members.count
+        let firstKeyEnd = pairKeyEnds.count
+        for (key, value) in dictionary {
+            let frame = frames.pointer(at: depth)
+            if frame.pointee.count > 0 { buffer.append(UInt8(ascii: ",")) }
+            frame.pointee.count += 2
+            let start = buffer.count
+            notesSuspended += 1
+            try writeValue(key)
+            notesSuspended -= 1
+            pairKeyEnds.push(buffer.count)
+            buffer.append(UInt8(ascii: ","))
+            try writeValue(value)
+            members.push(Member(start: start, end: buffer.count))
+        }
+        let count = members.count - first
+        func key(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+            buffer[members.pointer(at: first + index).pointee.start..<pairKeyEnds.pointer(at: firstKeyEnd + index).pointee]
+        }
+        let sorted = (0..<count).sorted { key($0).lexicographicallyPrecedes(key($1)) }
+        reorder(first, by: sorted, moving: KeyOrder.moved(sorted))
+        pairKeyEnds.truncate(to: firstKeyEnd)
+        closeFrames(above: depth)
+        if notesSuspended == 0 { typeNotes.insert(try currentPath(), as: .keyedPairArrays) }
+    }
+
+    /// The bytes of the member or element at `index` on the member stack.
+    private func bytes(of index: Int) -> UnsafeBufferPointer<UInt8> {
+        let member = members.pointer(at: index)
+        return buffer[member.pointee.start..<member.pointee.end]
+    }
+
+    /// How values of `type` are written, found once per type.
+    @inline(__always)
+    private func valueKind(of type: Any.Type) -> ValueKind {
+        if let kind = valueKinds[type] { return kind }
+        var kind = ValueKind.composite
+        if let collection = type as? any ElementwiseEncodable.Type {
+            if let dictionary = type as? any PairEncodedDictionary.Type {
+                if dictionary.encodesAsPairs { kind = .elementwise(collection) }
+            } else {
+                kind = .elementwise(collection)
+            }
+        }
+        valueKinds.set(kind, for: type)
+        return kind
+    }
+
+    /// Forgets the places noted so far.
+    func forgetTypeNotes() {
+        typeNotes = EncodedTypeNotes()
+    }
+
+    /// How many bytes its buffers hold room for.
+    var heldBytes: Int { buffer.capacity + scratch.capacity }
 
     /// Adds places found by the tree encoder, for a value this writer could not follow.
     func note(_ notes: EncodedTypeNotes) {
         typeNotes.formUnion(notes)
     }
 
-    /// Writes an array of already encoded elements.
-    private func writeArray(_ elements: [[UInt8]]) {
-        buffer.append(UInt8(ascii: "["))
-        for (index, element) in elements.enumerated() {
-            if index > 0 { buffer.append(UInt8(ascii: ",")) }
-            buffer.append(element)
-        }
-        buffer.append(UInt8(ascii: "]"))
-    }
-
-    /// Writes a dictionary as its alternating keys and values sorted by key, and notes where it is.
-    private func writeKeyedPairs(_ dictionary: any PairEncodedDictionary) throws {
-        var inside = EncodedTypeNotes()
-        let pairs = try dictionary.sortedCanonicalPairs(inside: &inside)
-        writeArray(pairs.flatMap { [$0.key, $0.value] })
-        let path = try currentPath()
-        typeNotes.insert(path, as: .keyedPairArrays)
-        typeNotes.formUnion(inside, below: path + [.pairValue])
-    }
-
     /// The generalised path of the value being written: the key of each open object's current member, and
     /// ``EncodedTypeNotes/Step/element`` for each open array.
     private func currentPath() throws -> [EncodedTypeNotes.Step] {
-        try frames.map { frame in
-            guard frame.isObject else { return .element }
-            // The member's key is in the buffer as JSON, `"key":`; its closing quote is the first one unescaped.
-            let text = buffer[frame.currentMemberStart..<buffer.count]
-            var end = 1
-            while text[end] != UInt8(ascii: "\"") { end += text[end] == UInt8(ascii: "\\") ? 2 : 1 }
-            guard case .string(let key) = try JSONValue(parsing: text[...end]) else { throw Unavailable() }
-            return .member(key)
+        try frames.withElements(from: 0) { open in
+            try open.map { frame in
+                guard frame.isObject else { return frame.holdsPairs ? .pairValue : .element }
+                // The member's key is in the buffer as JSON, `"key":`; its closing quote is the first one unescaped.
+                let text = buffer[frame.currentMemberStart..<buffer.count]
+                var end = 1
+                while text[end] != UInt8(ascii: "\"") { end += text[end] == UInt8(ascii: "\\") ? 2 : 1 }
+                guard case .string(let key) = try JSONValue(parsing: text[...end]) else { throw Unavailable() }
+                return .member(key)
+            }
         }
+    }
+
+    func writeString(_ value: String) {
+        buffer.appendJSONString(value)
+    }
+
+    func writeBool(_ value: Bool) {
+        buffer.append(value ? Self.trueBytes : Self.falseBytes)
     }
 
     func writeInteger(_ value: Int64) {
@@ -242,7 +440,7 @@ final class CanonicalByteWriter {
 
     func writeDouble(_ value: Double) throws {
         guard value.isFinite else { throw Unavailable() }
-        JSONValue.withCanonicalNumber(value) { buffer.append($0) }
+        buffer.appendCanonicalNumber(value)
     }
 
     func writeFloat(_ value: Float) throws {
@@ -256,66 +454,93 @@ final class CanonicalByteWriter {
 
     // MARK: Containers
 
-    /// Opens an object or array container at the current position and returns its frame's id.
+    /// Opens an object (with the keys of `keyType`) or an array container at the current position and returns
+    /// its frame's id. `isMemberValue`: it is the value of the member just begun in its parent object.
     func openFrame(
-        isObject: Bool, keyType: ObjectIdentifier? = nil, parentKey: String? = nil, memberStart: Int = 0
+        isObject: Bool, keyType: (any CodingKey.Type)? = nil, isMemberValue: Bool = false, holdsPairs: Bool = false
     ) -> Int {
         buffer.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
         let id = nextFrameID
         nextFrameID += 1
-        frames.append(Frame(
-            id: id, isObject: isObject, contentStart: buffer.count, firstMember: members.count, keyType: keyType,
-            keyOrderSlot: keyType.flatMap { keyOrderSlots[$0] }, parentKey: parentKey, memberStart: memberStart))
+        var slot = -1
+        var order: Unmanaged<KeyOrder>?
+        if let keyType {
+            slot = keyOrderSlot(of: keyType)
+            order = keyOrders[slot].map { Unmanaged.passUnretained($0) }
+        }
+        frames.push(Frame(
+            id: id, isObject: isObject, holdsPairs: holdsPairs, isMemberValue: isMemberValue, contentStart: buffer.count,
+            firstMember: members.count, firstUnmatchedKey: unmatchedKeys.count, keyOrderSlot: slot, keyOrder: order,
+            followsKeyOrder: order != nil))
         return id
     }
 
-    /// Makes frame `id` the one written to now, finishing frames opened after it; throws if it already finished.
-    func activate(_ id: Int) throws(Unavailable) {
-        while let top = frames.last, top.id > id { close(frames.removeLast()) }
-        guard frames.last?.id == id else { throw Unavailable() }
+    /// Where the key order of `keyType` is kept.
+    private func keyOrderSlot(of keyType: any CodingKey.Type) -> Int {
+        if let slot = keyOrderSlots[keyType] { return slot }
+        keyOrders.append(nil)
+        keyOrderSlots.set(keyOrders.count - 1, for: keyType)
+        return keyOrders.count - 1
     }
 
-    /// Starts a keyed member of frame `id`: writes the comma before it when needed, and its key; returns where it
-    /// began.
-    func beginMember(_ key: String, inFrame id: Int) throws(Unavailable) -> Int {
+    /// Makes frame `id` the one written to now, finishing frames opened after it; throws if it already finished.
+    @inline(__always)
+    func activate(_ id: Int) throws(Unavailable) {
+        guard frames.isEmpty || frames.top.pointee.id != id else { return }
+        try activateFinishing(id)
+    }
+
+    private func activateFinishing(_ id: Int) throws(Unavailable) {
+        guard id != Self.closedFrameID else { throw Unavailable() }
+        while !frames.isEmpty, frames.top.pointee.id > id { closeTop() }
+        guard !frames.isEmpty, frames.top.pointee.id == id else { throw Unavailable() }
+    }
+
+    /// Starts a keyed member of frame `id`: writes the comma before it when needed, and its key.
+    func beginMember(_ key: String, inFrame id: Int) throws(Unavailable) {
         try activate(id)
-        let top = frames.count - 1
-        let memberIndex = frames[top].count
-        if memberIndex > 0 { buffer.append(UInt8(ascii: ",")) }
-        frames[top].count += 1
+        let frame = frames.top
+        let index = frame.pointee.count
+        if index > 0 { buffer.append(UInt8(ascii: ",")) }
+        frame.pointee.count = index + 1
         let start = buffer.count
-        frames[top].currentMemberStart = start
-        if let slot = frames[top].keyOrderSlot, memberIndex < keyOrders[slot].keys.count,
-            keyOrders[slot].keys[memberIndex] == key
-        {
-            buffer.append(keyOrders[slot].encodedKeys[memberIndex])
-        } else {
+        frame.pointee.currentMemberStart = start
+        let known = frame.pointee.followsKeyOrder
+            && frame.pointee.keyOrder!._withUnsafeGuaranteedRef { $0.appendKey(at: index, ifItIs: key, to: buffer) }
+        if !known {
+            if frame.pointee.followsKeyOrder {
+                frame.pointee.followsKeyOrder = false
+                frame.pointee.matchedCount = index
+            }
             buffer.appendJSONString(key)
             buffer.append(UInt8(ascii: ":"))
+            unmatchedKeys.push(key)
         }
-        return start
+        members.push(Member(start: start, end: start))
     }
 
-    /// Ends the keyed member that began at `start`.
-    func endMember(_ key: String, start: Int) {
-        members.append(Member(key: key, start: start, end: buffer.count))
+    /// Ends the keyed member begun last.
+    @inline(__always)
+    func endMember() {
+        members.top.pointee.end = buffer.count
     }
 
     /// Starts an element of array frame `id`: writes the comma before it when needed.
     func beginElement(inFrame id: Int) throws(Unavailable) {
         try activate(id)
-        if frames[frames.count - 1].count > 0 { buffer.append(UInt8(ascii: ",")) }
-        frames[frames.count - 1].count += 1
+        let frame = frames.top
+        if frame.pointee.count > 0 { buffer.append(UInt8(ascii: ",")) }
+        frame.pointee.count += 1
     }
 
     /// Opens a nested container as the member `key` of frame `id`.
-    func openNested(isObject: Bool, keyType: ObjectIdentifier?, key: String, inFrame id: Int) -> Int {
-        guard let start = try? beginMember(key, inFrame: id) else { return closedFrame() }
-        return openFrame(isObject: isObject, keyType: keyType, parentKey: key, memberStart: start)
+    func openNested(isObject: Bool, keyType: (any CodingKey.Type)?, key: String, inFrame id: Int) -> Int {
+        guard (try? beginMember(key, inFrame: id)) != nil else { return closedFrame() }
+        return openFrame(isObject: isObject, keyType: keyType, isMemberValue: true)
     }
 
     /// Opens a nested container as an element of frame `id`.
-    func openNestedElement(isObject: Bool, keyType: ObjectIdentifier?, inFrame id: Int) -> Int {
+    func openNestedElement(isObject: Bool, keyType: (any CodingKey.Type)?, inFrame id: Int) -> Int {
         guard (try? beginElement(inFrame: id)) != nil else { return closedFrame() }
         return openFrame(isObject: isObject, keyType: keyType)
     }
@@ -332,65 +557,78 @@ final class CanonicalByteWriter {
     }
 
     private func closeFrames(above depth: Int) {
-        while frames.count > depth { close(frames.removeLast()) }
+        while frames.count > depth { closeTop() }
     }
 
-    private func close(_ frame: Frame) {
+    /// Finishes the top frame: sorts an object's members, closes the bracket, and ends the member it is the
+    /// value of.
+    private func closeTop() {
+        let frame = frames.pop()
         if frame.isObject {
             sortMembers(of: frame)
             buffer.append(UInt8(ascii: "}"))
         } else {
             buffer.append(UInt8(ascii: "]"))
         }
-        members.removeLast(members.count - frame.firstMember)
-        if let key = frame.parentKey {
-            members.append(Member(key: key, start: frame.memberStart, end: buffer.count))
-        }
+        members.truncate(to: frame.firstMember)
+        unmatchedKeys.truncate(to: frame.firstUnmatchedKey)
+        if frame.isMemberValue { endMember() }
     }
 
     /// Rewrites an object's members in canonical key order when they were written in another order.
     private func sortMembers(of frame: Frame) {
-        guard members.count - frame.firstMember > 1, let permutation = sortingPermutation(of: frame) else { return }
-        let contentStart = frame.contentStart
-        scratch.removeAll()
-        scratch.append(buffer[contentStart..<buffer.count])
-        buffer.removeTail(from: contentStart)
-        for (index, memberOffset) in permutation.enumerated() {
-            if index > 0 { buffer.append(UInt8(ascii: ",")) }
-            let member = members[frame.firstMember + memberOffset]
-            buffer.append(scratch[(member.start - contentStart)..<(member.end - contentStart)])
+        let memberCount = members.count - frame.firstMember
+        guard memberCount > 0 else { return }
+        if frame.followsKeyOrder,
+            let known = frame.keyOrder?._withUnsafeGuaranteedRef({ $0.keys.count == memberCount ? $0 : nil })
+        {
+            if let permutation = known.sortingPermutation {
+                reorder(frame.firstMember, by: permutation, moving: known.moved)
+            }
+        } else if let permutation = learnKeyOrder(of: frame, memberCount: memberCount) {
+            reorder(frame.firstMember, by: permutation, moving: KeyOrder.moved(permutation))
         }
     }
 
-    /// The order that sorts `frame`'s members by key, or `nil` when they are sorted already. The last object of
-    /// the same `CodingKey` type usually had the same keys in the same order, so its answer is reused.
-    private func sortingPermutation(of frame: Frame) -> [Int]? {
-        let written = members[frame.firstMember...]
-        if let slot = frame.keyOrderSlot, keyOrders[slot].keys.count == written.count,
-            zip(keyOrders[slot].keys, written).allSatisfy({ $0 == $1.key })
-        {
-            return keyOrders[slot].sortingPermutation
+    /// Rewrites the ranges from `first` on the member stack (members or elements, in the buffer one after another
+    /// with a comma between) in the order `permutation` gives. Only the positions in `moved` change: their ranges
+    /// trade places among themselves, so what lies before and after them stays where it is.
+    private func reorder(_ first: Int, by permutation: [Int], moving moved: Range<Int>) {
+        guard !moved.isEmpty else { return }
+        let from = members.pointer(at: first + moved.lowerBound).pointee.start
+        let to = members.pointer(at: first + moved.upperBound - 1).pointee.end
+        scratch.removeAll()
+        scratch.append(buffer[from..<to])
+        var position = from
+        for index in moved {
+            if index > moved.lowerBound {
+                buffer.overwrite(at: position, with: UInt8(ascii: ","))
+                position += 1
+            }
+            let member = members.pointer(at: first + permutation[index])
+            let bytes = scratch[(member.pointee.start - from)..<(member.pointee.end - from)]
+            buffer.overwrite(at: position, with: bytes)
+            position += bytes.count
         }
-        let keys = written.map(\.key)
+        assert(position == to)
+    }
+
+    /// The order that sorts `frame`'s members by key, or `nil` when they are sorted already; kept for the next
+    /// object of its `CodingKey` type unless a key was written twice, which fails the encoding.
+    private func learnKeyOrder(of frame: Frame, memberCount: Int) -> [Int]? {
+        let matchedCount = frame.followsKeyOrder ? memberCount : frame.matchedCount
+        var keys = frame.keyOrder.map { $0.takeUnretainedValue().keys.prefix(matchedCount) }.map(Array.init) ?? []
+        unmatchedKeys.withElements(from: frame.firstUnmatchedKey) { keys += $0 }
         let sorted = keys.indices.sorted { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
-        // A key written twice: the tree encoder keeps the last value, as Foundation's encoder does.
-        for (left, right) in zip(sorted, sorted.dropFirst()) where keys[left] == keys[right] { markFailed() }
         let permutation = sorted.elementsEqual(keys.indices) ? nil : sorted
-        if let keyType = frame.keyType {
-            let encodedKeys = keys.map { key in
-                var bytes: [UInt8] = []
-                JSONValue.writeString(key, to: &bytes)
-                bytes.append(UInt8(ascii: ":"))
-                return bytes
-            }
-            let order = KeyOrder(keys: keys, encodedKeys: encodedKeys, sortingPermutation: permutation)
-            if let slot = keyOrderSlots[keyType] {
-                keyOrders[slot] = order
-            } else {
-                keyOrderSlots[keyType] = keyOrders.count
-                keyOrders.append(order)
-            }
+        // A key written twice: the tree encoder keeps the last value, as Foundation's encoder does.
+        if zip(sorted, sorted.dropFirst()).contains(where: { keys[$0] == keys[$1] }) {
+            markFailed()
+            return permutation
         }
+        guard frame.keyOrderSlot >= 0 else { return permutation }
+        if let replaced = keyOrders[frame.keyOrderSlot] { replacedKeyOrders.append(replaced) }
+        keyOrders[frame.keyOrderSlot] = KeyOrder(keys: keys, sortingPermutation: permutation)
         return permutation
     }
 

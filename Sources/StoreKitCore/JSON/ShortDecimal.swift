@@ -16,7 +16,8 @@ struct ShortDecimal {
     init?(_ value: Double) {
         guard value.isFinite, !(value == 0 && value.sign == .minus) else { return nil }
         let magnitude = value.magnitude
-        if magnitude < 9_007_199_254_740_992, magnitude.rounded(.towardZero) == magnitude {
+        // Conversions to integers truncate in one instruction, where `rounded` may call the C library.
+        if magnitude < 9_007_199_254_740_992, Double(UInt64(magnitude)) == magnitude {
             scaledMagnitude = UInt64(magnitude)
             fractionDigits = 0
         } else if magnitude >= 0.001, magnitude < 1e9,
@@ -34,37 +35,57 @@ struct ShortDecimal {
         var scale = 1.0
         for digits in 1...3 {
             scale *= 10
-            let scaled = (magnitude * scale).rounded()
+            // The nearest whole number (the sum may round only next to a half, where no candidate reads back).
+            let scaled = UInt64(magnitude * scale + 0.5)
             // Both operands are exact, so the division rounds once, as reading the decimal text would.
-            if scaled / scale == magnitude { return (UInt64(scaled), digits) }
+            if Double(scaled) / scale == magnitude { return (scaled, digits) }
         }
         return nil
     }
 
-    /// Calls `body` with the number's text as UTF-8.
-    func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
-            var position = buffer.count
-            func write(_ byte: UInt8) {
-                position -= 1
-                buffer[position] = byte
-            }
-            var rest = scaledMagnitude
-            if fractionDigits == 0 {
-                write(UInt8(ascii: "0"))
-            } else {
-                for _ in 0..<fractionDigits {
-                    write(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10))
-                    rest /= 10
-                }
-            }
-            write(UInt8(ascii: "."))
-            repeat {
+    /// How many bytes the number's text has.
+    var utf8Count: Int {
+        var digitCount = 1
+        var rest = scaledMagnitude
+        while rest >= 10 {
+            rest /= 10
+            digitCount += 1
+        }
+        // A whole number gets `.0`; any other has at least one digit before the point.
+        let textDigits = fractionDigits == 0 ? digitCount + 1 : max(digitCount, fractionDigits + 1)
+        return textDigits + 1 + (isNegative ? 1 : 0)
+    }
+
+    /// Writes the number's text into the ``utf8Count`` bytes that end just before `end`, last byte first.
+    func write(endingAt end: UnsafeMutablePointer<UInt8>) {
+        var position = end
+        func write(_ byte: UInt8) {
+            position -= 1
+            position.pointee = byte
+        }
+        var rest = scaledMagnitude
+        if fractionDigits == 0 {
+            write(UInt8(ascii: "0"))
+        } else {
+            for _ in 0..<fractionDigits {
                 write(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10))
                 rest /= 10
-            } while rest > 0
-            if isNegative { write(UInt8(ascii: "-")) }
-            return body(UnsafeBufferPointer(rebasing: buffer[position...]))
+            }
+        }
+        write(UInt8(ascii: "."))
+        repeat {
+            write(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10))
+            rest /= 10
+        } while rest > 0
+        if isNegative { write(UInt8(ascii: "-")) }
+    }
+
+    /// Calls `body` with the number's text as UTF-8.
+    func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        let count = utf8Count
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
+            write(endingAt: buffer.baseAddress! + count)
+            return body(UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
     }
 }
