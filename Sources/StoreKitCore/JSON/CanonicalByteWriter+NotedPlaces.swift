@@ -11,6 +11,8 @@ extension CanonicalByteWriter {
             let parent: Int
             let step: EncodedTypeNotes.Step
             var members: [String: Int] = [:]
+            /// The member looked up last: the next object of the same type usually asks for it again.
+            var lastMember: (key: String, place: Int)?
             var element = -1
             var pairValue = -1
             var notedKinds: UInt8 = 0
@@ -25,9 +27,15 @@ extension CanonicalByteWriter {
         mutating func child(of place: Int, _ step: EncodedTypeNotes.Step) -> Int {
             switch step {
             case .member(let key):
-                if let child = places[place].members[key] { return child }
-                let child = add(step, below: place)
-                places[place].members[key] = child
+                if let last = places[place].lastMember, last.key == key { return last.place }
+                let child: Int
+                if let known = places[place].members[key] {
+                    child = known
+                } else {
+                    child = add(step, below: place)
+                    places[place].members[key] = child
+                }
+                places[place].lastMember = (key, child)
                 return child
             case .element:
                 if places[place].element >= 0 { return places[place].element }
