@@ -21,6 +21,7 @@ extension CanonicalByteWriter {
         /// The place of the whole value.
         static let root = 0
 
+        /// The places, the root first (its step is never read: a path ends at the root).
         private var places = [Place(parent: -1, step: .element)]
 
         /// The place one `step` below `place`, added if new.
