@@ -426,7 +426,9 @@ final class CanonicalByteWriter {
     /// up at most one step.
     private func placeInside(frameAt index: Int) throws(Unavailable) -> Int {
         let frame = frames.pointer(at: index)
-        if frame.pointee.childPlace >= 0, !frame.pointee.isObject || frame.pointee.childPlaceMember == frame.pointee.count {
+        if frame.pointee.childPlace >= 0,
+            !frame.pointee.isObject || frame.pointee.childPlaceMember == frame.pointee.count
+        {
             return frame.pointee.childPlace
         }
         if frame.pointee.place < 0 {

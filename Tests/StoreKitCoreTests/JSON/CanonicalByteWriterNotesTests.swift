@@ -116,12 +116,15 @@ private struct StateMaker {
             default: .snoozed(.seconds(number(below: 600)))
             }
         }
-        if depth < 2, chance() { todo.subtasks = (0..<number(below: 3)).map { self.todo(id: id * 10 + $0, depth: depth + 1) } }
+        if depth < 2, chance() {
+            todo.subtasks = (0..<number(below: 3)).map { self.todo(id: id * 10 + $0, depth: depth + 1) }
+        }
         return todo
     }
 
     mutating func shifting(depth: Int) -> Shifting {
-        Shifting(depth: depth, at: date(), inner: depth >= 3 ? [] : (0..<number(below: 3)).map { _ in shifting(depth: depth + 1) })
+        let inner = depth >= 3 ? [] : (0..<number(below: 3)).map { _ in shifting(depth: depth + 1) }
+        return Shifting(depth: depth, at: date(), inner: inner)
     }
 
     /// `state` after one random change.
@@ -131,12 +134,15 @@ private struct StateMaker {
         case 0: state.todos.append(todo(id: state.todos.count))
         case 1: if !state.todos.isEmpty { state.todos[number(below: state.todos.count)].done.toggle() }
         case 2: if !state.todos.isEmpty { state.todos[number(below: state.todos.count)].due = chance() ? date() : nil }
-        case 3: state.byOwner[Owner(name: "o\(number(below: 3))", team: number(below: 2)), default: []].append(todo(id: 99))
+        case 3:
+            let owner = Owner(name: "o\(number(below: 3))", team: number(below: 2))
+            state.byOwner[owner, default: []].append(todo(id: 99))
         case 4: state.timers["t\(number(below: 4))"] = .seconds(number(below: 100))
         case 5: state.lastSaved = chance() ? date() : nil
         case 6: state.history.append((0..<number(below: 3)).map { _ in date() })
         case 7: state.byDay[date()] = number(below: 9); state.archived.insert(todo(id: 7))
-        case 8: state.grid[Owner(name: "g", team: number(below: 3)), default: [:]][Owner(name: "h", team: 0)] = .seconds(1)
+        case 8:
+            state.grid[Owner(name: "g", team: number(below: 3)), default: [:]][Owner(name: "h", team: 0)] = .seconds(1)
         default: state.shifting.append(shifting(depth: number(below: 2)))
         }
         return state
@@ -204,8 +210,9 @@ private struct StateMaker {
         // Then these are the places noted (empty keyed-pair dictionaries too), and nothing inside the set
         let rendered = String(decoding: JSONValue.object(notes.jsonMembers).canonicalBytes(), as: UTF8.self)
         #expect(rendered == """
-            {"dates":[["value","byOwner",{},[],"created"],["value","shifting",[],"at"],["value","shifting",[],"inner",[],"when"],\
-            ["value","todos",[],"created"],["value","todos",[],"due"],["value","todos",[],"stamps",[]]],\
+            {"dates":[["value","byOwner",{},[],"created"],["value","shifting",[],"at"],\
+            ["value","shifting",[],"inner",[],"when"],["value","todos",[],"created"],["value","todos",[],"due"],\
+            ["value","todos",[],"stamps",[]]],\
             "durations":[["value","shifting",[],"inner",[],"lasting"],["value","todos",[],"events",[],"snoozed","_0"]],\
             "keyedPairArrays":[["value","byDay"],["value","byOwner"],["value","grid"]]}
             """)
