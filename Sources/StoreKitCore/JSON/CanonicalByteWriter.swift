@@ -46,8 +46,12 @@ final class CanonicalByteWriter {
         /// before the first that did not.
         var followsKeyOrder: Bool
         var matchedCount = 0
-        /// For an object: where its member being written began (its key's `"`), to name it in a path.
-        var currentMemberStart = 0
+        /// Where the container lies among the noted places (-1 until a note below it needs it).
+        var place = -1
+        /// The place of its element, or of the member at ``childPlaceMember`` (its index plus one, as `count`
+        /// counts), once a note needed it; -1 until then.
+        var childPlace = -1
+        var childPlaceMember = -1
     }
 
     /// Where the bytes of a member of an open object (key included) lie in the buffer. Its key is the one at its
@@ -144,6 +148,8 @@ final class CanonicalByteWriter {
     /// Where the values encoded so far held dictionaries written as keyed pairs, dates and durations (kept from
     /// value to value).
     private(set) var typeNotes = EncodedTypeNotes()
+    /// The places met while noting, with what ``typeNotes`` holds at each of them.
+    @exclusivity(unchecked) private var notedPlaces = NotedPlaces()
     /// Whether dates and durations are noted too: finding a value's path costs a little for each, which an app's
     /// recorder, which never reads the notes, does not pay.
     let notesDatesAndDurations: Bool
@@ -221,10 +227,10 @@ final class CanonicalByteWriter {
             writeScalars(unsafeBitCast(value, to: [String].self)) { buffer.appendJSONString($0) }
         } else if T.self == Date.self {
             try writeDouble(unsafeBitCast(value, to: Date.self).timeIntervalSince1970)
-            if notesDatesAndDurations && notesSuspended == 0 { typeNotes.insert(try currentPath(), as: .dates) }
+            if notesDatesAndDurations && notesSuspended == 0 { try noteCurrentPlace(as: .dates) }
         } else if T.self == Duration.self {
             // Its own `Codable` writes `[high, low]`, noted so that a diff compares and shows it as one value.
-            if notesDatesAndDurations && notesSuspended == 0 { typeNotes.insert(try currentPath(), as: .durations) }
+            if notesDatesAndDurations && notesSuspended == 0 { try noteCurrentPlace(as: .durations) }
             let duration = unsafeBitCast(value, to: Duration.self)
             buffer.append(UInt8(ascii: "["))
             buffer.appendDecimal(duration._high)
@@ -368,7 +374,7 @@ final class CanonicalByteWriter {
         reorder(first, by: sorted, moving: KeyOrder.moved(sorted))
         pairKeyEnds.truncate(to: firstKeyEnd)
         closeFrames(above: depth)
-        if notesSuspended == 0 { typeNotes.insert(try currentPath(), as: .keyedPairArrays) }
+        if notesSuspended == 0 { try noteCurrentPlace(as: .keyedPairArrays) }
     }
 
     /// The bytes of the member or element at `index` on the member stack.
@@ -396,6 +402,7 @@ final class CanonicalByteWriter {
     /// Forgets the places noted so far.
     func forgetTypeNotes() {
         typeNotes = EncodedTypeNotes()
+        notedPlaces = NotedPlaces()
     }
 
     /// How many bytes its buffers hold room for.
@@ -406,20 +413,50 @@ final class CanonicalByteWriter {
         typeNotes.formUnion(notes)
     }
 
-    /// The generalised path of the value being written: the key of each open object's current member, and
-    /// ``EncodedTypeNotes/Step/element`` for each open array.
-    private func currentPath() throws -> [EncodedTypeNotes.Step] {
-        try frames.withElements(from: 0) { open in
-            try open.map { frame in
-                guard frame.isObject else { return frame.holdsPairs ? .pairValue : .element }
-                // The member's key is in the buffer as JSON, `"key":`; its closing quote is the first one unescaped.
-                let text = buffer[frame.currentMemberStart..<buffer.count]
-                var end = 1
-                while text[end] != UInt8(ascii: "\"") { end += text[end] == UInt8(ascii: "\\") ? 2 : 1 }
-                guard case .string(let key) = try JSONValue(parsing: text[...end]) else { throw Unavailable() }
-                return .member(key)
-            }
+    /// Notes a place of `kind` where the value being written lies, unless one was noted there already.
+    /// - Throws: ``Unavailable`` when that place has no name (a value written into an object outside a member).
+    private func noteCurrentPlace(as kind: EncodedTypeNotes.Kind) throws(Unavailable) {
+        let place = frames.isEmpty ? NotedPlaces.root : try placeInside(frameAt: frames.count - 1)
+        if let path = notedPlaces.markNoted(kind, at: place) { typeNotes.insert(path, as: kind) }
+    }
+
+    /// The place of what is being written in the open frame at `index`: its generalised path is the key of each
+    /// open object's current member, and ``EncodedTypeNotes/Step/element`` (or ``EncodedTypeNotes/Step/pairValue``)
+    /// for each open array. Each frame keeps its own place and its current member's, so the next note in it looks
+    /// up at most one step.
+    private func placeInside(frameAt index: Int) throws(Unavailable) -> Int {
+        let frame = frames.pointer(at: index)
+        if frame.pointee.childPlace >= 0,
+            !frame.pointee.isObject || frame.pointee.childPlaceMember == frame.pointee.count
+        {
+            return frame.pointee.childPlace
         }
+        if frame.pointee.place < 0 {
+            frame.pointee.place = index == 0 ? NotedPlaces.root : try placeInside(frameAt: index - 1)
+        }
+        let step: EncodedTypeNotes.Step
+        if frame.pointee.isObject {
+            step = .member(try currentMemberKey(of: frame.pointee))
+        } else {
+            step = frame.pointee.holdsPairs ? .pairValue : .element
+        }
+        let child = notedPlaces.child(of: frame.pointee.place, step)
+        frame.pointee.childPlace = child
+        frame.pointee.childPlaceMember = frame.pointee.count
+        return child
+    }
+
+    /// The key of the member of object `frame` begun last: the one at its position in the frame's key order while
+    /// the members follow it, else the one kept on the stack of unmatched keys.
+    private func currentMemberKey(of frame: Frame) throws(Unavailable) -> String {
+        let index = frame.count - 1
+        guard index >= 0 else { throw Unavailable() }
+        if frame.followsKeyOrder, let order = frame.keyOrder {
+            return order._withUnsafeGuaranteedRef { $0.keys[index] }
+        }
+        let unmatched = frame.firstUnmatchedKey + index - frame.matchedCount
+        guard unmatched >= frame.firstUnmatchedKey, unmatched < unmatchedKeys.count else { throw Unavailable() }
+        return unmatchedKeys.pointer(at: unmatched).pointee
     }
 
     func writeString(_ value: String) {
@@ -504,7 +541,6 @@ final class CanonicalByteWriter {
         if index > 0 { buffer.append(UInt8(ascii: ",")) }
         frame.pointee.count = index + 1
         let start = buffer.count
-        frame.pointee.currentMemberStart = start
         let known = frame.pointee.followsKeyOrder
             && frame.pointee.keyOrder!._withUnsafeGuaranteedRef { $0.appendKey(at: index, ifItIs: key, to: buffer) }
         if !known {

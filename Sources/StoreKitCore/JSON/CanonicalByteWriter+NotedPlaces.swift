@@ -1,0 +1,82 @@
+extension CanonicalByteWriter {
+    /// The generalised paths the writer met while noting, as a tree of places, each with the kinds already noted
+    /// at it, so that noting a place again (the same member of every element of an array, the same place in the
+    /// next state) costs a few lookups instead of building its path and hashing it into ``EncodedTypeNotes``.
+    ///
+    /// A place is an index into the tree; ``root`` is the place of the whole value. A place's path is only built
+    /// when a kind is first noted at it.
+    struct NotedPlaces {
+        /// One place: the step from its parent, the places below it, and the kinds noted at it.
+        private struct Place {
+            let parent: Int
+            let step: EncodedTypeNotes.Step
+            var members: [String: Int] = [:]
+            /// The member looked up last: the next object of the same type usually asks for it again.
+            var lastMember: (key: String, place: Int)?
+            var element = -1
+            var pairValue = -1
+            var notedKinds: UInt8 = 0
+        }
+
+        /// The place of the whole value.
+        static let root = 0
+
+        /// The places, the root first (its step is never read: a path ends at the root).
+        private var places = [Place(parent: -1, step: .element)]
+
+        /// The place one `step` below `place`, added if new.
+        mutating func child(of place: Int, _ step: EncodedTypeNotes.Step) -> Int {
+            switch step {
+            case .member(let key):
+                if let last = places[place].lastMember, last.key == key { return last.place }
+                let child: Int
+                if let known = places[place].members[key] {
+                    child = known
+                } else {
+                    child = add(step, below: place)
+                    places[place].members[key] = child
+                }
+                places[place].lastMember = (key, child)
+                return child
+            case .element:
+                if places[place].element >= 0 { return places[place].element }
+                let child = add(step, below: place)
+                places[place].element = child
+                return child
+            case .pairValue:
+                if places[place].pairValue >= 0 { return places[place].pairValue }
+                let child = add(step, below: place)
+                places[place].pairValue = child
+                return child
+            }
+        }
+
+        private mutating func add(_ step: EncodedTypeNotes.Step, below parent: Int) -> Int {
+            places.append(Place(parent: parent, step: step))
+            return places.count - 1
+        }
+
+        /// Marks `kind` as noted at `place`; returns the place's path when it was not noted there before, `nil`
+        /// when it was.
+        mutating func markNoted(_ kind: EncodedTypeNotes.Kind, at place: Int) -> [EncodedTypeNotes.Step]? {
+            let bit = Self.bit(of: kind)
+            guard places[place].notedKinds & bit == 0 else { return nil }
+            places[place].notedKinds |= bit
+            var path: [EncodedTypeNotes.Step] = []
+            var step = place
+            while step != Self.root {
+                path.append(places[step].step)
+                step = places[step].parent
+            }
+            return path.reversed()
+        }
+
+        private static func bit(of kind: EncodedTypeNotes.Kind) -> UInt8 {
+            switch kind {
+            case .keyedPairArrays: 1
+            case .dates: 2
+            case .durations: 4
+            }
+        }
+    }
+}
