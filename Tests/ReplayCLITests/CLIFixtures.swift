@@ -94,11 +94,28 @@ struct Scratch {
 
     func file(_ name: String) -> String { url.appendingPathComponent(name).path }
 
+    /// Writes `text` to the file `name`; an `executable` one is put in place by a `cp` process.
+    ///
+    /// A file this process wrote can be open for writing in a child that another test forked meanwhile (until the
+    /// child execs), and executing it then fails with ETXTBSY ("text file busy", exit 126). The copy's only writer
+    /// is `cp`, which has exited before the file is run.
     @discardableResult
     func write(_ name: String, _ text: String, executable: Bool = false) throws -> String {
         let path = file(name)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        if executable { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path) }
+        guard executable else {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let draft = path + ".draft"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: draft))
+        let copy = Process()
+        copy.executableURL = URL(fileURLWithPath: "/bin/cp")
+        copy.arguments = [draft, path]
+        try copy.run()
+        copy.waitUntilExit()
+        try FileManager.default.removeItem(atPath: draft)
+        guard copy.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
         return path
     }
 
