@@ -54,9 +54,11 @@ enum RecordingBenchmarks {
     }
 
     /// Actions per second from dispatch to a flushed session, with a buffer large enough to drop nothing:
-    /// to a file directly, and through a running `replayd` when `daemon` is given.
+    /// to a file directly, and through a running `replayd` when `daemon` is given; with the recorder's default
+    /// number of encoding threads, or two when `onTwoThreads`.
     static func sustainedRate(
-        label: String, bytes: Int, actions: Int, daemon: BenchmarkDaemon? = nil, reusingUnchangedParts: Bool = false
+        label: String, bytes: Int, actions: Int, daemon: BenchmarkDaemon? = nil, reusingUnchangedParts: Bool = false,
+        onTwoThreads: Bool = false
     ) -> (Row, Int) {
         let itemCount = Inventory.itemCount(forBytes: bytes)
         let store = Store(initialState: Inventory.state(itemCount: itemCount), reducer: Inventory.reducer)
@@ -66,7 +68,8 @@ enum RecordingBenchmarks {
         let recorder = store.startRecording(
             .init(
                 storeID: "inventory", app: AppInfo(name: "bench"), bufferCapacity: actions + 1,
-                reusesEncodingOfUnchangedParts: reusingUnchangedParts),
+                reusesEncodingOfUnchangedParts: reusingUnchangedParts,
+                encodesStatesInParallel: onTwoThreads ? true : nil),
             to: transport)
         var statistics = RecorderStatistics()
         let seconds = Measure.seconds {
@@ -75,7 +78,8 @@ enum RecordingBenchmarks {
         }
         let row = Row(
             name: "recorded \(daemon == nil ? "to a file" : "through replayd"), \(label) state"
-                + (reusingUnchangedParts ? ", reusing unchanged parts" : ""),
+                + (reusingUnchangedParts ? ", reusing unchanged parts" : "")
+                + (onTwoThreads ? ", two encoding threads" : ""),
             figure: Double(actions) / seconds, unit: "actions/s",
             reference: foundationEncodeRate(Inventory.state(itemCount: itemCount)),
             referenceName: "Foundation JSONEncoder alone", target: ">= 10000 actions/s")

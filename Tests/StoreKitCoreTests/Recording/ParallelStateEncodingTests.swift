@@ -74,7 +74,7 @@ private final class GatedTransport: SessionTransport, @unchecked Sendable {
         let recorder = store.startRecording(
             .init(
                 storeID: "board", app: AppInfo(name: "Board"), snapshots: snapshots,
-                reusesEncodingOfUnchangedParts: reusesUnchangedParts),
+                reusesEncodingOfUnchangedParts: reusesUnchangedParts, encodesStatesInParallel: true),
             to: transport)
         for action in actions { store.dispatch(action) }
         transport.open()
@@ -92,7 +92,7 @@ private final class GatedTransport: SessionTransport, @unchecked Sendable {
         let (sequential, sequentialRecorder) = record(Board.actions, snapshots: snapshots, reusesUnchangedParts: true)
         #expect(sequentialRecorder.stateEncodingPool == nil)
 
-        // When it is recorded by default, its states encoded ahead on two threads
+        // When it is recorded with its states encoded ahead on two threads
         let (parallel, parallelRecorder) = record(Board.actions, snapshots: snapshots, reusesUnchangedParts: false)
 
         // Then the second thread encoded, ended with the recorder, and the lines are the same, gap included
