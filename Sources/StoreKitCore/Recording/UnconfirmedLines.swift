@@ -48,7 +48,8 @@ package struct UnconfirmedLines {
         package var missing: ClosedRange<Int>?
         /// The lines to send again, in order.
         package var lines: [UInt8]
-        /// How many action lines of ``lines`` cover sequence numbers after the `newAfter` given.
+        /// How many held action lines cover sequence numbers after the `newAfter` given: written now, whether the
+        /// receiver persisted them before the reconnect (from a write cut short) or they are in ``lines``.
         package var newActions: Int
     }
 
@@ -98,7 +99,8 @@ package struct UnconfirmedLines {
     /// - Parameter newAfter: Action lines after this sequence number are counted in ``Resend/newActions``.
     package func resend(after persisted: Int, newAfter: Int) -> Resend {
         var lines: [UInt8] = []
-        var newActions = 0
+        // Those the receiver persisted from a write that failed part way are written as much as those sent again.
+        let newActions = held.lazy.filter { $0.isAction && $0.sequences.lowerBound > newAfter }.count
         var next = persisted + 1
         var missing: ClosedRange<Int>?
         for entry in held where entry.sequences.upperBound >= next {
@@ -115,7 +117,6 @@ package struct UnconfirmedLines {
             case .state, .patch:
                 lines += entry.bytes
             }
-            if entry.isAction && entry.sequences.lowerBound > newAfter { newActions += 1 }
             next = entry.sequences.upperBound + 1
         }
         if next <= lastSequence { missing = (missing?.lowerBound ?? next)...lastSequence }

@@ -27,6 +27,19 @@ import Testing
         #expect(resend.newActions == 1)
     }
 
+    @Test func linesTheReceiverPersistedFromAWriteCutShortCountAsWritten() {
+        // Given ten lines held, of which the recorder had counted the first four as written when a write failed
+        var lines = UnconfirmedLines(byteLimit: 1 << 20)
+        for sequence in 1...10 { lines.append(action(sequence)) }
+
+        // When the receiver says after the reconnect that it persisted up to 7 (part of the failed write)
+        let resend = lines.resend(after: 7, newAfter: 4)
+
+        // Then 8 to 10 go again, and 5 to 10 are all newly written: 5 to 7 reached the receiver before it failed
+        #expect(text(resend.lines) == "line 8\nline 9\nline 10\n")
+        #expect(resend.newActions == 6)
+    }
+
     @Test func aPatchThatStartsAResendGoesWithItsFullState() {
         // Given a full state followed by two patches
         var lines = UnconfirmedLines(byteLimit: 1 << 20)
