@@ -119,8 +119,9 @@ enum Executables {
 
 /// A real `replayd` process on a temporary socket and directory, its log kept in a file.
 final class DaemonProcess {
-    /// How long starting and stopping the daemon may take: generous, because a whole test run on a busy 2-core
-    /// machine (load 10 to 20) was seen to take over 30 s for a start or a SIGTERM'd exit that takes milliseconds alone.
+    /// How long starting and stopping the daemon, or a recorder's reconnect to it, may take: generous, because a
+    /// whole test run on a busy 2-core machine (load 10 to 20), or under ThreadSanitizer, was seen to take over 30 s
+    /// for what takes milliseconds alone.
     static let processTimeout = 120.0
 
     let folder: TemporaryFolder

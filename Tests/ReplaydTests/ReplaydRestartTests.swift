@@ -27,7 +27,9 @@ import Testing
             await waitUntil("\(round * 1000) actions are dispatched") { producer.dispatched >= round * 1000 }
             await daemon.kill9()
             daemon = try await DaemonProcess(folder: folder, logName: "restart-\(round).log")
-            await waitUntil("the recorder reconnects to restart \(round)") { daemon.count("session.started") == 1 }
+            await waitUntil("the recorder reconnects to restart \(round)", timeout: DaemonProcess.processTimeout) {
+                daemon.count("session.started") == 1
+            }
         }
         await waitUntil("4,000 actions are dispatched") { producer.dispatched >= 4000 }
         producer.stop()
