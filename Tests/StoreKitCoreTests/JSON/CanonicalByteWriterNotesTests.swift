@@ -78,22 +78,6 @@ private struct TodosState: Encodable, Hashable {
     var shifting: [Shifting] = []
 }
 
-/// `value` under the key `value`, through the byte writer.
-private struct Wrapped<Value: Encodable>: Encodable {
-    var value: Value
-}
-
-/// `value` under the key `value` through a super encoder, which the byte writer hands to the tree encoder: the
-/// reference for the notes.
-private struct TreeOnly<Value: Encodable>: Encodable {
-    var value: Value
-    private enum Keys: String, CodingKey { case value }
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Keys.self)
-        try value.encode(to: container.superEncoder(forKey: .value))
-    }
-}
-
 /// Random todos states, each a few changes from the one before, as a session's states are.
 private struct StateMaker {
     var random: SeededRandom
