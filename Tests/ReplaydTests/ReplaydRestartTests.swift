@@ -13,11 +13,12 @@ import Testing
         var daemon = try await DaemonProcess(folder: folder)
         let store = Store(initialState: Counter.State(), reducer: Counter.reducer)
         let recorder = store.startRecording(
-            // A queue that cannot fill even on a slow machine (or under ThreadSanitizer), so that the only loss this
+            // A queue, and a hold of unconfirmed lines, that cannot fill even on a slow machine (or under
+            // ThreadSanitizer, where one reconnect took long enough for 8 MB of lines), so that the only loss this
             // could show is one across a restart.
             .init(
                 storeID: Counter.storeID, app: AppInfo(name: "Tests", version: "1"), sessionID: "restarts",
-                bufferCapacity: 1 << 20),
+                bufferCapacity: 1 << 20, unconfirmedBufferBytes: 1 << 30),
             to: UnixSocketTransport(path: folder.socket, timeout: 2, firstRetryDelay: 0.02))
         let producer = Producer(store: store)
         producer.start()
