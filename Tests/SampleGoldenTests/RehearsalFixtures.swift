@@ -87,7 +87,7 @@ enum RehearsalFixtures {
 
     /// Returns whether `condition` became true within `timeout`, waiting on it without a fixed sleep: the body
     /// awaits the condition, and a timer task only bounds how long a broken build can hang the test.
-    static func within(_ timeout: Duration = .seconds(10), _ condition: @escaping @Sendable () async -> Void) async -> Bool {
+    static func within(_ timeout: Duration = .seconds(60), _ condition: @escaping @Sendable () async -> Void) async -> Bool {
         await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 await condition()
