@@ -108,11 +108,9 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     /// Fewer queued actions than this after a batch mean the background thread has caught up.
     private static var napBelow: Int { 1 }
 
-    private enum Pending {
-        case action(sequence: Int, time: Double, action: Action, state: State, origin: ActionEvent.Origin)
-        case gap(GapEvent)
-        /// A slot of a batch already delivered, its action and state released.
-        case delivered
+    /// The memory of one queued action besides what its state and action point to.
+    private static var slotBytes: Int {
+        MemoryLayout<QueuedEvent>.stride + MemoryLayout<Action>.stride + MemoryLayout<State>.stride
     }
 
     /// The bytes of lines the background thread gathers before sending them together (sending during a batch
@@ -137,11 +135,15 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     private let initialState: State
     private let startedAt: Date
     private let startNanoseconds: UInt64
+    /// The monotonic time, in nanoseconds, from which the store counts its dispatches' `uptimeNanoseconds`, when
+    /// known: an action's time is then the store's, without reading the clock again (a sixth of what recording a
+    /// small state cost the dispatching thread).
+    private let storeClockOrigin: UInt64?
     private let encoder = CanonicalJSONEncoder()
 
     // Guarded by `condition`.
     private let condition = NSCondition()
-    private var queue: [Pending] = []
+    private let queue = RecorderQueue<State, Action>()
     private var bufferFullRange: ClosedRange<Int>?
     private var baseStoreSequence: Int?
     private var lastSequence = 0
@@ -185,7 +187,16 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     ///   - initialState: The store's state when recording starts.
     ///   - transport: Where the lines go.
     ///   - configuration: Names and bounds.
-    public init(initialState: State, transport: any SessionTransport, configuration: Configuration) {
+    public convenience init(initialState: State, transport: any SessionTransport, configuration: Configuration) {
+        self.init(initialState: initialState, transport: transport, configuration: configuration, storeClockOrigin: nil)
+    }
+
+    /// Creates a recorder for a store that counts its dispatches' `uptimeNanoseconds` from `storeClockOrigin`
+    /// (monotonic nanoseconds), or, with `nil`, one that reads the clock at each action.
+    init(
+        initialState: State, transport: any SessionTransport, configuration: Configuration, storeClockOrigin: UInt64?
+    ) {
+        self.storeClockOrigin = storeClockOrigin
         self.initialState = initialState
         self.transport = transport
         self.configuration = configuration
@@ -197,7 +208,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
             && (configuration.encodesStatesInParallel ?? (ProcessInfo.processInfo.activeProcessorCount >= 3))
         stateEncodingPool = encodesInParallel ? StateEncodingPool() : nil
         unconfirmed = UnconfirmedLines(byteLimit: configuration.unconfirmedBufferBytes)
-        bytesPerAction = max(MemoryLayout<Pending>.stride, configuration.bufferBytes / 4096)
+        bytesPerAction = max(Self.slotBytes, configuration.bufferBytes / 4096)
         let thread = Thread { [self] in runWorker() }
         thread.name = "SessionRecorder \(configuration.storeID)"
         thread.start()
@@ -210,7 +221,8 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
 
     /// Enqueues the action and the new state; called by the store on the dispatching thread.
     public func actionDispatched(_ action: Action, oldState: State, newState: State, context: DispatchContext) {
-        let time = Double(MonotonicClock.nanoseconds() &- startNanoseconds) / 1e9
+        let now = storeClockOrigin.map { $0 &+ context.uptimeNanoseconds } ?? MonotonicClock.nanoseconds()
+        let time = Double(now > startNanoseconds ? now - startNanoseconds : 0) / 1e9
         condition.lock()
         defer { condition.unlock() }
         guard endReason == nil else { return }
@@ -235,7 +247,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         }
         pendingActions += 1
         queuedSinceEstimate += 1
-        queue.append(.action(sequence: sequence, time: time, action: action, state: newState, origin: origin))
+        queue.append(action: action, state: newState, sequence: sequence, time: time, origin: origin)
         wakeWorkerIfNeeded()
     }
 
@@ -286,8 +298,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     private func flushBufferFullGap() {
         guard let range = bufferFullRange else { return }
         bufferFullRange = nil
-        queue.append(
-            .gap(GapEvent(firstSequence: range.lowerBound, lastSequence: range.upperBound, reason: .bufferFull)))
+        queue.append(gap: GapEvent(firstSequence: range.lowerBound, lastSequence: range.upperBound, reason: .bufferFull))
     }
 
     // MARK: - Background thread
@@ -300,7 +311,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         _ = send([], held: false, newActions: 0)
         // The queue and this batch swap buffers, so taking the queue neither allocates under the lock nor leaves
         // the dispatching thread appending into fresh, untouched memory; the batch is emptied after the lock.
-        var batch: [Pending] = []
+        let batch = RecorderQueue<State, Action>()
         var delivered = false
         while true {
             condition.lock()
@@ -315,17 +326,17 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
                 condition.wait()
             }
             worker = .busy
-            swap(&queue, &batch)
+            queue.swapContents(with: batch)
             let ending = endReason
             condition.unlock()
 
-            deliver(&batch, in: &chunk)
+            deliver(batch, in: &chunk)
             delivered = !batch.isEmpty
             if let ending, batch.isEmpty {
                 writeEnd(ending)
                 return
             }
-            batch.removeAll(keepingCapacity: batch.count <= Self.keptBatchSlots)
+            batch.removeAll(keptCapacity: Self.keptBatchSlots)
         }
     }
 
@@ -344,30 +355,22 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     /// Encodes the batch's actions and sends their lines a chunk at a time, releasing the states of the encoded
     /// actions a few hundred at a time.
     /// - Parameter chunk: Empty; its storage is reused from batch to batch.
-    private func deliver(_ batch: inout [Pending], in chunk: inout Chunk) {
+    private func deliver(_ batch: RecorderQueue<State, Action>, in chunk: inout Chunk) {
         // After a failure the lines before this batch may be lost: start it with a full state.
         if needsStart { previousState = nil }
-        var unreleased = batch.startIndex
-        // Releases the states of the actions encoded so far in one go (the app's thread allocates while this one
-        // frees, so a few larger releases disturb it less than one per action).
-        func releaseStates(through index: Int) {
-            guard unreleased <= index else { return }
-            for slot in unreleased...index { batch[slot] = .delivered }
-            unreleased = index + 1
-        }
+        // The index among the batch's actions of the next `.action` event.
+        var next = 0
         var window = StateEncodingWindow<State>()
-        for index in batch.indices {
-            let encodedState = stateEncodingPool.flatMap { pool in
-                window.encodedState(at: index, of: batch.count, with: pool) { slot in
-                    guard case .action(_, _, _, let state, _) = batch[slot] else { return nil }
-                    return state
-                }
-            }
-            let item = batch[index]
+        for event in batch.events {
             var line: [UInt8] = []
             let entry: UnconfirmedLines.Entry
-            switch item {
-            case .action(let sequence, let time, let action, let state, let origin):
+            switch event {
+            case .action(let sequence, let time, let origin):
+                let (action, state) = (batch.action(at: next), batch.state(at: next))
+                let encodedState = stateEncodingPool.flatMap { pool in
+                    window.encodedState(at: next, of: batch.actionCount, with: pool) { batch.state(at: $0) }
+                }
+                next += 1
                 chunk.released += 1
                 do {
                     let name = configuration.actionName?(action) ?? ActionName.of(action)
@@ -402,22 +405,20 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
                 line = SessionEvent.gap(gap).line
                 entry = UnconfirmedLines.Entry(
                     sequences: gap.firstSequence...gap.lastSequence, bytes: line, content: .gap(gap))
-            case .delivered:
-                continue
             }
             unconfirmed.append(entry)
             chunk.lines += line
             if chunk.lines.count >= Self.chunkBytes {
-                releaseStates(through: index)
+                batch.release(before: next)
                 send(&chunk)
             } else if chunk.released >= Self.releaseEvery {
-                releaseStates(through: index)
+                batch.release(before: next)
                 release(&chunk)
             } else if chunk.lastEncodedBytes != nil && chunk.released % Self.estimateEvery == 0 {
                 release(&chunk, statesReleased: false)
             }
         }
-        if let last = batch.indices.last { releaseStates(through: last) }
+        batch.release(before: next)
         send(&chunk)
     }
 
@@ -447,7 +448,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         condition.withLock {
             pendingActions -= released
             if let encoded {
-                bytesPerAction = MemoryLayout<Pending>.stride + encoded
+                bytesPerAction = Self.slotBytes + encoded
                 queuedSinceEstimate = 0
             }
         }
@@ -500,7 +501,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
                     // Until an action is encoded, the initial state tells how much memory one holds.
                     hasEstimate = true
                     condition.withLock {
-                        bytesPerAction = MemoryLayout<Pending>.stride + header.count
+                        bytesPerAction = Self.slotBytes + header.count
                         queuedSinceEstimate = 0
                     }
                 }

@@ -15,7 +15,9 @@ extension Store {
         _ configuration: SessionRecorder<State, Action>.Configuration, to transport: any SessionTransport
     ) -> SessionRecorder<State, Action> {
         register { currentState in
-            SessionRecorder(initialState: currentState, transport: transport, configuration: configuration)
+            SessionRecorder(
+                initialState: currentState, transport: transport, configuration: configuration,
+                storeClockOrigin: createdAt)
         }
     }
 }

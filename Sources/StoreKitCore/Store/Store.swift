@@ -24,7 +24,8 @@ import Foundation
 public final class Store<State: Codable & Equatable & Sendable, Action: Codable & Sendable>: @unchecked Sendable {
     private let lock = NSRecursiveLock()
     private let reducer: Reducer<State, Action>
-    private let createdAt = MonotonicClock.nanoseconds()
+    /// The monotonic time, in nanoseconds, from which dispatch contexts count their `uptimeNanoseconds`.
+    let createdAt = MonotonicClock.nanoseconds()
     private let effectTasks = EffectTasks()
     private let cancellations = EffectCancellations()
 
