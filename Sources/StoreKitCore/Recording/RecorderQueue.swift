@@ -1,66 +1,93 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// What a ``RecorderQueue`` holds for one event, besides an action's action and state.
 enum QueuedEvent {
     /// An action; its action and state are the queue's next ones.
     case action(sequence: Int, time: Double, origin: ActionEvent.Origin)
-    /// A gap in the session.
-    case gap(GapEvent)
+    /// A gap in the session; boxed, as gaps are rare, so an event takes 32 bytes instead of 48.
+    indirect case gap(GapEvent)
 }
 
 /// The events a ``SessionRecorder`` has queued for its background thread, or that thread's batch of them.
 ///
-/// A recorder's code is generic over the app's types and compiled once for all of them, so every generic type it
-/// touches on the dispatching thread costs a lookup of that type's metadata (a hash-table search in the Swift
-/// runtime): an enum or a tuple with an action and a state in its payload, an `Array<Action>` whose `append` is the
-/// standard library's unspecialized one, a generic struct whose method is called. Those lookups were a third of
-/// what recording cost a dispatch of a small state. So this queue is a class, whose methods find the app's types in
-/// the instance itself; it keeps the actions and states in memory it manages, apart from the events, which are
-/// not generic.
+/// Two things keep an append cheap and steady on the dispatching thread:
+/// - A recorder's code is generic over the app's types and compiled once for all of them, so every generic type it
+///   touches there costs a lookup of that type's metadata (a hash-table search in the Swift runtime): an enum or a
+///   tuple with an action and a state in its payload, an `Array<Action>` (whose `append` is then the standard
+///   library's unspecialized one), a generic struct whose method is called. Those lookups were a third of what
+///   recording cost a dispatch of a small state. So this queue is a class, whose methods find the app's types in
+///   the instance itself, and it keeps the events, actions and states in memory it manages.
+/// - Memory reached for the first time costs a page fault (a microsecond or more; one every 128 events). So the
+///   storage is written to once when it is made, and the background thread makes room ahead
+///   (``reserve(forActions:)``) in the queue it hands back, so the dispatching thread rarely grows one.
 final class RecorderQueue<State, Action> {
     // Exclusivity is not checked at run time (it cost a sixth of a small state's recording on the dispatching
     // thread): a queue is used by one thread at a time, under its recorder's lock or as the background thread's
     // batch, and no method passes a property inout to code that could touch it again.
 
-    /// The events, in order.
-    @exclusivity(unchecked) private(set) var events: [QueuedEvent] = []
+    @exclusivity(unchecked) private var events: UnsafeMutablePointer<QueuedEvent>
+    @exclusivity(unchecked) private var eventCapacity: Int
+    /// How many events are queued.
+    @exclusivity(unchecked) private(set) var count = 0
     @exclusivity(unchecked) private var actions: UnsafeMutablePointer<Action>
     @exclusivity(unchecked) private var states: UnsafeMutablePointer<State>
     /// How many actions (and states) the storage has room for.
-    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private(set) var capacity: Int
     /// How many actions (and states) are queued, released ones included.
     @exclusivity(unchecked) private(set) var actionCount = 0
     /// How many actions (and states), from the first, were released.
     @exclusivity(unchecked) private var releasedCount = 0
 
-    /// Creates an empty queue with room for `capacity` actions before it grows.
-    init(capacity: Int = 64) {
+    /// Creates an empty queue with room for `capacity` actions and as many events, its memory written to once.
+    init(capacity: Int) {
         self.capacity = max(1, capacity)
+        eventCapacity = self.capacity
+        events = .allocate(capacity: eventCapacity)
         actions = .allocate(capacity: self.capacity)
         states = .allocate(capacity: self.capacity)
+        Self.touch(events, from: 0, to: eventCapacity)
+        Self.touch(actions, from: 0, to: self.capacity)
+        Self.touch(states, from: 0, to: self.capacity)
     }
 
     deinit {
-        removeAll(keptCapacity: 0)
+        removeAll(keptCapacity: .max)
+        events.deallocate()
         actions.deallocate()
         states.deallocate()
     }
 
-    /// How many events are queued.
-    var count: Int { events.count }
     /// Whether no event is queued.
-    var isEmpty: Bool { events.isEmpty }
+    var isEmpty: Bool { count == 0 }
 
     /// Queues an action and the state after it.
     func append(action: Action, state: State, sequence: Int, time: Double, origin: ActionEvent.Origin) {
-        if actionCount == capacity { grow() }
+        if actionCount == capacity { growActions() }
         (actions + actionCount).initialize(to: action)
         (states + actionCount).initialize(to: state)
         actionCount += 1
-        events.append(.action(sequence: sequence, time: time, origin: origin))
+        append(.action(sequence: sequence, time: time, origin: origin))
     }
 
     /// Queues a gap.
     func append(gap: GapEvent) {
-        events.append(.gap(gap))
+        append(.gap(gap))
+    }
+
+    private func append(_ event: QueuedEvent) {
+        if count == eventCapacity { growEvents() }
+        (events + count).initialize(to: event)
+        count += 1
+    }
+
+    /// The event at `index`, from 0.
+    func event(at index: Int) -> QueuedEvent {
+        precondition(index >= 0 && index < count, "event \(index) of a recorder's queue of \(count)")
+        return events[index]
     }
 
     /// The action of the `.action` event with `index` among the `.action` events, from 0; not released yet.
@@ -85,19 +112,32 @@ final class RecorderQueue<State, Action> {
         releasedCount = end
     }
 
-    /// Empties the queue, keeping its storage unless it has room for more than `keptCapacity` actions.
+    /// Empties the queue, keeping its storage unless it has room for more than `keptCapacity` actions or events.
     func removeAll(keptCapacity: Int) {
         release(before: actionCount)
-        let keeps = capacity <= keptCapacity
-        events.removeAll(keepingCapacity: keeps)
+        events.deinitialize(count: count)
+        count = 0
         actionCount = 0
         releasedCount = 0
-        if !keeps && keptCapacity > 0 { replaceStorage(capacity: 64) }
+        if capacity > keptCapacity || eventCapacity > keptCapacity {
+            replaceStorage(actionCapacity: 1, eventCapacity: 1)
+        }
+    }
+
+    /// Makes room in this empty queue for `wanted` actions and as many events, written to once, so that the
+    /// dispatching thread, which appends to it later, neither grows it (copying what it holds) nor faults its
+    /// pages in. Call where a pause does not matter: on the background thread.
+    func reserve(forActions wanted: Int) {
+        precondition(isEmpty, "a recorder's queue reserves room only when empty")
+        guard wanted > capacity || wanted > eventCapacity else { return }
+        replaceStorage(actionCapacity: max(wanted, capacity), eventCapacity: max(wanted, eventCapacity))
     }
 
     /// Exchanges everything this queue holds with `other`.
     func swapContents(with other: RecorderQueue) {
         swap(&events, &other.events)
+        swap(&eventCapacity, &other.eventCapacity)
+        swap(&count, &other.count)
         swap(&actions, &other.actions)
         swap(&states, &other.states)
         swap(&capacity, &other.capacity)
@@ -105,22 +145,53 @@ final class RecorderQueue<State, Action> {
         swap(&releasedCount, &other.releasedCount)
     }
 
-    /// Doubles the storage.
-    private func grow() {
-        replaceStorage(capacity: capacity * 2)
-    }
-
-    /// Moves the unreleased actions and states to new storage for `newCapacity` of them, at the same indices.
-    private func replaceStorage(capacity newCapacity: Int) {
-        let live = actionCount - releasedCount
+    /// Doubles the room for actions and states, keeping the unreleased ones at their indices.
+    private func growActions() {
+        let newCapacity = capacity * 2
         let newActions = UnsafeMutablePointer<Action>.allocate(capacity: newCapacity)
         let newStates = UnsafeMutablePointer<State>.allocate(capacity: newCapacity)
+        let live = actionCount - releasedCount
         (newActions + releasedCount).moveInitialize(from: actions + releasedCount, count: live)
         (newStates + releasedCount).moveInitialize(from: states + releasedCount, count: live)
+        // Faulting the new pages in now costs this one append what the next appends would each pay for theirs.
+        Self.touch(newActions, from: actionCount, to: newCapacity)
+        Self.touch(newStates, from: actionCount, to: newCapacity)
         actions.deallocate()
         states.deallocate()
         actions = newActions
         states = newStates
         capacity = newCapacity
+    }
+
+    /// Doubles the room for events.
+    private func growEvents() {
+        let newCapacity = eventCapacity * 2
+        let newEvents = UnsafeMutablePointer<QueuedEvent>.allocate(capacity: newCapacity)
+        newEvents.moveInitialize(from: events, count: count)
+        Self.touch(newEvents, from: count, to: newCapacity)
+        events.deallocate()
+        events = newEvents
+        eventCapacity = newCapacity
+    }
+
+    /// Replaces the storage of this empty queue with written-to storage of the given capacities.
+    private func replaceStorage(actionCapacity: Int, eventCapacity newEventCapacity: Int) {
+        events.deallocate()
+        actions.deallocate()
+        states.deallocate()
+        events = .allocate(capacity: newEventCapacity)
+        actions = .allocate(capacity: actionCapacity)
+        states = .allocate(capacity: actionCapacity)
+        eventCapacity = newEventCapacity
+        capacity = actionCapacity
+        Self.touch(events, from: 0, to: eventCapacity)
+        Self.touch(actions, from: 0, to: capacity)
+        Self.touch(states, from: 0, to: capacity)
+    }
+
+    /// Writes zeros over the uninitialized elements `start..<end` of `storage`, so their pages are in memory.
+    private static func touch<Element>(_ storage: UnsafeMutablePointer<Element>, from start: Int, to end: Int) {
+        guard end > start else { return }
+        memset(UnsafeMutableRawPointer(storage + start), 0, (end - start) * MemoryLayout<Element>.stride)
     }
 }

@@ -128,6 +128,8 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     private static var actionsPerEstimate: Int { 4096 }
     /// A batch taken with more slots than this gives its storage back instead of keeping it for the next one.
     private static var keptBatchSlots: Int { 16384 }
+    /// How many actions the queue and the batch have room for at first (about 70 KB each for a small state).
+    private static var initialQueueSlots: Int { 1024 }
 
     /// The configuration the recorder was created with.
     public let configuration: Configuration
@@ -143,7 +145,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
 
     // Guarded by `condition`.
     private let condition = NSCondition()
-    private let queue = RecorderQueue<State, Action>()
+    private let queue = RecorderQueue<State, Action>(capacity: initialQueueSlots)
     private var bufferFullRange: ClosedRange<Int>?
     private var baseStoreSequence: Int?
     private var lastSequence = 0
@@ -252,7 +254,8 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     }
 
     /// Signals the background thread when it sleeps, or when it naps and the queue is half full (by either of its
-    /// bounds); call with the lock held after adding to the queue.
+    /// bounds) or three quarters through the room it has (so the background thread takes it before this thread
+    /// must grow it); call with the lock held after adding to the queue.
     private func wakeWorkerIfNeeded() {
         switch worker {
         case .busy:
@@ -261,7 +264,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
             let halfFull = configuration.bufferCapacity.map { queue.count * 2 >= $0 }
                 ?? (pendingActions * bytesPerAction * 2 >= configuration.bufferBytes
                     || queuedSinceEstimate * 2 >= Self.actionsPerEstimate)
-            guard halfFull else { return }
+            guard halfFull || queue.actionCount * 4 >= queue.capacity * 3 else { return }
         case .sleeping:
             break
         }
@@ -311,7 +314,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         _ = send([], held: false, newActions: 0)
         // The queue and this batch swap buffers, so taking the queue neither allocates under the lock nor leaves
         // the dispatching thread appending into fresh, untouched memory; the batch is emptied after the lock.
-        let batch = RecorderQueue<State, Action>()
+        let batch = RecorderQueue<State, Action>(capacity: Self.initialQueueSlots)
         var delivered = false
         while true {
             condition.lock()
@@ -336,7 +339,11 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
                 writeEnd(ending)
                 return
             }
+            // The emptied batch becomes the queue the app's thread appends to next: room for twice this batch,
+            // made here, spares that thread growing it and faulting its pages in.
+            let taken = batch.actionCount
             batch.removeAll(keptCapacity: Self.keptBatchSlots)
+            batch.reserve(forActions: min(Self.keptBatchSlots, 2 * taken))
         }
     }
 
@@ -361,10 +368,10 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         // The index among the batch's actions of the next `.action` event.
         var next = 0
         var window = StateEncodingWindow<State>()
-        for event in batch.events {
+        for index in 0..<batch.count {
             var line: [UInt8] = []
             let entry: UnconfirmedLines.Entry
-            switch event {
+            switch batch.event(at: index) {
             case .action(let sequence, let time, let origin):
                 let (action, state) = (batch.action(at: next), batch.state(at: next))
                 let encodedState = stateEncodingPool.flatMap { pool in

@@ -35,8 +35,8 @@ import Testing
         #expect(queue.actionCount == 43)
         #expect((0..<43).map { queue.action(at: $0) } == Array(0..<43))
         #expect((0..<43).map { queue.state(at: $0).id } == Array(0..<43))
-        guard case .gap(let gap) = queue.events[3] else {
-            Issue.record("the fourth event is not the gap: \(queue.events[3])")
+        guard case .gap(let gap) = queue.event(at: 3) else {
+            Issue.record("the fourth event is not the gap: \(queue.event(at: 3))")
             return
         }
         #expect(gap.firstSequence == 4)
@@ -60,8 +60,8 @@ import Testing
     }
 
     @Test func swappingExchangesContentsAndEmptyingFreesWhatIsLeft() {
-        let queue = RecorderQueue<Probe, Int>()
-        let batch = RecorderQueue<Probe, Int>()
+        let queue = RecorderQueue<Probe, Int>(capacity: 64)
+        let batch = RecorderQueue<Probe, Int>(capacity: 64)
         let probes = fill(queue, count: 3)
 
         queue.swapContents(with: batch)
@@ -79,10 +79,17 @@ import Testing
         #expect(batch.state(at: 69).id == 69)
         batch.removeAll(keptCapacity: 1 << 20)
         #expect(again.allSatisfy { $0.probe == nil })
+
+        // Room reserved ahead is used without growing.
+        batch.reserve(forActions: 500)
+        #expect(batch.capacity == 500)
+        _ = fill(batch, count: 500)
+        #expect(batch.capacity == 500)
+        #expect(batch.state(at: 499).id == 499)
     }
 
     @Test func aQueueLetGoFreesItsStates() {
-        var queue: RecorderQueue<Probe, Int>? = RecorderQueue()
+        var queue: RecorderQueue<Probe, Int>? = RecorderQueue(capacity: 64)
         let probes = fill(queue!, count: 5)
         queue!.release(before: 2)
         queue = nil
