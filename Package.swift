@@ -30,7 +30,7 @@ var package = Package(
         .target(name: "ReplayDaemon", dependencies: ["StoreKitCore", "StoreKitReplay", "CommandLineOptions"]),
         .target(name: "ReplayCommands", dependencies: ["StoreKitCore", "StoreKitReplay", "CommandLineOptions"]),
         .executableTarget(name: "replayd", dependencies: ["ReplayDaemon"]),
-        .executableTarget(name: "replay-cli", dependencies: ["ReplayCommands"]),
+        .executableTarget(name: "replay-cli", dependencies: ["ReplayCommands", "StoreKitCore"]),
 
         .target(name: "SampleFeatures", dependencies: ["StoreKitCore"], path: "samples/Features"),
         // The realistic sample: a band's rehearsal planner, several features deep, with a navigation stack and a timer.

@@ -230,41 +230,56 @@ package struct IdentifiedMatching {
     /// Matches `old` with `new` by id; `nil` unless both hold identified elements (see ``StateDiff``) and at least
     /// one is not empty.
     package init?(_ old: [JSONValue], _ new: [JSONValue]) {
-        guard !(old.isEmpty && new.isEmpty), let oldIDs = Self.ids(of: old), let newIDs = Self.ids(of: new) else {
-            return nil
+        guard !(old.isEmpty && new.isEmpty), let oldIDs = Self.ids(of: old), let newIDs = Self.ids(of: new),
+            let oldIndex = Self.index(of: oldIDs)
+        else { return nil }
+        if oldIDs == newIDs {
+            // The same ids in the same order (the usual case: elements changed in place): nothing was added, removed
+            // or moved, and the new ids are as distinct as the old, without hashing them.
+            removed = []
+            newOrder = newIDs.indices.map { index in
+                NewElement(
+                    id: newIDs[index], index: index, new: new[index], old: (index: index, element: old[index]),
+                    moved: false)
+            }
+            return
         }
-        var oldIndex: [JSONValue: Int] = [:]
-        for (index, id) in oldIDs.enumerated() { oldIndex[id] = index }
-        let newIDSet = Set(newIDs)
-        removed = oldIDs.enumerated().filter { !newIDSet.contains($0.element) }.map {
+        guard let newIndex = Self.index(of: newIDs) else { return nil }
+        removed = oldIDs.enumerated().filter { newIndex[$0.element] == nil }.map {
             (id: $0.element, index: $0.offset, element: old[$0.offset])
         }
+        let oldIndices = newIDs.map { oldIndex[$0] }
         // The common elements in the new order, by their old indices: those on a longest increasing run stay.
-        let common = newIDs.enumerated().compactMap { index, id in oldIndex[id].map { (old: $0, new: index) } }
+        let common = oldIndices.enumerated().compactMap { index, oldAt in oldAt.map { (old: $0, new: index) } }
         let staying = Self.staying(common, oldCount: old.count)
         newOrder = newIDs.enumerated().map { index, id in
-            let oldAt = oldIndex[id]
+            let oldAt = oldIndices[index]
             return NewElement(
                 id: id, index: index, new: new[index], old: oldAt.map { (index: $0, element: old[$0]) },
                 moved: oldAt.map { !staying.contains($0) } ?? false)
         }
     }
 
-    /// The elements' ids: every element an object with a string or integer `id`, all different; else `nil`.
+    /// The elements' ids, in order, when every element is an object with a string or integer `id`; else `nil`.
     private static func ids(of elements: [JSONValue]) -> [JSONValue]? {
         var ids: [JSONValue] = []
-        var seen = Set<JSONValue>()
         ids.reserveCapacity(elements.count)
         for element in elements {
             guard case .object(let members) = element, let id = StateDiff.member("id", of: members) else { return nil }
             switch id {
-            case .string, .integer, .unsignedInteger, .bigInteger: break
+            case .string, .integer, .unsignedInteger, .bigInteger: ids.append(id)
             default: return nil
             }
-            guard seen.insert(id).inserted else { return nil }
-            ids.append(id)
         }
         return ids
+    }
+
+    /// Each id's index, or `nil` when two are equal (the elements are then not identified).
+    private static func index(of ids: [JSONValue]) -> [JSONValue: Int]? {
+        var index: [JSONValue: Int] = [:]
+        index.reserveCapacity(ids.count)
+        for (position, id) in ids.enumerated() where index.updateValue(position, forKey: id) != nil { return nil }
+        return index
     }
 
     /// The old indices of the common elements that stay where they were: a longest run of them that kept its

@@ -61,6 +61,19 @@ func systemMapShared(_ fd: Int32, _ length: Int) -> UnsafeMutableRawPointer? {
 /// `munmap(2)`.
 func systemUnmap(_ address: UnsafeMutableRawPointer, _ length: Int) -> Int32 { munmap(address, length) }
 
+/// `mallopt(M_TOP_PAD, bytes)` where the C library has it: glibc, whose `<malloc.h>` is not in the Swift module, so
+/// the function is looked up at run time. Returns whether the setting took.
+func systemPadHeapGrowth(_ bytes: Int32) -> Bool {
+    #if canImport(Glibc)
+    // A null handle is RTLD_DEFAULT in glibc; M_TOP_PAD is -2 in <malloc.h>.
+    guard let symbol = dlsym(nil, "mallopt") else { return false }
+    typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+    return unsafeBitCast(symbol, to: Mallopt.self)(-2, bytes) == 1
+    #else
+    return false
+    #endif
+}
+
 /// `flock(2)`.
 func systemFlock(_ fd: Int32, _ operation: Int32) -> Int32 { flock(fd, operation) }
 
