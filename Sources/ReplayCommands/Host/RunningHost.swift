@@ -99,7 +99,7 @@ final class RunningHost {
             case .line(let bytes):
                 guard let message = try? JSONValue(parsing: bytes), message["kind"]?.stringValue != nil else {
                     process.terminate()
-                    return .garbage(String(String(decoding: bytes.prefix(480), as: UTF8.self).prefix(120)))
+                    return .garbage(Self.excerpt(of: bytes))
                 }
                 if sawHello { return .message(message) }
                 guard message["kind"]?.stringValue == "hello", message["protocol"]?.integerValue == Int64(ReplayHost.protocolVersion)
@@ -107,12 +107,17 @@ final class RunningHost {
                     process.terminate()
                     throw CLIError(
                         .host,
-                        "the replay host does not speak replay-host protocol \(ReplayHost.protocolVersion): its first line was '\(String(decoding: bytes.prefix(480), as: UTF8.self).prefix(120))'")
+                        "the replay host does not speak replay-host protocol \(ReplayHost.protocolVersion): its first line was '\(Self.excerpt(of: bytes))'")
                 }
                 sawHello = true
                 return .hello(message["stores"]?.arrayValue?.compactMap(\.stringValue) ?? [])
             }
         }
+    }
+
+    /// The start of a line the host printed, to quote in a message: its first 120 characters.
+    private static func excerpt(of bytes: [UInt8]) -> String {
+        String(String(decoding: bytes.prefix(480), as: UTF8.self).prefix(120))
     }
 
     /// What the board's slots say now.

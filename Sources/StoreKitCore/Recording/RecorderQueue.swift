@@ -23,7 +23,7 @@ enum QueuedEvent {
 ///   the instance itself, and it keeps the events, actions and states in memory it manages.
 /// - Memory reached for the first time costs a page fault (a microsecond or more; one every 128 events). So the
 ///   storage is written to once when it is made, and the background thread makes room ahead
-///   (``reserve(forActions:)``) in the queue it hands back, so the dispatching thread rarely grows one.
+///   (``makeRoom(forActions:givingBackAbove:)``) in the queue it hands back, so the dispatching thread rarely grows one.
 final class RecorderQueue<State, Action> {
     // Exclusivity is not checked at run time (it cost a sixth of a small state's recording on the dispatching
     // thread): a queue is used by one thread at a time, under its recorder's lock or as the background thread's
@@ -40,22 +40,19 @@ final class RecorderQueue<State, Action> {
     /// How many actions (and states) are queued, released ones included.
     @exclusivity(unchecked) private(set) var actionCount = 0
     /// How many actions (and states), from the first, were released.
-    @exclusivity(unchecked) private var releasedCount = 0
+    @exclusivity(unchecked) private(set) var releasedCount = 0
 
     /// Creates an empty queue with room for `capacity` actions and as many events, its memory written to once.
     init(capacity: Int) {
         self.capacity = max(1, capacity)
         eventCapacity = self.capacity
-        events = .allocate(capacity: eventCapacity)
-        actions = .allocate(capacity: self.capacity)
-        states = .allocate(capacity: self.capacity)
-        Self.touch(events, from: 0, to: eventCapacity)
-        Self.touch(actions, from: 0, to: self.capacity)
-        Self.touch(states, from: 0, to: self.capacity)
+        events = Self.touchedStorage(capacity: eventCapacity)
+        actions = Self.touchedStorage(capacity: self.capacity)
+        states = Self.touchedStorage(capacity: self.capacity)
     }
 
     deinit {
-        removeAll(keptCapacity: .max)
+        removeAll()
         events.deallocate()
         actions.deallocate()
         states.deallocate()
@@ -112,25 +109,34 @@ final class RecorderQueue<State, Action> {
         releasedCount = end
     }
 
-    /// Empties the queue, keeping its storage unless it has room for more than `keptCapacity` actions or events.
-    func removeAll(keptCapacity: Int) {
+    /// Empties the queue, keeping its storage.
+    func removeAll() {
         release(before: actionCount)
         events.deinitialize(count: count)
         count = 0
         actionCount = 0
         releasedCount = 0
-        if capacity > keptCapacity || eventCapacity > keptCapacity {
-            replaceStorage(actionCapacity: 1, eventCapacity: 1)
-        }
     }
 
-    /// Makes room in this empty queue for `wanted` actions and as many events, written to once, so that the
-    /// dispatching thread, which appends to it later, neither grows it (copying what it holds) nor faults its
-    /// pages in. Call where a pause does not matter: on the background thread.
-    func reserve(forActions wanted: Int) {
-        precondition(isEmpty, "a recorder's queue reserves room only when empty")
-        guard wanted > capacity || wanted > eventCapacity else { return }
-        replaceStorage(actionCapacity: max(wanted, capacity), eventCapacity: max(wanted, eventCapacity))
+    /// Gives this empty queue room for `wanted` actions and as many events, written to once, so that the
+    /// dispatching thread, which appends to it later, neither grows it (copying what it holds) nor faults its pages
+    /// in; storage with room for more than `limit` is given back first. Call where a pause does not matter: on the
+    /// background thread.
+    func makeRoom(forActions wanted: Int, givingBackAbove limit: Int) {
+        precondition(isEmpty, "a recorder's queue makes room only when empty")
+        let wanted = max(1, wanted)
+        let givesBack = capacity > limit || eventCapacity > limit
+        guard givesBack || wanted > capacity || wanted > eventCapacity else { return }
+        let actionRoom = givesBack ? wanted : max(wanted, capacity)
+        let eventRoom = givesBack ? wanted : max(wanted, eventCapacity)
+        events.deallocate()
+        actions.deallocate()
+        states.deallocate()
+        events = Self.touchedStorage(capacity: eventRoom)
+        actions = Self.touchedStorage(capacity: actionRoom)
+        states = Self.touchedStorage(capacity: actionRoom)
+        eventCapacity = eventRoom
+        capacity = actionRoom
     }
 
     /// Exchanges everything this queue holds with `other`.
@@ -174,19 +180,11 @@ final class RecorderQueue<State, Action> {
         eventCapacity = newCapacity
     }
 
-    /// Replaces the storage of this empty queue with written-to storage of the given capacities.
-    private func replaceStorage(actionCapacity: Int, eventCapacity newEventCapacity: Int) {
-        events.deallocate()
-        actions.deallocate()
-        states.deallocate()
-        events = .allocate(capacity: newEventCapacity)
-        actions = .allocate(capacity: actionCapacity)
-        states = .allocate(capacity: actionCapacity)
-        eventCapacity = newEventCapacity
-        capacity = actionCapacity
-        Self.touch(events, from: 0, to: eventCapacity)
-        Self.touch(actions, from: 0, to: capacity)
-        Self.touch(states, from: 0, to: capacity)
+    /// New storage for `capacity` elements, written to.
+    private static func touchedStorage<Element>(capacity: Int) -> UnsafeMutablePointer<Element> {
+        let storage = UnsafeMutablePointer<Element>.allocate(capacity: max(1, capacity))
+        touch(storage, from: 0, to: capacity)
+        return storage
     }
 
     /// Writes zeros over the uninitialized elements `start..<end` of `storage`, so their pages are in memory.

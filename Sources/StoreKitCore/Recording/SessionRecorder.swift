@@ -342,8 +342,8 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
             // The emptied batch becomes the queue the app's thread appends to next: room for twice this batch,
             // made here, spares that thread growing it and faulting its pages in.
             let taken = batch.actionCount
-            batch.removeAll(keptCapacity: Self.keptBatchSlots)
-            batch.reserve(forActions: min(Self.keptBatchSlots, 2 * taken))
+            batch.removeAll()
+            batch.makeRoom(forActions: min(Self.keptBatchSlots, 2 * taken), givingBackAbove: Self.keptBatchSlots)
         }
     }
 
@@ -353,8 +353,6 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         var written = 0
         var encodingFailures = 0
         var lastEncodingError: String?
-        /// The actions whose states were released since the count of pending ones was last lowered.
-        var released = 0
         /// The encoded size of the last action and its full state.
         var lastEncodedBytes: Int?
     }
@@ -378,7 +376,6 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
                     window.encodedState(at: next, of: batch.actionCount, with: pool) { batch.state(at: $0) }
                 }
                 next += 1
-                chunk.released += 1
                 do {
                     let name = configuration.actionName?(action) ?? ActionName.of(action)
                     let encoded = try encodedAction(action)
@@ -415,29 +412,27 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
             }
             unconfirmed.append(entry)
             chunk.lines += line
+            let unreleased = next - batch.releasedCount
             if chunk.lines.count >= Self.chunkBytes {
-                batch.release(before: next)
-                send(&chunk)
-            } else if chunk.released >= Self.releaseEvery {
-                batch.release(before: next)
-                release(&chunk)
-            } else if chunk.lastEncodedBytes != nil && chunk.released % Self.estimateEvery == 0 {
-                release(&chunk, statesReleased: false)
+                send(&chunk, releasing: batch, before: next)
+            } else if unreleased >= Self.releaseEvery {
+                release(batch, before: next, estimatingBy: &chunk)
+            } else if chunk.lastEncodedBytes != nil && unreleased % Self.estimateEvery == 0 {
+                release(batch, before: batch.releasedCount, estimatingBy: &chunk)
             }
         }
-        batch.release(before: next)
-        send(&chunk)
+        send(&chunk, releasing: batch, before: next)
     }
 
-    /// Sends a chunk's lines (starting the transport if needed, even with none), then counts its actions as no
-    /// longer pending.
-    private func send(_ chunk: inout Chunk) {
+    /// Sends a chunk's lines (starting the transport if needed, even with none), then releases the batch's actions
+    /// before `end` (see ``release(_:before:estimatingBy:)``).
+    private func send(_ chunk: inout Chunk, releasing batch: RecorderQueue<State, Action>, before end: Int) {
         let delivered = send(chunk.lines, held: true, newActions: chunk.written)
         condition.withLock {
             stats.droppedEncodingFailed += chunk.encodingFailures
             if let lastEncodingError = chunk.lastEncodingError { stats.lastError = lastEncodingError }
         }
-        release(&chunk)
+        release(batch, before: end, estimatingBy: &chunk)
         if !delivered { previousState = nil }
         // The next chunk reuses the storage (allocating it afresh each time costs the app's thread too), unless a
         // burst made it large.
@@ -447,20 +442,26 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         chunk.lastEncodingError = nil
     }
 
-    /// Counts the actions whose states the chunk released as no longer pending (unless `statesReleased` is false),
-    /// and estimates the memory of those still pending by the last encoded size.
-    private func release(_ chunk: inout Chunk, statesReleased: Bool = true) {
-        let (released, encoded) = (statesReleased ? chunk.released : 0, chunk.lastEncodedBytes)
-        if encoded != nil { hasEstimate = true }
+    /// Releases the batch's actions and states before `end` (a few hundred at a time: the app's thread allocates
+    /// while this one frees, so a few larger releases disturb it less than one per action) and counts them as no
+    /// longer pending; estimates the memory of those still pending by the chunk's last encoded size, if any.
+    private func release(_ batch: RecorderQueue<State, Action>, before end: Int, estimatingBy chunk: inout Chunk) {
+        let released = max(0, end - batch.releasedCount)
+        batch.release(before: end)
+        let encoded = chunk.lastEncodedBytes
+        chunk.lastEncodedBytes = nil
         condition.withLock {
             pendingActions -= released
-            if let encoded {
-                bytesPerAction = Self.slotBytes + encoded
-                queuedSinceEstimate = 0
-            }
+            if let encoded { estimateBytesPerAction(encoded) }
         }
-        if statesReleased { chunk.released = 0 }
-        chunk.lastEncodedBytes = nil
+    }
+
+    /// Takes `encodedBytes`, the encoded size of an action and its state, as what each pending action holds besides
+    /// its slot; call with the lock held.
+    private func estimateBytesPerAction(_ encodedBytes: Int) {
+        hasEstimate = true
+        bytesPerAction = Self.slotBytes + encodedBytes
+        queuedSinceEstimate = 0
     }
 
     /// The state as a full snapshot, or as a patch against the previous line's state under delta snapshots.
@@ -506,11 +507,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
                 let header = try headerLine()
                 if !hasEstimate {
                     // Until an action is encoded, the initial state tells how much memory one holds.
-                    hasEstimate = true
-                    condition.withLock {
-                        bytesPerAction = Self.slotBytes + header.count
-                        queuedSinceEstimate = 0
-                    }
+                    condition.withLock { estimateBytesPerAction(header.count) }
                 }
                 let persisted = try transport.start(header: header)
                 needsStart = false

@@ -70,18 +70,19 @@ import Testing
         #expect(batch.state(at: 1).id == 1)
 
         batch.release(before: 1)
-        batch.removeAll(keptCapacity: 1)
+        batch.removeAll()
+        batch.makeRoom(forActions: 1, givingBackAbove: 1)
         #expect(probes.allSatisfy { $0.probe == nil })
         #expect(batch.isEmpty)
 
         // Storage given back (room for more than kept) or kept, the queue takes new actions after emptying.
         let again = fill(batch, count: 70)
         #expect(batch.state(at: 69).id == 69)
-        batch.removeAll(keptCapacity: 1 << 20)
+        batch.removeAll()
         #expect(again.allSatisfy { $0.probe == nil })
 
         // Room reserved ahead is used without growing.
-        batch.reserve(forActions: 500)
+        batch.makeRoom(forActions: 500, givingBackAbove: 1 << 20)
         #expect(batch.capacity == 500)
         _ = fill(batch, count: 500)
         #expect(batch.capacity == 500)
