@@ -11,7 +11,7 @@ public enum ReplayCLI {
     static let commands: [any Command.Type] = [
         DiffCommand.self, CheckCommand.self, ReplayCommand.self, ReportCommand.self, ShowCommand.self, LogCommand.self,
         HistoryCommand.self, StatsCommand.self, MinimizeCommand.self, ExportTestCommand.self, SessionsCommand.self,
-        VerifyCommand.self, UpdateCommand.self,
+        VerifyCommand.self, UpdateCommand.self, HostShowCommand.self,
     ]
 
     /// The root command: what `replay-cli --help` shows.

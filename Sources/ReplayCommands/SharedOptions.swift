@@ -7,7 +7,7 @@ package enum SharedOptions {
     package static let json = Flag("--json", help: "print one JSON document instead of text")
     /// `--host <command>`.
     package static let host = Option<String>.string(
-        "--host", valueName: "<command>", defaultDescription: "$REPLAY_HOST, else .replay.json here or in a parent",
+        "--host", valueName: "<command>", defaultDescription: "$REPLAY_HOST, else .replay.json here or in a parent up to the repository root",
         help: "the replay host to run")
     /// `--build <command>`.
     package static let build = Option<String>.string(

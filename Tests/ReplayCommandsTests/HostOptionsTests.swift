@@ -17,9 +17,9 @@ import Testing
     @Test func theOptionsNameTheHostItsBuildAndTheTimeout() throws {
         let options = try resolve(["--host", "./host", "--build", "make host", "--timeout", "5", "--no-build"])
         #expect(options.host.command == "./host")
-        #expect(options.host.origin == "--host")
+        #expect(options.host.origin == .option("--host"))
         #expect(options.host.build == "make host")
-        #expect(options.host.buildOrigin == "--build")
+        #expect(options.host.buildOrigin == .option("--build"))
         #expect(options.timeout == 5)
         #expect(options.skipBuild)
     }
@@ -27,9 +27,9 @@ import Testing
     @Test func withoutOptionsTheEnvironmentNamesTheHostAndTheTimeoutIsThirtySeconds() throws {
         let options = try resolve([], environment: ["REPLAY_HOST": "env-host", "REPLAY_BUILD": "env-build"])
         #expect(options.host.command == "env-host")
-        #expect(options.host.origin == "REPLAY_HOST")
+        #expect(options.host.origin == .environment("REPLAY_HOST"))
         #expect(options.host.build == "env-build")
-        #expect(options.host.buildOrigin == "REPLAY_BUILD")
+        #expect(options.host.buildOrigin == .environment("REPLAY_BUILD"))
         #expect(options.timeout == 30)
         #expect(!options.skipBuild)
     }

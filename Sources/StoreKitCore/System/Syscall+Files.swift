@@ -1,12 +1,16 @@
 extension Syscall {
-    /// The parts of `stat` the daemon checks: the kind, permission bits and owner of a path.
+    /// The parts of `stat` this package checks: the kind, permission bits, owner and group of a path.
     package struct FileStatus: Sendable, Equatable {
         /// The permission bits (`st_mode & 0o7777`).
         package var permissions: mode_t
         /// The owner's user id.
         package var owner: uid_t
+        /// The group's id.
+        package var group: gid_t
         /// True for a directory.
         package var isDirectory: Bool
+        /// True for a regular file (not a directory, device, FIFO or socket).
+        package var isRegularFile: Bool
         /// True for a socket.
         package var isSocket: Bool
         /// The size in bytes.
@@ -124,7 +128,9 @@ extension Syscall.FileStatus {
     init(_ info: stat) {
         permissions = info.st_mode & 0o7777
         owner = info.st_uid
+        group = info.st_gid
         isDirectory = info.st_mode & S_IFMT == S_IFDIR
+        isRegularFile = info.st_mode & S_IFMT == S_IFREG
         isSocket = info.st_mode & S_IFMT == S_IFSOCK
         size = Int(info.st_size)
         identity = Syscall.FileIdentity(
