@@ -65,7 +65,7 @@ package struct ReplayConfiguration {
     }
 
     /// The folders looked in, nearest first: from `start` up to the repository root, or `start` alone outside one.
-    static func searchedFolders(from start: String) -> [String] {
+    private static func searchedFolders(from start: String) -> [String] {
         var folders: [URL] = []
         var directory = URL(fileURLWithPath: start).standardizedFileURL
         while true {
@@ -81,7 +81,7 @@ package struct ReplayConfiguration {
 
     /// Why what a file or folder with `status` holds may have been written by someone other than you or root, or
     /// `nil` when it cannot: the words after "it" in a refusal.
-    static func distrust(_ status: Syscall.FileStatus) -> String? {
+    private static func distrust(_ status: Syscall.FileStatus) -> String? {
         let mode = "(mode \(String(status.permissions, radix: 8)))"
         let user = geteuid()
         if status.owner != user, status.owner != 0 { return "belongs to user \(status.owner), not to you (user \(user))" }
