@@ -29,21 +29,35 @@ enum CLI {
     /// The samples' replay host that `swift test` built beside the tests (a debug build).
     static let sampleHost = binaries.appendingPathComponent("sample-replay-host").path
 
+    /// A run killed because it did not finish in time.
+    struct TimedOut: Error, CustomStringConvertible {
+        var arguments: [String]
+        var seconds: Double
+        var description: String { "\(arguments) did not finish within \(seconds) s and was killed" }
+    }
+
     /// Runs `replay-cli` (or another built executable) with `arguments` in the package root.
     ///
     /// In the package root, `REPLAY_HOST` names ``sampleHost`` (unless `environment` sets it): the root's
     /// `.replay.json` names the release build of the samples' host, which `swift test` does not build.
+    /// - Parameters:
+    ///   - stdin: Bytes for standard input; `stdinFile` instead opens a file as standard input (`/dev/zero`).
+    ///   - timeout: Seconds the process may run: past them it is killed and the run throws ``TimedOut``, so a
+    ///     command that hangs fails its test instead of hanging the suite.
     static func run(
         _ arguments: [String], executable: String = "replay-cli", environment: [String: String] = [:],
-        stdin: Data? = nil, directory: URL? = nil
+        stdin: Data? = nil, stdinFile: String? = nil, directory: URL? = nil, timeout: Double = 600
     ) async throws -> Outcome {
         try await onOwnThread {
-            try runBlocking(arguments, executable: executable, environment: environment, stdin: stdin, directory: directory)
+            try runBlocking(
+                arguments, executable: executable, environment: environment, stdin: stdin, stdinFile: stdinFile,
+                directory: directory, timeout: timeout)
         }
     }
 
     private static func runBlocking(
-        _ arguments: [String], executable: String, environment: [String: String], stdin: Data?, directory: URL?
+        _ arguments: [String], executable: String, environment: [String: String], stdin: Data?, stdinFile: String?,
+        directory: URL?, timeout: Double
     ) throws -> Outcome {
         let process = Process()
         process.executableURL = binaries.appendingPathComponent(executable)
@@ -60,13 +74,25 @@ enum CLI {
         process.standardOutput = out
         process.standardError = err
         let input = Pipe()
-        process.standardInput = input
+        if let stdinFile {
+            process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: stdinFile))
+        } else {
+            process.standardInput = input
+        }
         try process.run()
+        let finished = DispatchSemaphore(value: 0)
+        Thread { [pid = process.processIdentifier] in
+            if finished.wait(timeout: .now() + timeout) == .timedOut { kill(pid, SIGKILL) }
+        }.start()
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try input.fileHandleForWriting.close()
         let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
         let stderrData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        finished.signal()
+        if process.terminationReason == .uncaughtSignal, process.terminationStatus == SIGKILL {
+            throw TimedOut(arguments: arguments, seconds: timeout)
+        }
         return Outcome(
             status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
             stderr: String(decoding: stderrData, as: UTF8.self))

@@ -3,44 +3,20 @@ import StoreKitCore
 import StoreKitReplay
 
 /// Reads a session as it is written (`log --follow`): each complete line as it arrives, as strictly as every
-/// command reads, until the session's `end` line; between arrivals it looks again every 200 ms.
+/// command reads, until the session's `end` line; at the end of the file it looks again every 200 ms.
+///
+/// Each byte is read once however a line arrives, and a line that grows past the line limit is refused as soon as it
+/// passes it (``SessionReader/init(following:waitForMore:)``).
 enum SessionFollower {
     /// Calls `body` with each event until it returns false or the `end` line has been read.
     static func read(_ session: SessionInput, _ body: (SessionEvent) throws(CLIError) -> Bool) throws(CLIError) {
-        guard let handle = FileHandle(forReadingAtPath: session.path) else {
-            throw CLIError(.input, "cannot open '\(session.displayName)' to follow it")
+        let following = { () throws(SessionReadError) in
+            try SessionReader(following: session.path) { Thread.sleep(forTimeInterval: 0.2) }
         }
-        defer { try? handle.close() }
-        var decoder = SessionLineDecoder(source: session.displayName)
-        var pending: [UInt8] = []
-        while true {
-            let chunk = handle.availableData
-            guard !chunk.isEmpty else {
-                Thread.sleep(forTimeInterval: 0.2)
-                continue
-            }
-            pending += chunk
-            var lineStart = 0
-            while let newline = pending[lineStart...].firstIndex(of: 0x0A) {
-                let line = Array(pending[lineStart..<newline])
-                lineStart = newline + 1
-                let event: SessionEvent
-                do {
-                    event = try decoder.decode(line: line)
-                } catch {
-                    throw CLIError(error, in: session)
-                }
-                if try !body(event) { return }
-                if case .end = event { return }
-            }
-            pending.removeFirst(lineStart)
-            if pending.count > decoder.maxLineBytes {
-                do {
-                    try decoder.decodeOverlongLine(byteCount: pending.count)
-                } catch {
-                    throw CLIError(error, in: session)
-                }
-            }
+        try SessionScan.read(session, from: following) { event throws(CLIError) in
+            let wantsMore = try body(event)
+            if case .end = event { return false }
+            return wantsMore
         }
     }
 

@@ -60,13 +60,17 @@ enum StateFileComparison {
         return (try old.get(), try newResult.withLock { $0! }.get())
     }
 
-    /// Reads and parses one file, naming it, the line and the column in any error.
+    /// Reads and parses one file, naming it, the line and the column in any error. Only a regular file is read: a
+    /// folder, a FIFO or a device (`/dev/zero` never ends) is refused unread.
     private static func parse(_ path: String) throws(CLIError) -> JSONValue {
         let bytes: Data
         do {
-            bytes = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+            let file = FileHandle(fileDescriptor: try Syscall.openRegularFile(path), closeOnDealloc: true)
+            bytes = try file.readToEnd() ?? Data()
+        } catch let error as RegularFileError {
+            throw CLIError(.input, "cannot read \(path): \(error)")
         } catch {
-            throw CLIError(.input, "cannot read \(path): \((error as NSError).localizedDescription)")
+            throw CLIError(.input, "cannot read \(path): \(error.localizedDescription)")
         }
         do {
             return try JSONParser().parse(bytes)

@@ -63,9 +63,7 @@ struct HostClient {
     /// returned as a ``Stop`` with the step it was at, not thrown.
     /// - Throws: ``CLIError`` for every other failure.
     func exchange(_ request: ReplayHostRequest, sessionPath: String, displayName: String) throws(CLIError) -> Exchange {
-        guard let input = FileHandle(forReadingAtPath: sessionPath) else {
-            throw CLIError(.session, "cannot read the session (no such file, or not readable)", file: displayName)
-        }
+        let input = try SessionInput(file: sessionPath, displayName: displayName).open()
         defer { try? input.close() }
         let running = try RunningHost(host, request: request, slots: 1, input: input, environment: environment)
         var answer = Answer(stores: [], result: .null, lines: [])

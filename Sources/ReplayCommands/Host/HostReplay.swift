@@ -72,10 +72,11 @@ struct HostReplay {
         }
         var pending: [Int] = []
         for (index, session) in sessions.enumerated() {
-            if FileManager.default.isReadableFile(atPath: session.path) {
+            do {
+                try session.refuseUnreadable()
                 pending.append(index)
-            } else {
-                settle(index, .failure(CLIError(.session, "cannot read the session (no such file, or not readable)", file: session.displayName)))
+            } catch {
+                settle(index, .failure(error))
             }
         }
         while !pending.isEmpty {

@@ -13,6 +13,8 @@ extension Syscall {
         package var isRegularFile: Bool
         /// True for a socket.
         package var isSocket: Bool
+        /// What the path names: a regular file, a folder, a FIFO, a device...
+        package var kind: FileKind
         /// The size in bytes.
         package var size: Int
         /// Which file this is, whatever its name.
@@ -50,6 +52,34 @@ extension Syscall {
         var info = stat()
         try retrying("fstat", subject: subject) { systemFstat(fd, &info) }
         return FileStatus(info)
+    }
+
+    /// Opens `path` for reading when it is a regular file, and refuses anything else before reading a byte.
+    ///
+    /// The file is opened non-blocking, so that a FIFO without a writer does not hang `open`, and then asked its
+    /// kind with `fstat`: a folder, a FIFO, a device (`/dev/zero` never ends) or a socket is closed and refused.
+    /// A regular file ignores the non-blocking flag, so reads from the descriptor returned behave as usual.
+    /// - Returns: The open descriptor, close-on-exec; the caller closes it.
+    /// - Throws: ``RegularFileError/system(_:)`` naming `open` or `fstat`, or ``RegularFileError/notRegular(_:)``.
+    package static func openRegularFile(_ path: String) throws(RegularFileError) -> Int32 {
+        let fd: Int32
+        let kind: FileKind
+        do {
+            fd = try open(path, O_RDONLY | O_NONBLOCK)
+        } catch {
+            throw .system(error)
+        }
+        do {
+            kind = try status(of: fd, subject: path).kind
+        } catch {
+            try? close(fd, subject: path)
+            throw .system(error)
+        }
+        guard kind == .regular else {
+            try? close(fd, subject: path)
+            throw .notRegular(kind)
+        }
+        return fd
     }
 
     /// Sets the permission bits of `path`.
@@ -132,6 +162,7 @@ extension Syscall.FileStatus {
         isDirectory = info.st_mode & S_IFMT == S_IFDIR
         isRegularFile = info.st_mode & S_IFMT == S_IFREG
         isSocket = info.st_mode & S_IFMT == S_IFSOCK
+        kind = FileKind(mode: info.st_mode)
         size = Int(info.st_size)
         identity = Syscall.FileIdentity(
             device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))

@@ -2,8 +2,11 @@ import StoreKitCore
 
 /// Reads `\n`-terminated lines from a file descriptor in fixed-size chunks, holding one line at a time.
 ///
-/// Memory stays bounded by the chunk size plus the longest line it keeps, and a line longer than
-/// `maxLineBytes` is never held: its bytes are skipped and it is reported as ``Line/Content/tooLong(byteCount:)``.
+/// Each byte is read and searched for `\n` once, however many reads a line takes to arrive, so reading is linear in
+/// the input. Memory stays bounded by the chunk size plus the longest line it keeps. A line longer than
+/// `maxLineBytes` is never held, nor read to its end: as soon as it passes the limit it is reported as
+/// ``Line/Content/tooLong`` and the reader stops there, since the rest of the line may never come to an end
+/// (`/dev/zero` on standard input holds no `\n`).
 struct LineReader {
     /// One line as read.
     struct Line {
@@ -11,8 +14,8 @@ struct LineReader {
         enum Content {
             /// The line's bytes, without the `\n`.
             case bytes([UInt8])
-            /// The line exceeded the limit; `byteCount` is its full length without the `\n`.
-            case tooLong(byteCount: Int)
+            /// The line passed the limit; its bytes were not kept, and the reader read no further.
+            case tooLong
         }
 
         /// The 1-based line number.
@@ -24,17 +27,24 @@ struct LineReader {
     }
 
     private let fd: Int32
-    private let maxLineBytes: Int
+    /// The longest line kept, in bytes.
+    let maxLineBytes: Int
+    /// Called at the end of the file to wait for more to be written (`log --follow`); `nil` ends the input there.
+    private let waitForMore: (() -> Void)?
     private var chunk: [UInt8]
     private var chunkStart = 0
     private var chunkEnd = 0
     private var lineNumber = 0
-    private var atEndOfFile = false
+    /// True after the end of the input or an over-long line: nothing more is read.
+    private var finished = false
 
     /// Creates a reader over `fd`, which it does not own or close.
-    init(fileDescriptor fd: Int32, maxLineBytes: Int, chunkSize: Int = 1 << 16) {
+    /// - Parameter waitForMore: When set, the reader calls it at the end of the file and reads again, so that it
+    ///   follows a file being written and never ends by itself.
+    init(fileDescriptor fd: Int32, maxLineBytes: Int, chunkSize: Int = 1 << 16, waitForMore: (() -> Void)? = nil) {
         self.fd = fd
         self.maxLineBytes = maxLineBytes
+        self.waitForMore = waitForMore
         self.chunk = [UInt8](repeating: 0, count: chunkSize)
     }
 
@@ -42,27 +52,21 @@ struct LineReader {
     init(bytes: [UInt8], maxLineBytes: Int) {
         self.fd = -1
         self.maxLineBytes = maxLineBytes
+        self.waitForMore = nil
         self.chunk = bytes
         self.chunkEnd = bytes.count
     }
 
-    /// The next line, or `nil` at the end of the input.
+    /// The next line, or `nil` at the end of the input and after a line that was too long.
     mutating func next() throws(SystemError) -> Line? {
+        guard !finished else { return nil }
         var pending: [UInt8] = []
-        var pendingCount = 0
-        var overflowed = false
         while true {
-            if chunkStart == chunkEnd {
-                let refilled = atEndOfFile ? false : try refill()
-                if !refilled {
-                    atEndOfFile = true
-                    if pendingCount == 0 { return nil }
-                    lineNumber += 1
-                    return Line(
-                        number: lineNumber,
-                        content: overflowed ? .tooLong(byteCount: pendingCount) : .bytes(pending),
-                        isTerminated: false)
-                }
+            if chunkStart == chunkEnd, try !refill() {
+                finished = true
+                if pending.isEmpty { return nil }
+                lineNumber += 1
+                return Line(number: lineNumber, content: .bytes(pending), isTerminated: false)
             }
             let (newline, sliceEnd) = chunk.withUnsafeBufferPointer { buffer -> (Bool, Int) in
                 let base = buffer.baseAddress! + chunkStart
@@ -70,31 +74,30 @@ struct LineReader {
                 guard let found else { return (false, chunkEnd) }
                 return (true, chunkStart + (UnsafeRawPointer(found) - UnsafeRawPointer(base)))
             }
-            let sliceCount = sliceEnd - chunkStart
-            pendingCount += sliceCount
-            if pendingCount > maxLineBytes {
-                overflowed = true
-                pending = []
-            } else if !overflowed {
-                pending.append(contentsOf: chunk[chunkStart..<sliceEnd])
+            if pending.count + sliceEnd - chunkStart > maxLineBytes {
+                finished = true
+                lineNumber += 1
+                return Line(number: lineNumber, content: .tooLong, isTerminated: newline)
             }
+            pending.append(contentsOf: chunk[chunkStart..<sliceEnd])
             chunkStart = newline ? sliceEnd + 1 : sliceEnd
             if newline {
                 lineNumber += 1
-                return Line(
-                    number: lineNumber,
-                    content: overflowed ? .tooLong(byteCount: pendingCount) : .bytes(pending),
-                    isTerminated: true)
+                return Line(number: lineNumber, content: .bytes(pending), isTerminated: true)
             }
         }
     }
 
-    /// Reads the next chunk; false at end of file.
+    /// Reads the next chunk; false at the end of the input. Following a file, it waits at the end instead.
     private mutating func refill() throws(SystemError) -> Bool {
         guard fd >= 0 else { return false }
-        let count = try Syscall.read(fd, into: &chunk)
-        chunkStart = 0
-        chunkEnd = count
-        return count > 0
+        while true {
+            let count = try Syscall.read(fd, into: &chunk)
+            chunkStart = 0
+            chunkEnd = count
+            if count > 0 { return true }
+            guard let waitForMore else { return false }
+            waitForMore()
+        }
     }
 }

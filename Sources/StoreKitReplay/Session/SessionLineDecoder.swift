@@ -100,7 +100,7 @@ public struct SessionLineDecoder: Sendable {
         line: [UInt8], isTerminated: Bool
     ) throws(SessionReadError) -> (json: JSONValue, event: SessionEvent, state: Range<Int>?) {
         guard line.count <= maxLineBytes else {
-            try decodeOverlongLine(byteCount: line.count)
+            try decodeOverlongLine()
         }
         lineNumber += 1
         if line.isEmpty { throw refuseUnreadableLine(.emptyLine) }
@@ -121,10 +121,10 @@ public struct SessionLineDecoder: Sendable {
     }
 
     /// Counts a line too long to hold and refuses it.
-    /// - Throws: ``SessionReadError`` with ``SessionReadError/Problem/lineTooLong(byteCount:limit:)``, always.
-    public mutating func decodeOverlongLine(byteCount: Int) throws(SessionReadError) -> Never {
+    /// - Throws: ``SessionReadError`` with ``SessionReadError/Problem/lineTooLong(limit:)``, always.
+    public mutating func decodeOverlongLine() throws(SessionReadError) -> Never {
         lineNumber += 1
-        throw refuseUnreadableLine(.lineTooLong(byteCount: byteCount, limit: maxLineBytes))
+        throw refuseUnreadableLine(.lineTooLong(limit: maxLineBytes))
     }
 
     /// Says whether the input, now at its end, was a session at all.

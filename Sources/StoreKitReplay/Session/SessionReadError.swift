@@ -8,10 +8,13 @@ public struct SessionReadError: Error, Sendable, CustomStringConvertible {
     public enum Problem: Sendable {
         /// The file could not be opened or read.
         case io(SystemError)
+        /// The path names something other than a regular file (a folder, a FIFO, a device), which is refused
+        /// before it is read: a FIFO without a writer would block, and a device such as `/dev/zero` never ends.
+        case notRegularFile(FileKind)
         /// The input holds no lines at all.
         case empty
-        /// The line is longer than the reader's limit.
-        case lineTooLong(byteCount: Int, limit: Int)
+        /// The line is longer than the reader's limit, `limit` bytes; the reader read no further than the limit.
+        case lineTooLong(limit: Int)
         /// The line is empty.
         case emptyLine
         /// The line is not valid JSON.
@@ -62,8 +65,10 @@ public struct SessionReadError: Error, Sendable, CustomStringConvertible {
             "cannot read the session: \(error)"
         case .empty:
             "the session is empty (expected a 'session' header line)"
-        case .lineTooLong(let byteCount, let limit):
-            "line is \(byteCount) bytes, longer than the limit of \(limit) bytes"
+        case .notRegularFile(let kind):
+            "cannot read the session: \(RegularFileError.notRegular(kind))"
+        case .lineTooLong(let limit):
+            "line is longer than the limit of \(limit) bytes"
         case .emptyLine:
             "line is empty (every line must hold one JSON object)"
         case .notJSON(let error):

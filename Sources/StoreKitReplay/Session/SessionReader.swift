@@ -25,29 +25,55 @@ public final class SessionReader {
     /// Opens the session file at `path` (`-` reads standard input).
     /// - Parameters:
     ///   - path: The file to read, or `-` for standard input.
-    ///   - maxLineBytes: The longest line accepted; longer lines throw ``SessionReadError/Problem/lineTooLong(byteCount:limit:)``.
-    /// - Throws: ``SessionReadError`` with ``SessionReadError/Problem/io(_:)`` when the file cannot be opened.
+    ///   - maxLineBytes: The longest line accepted; a longer line throws
+    ///     ``SessionReadError/Problem/lineTooLong(limit:)`` as soon as it passes the limit.
+    /// - Throws: ``SessionReadError`` with ``SessionReadError/Problem/io(_:)`` when the file cannot be opened, and
+    ///   ``SessionReadError/Problem/notRegularFile(_:)`` when `path` names a folder, a FIFO or a device.
     public convenience init(path: String, maxLineBytes: Int = SessionFormat.defaultMaxLineBytes) throws(SessionReadError) {
         if path == "-" {
             self.init(fileDescriptor: 0, source: "<stdin>", ownsDescriptor: false, maxLineBytes: maxLineBytes)
             return
         }
-        let fd: Int32
-        do {
-            fd = try Syscall.open(path, O_RDONLY)
-        } catch {
-            throw SessionReadError(source: path, line: 0, problem: .io(error))
-        }
-        self.init(fileDescriptor: fd, source: path, ownsDescriptor: true, maxLineBytes: maxLineBytes)
+        self.init(fileDescriptor: try Self.openFile(path), source: path, ownsDescriptor: true, maxLineBytes: maxLineBytes)
+    }
+
+    /// Reads the session file at `path` as it is written, as `log --follow` does: at the end of the file the reader
+    /// calls `waitForMore` and reads again, so it ends only at a line it refuses (or when its caller stops).
+    /// - Throws: ``SessionReadError`` when the file cannot be opened or is not a regular file.
+    package convenience init(following path: String, waitForMore: @escaping () -> Void) throws(SessionReadError) {
+        self.init(
+            fileDescriptor: try Self.openFile(path), source: path, ownsDescriptor: true,
+            lines: { LineReader(fileDescriptor: $0, maxLineBytes: SessionFormat.defaultMaxLineBytes, waitForMore: waitForMore) })
     }
 
     /// Reads from an open descriptor; the reader closes it when done only if `ownsDescriptor` is true.
-    public init(fileDescriptor: Int32, source: String, ownsDescriptor: Bool, maxLineBytes: Int = SessionFormat.defaultMaxLineBytes) {
+    public convenience init(fileDescriptor: Int32, source: String, ownsDescriptor: Bool, maxLineBytes: Int = SessionFormat.defaultMaxLineBytes) {
+        self.init(
+            fileDescriptor: fileDescriptor, source: source, ownsDescriptor: ownsDescriptor,
+            lines: { LineReader(fileDescriptor: $0, maxLineBytes: maxLineBytes) })
+    }
+
+    private init(fileDescriptor: Int32, source: String, ownsDescriptor: Bool, lines: (Int32) -> LineReader) {
         self.source = source
         self.fd = fileDescriptor
         self.ownsDescriptor = ownsDescriptor
-        self.decoder = SessionLineDecoder(source: source, maxLineBytes: maxLineBytes)
-        self.lines = LineReader(fileDescriptor: fileDescriptor, maxLineBytes: maxLineBytes)
+        self.lines = lines(fileDescriptor)
+        self.decoder = SessionLineDecoder(source: source, maxLineBytes: self.lines.maxLineBytes)
+    }
+
+    /// Opens the session file at `path` for reading: the one place a session file is opened. Anything but a regular
+    /// file is refused before a byte is read (a FIFO without a writer would block, `/dev/zero` never ends).
+    /// - Throws: ``SessionReadError`` at line 0 with ``SessionReadError/Problem/io(_:)`` or
+    ///   ``SessionReadError/Problem/notRegularFile(_:)``.
+    package static func openFile(_ path: String) throws(SessionReadError) -> Int32 {
+        do {
+            return try Syscall.openRegularFile(path)
+        } catch {
+            switch error {
+            case .system(let failure): throw SessionReadError(source: path, line: 0, problem: .io(failure))
+            case .notRegular(let kind): throw SessionReadError(source: path, line: 0, problem: .notRegularFile(kind))
+            }
+        }
     }
 
     /// Reads a session held in memory; `source` names it in errors.
@@ -69,6 +95,9 @@ public final class SessionReader {
     /// The bytes of the last event's `state` as its line holds them, when it holds one (not a patch): a replay
     /// compares them with the replayed state's canonical bytes before it compares values.
     private(set) var recordedStateBytes: ArraySlice<UInt8>?
+
+    /// The bytes of the line the last event came from, without its `\n`: what a copy of the session keeps.
+    package private(set) var lineBytes: [UInt8] = []
 
     /// The next event, or `nil` after the last line.
     /// - Throws: ``SessionReadError`` for the first line that ``SessionLineDecoder`` refuses, and the same error
@@ -96,11 +125,12 @@ public final class SessionReader {
             return nil
         }
         switch line.content {
-        case .tooLong(let byteCount):
-            try decoder.decodeOverlongLine(byteCount: byteCount)
+        case .tooLong:
+            try decoder.decodeOverlongLine()
         case .bytes(let bytes):
             let decoded = try decoder.decodeLocatingState(line: bytes, isTerminated: line.isTerminated)
             recordedStateBytes = decoded.state.map { bytes[$0] }
+            lineBytes = bytes
             return decoded.event
         }
     }

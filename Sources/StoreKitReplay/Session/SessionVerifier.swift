@@ -6,6 +6,7 @@ import StoreKitCore
 /// refuses, so a file is valid (no errors) exactly when the reader reads it to the end, and each error is the
 /// reader's own message (``SessionReadError/reason``) at the reader's line. After a refused line the decoder assumes
 /// as little as it can (see ``SessionLineDecoder``), so one broken line does not bury the lines after it in errors.
+/// It stops at an over-long line (the rest of it may never end) and after ``maxErrors`` errors.
 ///
 /// Warnings point at what the reader accepts but a healthy recording would not hold: a last line without `\n`, no
 /// `end` line (the recording was cut off or still runs), a line after the `end` line, and a line the reader reads
@@ -46,7 +47,14 @@ public enum SessionVerifier {
         public var isValid: Bool { !problems.contains { !$0.isWarning } }
     }
 
+    /// The most errors listed for one input: past them the verifier stops, so endless garbage (random bytes on
+    /// standard input) ends with an answer.
+    public static let maxErrors = 100
+
     /// Verifies the session at `path` (`-` for standard input).
+    ///
+    /// A path that names anything but a regular file (a folder, a FIFO, a device) is refused unread. An over-long
+    /// line ends the verification at that line: the rest of it is not read, as it may never end.
     public static func verify(path: String, maxLineBytes: Int = SessionFormat.defaultMaxLineBytes) -> Result {
         if path == "-" {
             var lines = LineReader(fileDescriptor: 0, maxLineBytes: maxLineBytes)
@@ -54,9 +62,8 @@ public enum SessionVerifier {
         }
         let fd: Int32
         do {
-            fd = try Syscall.open(path, O_RDONLY)
-        } catch {
-            let failure = SessionReadError(source: path, line: 0, problem: .io(error))
+            fd = try SessionReader.openFile(path)
+        } catch let failure {
             return Result(
                 lines: 0, actions: 0, problems: [Problem(line: 0, message: failure.reason, isWarning: false)],
                 isReadable: false)
@@ -96,13 +103,18 @@ public enum SessionVerifier {
             let decoded: (json: JSONValue, event: SessionEvent)
             do {
                 switch line.content {
-                case .tooLong(let byteCount):
-                    try decoder.decodeOverlongLine(byteCount: byteCount)
+                case .tooLong:
+                    try decoder.decodeOverlongLine()
                 case .bytes(let bytes):
                     decoded = try decoder.decodeWithJSON(line: bytes, isTerminated: line.isTerminated)
                 }
             } catch {
                 report(error.line, error.reason)
+                if case .lineTooLong = error.problem { return result }
+                if result.problems.count(where: { !$0.isWarning }) == maxErrors {
+                    report(0, "stopped after \(maxErrors) errors: the lines after line \(line.number) were not read")
+                    return result
+                }
                 continue
             }
             // The schema describes lines; the decoder rules them: the schema only warns about lines the reader reads.

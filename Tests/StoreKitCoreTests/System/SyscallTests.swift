@@ -36,6 +36,36 @@ import Synchronization
         #expect(error?.description == "open \(path): No such file or directory (errno 2)")
     }
 
+    // MARK: - openRegularFile
+
+    @Test func openRegularFileOpensARegularFile() throws {
+        let path = "/tmp/syscall-tests-\(getpid())-regular"
+        try Data("kept\n".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? Syscall.unlink(path) }
+
+        let fd = try Syscall.openRegularFile(path)
+        defer { try? Syscall.close(fd) }
+
+        var bytes = [UInt8](repeating: 0, count: 16)
+        #expect(try Syscall.read(fd, into: &bytes) == 5)
+    }
+
+    @Test func openRegularFileRefusesADeviceAFolderAndAFIFOWithoutAWriterByKind() throws {
+        // Given a FIFO no process writes to (opening it for reading would block)
+        let fifo = "/tmp/syscall-tests-\(getpid())-fifo"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        defer { try? Syscall.unlink(fifo) }
+
+        // When each is opened as a regular file, Then each is refused at once, by kind
+        for (path, kind) in [("/dev/zero", FileKind.characterDevice), ("/tmp", .directory), (fifo, .fifo)] {
+            let error = #expect(throws: RegularFileError.self) { try Syscall.openRegularFile(path) }
+            #expect(error == .notRegular(kind))
+        }
+        #expect(RegularFileError.notRegular(.fifo).description == "it is a FIFO (named pipe), not a regular file")
+        let missing = #expect(throws: RegularFileError.self) { try Syscall.openRegularFile(fifo + "-missing") }
+        #expect(missing == .system(SystemError(call: "open", subject: fifo + "-missing", errno: ENOENT)))
+    }
+
     // MARK: - close
 
     @Test func closingAnOpenDescriptorReleasesIt() throws {

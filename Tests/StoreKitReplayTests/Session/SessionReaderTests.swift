@@ -99,9 +99,35 @@ import Testing
         // When it is read with the default 16 MiB limit
         let error = #expect(throws: SessionReadError.self) { _ = try Session(contentsOf: path) }
 
-        // Then the line is rejected by size, naming its length and the limit
+        // Then the line is rejected by size, naming the limit
         #expect(error?.line == 2)
-        #expect(error?.reason == "line is 52428800 bytes, longer than the limit of 16777216 bytes")
+        #expect(error?.reason == "line is longer than the limit of 16777216 bytes")
+    }
+
+    @Test func stopsReadingALineAsSoonAsItPassesTheLimit() throws {
+        // Given a header and then a 1 MiB line, read with a limit of 1,000 bytes
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try directory.write("long.jsonl", headerLine + "\n" + String(repeating: "x", count: 1 << 20))
+        let fd = open(path, O_RDONLY)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        let reader = SessionReader(fileDescriptor: fd, source: "long.jsonl", ownsDescriptor: false, maxLineBytes: 1000)
+        _ = try reader.next()
+
+        // When the long line is read
+        let error = #expect(throws: SessionReadError.self) { _ = try reader.next() }
+
+        // Then it is refused at the limit, and the reader read no further than the chunk that passed it: an endless
+        // line (/dev/zero on standard input) ends the same way
+        #expect(error?.description == "long.jsonl:2: line is longer than the limit of 1000 bytes")
+        #expect(lseek(fd, 0, SEEK_CUR) <= 1 << 16)
+    }
+
+    @Test(arguments: [("/dev/zero", "a character device"), ("/tmp", "a folder")])
+    func refusesAPathThatIsNotARegularFileUnread(_ path: String, kind: String) {
+        let error = #expect(throws: SessionReadError.self) { _ = try SessionReader(path: path) }
+        #expect(error?.description == "\(path): cannot read the session: it is \(kind), not a regular file")
     }
 
     @Test func reportsAMissingFileAsAnIOError() {

@@ -112,6 +112,31 @@ import Testing
             ])
     }
 
+    @Test func stopsAtALineOverTheLimit() {
+        // Given a session whose second line is over the limit, with broken lines after it
+        let long = String(repeating: "x", count: headerLine.utf8.count + 1)
+        let text = [headerLine, long, "not json", tallyAction(7)].joined(separator: "\n") + "\n"
+
+        // When it is verified with the header's length as the limit
+        let result = SessionVerifier.verify(bytes: Array(text.utf8), maxLineBytes: headerLine.utf8.count)
+
+        // Then the over-long line is the last thing reported: the verifier reads no further
+        #expect(result.problems == [SessionVerifier.Problem(line: 2, message: "line is longer than the limit of \(headerLine.utf8.count) bytes", isWarning: false)])
+    }
+
+    @Test func stopsAfterAHundredErrors() {
+        // Given a header and then 150 lines that are not JSON
+        let text = ([headerLine] + Array(repeating: "not json", count: 150)).joined(separator: "\n") + "\n"
+
+        // When it is verified
+        let result = SessionVerifier.verify(bytes: Array(text.utf8))
+
+        // Then the first 100 errors are listed, and the verifier says where it stopped
+        #expect(result.problems.count == 101)
+        #expect(result.problems.dropLast().allSatisfy { !$0.isWarning && $0.message.hasPrefix("not valid JSON") })
+        #expect(result.problems.last == SessionVerifier.Problem(line: 0, message: "stopped after 100 errors: the lines after line 101 were not read", isWarning: false))
+    }
+
     @Test func reportsAnEmptyInputAndAMissingFileAsTheReaderDoes() {
         let empty = SessionVerifier.verify(bytes: [])
         #expect(empty.problems == [SessionVerifier.Problem(line: 0, message: "the session is empty (expected a 'session' header line)", isWarning: false)])
