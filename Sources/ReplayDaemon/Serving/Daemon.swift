@@ -84,8 +84,10 @@ final class Daemon {
         let limits = ConnectionLimits(
             descriptorLimit: descriptors.soft, workerCount: options.workerCount, perPeer: options.maxConnectionsPerPeer)
         var fields: [String: JSONValue] = [
-            "openFilesBefore": .integer(Int64(clamping: before.soft)), "openFiles": .integer(Int64(clamping: descriptors.soft)),
-            "openFilesHard": .integer(Int64(clamping: descriptors.hard)), "maxConnections": .integer(Int64(limits.total)),
+            "openFilesBefore": .integer(Int64(clamping: before.soft)),
+            "openFiles": .integer(Int64(clamping: descriptors.soft)),
+            "openFilesHard": .integer(Int64(clamping: descriptors.hard)),
+            "maxConnections": .integer(Int64(limits.total)),
             "maxConnectionsPerPeer": .integer(Int64(limits.perPeer)),
             "headerTimeoutSeconds": .double(options.headerTimeout.seconds),
         ]
