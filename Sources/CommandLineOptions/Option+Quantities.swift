@@ -1,10 +1,16 @@
 extension Option where Value == Duration {
     /// An option whose value is a length of time with a unit: `90s`, `30m`, `12h`, `7d` (a bare number is
     /// seconds), above zero.
-    public static func duration(_ name: String, valueName: String = "<duration>", help: String) -> Option {
+    /// - Parameters:
+    ///   - default: The value when the option is absent; `nil` when absence means "not given".
+    ///   - defaultDescription: How help shows the default (`10s`), which `Duration` would print as `10.0 seconds`.
+    public static func duration(
+        _ name: String, valueName: String = "<duration>", default: Duration? = nil, defaultDescription: String? = nil,
+        help: String
+    ) -> Option {
         Option(
-            name, valueName: valueName, expectation: "a duration such as 90s, 30m, 12h or 7d", help: help,
-            convert: QuantityText.duration)
+            name, valueName: valueName, default: `default`, defaultDescription: defaultDescription,
+            expectation: "a duration such as 90s, 30m, 12h or 7d", help: help, convert: QuantityText.duration)
     }
 }
 

@@ -129,15 +129,28 @@ final class DaemonProcess {
     let logPath: String
 
     /// Starts replayd and waits until its socket accepts connections.
+    /// - Parameter openFiles: Limits on open files to start it with (through the shell's `ulimit`); the test's own
+    ///   when `nil`.
     init(
-        folder: TemporaryFolder, socket: String? = nil, arguments: [String] = [], logName: String = "replayd.log"
+        folder: TemporaryFolder, socket: String? = nil, arguments: [String] = [], logName: String = "replayd.log",
+        openFiles: (soft: Int, hard: Int)? = nil
     ) async throws {
         let socket = socket ?? folder.socket
         self.folder = folder
         logPath = folder.path + "/" + logName
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        process.executableURL = Executables.url("replayd")
-        process.arguments = ["--socket", socket, "--dir", folder.sessions, "--log-level", "debug"] + arguments
+        let replaydArguments = ["--socket", socket, "--dir", folder.sessions, "--log-level", "debug"] + arguments
+        if let openFiles {
+            // The soft limit first, so that it is never above the hard one; `exec` keeps the process id.
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = [
+                "-c", #"ulimit -Sn \#(openFiles.soft) && ulimit -Hn \#(openFiles.hard) && exec "$0" "$@""#,
+                Executables.url("replayd").path,
+            ] + replaydArguments
+        } else {
+            process.executableURL = Executables.url("replayd")
+            process.arguments = replaydArguments
+        }
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.standardOutput = FileHandle.nullDevice
         try process.run()
@@ -157,7 +170,10 @@ final class DaemonProcess {
     }
 
     /// How many log entries have `event`.
-    func count(_ event: String) -> Int { entries.filter { $0["event"] as? String == event }.count }
+    func count(_ event: String) -> Int { entries(event).count }
+
+    /// The log entries that have `event`.
+    func entries(_ event: String) -> [[String: Any]] { entries.filter { $0["event"] as? String == event } }
 
     /// Sends SIGTERM and waits for the exit status.
     @discardableResult
@@ -209,6 +225,12 @@ final class RawClient: @unchecked Sendable {
         guard !closed else { return }
         closed = true
         try? Syscall.close(fd)
+    }
+
+    /// Whether the daemon has sent something not yet read, or closed the connection; never waits.
+    var isReadable: Bool {
+        var descriptor = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+        return ((try? Syscall.poll(&descriptor, timeoutMilliseconds: 0)) ?? 0) > 0
     }
 
     /// Sends bytes as they are.

@@ -31,7 +31,9 @@ import Testing
         // Given 200 clients connected at once
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let daemon = try await DaemonProcess(folder: folder, arguments: ["--log-level", "warn"])
+        // (This one process stands in for 200 apps, so it may have that many connections.)
+        let daemon = try await DaemonProcess(
+            folder: folder, arguments: ["--log-level", "warn", "--max-connections-per-peer", "200"])
         let clients = try (0..<200).map { _ in try RawClient(socket: folder.socket) }
         let actions = 50
 

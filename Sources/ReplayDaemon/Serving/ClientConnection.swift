@@ -7,6 +7,10 @@ final class ClientConnection {
     let fd: Int32
     /// A number for the logs, counting connections since the daemon started.
     let id: Int
+    /// The process id of the app at the other end.
+    let peer: pid_t
+    /// When (monotonic nanoseconds) the connection is closed unless its session header has arrived by then.
+    let headerDeadline: UInt64
     /// Splits what the client sends into lines.
     var framer: LineFramer
     /// The line check's memory of the last valid line the client sent.
@@ -15,7 +19,7 @@ final class ClientConnection {
     var session: SessionFile?
     /// The session id from the header.
     var sessionID: String?
-    /// Lines stored and rejected on this connection.
+    /// Lines stored on this connection.
     var storedLines = 0
     /// Lines rejected on this connection.
     var rejectedLines = 0
@@ -23,7 +27,7 @@ final class ClientConnection {
     var rejectedSinceStored = 0
     /// Checked lines whose write to the session file failed; retried before anything more is read.
     var unwritten: [UInt8] = []
-    /// Set when the connection must close once the current read is handled (its header was refused).
+    /// Set when the connection must close once the current read is handled (its header was refused, or never came).
     var isClosing = false
     /// Replies not yet taken by the client's socket; bounded so a client that never reads costs little.
     private var outbox: [UInt8] = []
@@ -34,9 +38,11 @@ final class ClientConnection {
     private static let outboxLimit = 1 << 16
 
     /// Creates a connection for an accepted socket.
-    init(fd: Int32, id: Int, maxLineBytes: Int) {
-        self.fd = fd
-        self.id = id
+    init(_ accepted: WorkerInbox.Accepted, maxLineBytes: Int) {
+        fd = accepted.fd
+        id = accepted.id
+        peer = accepted.peer
+        headerDeadline = accepted.headerDeadline
         framer = LineFramer(maxLineBytes: maxLineBytes)
     }
 

@@ -22,12 +22,18 @@ final class Daemon {
     private let indexer = DispatchQueue(label: "replayd.index", qos: .utility)
     private let indexing = Locked(false)
     private let userID = geteuid()
+    /// How many connections are served at once, in all and from one process.
+    private let connectionLimits: ConnectionLimits
+    /// Connections refused for another user or for a limit; their log entries are throttled.
+    private var connectionsRefused = 0
+    private var refusalLog = EventThrottle(perSecond: 10)
 
     /// Prepares the session directory and the socket, and repairs cut-off session files.
     /// - Throws: ``DaemonError`` when the daemon cannot start.
     init(options: DaemonOptions, log: DaemonLog) throws(DaemonError) {
         self.options = options
         self.log = log
+        connectionLimits = try Self.raiseDescriptorLimit(options: options, log: log)
         do {
             try DaemonListener.preparePrivateDirectory(options.sessionDirectory)
         } catch let error as DaemonError {
@@ -56,6 +62,38 @@ final class Daemon {
         for failure in failures {
             log.write(.error, "file.unchecked", ["file": .string(failure.file), "error": .string(failure.error)])
         }
+    }
+
+    /// Raises the soft limit on open descriptors as far as it goes, and logs the limits that follow from it
+    /// (`daemon.limits`; a warning with the error when it could not be raised, and the daemon goes on within it).
+    /// - Throws: ``DaemonError`` when the limit cannot even be read.
+    private static func raiseDescriptorLimit(options: DaemonOptions, log: DaemonLog) throws(DaemonError) -> ConnectionLimits {
+        let before: Syscall.DescriptorLimit
+        do {
+            before = try Syscall.descriptorLimit()
+        } catch {
+            throw DaemonError("cannot read the limit on open files: \(error)")
+        }
+        var descriptors = before
+        var failure: SystemError?
+        do {
+            descriptors = try Syscall.raiseDescriptorSoftLimit()
+        } catch {
+            failure = error
+        }
+        let limits = ConnectionLimits(
+            descriptorLimit: descriptors.soft, workerCount: options.workerCount, perPeer: options.maxConnectionsPerPeer)
+        var fields: [String: JSONValue] = [
+            "openFilesBefore": .integer(Int64(clamping: before.soft)),
+            "openFiles": .integer(Int64(clamping: descriptors.soft)),
+            "openFilesHard": .integer(Int64(clamping: descriptors.hard)),
+            "maxConnections": .integer(Int64(limits.total)),
+            "maxConnectionsPerPeer": .integer(Int64(limits.perPeer)),
+            "headerTimeoutSeconds": .double(options.headerTimeout.seconds),
+        ]
+        if let failure { fields["error"] = .string("\(failure)") }
+        log.write(failure == nil ? .info : .warn, "daemon.limits", fields)
+        return limits
     }
 
     /// Serves until SIGTERM or SIGINT, then closes every session and removes the socket.
@@ -194,33 +232,58 @@ final class Daemon {
                 return
             }
             connectionsOpened += 1
-            let id = connectionsOpened
-            if let refusal = refusal(of: fd) {
-                try? Syscall.close(fd)
-                log.write(.warn, "peer.refused", refusal.merging(["connection": .integer(Int64(id))]) { $1 })
-                continue
-            }
-            let open = shared.withLock { state in
-                state.openConnections += 1
-                return state.openConnections
-            }
-            log.write(.info, "connection.opened", ["connection": .integer(Int64(id)), "open": .integer(Int64(open))])
-            inboxes[id % inboxes.count].hand(WorkerInbox.Accepted(fd: fd, id: id))
+            admit(fd, id: connectionsOpened)
         }
     }
 
-    /// Why a connection may not record here: another user's, or one whose peer cannot be told; `nil` when it may.
-    private func refusal(of fd: Int32) -> [String: JSONValue]? {
+    /// Hands a new connection to a worker, or closes it: another user's, one whose peer cannot be told, and one
+    /// past a ``ConnectionLimits`` limit (which is told why with a `rejected` reply).
+    private func admit(_ fd: Int32, id: Int) {
+        let peer: Syscall.PeerCredentials
         do {
-            let peer = try Syscall.peerUserID(fd)
-            guard peer != userID else { return nil }
-            return [
-                "uid": .integer(Int64(peer)),
-                "reason": .string("another user (uid \(peer)) may not record into this user's daemon"),
-            ]
+            peer = try Syscall.peerCredentials(fd)
         } catch {
-            return ["reason": .string("\(error)")]
+            refuse(fd, connection: id, event: "peer.refused", ["reason": .string("\(error)")])
+            return
         }
+        guard peer.userID == userID else {
+            refuse(fd, connection: id, event: "peer.refused", [
+                "uid": .integer(Int64(peer.userID)),
+                "reason": .string("another user (uid \(peer.userID)) may not record into this user's daemon"),
+            ])
+            return
+        }
+        switch shared.withLock({ $0.admit(from: peer.processID, within: connectionLimits) }) {
+        case .failure(let exceeded):
+            let reason = connectionLimits.reason(exceeded, process: peer.processID)
+            var reply = JSONValue.object(["kind": .string("rejected"), "line": .integer(1), "reason": .string(reason)])
+                .canonicalBytes()
+            reply.append(0x0A)
+            // Best effort: a client that is already gone needs no reason.
+            _ = reply.withUnsafeBytes { try? Syscall.send(fd, $0) }
+            refuse(fd, connection: id, event: "connection.refused", [
+                "pid": .integer(Int64(peer.processID)), "limit": .string(exceeded.rawValue), "reason": .string(reason),
+            ])
+        case .success(let open):
+            log.write(.info, "connection.opened", [
+                "connection": .integer(Int64(id)), "pid": .integer(Int64(peer.processID)), "open": .integer(Int64(open)),
+            ])
+            let deadline = MonotonicClock.nanoseconds() + UInt64(options.headerTimeout.seconds * 1e9)
+            inboxes[id % inboxes.count].hand(
+                WorkerInbox.Accepted(fd: fd, id: id, peer: peer.processID, headerDeadline: deadline))
+        }
+    }
+
+    /// Closes a connection that may not record here and logs why: at most ten such entries a second, the next one
+    /// written counting those left out (`notLogged`), so a flood of connections cannot flood the log.
+    private func refuse(_ fd: Int32, connection id: Int, event: String, _ fields: [String: JSONValue]) {
+        try? Syscall.close(fd)
+        connectionsRefused += 1
+        guard let heldBack = refusalLog.pass(now: MonotonicClock.nanoseconds()) else { return }
+        var fields = fields
+        fields["connection"] = .integer(Int64(id))
+        if heldBack > 0 { fields["notLogged"] = .integer(Int64(heldBack)) }
+        log.write(.warn, event, fields)
     }
 
     // MARK: - Shutdown
@@ -234,7 +297,8 @@ final class Daemon {
         workersStopped.wait()
         let totals = shared.withLock { $0 }
         log.write(.info, "daemon.stopped", [
-            "connections": .integer(Int64(connectionsOpened)), "linesStored": .integer(Int64(totals.linesStored)),
+            "connections": .integer(Int64(connectionsOpened)),
+            "connectionsRefused": .integer(Int64(connectionsRefused)), "linesStored": .integer(Int64(totals.linesStored)),
             "linesRejected": .integer(Int64(totals.linesRejected)),
         ])
     }

@@ -17,6 +17,15 @@ package struct DaemonOptions: Sendable {
     var workerCount = DaemonOptions.defaultWorkerCount
     /// How long finished sessions are kept and how much room they may take (`--max-age`, `--max-bytes`).
     var retention = SessionRetention()
+    /// How many connections one process may have open at once.
+    var maxConnectionsPerPeer = DaemonOptions.defaultMaxConnectionsPerPeer
+    /// How long a new connection may take to send its session header before it is closed.
+    var headerTimeout = DaemonOptions.defaultHeaderTimeout
+
+    /// Enough for an app with many stores, each recording on its own connection.
+    static let defaultMaxConnectionsPerPeer = 64
+    /// Ample for an app on a loaded machine, whose header is its first write.
+    static let defaultHeaderTimeout = Duration.seconds(10)
 
     /// Two threads per core, and at least 8, up to 64. More threads than cores, because a write to a session file
     /// can wait on the disk: the waiting thread's clients are held up, and with one thread per core its core
@@ -48,6 +57,14 @@ package struct DaemonOptions: Sendable {
     /// `--max-bytes <size>`.
     static let maxBytes = Option<UInt64>.byteCount(
         "--max-bytes", help: "while finished sessions take more than this (500K, 200MB, 2G),\nremove the oldest")
+    /// `--max-connections-per-peer <n>`.
+    static let maxConnectionsPerPeer = Option<Int>.integer(
+        "--max-connections-per-peer", in: 1...1_000_000, default: defaultMaxConnectionsPerPeer,
+        help: "how many connections one process may have open at once;\nmore are refused")
+    /// `--header-timeout <duration>`.
+    static let headerTimeout = Option<Duration>.duration(
+        "--header-timeout", default: defaultHeaderTimeout, defaultDescription: "10s",
+        help: "close a connection that has not sent its session header this long\nafter connecting")
     /// `--log-level <level>`.
     static let logLevel = Option<DaemonLog.Level>(
         "--log-level", valueName: "<level>", default: .info, defaultDescription: "info",
@@ -58,7 +75,8 @@ package struct DaemonOptions: Sendable {
         name: "replayd", abstract: "replayd collects the sessions that apps record, one NDJSON file per session.",
         options: [
             socket.declaration, directory.declaration, maxLineBytes.declaration, threads.declaration,
-            maxAge.declaration, maxBytes.declaration, logLevel.declaration,
+            maxAge.declaration, maxBytes.declaration, maxConnectionsPerPeer.declaration, headerTimeout.declaration,
+            logLevel.declaration,
         ],
         discussion: "Logs are JSON lines on stderr, removals included (session.removed). SIGTERM or SIGINT stops the "
             + "daemon cleanly.")
@@ -77,6 +95,8 @@ package struct DaemonOptions: Sendable {
         options.maxLineBytes = parsed.value(of: maxLineBytes, default: options.maxLineBytes)
         options.workerCount = parsed.value(of: threads, default: options.workerCount)
         options.logLevel = parsed.value(of: logLevel, default: options.logLevel)
+        options.maxConnectionsPerPeer = parsed.value(of: maxConnectionsPerPeer, default: options.maxConnectionsPerPeer)
+        options.headerTimeout = parsed.value(of: headerTimeout, default: options.headerTimeout)
         options.retention = SessionRetention(maxAge: parsed.value(of: maxAge), maxBytes: parsed.value(of: maxBytes))
         return options
     }

@@ -1,3 +1,4 @@
+import Foundation
 import StoreKitCore
 import StoreKitReplay
 
@@ -34,9 +35,12 @@ final class DaemonWorker {
             for connection in connections.values where connection.unwritten.isEmpty {
                 descriptors.append(pollfd(fd: connection.fd, events: Int16(POLLIN), revents: 0))
             }
-            // While a write to a session file waits to be retried, wake every 200 ms to retry it.
+            // While a write to a session file waits to be retried, wake every 200 ms to retry it; wake too when a
+            // connection's time to send its header runs out.
+            let retryWait: Int32? = stalled.isEmpty ? nil : 200
+            let wait = [retryWait, millisecondsToNextHeaderDeadline()].compactMap { $0 }.min() ?? -1
             do {
-                _ = try Syscall.poll(&descriptors, timeoutMilliseconds: stalled.isEmpty ? -1 : 200)
+                _ = try Syscall.poll(&descriptors, timeoutMilliseconds: wait)
             } catch {
                 log.write(.error, "daemon.poll_failed", ["error": .string("\(error)")])
                 continue
@@ -44,8 +48,7 @@ final class DaemonWorker {
             if descriptors[0].revents != 0 {
                 let delivery = inbox.take()
                 for accepted in delivery.connections {
-                    connections[accepted.fd] = ClientConnection(
-                        fd: accepted.fd, id: accepted.id, maxLineBytes: options.maxLineBytes)
+                    connections[accepted.fd] = ClientConnection(accepted, maxLineBytes: options.maxLineBytes)
                 }
                 if delivery.stopping {
                     shutDown()
@@ -56,6 +59,35 @@ final class DaemonWorker {
             for descriptor in descriptors.dropFirst() where descriptor.revents != 0 {
                 if let connection = connections[descriptor.fd] { serve(connection) }
             }
+            closeConnectionsWithoutHeader()
+        }
+    }
+
+    /// How long until the first connection still without a session header runs out of time; `nil` when none waits.
+    private func millisecondsToNextHeaderDeadline() -> Int32? {
+        guard let deadline = connections.values.lazy.filter({ $0.session == nil }).map(\.headerDeadline).min() else {
+            return nil
+        }
+        let now = MonotonicClock.nanoseconds()
+        guard deadline > now else { return 0 }
+        // Rounded up, so the deadline has passed when poll returns.
+        return Int32(clamping: (deadline - now + 999_999) / 1_000_000)
+    }
+
+    /// Closes the connections that have not sent a session header within `--header-timeout`, logging each
+    /// (`connection.header_timeout`). A connection that sent its header and then goes quiet is an idle app, and stays.
+    private func closeConnectionsWithoutHeader() {
+        let now = MonotonicClock.nanoseconds()
+        for connection in Array(connections.values) where connection.session == nil && connection.headerDeadline <= now {
+            let timeout = String(format: "%g", options.headerTimeout.seconds)
+            log.write(.warn, "connection.header_timeout", [
+                "connection": .integer(Int64(connection.id)), "pid": .integer(Int64(connection.peer)),
+                "timeoutSeconds": .double(options.headerTimeout.seconds),
+                "bytesReceived": .integer(Int64(connection.framer.pendingByteCount)),
+            ])
+            // Closing, not an incomplete line to reject: the part of a header it sent is dropped with it.
+            connection.isClosing = true
+            close(connection, reason: "no session header within \(timeout) s")
         }
     }
 
@@ -135,7 +167,7 @@ final class DaemonWorker {
         }
         connections[connection.fd] = nil
         shared.withLock {
-            $0.openConnections -= 1
+            $0.release(from: connection.peer)
             $0.linesStored += connection.storedLines
             $0.linesRejected += connection.rejectedLines
         }

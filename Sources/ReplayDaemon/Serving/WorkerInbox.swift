@@ -10,6 +10,10 @@ final class WorkerInbox: Sendable {
         var fd: Int32
         /// The connection's number in the logs.
         var id: Int
+        /// The process id of the app at the other end.
+        var peer: pid_t
+        /// When (monotonic nanoseconds) the connection is closed unless its session header has arrived.
+        var headerDeadline: UInt64
     }
 
     /// What the worker has been handed since it last looked.

@@ -4,7 +4,7 @@
 // `Syscall`'s own methods (`open`, `read`, `close`, `bind`, ...) do not shadow, so the wrappers call them without
 // naming the module (`Darwin.close` or `Glibc.close`). Each returns what the C function returns: `Syscall` retries
 // on `EINTR` and turns -1 into a `SystemError`. Where Darwin and Linux differ, the difference is written here once.
-// (Two differences are whole procedures and live in one function each: `Syscall.peerUserID` and
+// (Two differences are whole procedures and live in one function each: `Syscall.peerCredentials` and
 // `Syscall.lowerCurrentThreadPriority`.)
 
 #if canImport(Darwin)
@@ -85,6 +85,36 @@ func systemFcntl(_ fd: Int32, _ command: Int32) -> Int32 { fcntl(fd, command) }
 
 /// `fcntl(2)` for a command with an integer argument (`F_SETFD`, `F_SETFL`).
 func systemFcntl(_ fd: Int32, _ command: Int32, _ value: Int32) -> Int32 { fcntl(fd, command, value) }
+
+// MARK: - Limits
+
+/// `getrlimit(RLIMIT_NOFILE)`: the process's limits on open file descriptors.
+func systemGetDescriptorLimit(_ limit: UnsafeMutablePointer<rlimit>) -> Int32 {
+    #if canImport(Darwin)
+    getrlimit(RLIMIT_NOFILE, limit)
+    #else
+    getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), limit)
+    #endif
+}
+
+/// `setrlimit(RLIMIT_NOFILE)`.
+func systemSetDescriptorLimit(_ limit: UnsafePointer<rlimit>) -> Int32 {
+    #if canImport(Darwin)
+    setrlimit(RLIMIT_NOFILE, limit)
+    #else
+    setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), limit)
+    #endif
+}
+
+/// The highest soft limit on open file descriptors `setrlimit` takes. Darwin refuses one above `OPEN_MAX` (10240)
+/// whatever the hard limit says (which is often `RLIM_INFINITY` there); Linux takes anything up to the hard limit.
+let systemDescriptorSoftLimitCeiling: UInt64 = {
+    #if canImport(Darwin)
+    10240
+    #else
+    UInt64.max
+    #endif
+}()
 
 // MARK: - Sockets
 

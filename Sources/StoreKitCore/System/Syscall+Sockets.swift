@@ -94,21 +94,32 @@ extension Syscall {
         }
     }
 
-    /// The user id of the process at the other end of a connected Unix socket (`SO_PEERCRED` on Linux,
-    /// `getpeereid` on Darwin): one of the two platform differences too large for a shim in `Platform.swift`.
-    package static func peerUserID(_ fd: Int32) throws(SystemError) -> uid_t {
+    /// Who is at the other end of a connected Unix socket, as the kernel saw it when the peer connected.
+    package struct PeerCredentials: Sendable, Equatable {
+        /// The peer's effective user id.
+        package var userID: uid_t
+        /// The peer's process id (0 when the peer is in another pid namespace).
+        package var processID: pid_t
+    }
+
+    /// The user and process at the other end of a connected Unix socket (`SO_PEERCRED` on Linux; `getpeereid` and
+    /// `LOCAL_PEERPID` on Darwin): one of the two platform differences too large for a shim in `Platform.swift`.
+    package static func peerCredentials(_ fd: Int32) throws(SystemError) -> PeerCredentials {
         #if canImport(Darwin)
         var uid: uid_t = 0
         var gid: gid_t = 0
         try retrying("getpeereid") { getpeereid(fd, &uid, &gid) }
-        return uid
+        var pid: pid_t = 0
+        var length = socklen_t(MemoryLayout<pid_t>.size)
+        try retrying("getsockopt", subject: "LOCAL_PEERPID") { getsockopt(fd, SOL_LOCAL, LOCAL_PEERPID, &pid, &length) }
+        return PeerCredentials(userID: uid, processID: pid)
         #else
-        var credentials = PeerCredentials()
-        var length = socklen_t(MemoryLayout<PeerCredentials>.size)
+        var credentials = LinuxPeerCredentials()
+        var length = socklen_t(MemoryLayout<LinuxPeerCredentials>.size)
         try retrying("getsockopt", subject: "SO_PEERCRED") {
             getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length)
         }
-        return credentials.uid
+        return PeerCredentials(userID: credentials.uid, processID: credentials.pid)
         #endif
     }
 
@@ -131,7 +142,7 @@ extension Syscall {
 
 #if !canImport(Darwin)
 /// Linux's `struct ucred`, which Glibc only declares under `_GNU_SOURCE`.
-private struct PeerCredentials {
+private struct LinuxPeerCredentials {
     var pid: Int32 = 0
     var uid: UInt32 = 0
     var gid: UInt32 = 0

@@ -200,4 +200,26 @@ import Synchronization
         #expect(Self.interruptionsCaught.load(ordering: .relaxed) >= 20)
     }
     #endif
+
+    @Test func theSoftDescriptorLimitIsRaisedAsFarAsThePlatformAllowsAndNeverLowered() throws {
+        let raised = try Syscall.raiseDescriptorSoftLimit()
+        #expect(raised.soft >= min(raised.hard, systemDescriptorSoftLimitCeiling))
+        #expect(try Syscall.descriptorLimit() == raised)
+        #expect(try Syscall.raiseDescriptorSoftLimit() == raised)
+    }
+
+    @Test func thePeerOfAConnectedUnixSocketIsThisUserAndProcess() throws {
+        let path = "/tmp/skt-\(UUID().uuidString.prefix(8)).sock"
+        defer { try? Syscall.unlink(path) }
+        let listener = try Syscall.makeUnixSocket()
+        defer { try? Syscall.close(listener) }
+        try Syscall.bind(listener, to: UnixSocketAddress(path: path))
+        try Syscall.listen(listener, backlog: 1)
+        let client = try Syscall.makeUnixSocket()
+        defer { try? Syscall.close(client) }
+        try Syscall.connect(client, to: UnixSocketAddress(path: path))
+        let accepted = try #require(try Syscall.accept(listener))
+        defer { try? Syscall.close(accepted) }
+        #expect(try Syscall.peerCredentials(accepted) == Syscall.PeerCredentials(userID: geteuid(), processID: getpid()))
+    }
 }
