@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Checks the HTML report in a real browser (headless Chromium): one row per action, the diverging step marked and
 linked from the top, a search (from the URL fragment) that narrows the rows, a state tree that shows members named
-like Object.prototype's (`__proto__`, `constructor`, `toString`) after the page applied a step's patch; saves a
-screenshot.
+like Object.prototype's (`__proto__`, `constructor`, `hasOwnProperty`, `toString`) after the page applied a step's
+patch; saves a screenshot.
 
 It writes the report of a diverging sample session (rehearsals-journey replayed with the `rehearsal-advance`
 regression), loads it with `chromium --headless --dump-dom`, parses the DOM with the standard library, and exits
@@ -88,10 +88,10 @@ def dom(url):
 
 
 def check_prototype_names(cli, out):
-    """A state's members named `__proto__`, `constructor`, `toString` are in the page's tree after step 1, whose
-    patch the page applied: one inside `__proto__`, one beside it."""
+    """A state's members named `__proto__`, `constructor`, `hasOwnProperty`, `toString` are in the page's tree after
+    step 1, whose patch the page applied: one change inside `__proto__`, one beside it."""
     session = os.path.join(out, "prototype-names.jsonl")
-    initial = {"__proto__": {"polluted": False}, "constructor": 1, "count": 0, "toString": "t"}
+    initial = {"__proto__": {"polluted": False}, "constructor": 1, "count": 0, "hasOwnProperty": "h", "toString": "t"}
     after = dict(initial, __proto__={"polluted": True}, count=1)
     lines = [
         {"app": {"name": "ProtoApp"}, "format": 1, "initialState": initial, "kind": "session", "sessionId": "s1",
@@ -110,7 +110,7 @@ def check_prototype_names(cli, out):
     folders = [text.split(" ")[0] for text in page.folders]
     if folders != ["state", "__proto__"]:
         fail(f"the state tree after step 1 has folders {folders}, expected ['state', '__proto__']")
-    expected = ["constructor: 1", "count: 1", 'toString: "t"']
+    expected = ["constructor: 1", "count: 1", 'hasOwnProperty: "h"', 'toString: "t"']
     if page.leaves != expected:
         fail(f"the state tree after step 1 has leaves {page.leaves}, expected {expected}")
     return len(folders) + len(page.leaves)
@@ -159,7 +159,7 @@ def main():
     if not os.path.exists(screenshot) or os.path.getsize(screenshot) < 10_000:
         fail(f"no screenshot at {screenshot}")
     print(f"check-html-report: ok: {actions} rows, step {diverging} marked diverged and linked, "
-          f"#search={SEARCH} shows {len(shown)}; __proto__, constructor and toString shown as members "
+          f"#search={SEARCH} shows {len(shown)}; members named like Object.prototype's shown "
           f"({members} in the tree); page {os.path.getsize(report)} bytes, "
           f"first rows built at {page.body.get('data-first-rows-ms')} ms, "
           f"all rows at {page.body.get('data-all-rows-ms')} ms; screenshot {screenshot}")

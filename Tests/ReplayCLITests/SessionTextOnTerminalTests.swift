@@ -112,6 +112,31 @@ import Testing
                 """)
     }
 
+    @Test func diffAndCheckThroughTheHostShowTheAppTheActionAndTheStateEscaped() async throws {
+        // Given a todos session whose app name, first action's name and recorded title are hostile
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        var lines = try String(contentsOfFile: CLI.session("todos-basic.jsonl"), encoding: .utf8).components(separatedBy: "\n")
+        let text = Self.literal(Self.hostile)
+        lines[0] = lines[0].replacingOccurrences(of: #""name":"SampleApp""#, with: #""name":\#(text)"#)
+        lines[1] = lines[1].replacingOccurrences(of: #""name":"addTodo""#, with: #""name":\#(text)"#)
+            .replacingOccurrences(of: #""title":"Water plants"}]}"#, with: #""title":\#(text)}]}"#)
+        let session = try scratch.write("todos.jsonl", lines.joined(separator: "\n"))
+
+        // When it is replayed by diff and by check
+        let diffed = try await CLI.run(["diff", session])
+        let checked = try await CLI.run(["check", session])
+
+        // Then both report the divergence at step 1 with every hostile string escaped
+        for outcome in [diffed, checked] {
+            #expect(outcome.status == 1, "\(outcome.stderr)")
+            #expect(Self.actingCharacters(in: outcome.stdout + outcome.stderr).isEmpty, "\(outcome.stdout)\(outcome.stderr)")
+            #expect(outcome.stdout.contains("recorded by \(Self.shown) 1.0 (build 1)"))
+            #expect(outcome.stdout.contains("  action  \(Self.shown) {\"addTodo\""))
+            #expect(outcome.stdout.contains(#"-       "title": "\#(Self.shownInJSON)""#))
+        }
+    }
+
     @Test func sessionsListsHostileAppsStoresAndFileNamesEscaped() async throws {
         // Given a folder of sessions with one whose strings, and file name, are hostile
         let scratch = try Scratch()
