@@ -21,18 +21,31 @@ package struct Terminal {
         showProgress = isatty(2) == 1
     }
 
+    /// Writes `text` and a line break to stdout, every character in it a terminal would act on shown as an
+    /// escape (``Swift/String/escapingControls(keepingLineBreaks:)``) except its line breaks.
     func out(_ text: String) {
-        write(text + "\n", to: 1)
+        write(text.escapingControls(keepingLineBreaks: true) + "\n", to: 1)
     }
 
+    /// Writes the pieces and a line break to stdout, each shown as ``out(_:)-(String)`` shows text, then painted.
+    func out(_ pieces: Painted...) {
+        write(pieces.map(paint).joined() + "\n", to: 1)
+    }
+
+    /// Writes the lines to stdout, each shown as ``out(_:)-(String)`` shows text, then coloured by its kind.
+    func out(_ lines: [RenderedLine]) {
+        write(render(lines) + "\n", to: 1)
+    }
+
+    /// Writes `text` and a line break to stderr, shown as ``out(_:)-(String)`` shows text.
     func err(_ text: String) {
-        write(text + "\n", to: 2)
+        write(text.escapingControls(keepingLineBreaks: true) + "\n", to: 2)
     }
 
     /// A progress line on stderr that overwrites itself, on a terminal only.
     func progress(_ text: String) {
         guard showProgress else { return }
-        write("\r\u{1B}[K\(text)", to: 2)
+        write("\r\u{1B}[K\(text.escapingControls())", to: 2)
     }
 
     func endProgress() {
@@ -52,22 +65,41 @@ package struct Terminal {
         }
     }
 
-    func red(_ text: String) -> String { paint(text, "31") }
-    func green(_ text: String) -> String { paint(text, "32") }
-    func yellow(_ text: String) -> String { paint(text, "33") }
-    func bold(_ text: String) -> String { paint(text, "1") }
+    /// A piece of a line of output, in the colour a colour terminal paints it.
+    struct Painted: ExpressibleByStringInterpolation {
+        var text: String
+        /// The SGR code of the colour (`31` red), or `nil` for the terminal's own.
+        var code: String?
 
-    private func paint(_ text: String, _ code: String) -> String {
-        useColor ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+        init(stringLiteral text: String) {
+            self.text = text
+        }
+
+        init(_ text: String, code: String?) {
+            self.text = text
+            self.code = code
+        }
     }
 
-    /// The lines as text, each coloured by its kind on a colour terminal: removed lines red, added lines green.
+    func red(_ text: String) -> Painted { Painted(text, code: "31") }
+    func green(_ text: String) -> Painted { Painted(text, code: "32") }
+    func yellow(_ text: String) -> Painted { Painted(text, code: "33") }
+
+    /// The piece shown visibly, then painted on a colour terminal: the colour's escapes are the only ones written.
+    private func paint(_ piece: Painted) -> String {
+        let shown = piece.text.escapingControls(keepingLineBreaks: true)
+        guard useColor, let code = piece.code else { return shown }
+        return "\u{1B}[\(code)m\(shown)\u{1B}[0m"
+    }
+
+    /// The lines as text, each shown visibly and coloured by its kind on a colour terminal: removed lines red, added
+    /// lines green.
     package func render(_ lines: [RenderedLine]) -> String {
         lines.map { line in
             switch line.kind {
-            case .removed: red(line.text)
-            case .added: green(line.text)
-            case .text, .context, .unchanged: line.text
+            case .removed: paint(red(line.text))
+            case .added: paint(green(line.text))
+            case .text, .context, .unchanged: paint(Painted(line.text, code: nil))
             }
         }.joined(separator: "\n")
     }

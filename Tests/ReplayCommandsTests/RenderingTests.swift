@@ -123,6 +123,17 @@ import Testing
         #expect(Terminal(useColor: false, showProgress: false).render(lines) == "- not a diff line\n- old\n+ new\n  same")
     }
 
+    @Test func colouredLinesShowTheirOwnEscapesVisiblyAndOnlyTheColoursRaw() {
+        // Given diff lines whose text holds a title change and a one-character CSI
+        let lines = [RenderedLine(.removed, "- \u{1B}]0;pwned\u{07}"), RenderedLine(.text, "\u{9B}2J")]
+
+        // When they are rendered on a colour terminal
+        let rendered = Terminal(useColor: true, showProgress: false).render(lines)
+
+        // Then the only escapes written are the colour's
+        #expect(rendered == "\u{1B}[31m- \\u001b]0;pwned\\u0007\u{1B}[0m\n\\u009b2J")
+    }
+
     @Test func precedingActionsAreReadFromTheSessionUpToEachDivergence() throws {
         var report = try Self.divergedReport()
         report.divergences[0].precedingActions = []

@@ -126,10 +126,10 @@ enum CheckCommand: Command {
         } else {
             for result in all {
                 let mark = result.status == 0 ? context.terminal.green("✓") : context.terminal.red("✗")
-                context.terminal.out("\(mark) \(result.line)")
+                context.terminal.out(mark, " \(result.line)")
             }
             for result in all where result.status != 0 {
-                context.terminal.out("\n" + context.terminal.render(result.explanation))
+                context.terminal.out([RenderedLine(.text, "")] + result.explanation)
                 let kept = result.artifacts.paths.map { "kept \($0)" } + result.artifacts.problems
                 if !kept.isEmpty { context.terminal.out(kept.joined(separator: "\n")) }
             }
@@ -165,7 +165,7 @@ enum CheckCommand: Command {
         let report = outcome.report
         var line = "\(report.verdict.name.padding(toLength: 11, withPad: " ", startingAt: 0)) \(path) (\(report.actionCount) actions)"
         if case .diverged(let divergence) = report.verdict {
-            line += ": step \(divergence.step) \(divergence.actionName), \(divergence.diff.changes.first.map { "\($0.path)" } ?? "")"
+            line += ": step \(divergence.step) \(divergence.actionName.escapingControls()), \(divergence.diff.changes.first.map { "\($0.path)" } ?? "")"
         }
         if !outcome.drift.isEmpty { line += "; schema drift in \(outcome.drift.entries.count) kind(s) of value" }
         for ignored in report.ignored { line += "; ignored '\(ignored.pattern)' at \(ignored.steps) step\(ignored.steps == 1 ? "" : "s")" }

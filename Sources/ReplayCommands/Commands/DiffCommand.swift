@@ -53,7 +53,7 @@ enum DiffCommand: Command {
                         "nondeterministic": finding.jsonValue, "host": identity.jsonValue,
                     ]).prettyString())
             } else {
-                context.terminal.out(context.terminal.render(finding.explanationLines(source: session.displayName)))
+                context.terminal.out(finding.explanationLines(source: session.displayName))
                 context.terminal.out(identity.summary)
             }
             return 1
@@ -73,8 +73,8 @@ enum DiffCommand: Command {
                     "host": identity.jsonValue, "context": .array(before.map(\.jsonValue)),
                 ]).prettyString())
         } else {
-            if !outcome.drift.isEmpty { context.terminal.out(context.terminal.yellow(outcome.drift.explanation) + "\n") }
-            context.terminal.out(context.terminal.render(outcome.report.explanationLines(source: session.displayName)))
+            if !outcome.drift.isEmpty { context.terminal.out(context.terminal.yellow(outcome.drift.explanation), "\n") }
+            context.terminal.out(outcome.report.explanationLines(source: session.displayName))
             context.terminal.out(identity.summary)
         }
         return outcome.exitStatus

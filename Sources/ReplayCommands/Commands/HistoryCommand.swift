@@ -47,7 +47,7 @@ enum HistoryCommand: Command {
             switch event {
             case .header(let header):
                 previous = header.initialState
-                if !json { context.terminal.out("history of \(pattern) in \(session.displayName), store \"\(header.storeID)\"") }
+                if !json { context.terminal.out("history of \(pattern) in \(session.displayName), store \"\(header.storeID.escapingControls())\"") }
             case .action(let action):
                 defer {
                     previous = action.state
@@ -71,7 +71,7 @@ enum HistoryCommand: Command {
                     steps.append(.object(entry))
                 } else {
                     context.terminal.out(StepRendering.line(action))
-                    context.terminal.out(context.terminal.render(StepRendering.changes(shown, comparedWith: comparedWith, full: false)))
+                    context.terminal.out(StepRendering.changes(shown, comparedWith: comparedWith, full: false))
                 }
             case .gap(let gap):
                 gapSincePrevious = true

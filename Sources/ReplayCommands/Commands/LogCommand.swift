@@ -53,7 +53,7 @@ enum LogCommand: Command {
             switch event {
             case .header(let header):
                 previous = header.initialState
-                if !json { context.terminal.out("session \(header.sessionID), store \"\(header.storeID)\", \(header.app.name) \(header.app.version), started \(header.startedAt)") }
+                if !json { context.terminal.out(StepRendering.headline(of: header)) }
             case .action(let action):
                 defer {
                     previous = action.state
@@ -83,7 +83,7 @@ enum LogCommand: Command {
                     let count = whole.changes.count
                     context.terminal.out(StepRendering.line(action, middle: "\(count) change\(count == 1 ? "" : "s")".rightPadded(11)))
                     if showsChanges && !whole.isEmpty {
-                        context.terminal.out(context.terminal.render(StepRendering.changes(shown, comparedWith: comparedWith, full: full)))
+                        context.terminal.out(StepRendering.changes(shown, comparedWith: comparedWith, full: full))
                     }
                 }
             case .gap(let gap):

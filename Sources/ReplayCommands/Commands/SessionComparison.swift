@@ -52,7 +52,7 @@ enum SessionComparison {
                 if left.action != rightAction {
                     differences.append(Difference(step: left.sequence, what: "action", diff: StateDiff(from: left.action, to: rightAction)))
                 } else if left.state != rightState {
-                    differences.append(Difference(step: left.sequence, what: "state after \(left.name)", diff: StateDiff(from: left.state, to: rightState)))
+                    differences.append(Difference(step: left.sequence, what: "state after \(left.name.escapingControls())", diff: StateDiff(from: left.state, to: rightState)))
                 }
             }
             // A verdict needs both files whole: the rest is read, so a broken line after a difference is still exit 2.
@@ -81,7 +81,7 @@ enum SessionComparison {
             for difference in differences {
                 context.terminal.out("\nstep \(difference.step): \(difference.what)")
                 if !difference.diff.isEmpty {
-                    context.terminal.out(context.terminal.render(difference.diff.renderedLines()))
+                    context.terminal.out(difference.diff.renderedLines())
                     context.terminal.out(difference.diff.summary)
                 }
             }

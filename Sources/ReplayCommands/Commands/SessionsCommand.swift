@@ -93,7 +93,7 @@ enum SessionsCommand: Command {
                     "storeId": .string(store), "actions": .integer(Int64(entry.actions)), "status": .string(status),
                     "lostInGaps": .integer(Int64(entry.lostInGaps)),
                 ]),
-                text: [time, app, store, String(entry.actions), status, entry.file])
+                text: [time, app, store, String(entry.actions), status, entry.file].map { $0.escapingControls() })
         }
         if parsed.isSet(SharedOptions.json) {
             context.terminal.out(JSONValue.array(rows.map(\.json)).prettyString())

@@ -38,7 +38,7 @@ enum ShowCommand: Command {
         if parsed.isSet(SharedOptions.json) {
             context.terminal.out(JSONValue.object(["step": .integer(Int64(reached)), "action": .string(name), "state": state]).prettyString())
         } else {
-            context.terminal.err("state after step \(reached) (\(name)):")
+            context.terminal.err("state after step \(reached) (\(name.escapingControls())):")
             context.terminal.out(state.prettyString())
         }
         return 0

@@ -28,7 +28,7 @@ enum StateFileComparison {
             if diff.isEmpty {
                 context.terminal.out("same: \(parsed.positionals[0]) and \(parsed.positionals[1]) hold equal JSON\n")
             } else {
-                context.terminal.out(context.terminal.render(diff.summary.renderedLines(.text) + diff.renderedLines()))
+                context.terminal.out(diff.summary.renderedLines(.text) + diff.renderedLines())
             }
             if !ignoring.isEmpty { context.terminal.out(ignoredText(ignoring, ignored)) }
         }

@@ -52,10 +52,12 @@ enum StatsCommand: Command {
             ]).prettyString())
             return 0
         }
+        let app = header?.app
+        let recordedBy = "\(app?.name ?? "") \(app?.version ?? "") build \(app?.build ?? "") on \(header?.startedAt ?? "")"
         let rows: [(String, String)] = [
-            ("session", "\(session.displayName) (\(header?.sessionID ?? ""))"),
-            ("store", header?.storeID ?? ""),
-            ("recorded by", "\(header?.app.name ?? "") \(header?.app.version ?? "") build \(header?.app.build ?? "") on \(header?.startedAt ?? "")"),
+            ("session", "\(session.displayName) (\((header?.sessionID ?? "").escapingControls()))"),
+            ("store", (header?.storeID ?? "").escapingControls()),
+            ("recorded by", recordedBy.escapingControls()),
             ("actions", "\(actions) (\(actions - fromEffects) from the app, \(fromEffects) from effects)"),
             ("duration", String(format: "%.3f s", duration)),
             ("gaps", "\(gaps) (\(dropped) actions lost)"),
@@ -65,7 +67,7 @@ enum StatsCommand: Command {
         for (label, value) in rows { context.terminal.out(label.padding(toLength: 13, withPad: " ", startingAt: 0) + value) }
         context.terminal.out("by action:")
         for (name, count) in names.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
-            context.terminal.out("  " + String(count).leftPadded(6) + "  " + name)
+            context.terminal.out("  " + String(count).leftPadded(6) + "  " + name.escapingControls())
         }
         return 0
     }

@@ -12,14 +12,22 @@ enum StepRendering {
         return cause.map { "effect of \($0)" } ?? "effect"
     }
 
+    /// `session 5E1F…, store "todos", TodoApp 1.4, started 2026-11-20T10:00:00Z`: the line `log` starts with.
+    static func headline(of header: SessionHeader) -> String {
+        "session \(header.sessionID.escapingControls()), store \"\(header.storeID.escapingControls())\", "
+            + "\(header.app.name.escapingControls()) \(header.app.version.escapingControls()), "
+            + "started \(header.startedAt.escapingControls())"
+    }
+
     /// The step, time and origin in columns of fixed width, then `middle` (its own fixed-width column, or
     /// nothing), then the action's whole name: a case path (`path.element.rehearse.timerTick`) has no fixed width,
-    /// so it comes last and every line stays aligned as it streams out.
+    /// so it comes last and every line stays aligned as it streams out. The name is shown with its control
+    /// characters escaped, so that one line of the session stays one line of output.
     static func line(_ action: ActionEvent, middle: String? = nil) -> String {
         let step = String(action.sequence).leftPadded(6)
         let time = String(format: "%9.3fs", action.time)
         let origin = origin(of: action).rightPadded(16)
-        return "\(step) \(time)  \(origin) \(middle.map { $0 + "  " } ?? "")\(action.name)"
+        return "\(step) \(time)  \(origin) \(middle.map { $0 + "  " } ?? "")\(action.name.escapingControls())"
     }
 
     /// The changes under a step's line, one summary line each (`todos[id: 3].isComplete  false -> true`), then

@@ -27,13 +27,13 @@ enum VerifyCommand: Command {
             ]))
             guard !parsed.isSet(SharedOptions.json) else { continue }
             if result.isValid {
-                context.terminal.out("\(context.terminal.green("ok")) \(name): \(result.lines) lines, \(result.actions) actions")
+                context.terminal.out(context.terminal.green("ok"), " \(name): \(result.lines) lines, \(result.actions) actions")
             } else {
-                context.terminal.out("\(context.terminal.red("invalid")) \(name)")
+                context.terminal.out(context.terminal.red("invalid"), " \(name)")
             }
             for problem in result.problems {
                 let label = problem.isWarning ? context.terminal.yellow("warning") : context.terminal.red("error")
-                context.terminal.out("  \(label) \(problem.line > 0 ? "\(name):\(problem.line)" : name): \(problem.message)")
+                context.terminal.out("  ", label, " \(problem.line > 0 ? "\(name):\(problem.line)" : name): \(problem.message)")
             }
         }
         if parsed.isSet(SharedOptions.json) { context.terminal.out(JSONValue.array(documents).prettyString()) }

@@ -123,6 +123,6 @@ extension HostClient {
     /// "at step 3 (addTodo)", or "before the first step".
     static func whereItWas(_ entry: ProgressBoard.Entry?) -> String {
         guard let entry, entry.step > 0 else { return "before the first step" }
-        return "at step \(entry.step) (\(entry.name))"
+        return "at step \(entry.step) (\(entry.name.escapingControls()))"
     }
 }

@@ -33,7 +33,7 @@ struct HostDeterminism {
         /// The finding as a person reads it.
         func explanationLines(source: String) -> [RenderedLine] {
             var lines = [
-                RenderedLine(.text, "\(source): nondeterministic at step \(step) of \(actionCount) (\(actionName))"),
+                RenderedLine(.text, "\(source): nondeterministic at step \(step) of \(actionCount) (\(actionName.escapingControls()))"),
                 RenderedLine(.text, "  two replays of the same actions disagree, so a diff against the recording means nothing until this is fixed"),
                 RenderedLine(.text, "  the reducer reads something besides its state and action: the clock, a Set's or Dictionary's order, a random number"),
                 RenderedLine(.text, ""),
@@ -46,7 +46,7 @@ struct HostDeterminism {
 
         /// `step 3 toggleCompleted, todos[id: …].title`.
         var oneLine: String {
-            "step \(step) \(actionName), \(diff.changes.map { "\($0.path)" }.prefix(3).joined(separator: ", "))"
+            "step \(step) \(actionName.escapingControls()), \(diff.changes.map { "\($0.path)" }.prefix(3).joined(separator: ", "))"
         }
 
         /// The finding as data.

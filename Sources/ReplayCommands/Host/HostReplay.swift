@@ -210,7 +210,7 @@ struct HostReplay {
         }
         if result["unknownStore"] != nil {
             throw CLIError(
-                .host, "the replay host does not know store '\(header.storeID)' (it knows: \(stores.joined(separator: ", ")))",
+                .host, "the replay host does not know store '\(header.storeID.escapingControls())' (it knows: \(stores.joined(separator: ", ")))",
                 file: session.displayName)
         }
         let drift = SchemaDrift(jsonValue: result["drift"] ?? .null, header: header)

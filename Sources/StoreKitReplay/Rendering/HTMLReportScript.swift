@@ -192,16 +192,19 @@ enum HTMLReportScript {
           searchBox.addEventListener("input", applyFilter);
           originBox.addEventListener("change", applyFilter);
 
-          // States: the initial state and each step's patch; a state is rebuilt when shown and kept.
+          // States: the initial state and each step's patch; a state is rebuilt when shown and kept. An object's keys
+          // are the session's, so every object built from them has no prototype: a member named "__proto__" is a
+          // member like any other, and "constructor" or "toString" never finds Object.prototype's.
           const states = [];
           function decodePointer(pointer) {
             if (pointer === "") return [];
             return pointer.slice(1).split("/").map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"));
           }
-          function containerCopy(value) { return Array.isArray(value) ? value.slice() : Object.assign({}, value); }
+          function containerCopy(value) { return Array.isArray(value) ? value.slice() : Object.assign(Object.create(null), value); }
+          function member(object, key) { return Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined; }
           function valueAt(root, tokens) {
             let value = root;
-            for (const token of tokens) value = Array.isArray(value) ? value[Number(token)] : value[token];
+            for (const token of tokens) value = Array.isArray(value) ? value[Number(token)] : member(value, token);
             return value;
           }
           function changedAt(root, tokens, change) {
@@ -210,7 +213,7 @@ enum HTMLReportScript {
             let parent = copy;
             for (let i = 0; i < tokens.length - 1; i++) {
               const key = Array.isArray(parent) ? Number(tokens[i]) : tokens[i];
-              parent[key] = containerCopy(parent[key]);
+              parent[key] = containerCopy(Array.isArray(parent) ? parent[key] : member(parent, key));
               parent = parent[key];
             }
             change(parent, tokens[tokens.length - 1]);

@@ -17,9 +17,9 @@ extension ReplayReport {
             say("match: all \(stepsMatched) replayed states equal the recorded ones")
         case .diverged(let divergence):
             say("diverged at step \(divergence.step) of \(actionCount)")
-            say("  action  \(divergence.actionName) \(divergence.action.canonicalString)    (\(divergence.originText), \(Self.seconds(divergence.time)) in)")
+            say("  action  \(divergence.actionName.escapingControls()) \(divergence.action.canonicalString)    (\(divergence.originText), \(Self.seconds(divergence.time)) in)")
             lines += divergence.precedingActions.map {
-                RenderedLine(.context, "  before  \($0.step) \($0.name) \($0.action.canonicalString)")
+                RenderedLine(.context, "  before  \($0.step) \($0.name.escapingControls()) \($0.action.canonicalString)")
             }
             if !gaps.isEmpty { say("  note    the session also has \(gapSummary)") }
             say("")
@@ -38,10 +38,10 @@ extension ReplayReport {
             say("incomplete: the session has \(gapSummary); the \(stepsMatched) steps that could be checked match")
         case .undecodable(let failure):
             let at = failure.path.isEmpty ? "" : " at \(failure.path)"
-            let step = failure.step == 0 ? "the initial state" : "step \(failure.step) (\(failure.actionName ?? "?"))"
+            let step = failure.step == 0 ? "the initial state" : "step \(failure.step) (\(failure.actionName?.escapingControls() ?? "?"))"
             say("undecodable: \(step): the recorded \(failure.part.displayName) no longer decodes\(at): \(failure.message)")
         case .unknownStore(let id, let known):
-            say("unknown store '\(id)': this replay knows \(known.isEmpty ? "no stores" : known.joined(separator: ", "))")
+            say("unknown store '\(id.escapingControls())': this replay knows \(known.isEmpty ? "no stores" : known.joined(separator: ", ").escapingControls())")
         }
         return lines + ignoredLines
     }
@@ -67,10 +67,11 @@ extension ReplayReport {
 
     private func headline(source: String) -> String {
         let app = header.app
-        var recordedBy = app.name
-        if !app.version.isEmpty { recordedBy += " \(app.version)" }
-        if !app.build.isEmpty { recordedBy += " (build \(app.build))" }
-        let day = header.startedAt.prefix(10)
+        var recordedBy = app.name.escapingControls()
+        if !app.version.isEmpty { recordedBy += " \(app.version.escapingControls())" }
+        if !app.build.isEmpty { recordedBy += " (build \(app.build.escapingControls()))" }
+        let day = String(header.startedAt.prefix(10)).escapingControls()
+        let storeID = header.storeID.escapingControls()
         // Replay stops at a value that no longer decodes or a store it does not know, before the rest is read.
         let readToTheEnd: Bool
         switch verdict {
@@ -78,10 +79,10 @@ extension ReplayReport {
         case .match, .diverged, .incomplete: readToTheEnd = true
         }
         guard readToTheEnd else {
-            return "\(source): store \"\(header.storeID)\", recorded by \(recordedBy) on \(day); replay stopped before the end"
+            return "\(source): store \"\(storeID)\", recorded by \(recordedBy) on \(day); replay stopped before the end"
         }
         let unfinished = end == nil ? ", no end line (cut off)" : ""
-        return "\(source): store \"\(header.storeID)\", \(actionCount) actions, recorded by \(recordedBy) on \(day)\(unfinished)"
+        return "\(source): store \"\(storeID)\", \(actionCount) actions, recorded by \(recordedBy) on \(day)\(unfinished)"
     }
 
     private var gapSummary: String {

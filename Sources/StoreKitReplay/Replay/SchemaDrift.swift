@@ -91,14 +91,15 @@ public struct SchemaDrift: Sendable, Equatable {
         let app = header.app
         var build = [app.version.isEmpty ? nil : app.version, app.build.isEmpty ? nil : "build \(app.build)",
             app.schemaVersion.isEmpty ? nil : "schema \(app.schemaVersion)"].compactMap { $0 }.joined(separator: ", ")
+            .escapingControls()
         if !build.isEmpty { build = " (\(build))" }
         var lines = [
-            "schema drift: recorded by \(app.name)\(build); \(entries.count) kind\(entries.count == 1 ? "" : "s") of recorded value no longer decode\(entries.count == 1 ? "s" : "") under the current types:"
+            "schema drift: recorded by \(app.name.escapingControls())\(build); \(entries.count) kind\(entries.count == 1 ? "" : "s") of recorded value no longer decode\(entries.count == 1 ? "s" : "") under the current types:"
         ]
         for entry in entries {
             let what: String
             switch entry.part {
-            case .action: what = "action '\(entry.caseName)'" + (entry.path.isEmpty ? "" : " at \(entry.path)")
+            case .action: what = "action '\(entry.caseName.escapingControls())'" + (entry.path.isEmpty ? "" : " at \(entry.path)")
             case .initialState: what = "initial state" + (entry.path.isEmpty ? "" : " at \(entry.path)")
             default: what = "state" + (entry.path.isEmpty ? "" : " at \(entry.path)")
             }

@@ -70,7 +70,7 @@ extension JSONPatch {
         case "copy": return .copy(from: try pointer("from"), path: try pointer("path"))
         case "test": return .test(path: try pointer("path"), value: try value())
         default:
-            throw SessionEventDecodingError(path: "\(here).op", message: "is '\(op)'; expected \(operationNames)")
+            throw SessionEventDecodingError(path: "\(here).op", message: "is '\(op.escapingControls())'; expected \(operationNames)")
         }
     }
 }

@@ -11,7 +11,7 @@ extension SessionEvent {
         let kindText = try fields.string("kind")
         guard let kind = Kind(rawValue: kindText) else {
             let known = Kind.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
-            throw SessionEventDecodingError(path: "kind", message: "is '\(kindText)'; expected one of \(known)")
+            throw SessionEventDecodingError(path: "kind", message: "is '\(kindText.escapingControls())'; expected one of \(known)")
         }
         switch kind {
         case .session: self = .header(try Self.header(fields))
@@ -53,7 +53,7 @@ extension SessionEvent {
         case "app": origin = .app
         case "effect": origin = .effect(cause: try fields.optionalInteger("cause"))
         default:
-            throw SessionEventDecodingError(path: "origin", message: "is '\(originText)'; expected 'app' or 'effect'")
+            throw SessionEventDecodingError(path: "origin", message: "is '\(originText.escapingControls())'; expected 'app' or 'effect'")
         }
         let sequence = try fields.integer("seq")
         guard sequence >= 1 else {
@@ -92,7 +92,7 @@ extension SessionEvent {
         let reasonText = try fields.string("reason")
         guard let reason = GapEvent.Reason(rawValue: reasonText) else {
             let known = GapEvent.Reason.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
-            throw SessionEventDecodingError(path: "reason", message: "is '\(reasonText)'; expected one of \(known)")
+            throw SessionEventDecodingError(path: "reason", message: "is '\(reasonText.escapingControls())'; expected one of \(known)")
         }
         return GapEvent(
             firstSequence: first, lastSequence: last, reason: reason, message: try fields.optionalString("message"))
@@ -102,7 +102,7 @@ extension SessionEvent {
         let reasonText = try fields.string("reason")
         guard let reason = EndEvent.Reason(rawValue: reasonText) else {
             let known = EndEvent.Reason.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
-            throw SessionEventDecodingError(path: "reason", message: "is '\(reasonText)'; expected one of \(known)")
+            throw SessionEventDecodingError(path: "reason", message: "is '\(reasonText.escapingControls())'; expected one of \(known)")
         }
         return EndEvent(
             reason: reason,

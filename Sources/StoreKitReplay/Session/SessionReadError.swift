@@ -78,7 +78,7 @@ public struct SessionReadError: Error, Sendable, CustomStringConvertible {
         case .invalidEvent(let error):
             "\(error)"
         case .missingHeader(let kind):
-            "the first line has kind '\(kind)'; a session must start with a 'session' header line"
+            "the first line has kind '\(kind.escapingControls())'; a session must start with a 'session' header line"
         case .duplicateHeader:
             "a second 'session' header line; a session has exactly one, on its first line"
         case .unsupportedFormat(let version):

@@ -75,6 +75,30 @@ import Testing
         let label = try embeddedData(html)["steps"]?.arrayValue?.first?["a"]?["label"]?["_0"]?.stringValue
         #expect(label == "</script><img src=\"https://example.com/x.png\">")
     }
+
+    @Test func keepsMembersNamedLikeObjectPrototypesProperties() throws {
+        // Given a session whose state has members named `__proto__`, `constructor`, `toString` and `hasOwnProperty`,
+        // and a step that changes one inside `__proto__`
+        let initial = #"{"__proto__":{"polluted":false},"constructor":1,"count":0,"hasOwnProperty":"h","toString":"t"}"#
+        let after = #"{"__proto__":{"polluted":true},"constructor":1,"count":1,"hasOwnProperty":"h","toString":"t"}"#
+        let ndjson = headerLine.replacingOccurrences(of: #"{"items":[],"labels":[],"ratio":1.0,"total":0}"#, with: initial)
+            + "\n" + actionLine(1, action: #"{"add":{"_0":1}}"#, state: after) + "\n"
+        let session = try Session(ndjson: Array(ndjson.utf8))
+
+        // When it is rendered
+        let html = HTMLReport.render(session: session, report: nil, source: "proto.jsonl")
+
+        // Then the data holds every member, and the step's patch reaches into `__proto__` by its name
+        let data = try embeddedData(html)
+        #expect(data["initialState"]?.objectValue.map { $0.keys.sorted() } == ["__proto__", "constructor", "count", "hasOwnProperty", "toString"])
+        let patch = try #require(data["steps"]?.arrayValue?.first?["p"]?.arrayValue)
+        #expect(patch.compactMap { $0["path"]?.stringValue }.sorted() == ["/__proto__/polluted", "/count"])
+        // and the script that applies it copies objects into prototype-less ones, reads a member only when the
+        // object has it, and nowhere builds a map on a plain object, whose `__proto__` is its prototype
+        #expect(html.contains("Object.assign(Object.create(null), value)"))
+        #expect(html.contains("Object.prototype.hasOwnProperty.call(object, key)"))
+        #expect(!html.contains("Object.assign({}"))
+    }
 }
 
 extension HTMLReportTests {
