@@ -87,7 +87,10 @@ import Testing
                 | ❌ | `todos.jsonl` | diverged | 5 ``toggle\\u{A}### ✅ passed\\u{A}![x](https://e/x.png) [l](https://e) <img src=x> `c` \\| \(shown)`` | `todos[id: 0BB980A5-75A8-4661-BEC0-8AA83B63F1EE].isComplete` |  |
 
                 """)
-        let report = try XMLDocument(contentsOf: URL(fileURLWithPath: scratch.file("junit.xml")))
+        let xml = try Data(contentsOf: URL(fileURLWithPath: scratch.file("junit.xml")))
+        let parser = XMLParser(data: xml)
+        #expect(parser.parse(), "not well-formed: \(String(describing: parser.parserError))")
+        let report = try XMLDocument(data: xml)
         let failure = try #require(try report.nodes(forXPath: "//failure").first)
         let explanation = try #require(failure.stringValue)
         #expect(explanation.contains("toggle"), "\(explanation)")

@@ -16,7 +16,8 @@ import Testing
     static let hostile: [Unicode.Scalar] =
         (0x00...0x1F).compactMap(Unicode.Scalar.init) + ["\u{7F}", "\u{FFFE}", "\u{FFFF}"]
 
-    /// Writes a report of one diverged session whose path and explanation hold `text`, and parses it.
+    /// Writes a report of one diverged session whose path and explanation hold `text`, checks that a strict parser
+    /// reads it to its end without an error (`XMLDocument` recovers from some), and parses it.
     private func parsedReport(holding text: String) throws -> XMLDocument {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID().uuidString).xml").path
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -26,7 +27,10 @@ import Testing
             status: 1, json: .null)
         let host = HostIdentity(executable: nil, builtAt: nil, build: nil, buildSkipped: false, commit: nil, dirty: false)
         try JUnitReport.write([result], host: host, to: path)
-        return try XMLDocument(contentsOf: URL(fileURLWithPath: path))
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let parser = XMLParser(data: data)
+        #expect(parser.parse(), "not well-formed: \(String(describing: parser.parserError))")
+        return try XMLDocument(data: data)
     }
 
     @Test(arguments: hostile)
