@@ -10,6 +10,7 @@ enum SwiftName {
         /// A module the test imports: identifiers joined by dots, such as `SampleFeatures`.
         case module
 
+        /// What an error calls it.
         var noun: String {
             switch self {
             case .declaredType, .type: "type name"
