@@ -27,33 +27,25 @@ struct CheckSummary {
     var counts: String
 
     /// The Markdown document.
+    ///
+    /// Every string from a session (its path, the action, the state path, the artifacts and why one was not kept)
+    /// is written through ``MarkdownTableCell/code(_:)``, so nothing in it leaves its cell or renders as markup.
     var markdown: String {
         var lines = [
             "### replay-cli check: \(rows.allSatisfy(\.passed) ? "passed" : "failed")", "", counts, "",
             "| | Session | Verdict | Step | Path | Artifacts |",
             "| --- | --- | --- | --- | --- | --- |",
         ]
+        let code = MarkdownTableCell.code
         for row in rows {
-            let cells = [
-                row.passed ? "✅" : "❌", code(row.session), row.verdict, ([row.step.map(String.init)] + [row.action.map(code)]).compactMap { $0 }.joined(separator: " "),
-                row.path.map(code) ?? "", (row.artifacts.map(code) + row.artifactProblems.map(plain)).joined(separator: "<br>"),
+            let step: [String] = [row.step.map(String.init), row.action.map(code)].compactMap { $0 }.filter { !$0.isEmpty }
+            let artifacts: [String] = (row.artifacts + row.artifactProblems).map(code)
+            let cells: [String] = [
+                row.passed ? "✅" : "❌", code(row.session), row.verdict, step.joined(separator: " "), row.path.map(code) ?? "",
+                artifacts.joined(separator: "<br>"),
             ]
             lines.append("| " + cells.joined(separator: " | ") + " |")
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// `text` as plain text inside a table cell: pipes escaped, line breaks as `<br>`.
-    private func plain(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: "<br>")
-    }
-
-    /// `text` as inline code inside a table cell: pipes escaped, and a backtick run longer than any inside.
-    private func code(_ text: String) -> String {
-        let escaped = text.replacingOccurrences(of: "|", with: "\\|")
-        var fence = "`"
-        while escaped.contains(fence) { fence += "`" }
-        let padding = escaped.hasPrefix("`") || escaped.hasSuffix("`") ? " " : ""
-        return fence + padding + escaped + padding + fence
     }
 }

@@ -5,6 +5,9 @@ import StoreKitReplay
 /// Writes `check` results as JUnit XML, which GitHub Actions, GitLab and Jenkins display.
 enum JUnitReport {
     /// Writes `results` to `path`; the host that replayed them goes into the suite's `<properties>`.
+    ///
+    /// Every string the report did not make (session paths, explanations naming actions and state paths, the host's
+    /// properties) is written through ``XMLText/escaped(_:in:)``, so the document is well-formed whatever it holds.
     static func write(_ results: [CheckCommand.Result], host: HostIdentity, to path: String) throws(CLIError) {
         let failures = results.filter { $0.status == 1 }.count
         let errors = results.filter { $0.status == 2 }.count
@@ -13,18 +16,20 @@ enum JUnitReport {
         xml += #"  <testsuite name="golden replay" tests="\#(results.count)" failures="\#(failures)" errors="\#(errors)">"# + "\n"
         xml += "    <properties>\n"
         for (name, value) in host.properties {
-            xml += #"      <property name="\#(escape(name))" value="\#(escape(value))"/>"# + "\n"
+            xml += #"      <property name="\#(XMLText.escaped(name, in: .attribute))""#
+                + #" value="\#(XMLText.escaped(value, in: .attribute))"/>"# + "\n"
         }
         xml += "    </properties>\n"
         for result in results {
-            xml += #"    <testcase classname="replay" name="\#(escape(result.path))">"#
+            xml += #"    <testcase classname="replay" name="\#(XMLText.escaped(result.path, in: .attribute))">"#
             switch result.status {
             case 0:
                 xml += "</testcase>\n"
             case 1:
-                xml += "\n" + #"      <failure message="\#(escape(result.verdict))">\#(escape(result.explanation.text))</failure>"# + "\n    </testcase>\n"
+                xml += "\n" + #"      <failure message="\#(XMLText.escaped(result.verdict, in: .attribute))">"#
+                    + #"\#(XMLText.escaped(result.explanation.text, in: .content))</failure>"# + "\n    </testcase>\n"
             default:
-                xml += "\n" + #"      <error message="\#(escape(result.explanation.text))"/>"# + "\n    </testcase>\n"
+                xml += "\n" + #"      <error message="\#(XMLText.escaped(result.explanation.text, in: .attribute))"/>"# + "\n    </testcase>\n"
             }
         }
         xml += "  </testsuite>\n</testsuites>\n"
@@ -33,10 +38,5 @@ enum JUnitReport {
         } catch {
             throw CLIError(.output, "cannot write the JUnit report '\(path)': \(error.localizedDescription)")
         }
-    }
-
-    private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 }

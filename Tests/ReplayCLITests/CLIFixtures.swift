@@ -153,3 +153,17 @@ struct Scratch {
 
     func remove() { try? FileManager.default.removeItem(at: url) }
 }
+
+extension Scratch {
+    /// Writes the todos golden's first three steps as the session `name`, with `storeID` for its store id and
+    /// `firstAction` for its first action's name: text from a session that tries to become something else.
+    func writeTodos(_ name: String, storeID: String, firstAction: String) throws -> String {
+        let lines = try String(contentsOfFile: CLI.session("todos-basic.jsonl"), encoding: .utf8).split(separator: "\n")
+        func json(_ text: String) throws -> String { String(decoding: try JSONEncoder().encode(text), as: UTF8.self) }
+        let session = [
+            lines[0].replacingOccurrences(of: #""storeId":"todos""#, with: #""storeId":\#(try json(storeID))"#),
+            lines[1].replacingOccurrences(of: #""name":"addTodo""#, with: #""name":\#(try json(firstAction))"#),
+        ] + lines[2...3].map(String.init)
+        return try write(name, session.joined(separator: "\n") + "\n")
+    }
+}

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
 /// `check --artifacts DIR` keeps, for each failing session, its replayed session and HTML report, and never
 /// touches the original; `check --summary FILE` appends a Markdown table for a CI job summary.
 @Suite struct CheckArtifactsTests {
@@ -47,6 +51,50 @@ import Testing
         let replayed = try await CLI.run(["diff", "artifacts/todos-basic.replayed.jsonl", "--no-build"] + host, environment: regression, directory: scratch.url)
         #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
         #expect(try String(contentsOfFile: scratch.file("artifacts/todos-basic.html"), encoding: .utf8).contains("diverged at step 5 of 40"))
+    }
+
+    @Test func anActionNameFullOfMarkupAndControlCharactersStaysTextInTheSummaryAndTheJUnitReport() async throws {
+        // Given a diverging todos session whose diverging action's name holds Markdown, HTML, a line break, and every
+        // character XML 1.0 forbids
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let forbidden = String(String.UnicodeScalarView((0x00...0x1F).compactMap(Unicode.Scalar.init) + ["\u{7F}", "\u{FFFE}", "\u{FFFF}"]))
+        let name = "toggle\n### ✅ passed\n![x](https://e/x.png) [l](https://e) <img src=x> `c` | " + forbidden
+        let encoded = String(decoding: try JSONEncoder().encode(name), as: UTF8.self)
+        let original = try String(contentsOfFile: CLI.session("todos-basic.jsonl"), encoding: .utf8)
+        let hostile = original.replacingOccurrences(
+            of: #""name":"toggleCompleted","origin":"app","seq":5,"#, with: #""name":\#(encoded),"origin":"app","seq":5,"#)
+        try #require(hostile != original)
+        try scratch.write("todos.jsonl", hostile)
+
+        // When check writes its summary and JUnit report under the toggle regression
+        let outcome = try await CLI.run(
+            ["check", "todos.jsonl", "--no-build", "--summary", "summary.md", "--junit", "junit.xml"] + host,
+            environment: regression, directory: scratch.url)
+
+        // Then the summary's row holds the name in one code span, its line breaks and controls escaped, and the
+        // report parses as XML, its explanation holding none of the characters XML forbids
+        #expect(outcome.status == 1, "\(outcome.stdout)\(outcome.stderr)")
+        let shown = (0x00...0x1F).map { "\\u{\(String($0, radix: 16, uppercase: true))}" }.joined() + "\\u{7F}\\u{FFFE}\\u{FFFF}"
+        #expect(
+            try String(contentsOfFile: scratch.file("summary.md"), encoding: .utf8) == """
+                ### replay-cli check: failed
+
+                1 session: 1 diverged
+
+                | | Session | Verdict | Step | Path | Artifacts |
+                | --- | --- | --- | --- | --- | --- |
+                | ❌ | `todos.jsonl` | diverged | 5 ``toggle\\u{A}### ✅ passed\\u{A}![x](https://e/x.png) [l](https://e) <img src=x> `c` \\| \(shown)`` | `todos[id: 0BB980A5-75A8-4661-BEC0-8AA83B63F1EE].isComplete` |  |
+
+                """)
+        let xml = try Data(contentsOf: URL(fileURLWithPath: scratch.file("junit.xml")))
+        let parser = XMLParser(data: xml)
+        #expect(parser.parse(), "not well-formed: \(String(describing: parser.parserError))")
+        let report = try XMLDocument(data: xml)
+        let failure = try #require(try report.nodes(forXPath: "//failure").first)
+        let explanation = try #require(failure.stringValue)
+        #expect(explanation.contains("toggle"), "\(explanation)")
+        #expect(!explanation.unicodeScalars.contains { $0.value < 0x09 || $0 == "\u{1B}" || $0 == "\u{FFFE}" }, "\(explanation)")
     }
 
     @Test func passingSessionsKeepNoArtifactsAndTheJSONSaysWhatWasKept() async throws {

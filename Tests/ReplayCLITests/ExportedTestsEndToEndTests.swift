@@ -95,6 +95,15 @@ import Testing
             let outcome = try await CLI.run(["export-test", CLI.session(export[0])] + export.dropFirst(), directory: package.url)
             #expect(outcome.status == 0, "\(export): \(outcome.stderr)")
         }
+        // and three todo steps whose store id and first action's name, were they code, would fail the test running them
+        let injected = "\n        Issue.record(\"injected\") // \u{2028}\u{85} */ \"\"\"#\" \\(Issue.record(\"interpolated\"))"
+        let hostile = try await CLI.run(
+            [
+                "export-test", try package.writeTodos("hostile.jsonl", storeID: "todos" + injected, firstAction: "addTodo" + injected),
+                "--style", "teststore", "--feature", "Todos", "--import",
+                "SampleFeatures", "-o", "Tests/ExportedTests/HostileTodosTests.swift",
+            ], directory: package.url)
+        #expect(hostile.status == 0, "\(hostile.stderr)")
 
         // When it is built with its tests, and the exported tests run
         let build = try await run(["swift", "build", "--build-tests"], in: package.url)
@@ -105,7 +114,8 @@ import Testing
         // Then each passes: both golden replays and both TestStore walks, on the todos and on the rehearsal planner
         #expect(passing.status == 0, "\(passing.output)")
         #expect(passing.output.contains("Test Case 'RehearsalsJourneyTests.testRecordedStepsReplay' passed"), "\(passing.output)")
-        for suite in ["TodosSteps3To12Tests", "TodosTestStoreTests", "RehearsalsTestStoreTests"] {
+        // (the hostile session's text among them, as literals: none of it ran, or the suite would have failed)
+        for suite in ["TodosSteps3To12Tests", "TodosTestStoreTests", "RehearsalsTestStoreTests", "HostileTodosTests"] {
             #expect(passing.output.contains("Suite \(suite) passed"), "\(suite): \(passing.output)")
         }
 

@@ -87,13 +87,18 @@ enum ExportTestCommand: Command {
             ?? URL(fileURLWithPath: context.currentDirectory).appendingPathComponent(
                 "\(typeName(sessionName))\(steps == 1...lastStep ? "" : "Steps\(first)To\(last)")Tests.swift").path
         let typeName = URL(fileURLWithPath: testPath).deletingPathExtension().lastPathComponent
-        guard testPath.hasSuffix(".swift"), isIdentifier(typeName) else {
+        let imported = try modules(parsed, form)
+        if let problem = testPath.hasSuffix(".swift")
+            ? SwiftName.problem(with: typeName, as: .declaredType, importing: imported) : "it does not end in .swift"
+        {
             throw CLIError(
-                .usage, "-o '\(testPath)' must name a .swift file whose name is a Swift type name, such as TodosBugTests.swift")
+                .usage,
+                "-o '\(InvisibleScalars.shown(testPath))' must name a .swift file whose name is a Swift type name, such as "
+                    + "TodosBugTests.swift: \(problem)")
         }
         let test = ExportedTest(
             form: form, typeName: typeName, sourceName: URL(fileURLWithPath: session.path).lastPathComponent, steps: steps, session: trimmed,
-            imports: parsed.values(of: imports))
+            modules: imported)
         let sessionPath = URL(fileURLWithPath: testPath).deletingLastPathComponent().appendingPathComponent(test.sessionFileName).path
         try write(trimmed.ndjson, to: sessionPath)
         try write(Array(test.source.utf8), to: testPath)
@@ -126,6 +131,11 @@ enum ExportTestCommand: Command {
             }
             return parsed.value(ofDefaulted: style) == .xctest ? .xctest(stores: stores) : .swiftTesting(stores: stores)
         case .teststore:
+            for option in [feature, stateType, actionType] {
+                if let name = parsed.value(of: option) {
+                    try SwiftName.check(name, as: .type, givenTo: option.declaration.name, usage: command.usage)
+                }
+            }
             let prefix = parsed.value(of: feature)
             guard let state = parsed.value(of: stateType) ?? prefix.map({ "\($0).State" }),
                 let action = parsed.value(of: actionType) ?? prefix.map({ "\($0).Action" }),
@@ -139,17 +149,19 @@ enum ExportTestCommand: Command {
         }
     }
 
+    /// The modules the test imports: the `--import` ones, each checked as a module name, then those of its form.
+    private static func modules(_ parsed: ParsedCommandLine, _ form: ExportedTest.Form) throws(CLIError) -> [String] {
+        for module in parsed.values(of: imports) {
+            try SwiftName.check(module, as: .module, givenTo: imports.declaration.name, usage: command.usage)
+        }
+        return ExportedTest.modules(of: form, importing: parsed.values(of: imports))
+    }
+
     /// `todos-basic` as `TodosBasic`.
     private static func typeName(_ sessionName: String) -> String {
         let words = sessionName.split { !$0.isLetter && !$0.isNumber }
         let name = words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
         return name.first?.isLetter == true ? name : "Session" + name
-    }
-
-    /// Whether `name` is a plain Swift identifier (letters, digits and `_`, not starting with a digit).
-    private static func isIdentifier(_ name: String) -> Bool {
-        guard let first = name.first, first.isLetter || first == "_" else { return false }
-        return name.allSatisfy { ($0.isLetter || $0.isNumber || $0 == "_") && $0.isASCII }
     }
 
     private static func write(_ bytes: [UInt8], to path: String) throws(CLIError) {
