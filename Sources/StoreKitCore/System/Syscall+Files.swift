@@ -9,6 +9,10 @@ extension Syscall {
         package var isDirectory: Bool
         /// True for a socket.
         package var isSocket: Bool
+        /// True for a regular file: not a directory, link, socket, FIFO or device.
+        package var isRegularFile: Bool
+        /// True for a symbolic link (only ``Syscall/linkStatus(_:)`` sees one; the other calls follow it).
+        package var isSymbolicLink: Bool
         /// The size in bytes.
         package var size: Int
         /// Which file this is, whatever its name.
@@ -35,6 +39,18 @@ extension Syscall {
         var info = stat()
         do {
             try retrying("stat", subject: path) { systemStat(path, &info) }
+        } catch where error.errno == ENOENT {
+            return nil
+        }
+        return FileStatus(info)
+    }
+
+    /// Returns the status of `path` itself, without following a symbolic link (`lstat`), or `nil` when it does not
+    /// exist.
+    package static func linkStatus(_ path: String) throws(SystemError) -> FileStatus? {
+        var info = stat()
+        do {
+            try retrying("lstat", subject: path) { systemLstat(path, &info) }
         } catch where error.errno == ENOENT {
             return nil
         }
@@ -126,6 +142,8 @@ extension Syscall.FileStatus {
         owner = info.st_uid
         isDirectory = info.st_mode & S_IFMT == S_IFDIR
         isSocket = info.st_mode & S_IFMT == S_IFSOCK
+        isRegularFile = info.st_mode & S_IFMT == S_IFREG
+        isSymbolicLink = info.st_mode & S_IFMT == S_IFLNK
         size = Int(info.st_size)
         identity = Syscall.FileIdentity(
             device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
