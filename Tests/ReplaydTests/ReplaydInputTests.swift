@@ -197,7 +197,6 @@ import Testing
         // When a client records store 'probe' session 'a-b'
         let client = try RawClient(socket: folder.socket)
         try client.send(line: SessionLines.header(session: "a-b", store: "probe"))
-        try client.send(line: SessionLines.action(2))
 
         // Then the session is refused with the reason, logged, and the file keeps its bytes
         let reply = try client.nextReply()

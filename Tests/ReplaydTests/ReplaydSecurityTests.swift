@@ -123,7 +123,6 @@ import Testing
         // When the client records that session
         let client = try RawClient(socket: folder.socket)
         try client.send(line: SessionLines.header(session: "linked"))
-        try client.send(line: SessionLines.action(2))
 
         // Then it is refused with the reason and logged, and the file outside keeps its bytes
         let reply = try client.nextReply()

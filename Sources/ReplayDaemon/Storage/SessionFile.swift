@@ -79,7 +79,7 @@ final class SessionFile {
             try writeHeader(headerLine)
             return
         }
-        try StoredHeader.check(fd: fd, path: path, name: name, continuing: header, maxLineBytes: maxLineBytes)
+        try StoredHeader.check(fd: fd, path: path, name: name, continuing: header)
         try resumeFromTail(maxLineBytes: maxLineBytes)
         size = try Syscall.status(of: fd, subject: path).size
     }

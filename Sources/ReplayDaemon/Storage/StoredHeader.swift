@@ -9,13 +9,11 @@ import StoreKitReplay
 /// header names another store id or session id is never appended to.
 enum StoredHeader {
     /// Reads the header of the file open as `fd` and checks that it is `header`'s session, byte for byte.
-    /// - Parameters:
-    ///   - name: The file's name, for messages.
-    ///   - maxLineBytes: The longest line the daemon accepts: a longer first line is not a header it wrote.
+    /// - Parameter name: The file's name, for messages.
     /// - Throws: ``SessionFile/OpenError`` when the file holds another session or its first line is not a readable
     ///   header; ``SystemError`` when it cannot be read.
-    static func check(fd: Int32, path: String, name: String, continuing header: SessionHeader, maxLineBytes: Int) throws {
-        let line = try firstLine(fd: fd, path: path, name: name, maxLineBytes: maxLineBytes)
+    static func check(fd: Int32, path: String, name: String, continuing header: SessionHeader) throws {
+        let line = try firstLine(fd: fd, path: path, name: name)
         let stored: SessionHeader
         do {
             guard case .header(let header) = try SessionEvent(jsonValue: JSONValue(parsing: line)) else {
@@ -36,8 +34,10 @@ enum StoredHeader {
         }
     }
 
-    /// The file's first line, without its `\n`.
-    private static func firstLine(fd: Int32, path: String, name: String, maxLineBytes: Int) throws -> [UInt8] {
+    /// The file's first line, without its `\n`, read up to the session format's line limit (whatever the daemon's
+    /// own limit is now, the file may have been written under a larger one).
+    private static func firstLine(fd: Int32, path: String, name: String) throws -> [UInt8] {
+        let maxLineBytes = SessionFormat.defaultMaxLineBytes
         var line: [UInt8] = []
         while true {
             let chunk = try Syscall.read(fd, at: line.count, count: 1 << 16, subject: path)
