@@ -67,7 +67,8 @@ var package = Package(
         .testTarget(
             name: "ReplaydTests",
             dependencies: [
-                "replayd", "sample-app", "StoreKitCore", "StoreKitReplay", "SampleFeatures", "SampleReplayStores",
+                "replayd", "replay-cli", "sample-app", "StoreKitCore", "StoreKitReplay", "SampleFeatures",
+                "SampleReplayStores",
             ]),
         .testTarget(
             name: "SampleGoldenTests",

@@ -24,6 +24,24 @@ extension Option where Value == UInt64 {
     }
 }
 
+extension Option where Value == Int {
+    /// An option whose value is a number of bytes with an optional unit, as ``byteCount(_:valueName:help:)`` reads
+    /// it, within `range`; errors name the range both with units and in bytes (`from 1K to 16M (1024 to 16777216
+    /// bytes)`).
+    public static func byteCount(
+        _ name: String, valueName: String = "<size>", in range: ClosedRange<Int>, default: Int? = nil, help: String
+    ) -> Option {
+        let lower = QuantityText.shortByteCount(range.lowerBound)
+        let upper = QuantityText.shortByteCount(range.upperBound)
+        return Option(
+            name, valueName: valueName, default: `default`, defaultDescription: `default`.map(QuantityText.shortByteCount),
+            expectation: "a size from \(lower) to \(upper) (\(range.lowerBound) to \(range.upperBound) bytes)", help: help,
+            convert: { text in
+                QuantityText.byteCount(text).flatMap { $0 <= UInt64(Int.max) && range.contains(Int($0)) ? Int($0) : nil }
+            })
+    }
+}
+
 /// Reads the quantities options take: a number, then a unit.
 enum QuantityText {
     /// `90s`, `30m`, `12h`, `7d`, or seconds; `nil` for anything else, zero or less.
@@ -45,6 +63,14 @@ enum QuantityText {
             return nil
         }
         return UInt64((number * unit).rounded())
+    }
+
+    /// `bytes` with the largest unit that divides it (`16M`, `1K`), or as a bare number.
+    static func shortByteCount(_ bytes: Int) -> String {
+        for (suffix, shift) in [("G", 30), ("M", 20), ("K", 10)] where bytes != 0 && bytes % (1 << shift) == 0 {
+            return "\(bytes >> shift)\(suffix)"
+        }
+        return "\(bytes)"
     }
 
     /// The number and the factor of its unit, for the first unit whose suffix `text` has.

@@ -128,10 +128,84 @@ import Testing
         let files = folder.sessionFiles()
         for file in files {
             #expect(!file.contains("/") && !file.hasPrefix("."), "\(file)")
-            #expect(file.allSatisfy { $0.isLetter || $0.isNumber || "._-".contains($0) }, "\(file)")
+            #expect(file.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-%~".contains($0)) }, "\(file)")
         }
         #expect(Set(files).count == hostile.count)
         #expect(!FileManager.default.fileExists(atPath: "/tmp/absolute"))
         #expect(await daemon.stop() == 0)
+    }
+
+    /// Pairs of sessions that earlier replayd versions stored in one file: a `-` moved between the ids, an id that
+    /// was changed against the text it became, and two ids whose 32-bit hashes collide.
+    static let onceMerged: [(first: (store: String, session: String), second: (store: String, session: String))] = [
+        (("probe-a", "b"), ("probe", "a-b")), (("counter", "x/"), ("counter", "x_-0262f878")),
+        (("counter", "!$%,?"), ("counter", "!@^@$")),
+    ]
+
+    @Test func sessionsWhoseIdsOnceSharedAFileAreStoredApart() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let daemon = try await DaemonProcess(folder: folder)
+        for (first, second) in Self.onceMerged {
+            // Given a first session that stored three actions and was cut off
+            let firstHeader = SessionLines.header(session: first.session, store: first.store)
+            let early = try RawClient(socket: folder.socket)
+            try early.send(line: firstHeader)
+            let firstFile = try #require(try early.nextReply()?["file"] as? String)
+            for sequence in 1...3 { try early.send(line: SessionLines.action(sequence)) }
+            await waitUntil("\(first): three actions are stored") { folder.lines(of: firstFile).count == 4 }
+            early.close()
+            await waitUntil("\(first): the disconnection is stored") {
+                folder.lines(of: firstFile).last?.contains(#""reason":"disconnected""#) == true
+            }
+
+            // When the second session records ten actions
+            let secondHeader = SessionLines.header(session: second.session, store: second.store)
+            let late = try RawClient(socket: folder.socket)
+            try late.send(line: secondHeader)
+            let welcome = try late.nextReply()
+            #expect(welcome?["kind"] as? String == "welcome", "\(second): \(welcome ?? [:])")
+            #expect(welcome?["lastSeq"] as? Int == 0, "\(second)")
+            let secondFile = try #require(welcome?["file"] as? String)
+            for sequence in 1...10 { try late.send(line: SessionLines.action(sequence)) }
+            try late.send(line: SessionLines.end(actions: 10))
+
+            // Then each is in a file of its own, under its own header, with every line
+            let secondLines = [secondHeader] + (1...10).map(SessionLines.action) + [SessionLines.end(actions: 10)]
+            await waitUntil("\(second): the session is stored") { folder.lines(of: secondFile).count == secondLines.count }
+            #expect(secondFile != firstFile)
+            #expect(folder.lines(of: secondFile) == secondLines, "\(second)")
+            #expect(Array(folder.lines(of: firstFile).prefix(4)) == [firstHeader] + (1...3).map(SessionLines.action))
+            #expect(folder.lines(of: firstFile).count == 5, "\(first)")
+        }
+        #expect(folder.sessionFiles().count == 2 * Self.onceMerged.count)
+        #expect(await daemon.stop() == 0)
+    }
+
+    @Test func aFileHoldingAnotherSessionIsNeverAppendedTo() async throws {
+        // Given the file an older replayd stored store 'probe-a' session 'b' in, under the name this one gives
+        // store 'probe' session 'a-b'
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(
+            atPath: folder.sessions, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        let stored = Data(([SessionLines.header(session: "b", store: "probe-a"), SessionLines.action(1)].joined(separator: "\n") + "\n").utf8)
+        let path = folder.sessions + "/probe-a-b.jsonl"
+        #expect(FileManager.default.createFile(atPath: path, contents: stored, attributes: [.posixPermissions: 0o600]))
+        let daemon = try await DaemonProcess(folder: folder)
+
+        // When a client records store 'probe' session 'a-b'
+        let client = try RawClient(socket: folder.socket)
+        try client.send(line: SessionLines.header(session: "a-b", store: "probe"))
+
+        // Then the session is refused with the reason, logged, and the file keeps its bytes
+        let reply = try client.nextReply()
+        #expect(reply?["kind"] as? String == "rejected")
+        let reason = reply?["reason"] as? String ?? ""
+        #expect(reason.contains("probe-a-b.jsonl holds another session (store 'probe-a', session 'b')"), "\(reason)")
+        #expect(try client.nextReply() == nil)
+        #expect(await daemon.stop() == 0)
+        #expect(daemon.count("session.open_failed") == 1)
+        #expect(FileManager.default.contents(atPath: path) == stored)
     }
 }

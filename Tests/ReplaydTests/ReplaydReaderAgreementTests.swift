@@ -153,6 +153,30 @@ import Testing
         #expect(await daemon.stop() == 0)
     }
 
+    @Test func aLineOfExactlyTheLongestTheDaemonAcceptsIsReadByVerify() async throws {
+        // Given a daemon with the default limit, which is the session format's
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let daemon = try await DaemonProcess(folder: folder)
+        let client = try RawClient.startingSession("longest", socket: folder.socket)
+
+        // When an action line of exactly that many bytes is sent
+        let shell = SessionLines.action(1, state: #"{"count":1,"pad":"","step":1}"#)
+        let padding = String(repeating: "x", count: SessionFormat.defaultMaxLineBytes - shell.utf8.count)
+        let longest = SessionLines.action(1, state: #"{"count":1,"pad":"\#(padding)","step":1}"#)
+        #expect(longest.utf8.count == SessionFormat.defaultMaxLineBytes)
+        try client.send(line: longest)
+        try client.send(line: SessionLines.end(actions: 1))
+
+        // Then it is stored, and `replay-cli verify` reads the file
+        let expectedBytes = [SessionLines.header(session: "longest"), longest, SessionLines.end(actions: 1)]
+            .reduce(0) { $0 + $1.utf8.count + 1 }
+        await waitUntil("the session is stored") { (try? folder.storedBytes()) == expectedBytes }
+        let verified = try await Executables.run("replay-cli", ["verify", folder.sessions + "/counter-longest.jsonl"])
+        #expect(verified.status == 0, "\(verified.stderr)")
+        #expect(await daemon.stop() == 0)
+    }
+
     /// Reads a session file with the session reader to its end; returns how many lines it read.
     static func readToTheEnd(_ path: String) throws -> Int {
         let reader = try SessionReader(path: path)

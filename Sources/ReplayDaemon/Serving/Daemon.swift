@@ -47,6 +47,8 @@ final class Daemon {
             throw DaemonError("cannot set up signal handling: \(error)")
         }
         listener = try DaemonListener(path: options.socketPath)
+        OpenAncestorFolders.warn(
+            about: [(options.socketPath as NSString).deletingLastPathComponent, options.sessionDirectory], log: log)
         do {
             inboxes = try (0..<options.workerCount).map { _ throws(SystemError) in try WorkerInbox() }
         } catch {

@@ -16,8 +16,8 @@ final class DaemonListener {
     /// True once a replacement was reported, so it is reported once.
     private var replacementReported = false
 
-    /// Prepares the socket's directory (0700, refused when others can write to it), takes the lock, removes a
-    /// stale socket file, and listens with mode 0600.
+    /// Prepares the socket's directory (0700, refused when others can write to it), takes the lock (on a regular
+    /// file, never through a symbolic link), removes a stale socket file, and listens with mode 0600.
     /// - Throws: ``DaemonError`` with a message for the user.
     init(path: String) throws(DaemonError) {
         self.path = path
@@ -123,7 +123,7 @@ final class DaemonListener {
 
     private static func lock(_ lockPath: String, socketPath: String) throws(DaemonError) -> Int32 {
         do {
-            let fd = try Syscall.open(lockPath, O_RDWR | O_CREAT, mode: 0o600)
+            let fd = try PrivateFile.open(lockPath, O_RDWR | O_CREAT)
             guard try Syscall.tryLockExclusively(fd, subject: lockPath) else {
                 let holder = String(decoding: try Syscall.read(fd, at: 0, count: 32, subject: lockPath), as: UTF8.self)
                     .trimmingCharacters(in: .whitespacesAndNewlines)

@@ -43,10 +43,13 @@ package struct DaemonOptions: Sendable {
     static let directory = Option<String>.string(
         "--dir", valueName: "<path>", defaultDescription: "$XDG_STATE_HOME/replayd/sessions,\nelse ~/.replayd/sessions",
         help: "where session files are stored")
-    /// `--max-line-bytes <n>`.
-    static let maxLineBytes = Option<Int>.integer(
-        "--max-line-bytes", in: 1024...(1 << 30), default: SessionFormat.defaultMaxLineBytes,
-        help: "the longest line accepted; longer lines are rejected")
+    /// `--max-line-bytes <size>`.
+    ///
+    /// At most the session format's limit (``SessionFormat/defaultMaxLineBytes``), the longest line every reader
+    /// reads: a line the daemon stores is never one `replay-cli` refuses.
+    static let maxLineBytes = Option<Int>.byteCount(
+        "--max-line-bytes", in: 1024...SessionFormat.defaultMaxLineBytes, default: SessionFormat.defaultMaxLineBytes,
+        help: "the longest line accepted (512K, 4M), at most the session format's limit;\nlonger lines are rejected")
     /// `--threads <n>`.
     static let threads = Option<Int>.integer(
         "--threads", in: 1...64, defaultDescription: "two per core,\nat least 8",

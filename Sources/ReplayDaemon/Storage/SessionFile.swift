@@ -23,7 +23,7 @@ final class SessionFile {
     /// True once an `end` line is stored.
     var hasEnded: Bool { order.hasEnded }
     /// True when the file continued an existing one (a reconnect).
-    let isContinuation: Bool
+    private(set) var isContinuation: Bool
     private var fd: Int32
     /// The bytes of complete lines in the file: where a failed write is cut back to.
     private var size = 0
@@ -41,30 +41,47 @@ final class SessionFile {
     }
 
     /// Creates the session's file with its header line, or reopens it when the session continues.
+    ///
+    /// The file is opened without following a symbolic link and must be a regular file (``PrivateFile``). A file
+    /// that exists is continued only when its header names the same store id and session id (``StoredHeader``);
+    /// an empty one (the daemon stopped between creating it and writing its header) gets the header.
     /// - Parameters:
     ///   - header: The header, whose initial state is the base of a new session's first patch.
     ///   - headerLine: The header as received, `\n` included; written only to a new file.
     ///   - maxLineBytes: The longest line the daemon accepts, which bounds what the tail read looks at.
-    /// - Throws: ``OpenError`` when the stored session has ended or its last line is unreadable; ``SystemError``.
+    /// - Throws: ``OpenError`` when the stored session has ended, is another session, or its first or last line is
+    ///   unreadable; ``PrivateFile/OpenError``; ``SystemError``.
     static func open(
         directory: String, name: String, header: SessionHeader, headerLine: UnsafeRawBufferPointer, maxLineBytes: Int
     ) throws -> SessionFile {
         let path = directory + "/" + name
         do {
-            let fd = try Syscall.open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND, mode: 0o600)
+            let fd = try PrivateFile.open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND)
             let file = SessionFile(
                 name: name, path: path, fd: fd, order: SessionLineOrder(startingFrom: header.initialState),
                 isContinuation: false)
             try file.writeHeader(headerLine)
             return file
-        } catch where error.errno == EEXIST {
-            let fd = try Syscall.open(path, O_RDWR | O_APPEND)
+        } catch PrivateFile.OpenError.system(let error) where error.errno == EEXIST {
+            let fd = try PrivateFile.open(path, O_RDWR | O_APPEND)
             let file = SessionFile(
                 name: name, path: path, fd: fd, order: SessionLineOrder(continuingAfter: 0), isContinuation: true)
-            try file.resumeFromTail(maxLineBytes: maxLineBytes)
-            file.size = try Syscall.status(of: fd, subject: path).size
+            try file.resume(header, headerLine: headerLine, maxLineBytes: maxLineBytes)
             return file
         }
+    }
+
+    /// Continues the stored file after checking its header, or writes the header to an empty one.
+    private func resume(_ header: SessionHeader, headerLine: UnsafeRawBufferPointer, maxLineBytes: Int) throws {
+        guard try Syscall.status(of: fd, subject: path).size > 0 else {
+            order = SessionLineOrder(startingFrom: header.initialState)
+            isContinuation = false
+            try writeHeader(headerLine)
+            return
+        }
+        try StoredHeader.check(fd: fd, path: path, name: name, continuing: header)
+        try resumeFromTail(maxLineBytes: maxLineBytes)
+        size = try Syscall.status(of: fd, subject: path).size
     }
 
     /// Writes a new file's header; when that fails, removes the file, which would be unreadable without it.

@@ -3,7 +3,8 @@ import StoreKitCore
 import StoreKitReplay
 
 /// At start-up, finds session files whose last line was cut off and repairs them: the partial bytes move to
-/// `<file>.partial-<unix time>` and the file is truncated after its last complete line.
+/// `<file>.partial-<unix time>` and the file is truncated after its last complete line. A symbolic link or anything
+/// else that is not a regular file is left alone and reported, never followed.
 enum SessionRepair {
     /// One repaired file.
     struct Repair {
@@ -33,8 +34,9 @@ enum SessionRepair {
     }
 
     /// Repairs one file when its last byte is not `\n`.
-    static func repair(_ path: String) throws(SystemError) -> Repair? {
-        let fd = try Syscall.open(path, O_RDWR)
+    /// - Throws: ``PrivateFile/OpenError`` for a link or what is not a regular file; ``SystemError``.
+    static func repair(_ path: String) throws -> Repair? {
+        let fd = try PrivateFile.open(path, O_RDWR)
         // Whatever was written is flushed by the `fsync` below, which reports its failure.
         defer { try? Syscall.close(fd, subject: path) }
         let tail = try SessionFileTail(fd: fd, subject: path, maxLineBytes: Int.max / 2)
@@ -49,15 +51,16 @@ enum SessionRepair {
         return Repair(file: path, keptAt: keptAt, byteCount: partial.count)
     }
 
-    private static func keep(_ bytes: [UInt8], besides path: String) throws(SystemError) -> String {
+    private static func keep(_ bytes: [UInt8], besides path: String) throws -> String {
         let stamp = Int(Date().timeIntervalSince1970)
         var attempt = 0
         while true {
             let target = "\(path).partial-\(stamp)" + (attempt == 0 ? "" : "-\(attempt)")
             let fd: Int32
             do {
-                fd = try Syscall.open(target, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
-            } catch where error.errno == EEXIST {
+                fd = try PrivateFile.open(target, O_WRONLY | O_CREAT | O_EXCL)
+            } catch {
+                guard case .system(let failure) = error, failure.errno == EEXIST else { throw error }
                 attempt += 1
                 continue
             }

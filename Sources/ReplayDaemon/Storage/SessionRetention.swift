@@ -66,15 +66,17 @@ struct SessionRetention: Sendable {
         return removals
     }
 
-    /// The session files in `directory` (`*.jsonl`), with their sizes and times; unreadable entries are left out.
+    /// The session files in `directory` (`*.jsonl`), with their sizes and times. Only regular files are listed: a
+    /// symbolic link is neither followed nor removed. Unreadable entries are left out.
     static func storedFiles(in directory: String) -> [StoredFile] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter { $0.hasSuffix("." + SessionFormat.fileExtension) }.compactMap { name in
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: directory + "/" + name),
-                let bytes = (attributes[.size] as? NSNumber)?.uint64Value,
-                let modified = attributes[.modificationDate] as? Date
-            else { return nil }
-            return StoredFile(name: name, bytes: bytes, modified: modified)
+            guard let status = try? Syscall.linkStatus(directory + "/" + name), status.isRegularFile else {
+                return nil
+            }
+            return StoredFile(
+                name: name, bytes: UInt64(status.size),
+                modified: Date(timeIntervalSince1970: Double(status.modifiedNanoseconds) / 1e9))
         }
     }
 }

@@ -40,6 +40,9 @@ func systemClose(_ fd: Int32) -> Int32 { close(fd) }
 /// `stat(2)`.
 func systemStat(_ path: UnsafePointer<CChar>, _ info: UnsafeMutablePointer<stat>) -> Int32 { stat(path, info) }
 
+/// `lstat(2)`: the status of a symbolic link itself, not of what it points to.
+func systemLstat(_ path: UnsafePointer<CChar>, _ info: UnsafeMutablePointer<stat>) -> Int32 { lstat(path, info) }
+
 /// `fstat(2)`.
 func systemFstat(_ fd: Int32, _ info: UnsafeMutablePointer<stat>) -> Int32 { fstat(fd, info) }
 

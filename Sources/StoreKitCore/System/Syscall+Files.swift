@@ -9,12 +9,14 @@ extension Syscall {
         package var group: gid_t
         /// True for a directory.
         package var isDirectory: Bool
-        /// True for a regular file (not a directory, device, FIFO or socket).
-        package var isRegularFile: Bool
+        /// True for a regular file: not a directory, link, socket, FIFO or device.
+        package var isRegularFile: Bool { kind == .regular }
         /// True for a socket.
         package var isSocket: Bool
         /// What the path names: a regular file, a folder, a FIFO, a device...
         package var kind: FileKind
+        /// True for a symbolic link (only ``Syscall/linkStatus(_:)`` sees one; the other calls follow it).
+        package var isSymbolicLink: Bool { kind == .symbolicLink }
         /// The size in bytes.
         package var size: Int
         /// Which file this is, whatever its name.
@@ -41,6 +43,18 @@ extension Syscall {
         var info = stat()
         do {
             try retrying("stat", subject: path) { systemStat(path, &info) }
+        } catch where error.errno == ENOENT {
+            return nil
+        }
+        return FileStatus(info)
+    }
+
+    /// Returns the status of `path` itself, without following a symbolic link (`lstat`), or `nil` when it does not
+    /// exist.
+    package static func linkStatus(_ path: String) throws(SystemError) -> FileStatus? {
+        var info = stat()
+        do {
+            try retrying("lstat", subject: path) { systemLstat(path, &info) }
         } catch where error.errno == ENOENT {
             return nil
         }
@@ -160,7 +174,6 @@ extension Syscall.FileStatus {
         owner = info.st_uid
         group = info.st_gid
         isDirectory = info.st_mode & S_IFMT == S_IFDIR
-        isRegularFile = info.st_mode & S_IFMT == S_IFREG
         isSocket = info.st_mode & S_IFMT == S_IFSOCK
         kind = FileKind(mode: info.st_mode)
         size = Int(info.st_size)
