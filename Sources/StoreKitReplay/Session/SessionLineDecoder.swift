@@ -127,6 +127,13 @@ public struct SessionLineDecoder: Sendable {
         throw refuseUnreadableLine(.lineTooLong(limit: maxLineBytes))
     }
 
+    /// Counts a line too long to hold and refuses it; the byte count is no longer reported.
+    /// - Throws: ``SessionReadError`` with ``SessionReadError/Problem/lineTooLong(limit:)``, always.
+    @available(*, deprecated, renamed: "decodeOverlongLine()", message: "a reader stops at the limit and no longer knows the line's length")
+    public mutating func decodeOverlongLine(byteCount: Int) throws(SessionReadError) -> Never {
+        try decodeOverlongLine()
+    }
+
     /// Says whether the input, now at its end, was a session at all.
     /// - Throws: ``SessionReadError`` with ``SessionReadError/Problem/empty`` when there was no line.
     public func finish() throws(SessionReadError) {
