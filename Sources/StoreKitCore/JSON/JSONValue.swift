@@ -37,10 +37,11 @@ public enum JSONValue: Sendable {
 }
 
 extension JSONValue {
-    /// The member named `key` when this is an object, else `nil`.
+    /// The member named `key` when this is an object, else `nil`. Keys match by their code points: `"é"`
+    /// (U+00E9) does not find a member named `"e\u{301}"`.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members[key]
+        return members[exactKey: key]
     }
 
     /// The string when this is a string, else `nil`.
