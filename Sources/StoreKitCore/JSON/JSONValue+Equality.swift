@@ -4,7 +4,8 @@
 ///   equivalence: `"é"` (U+00E9) and `"e\u{301}"` are different strings. (One object cannot hold both as keys:
 ///   the parser refuses them as duplicates.)
 /// - Numbers compare by exact value, whatever their kind: `1` equals `1.0`, `0.0` equals `-0.0`, and integers
-///   beyond 64 bits are equal only when every digit is.
+///   beyond 64 bits are equal only when every digit is. A whole double's value is that of its canonical text
+///   (`1e+23` for the `Double` nearest 10^23), so that a value and its canonical JSON read back are always equal.
 /// - Arrays compare element by element in order; objects member by member in any order.
 extension JSONValue: Equatable {
     /// Whether `lhs` and `rhs` are the same JSON value (see the extension's discussion).
@@ -43,8 +44,8 @@ extension JSONValue: Equatable {
         return (compared ?? nil) ?? leftBytes.elementsEqual(rightBytes)
     }
 
-    /// A number's exact value in a form that compares across kinds: an integer's decimal digits, or a double with
-    /// a fraction as itself; `nil` for anything but a number.
+    /// A number's exact value in a form that compares across kinds: an integer's decimal digits (a whole double's
+    /// by its canonical text), or a double with a fraction as itself; `nil` for anything but a number.
     private var exactNumber: ExactNumber? {
         switch self {
         case .integer(let value): .integer(String(value))
