@@ -15,8 +15,11 @@
 /// Numbers without a fraction or an exponent become ``JSONValue/integer(_:)`` when they fit `Int64`,
 /// ``JSONValue/unsignedInteger(_:)`` when they fit `UInt64`, and ``JSONValue/bigInteger(_:)`` with their exact
 /// digits otherwise, so that two different integers never read as equal. Numbers with
-/// a fraction or an exponent become ``JSONValue/double(_:)``. Any number beyond the range of a finite `Double`
-/// (about 1.8e308) is an error, as the daemon's line check says.
+/// a fraction or an exponent become ``JSONValue/double(_:)``, except an integer beyond 2^53 that the double's
+/// canonical text does not stand for: `9007199254740993.0` and `90071992547409930e-1` become the integer
+/// `9007199254740993` (a double holds only `9007199254740992`), while `1e+23`, the canonical text of its double,
+/// stays that double. Any number beyond the range of a finite `Double` (about 1.8e308) is an error, as the daemon's
+/// line check says.
 /// `-0` is the integer `0`.
 ///
 /// ```swift
@@ -591,13 +594,24 @@ private struct ByteReader {
         if !overflow,
             let magnitude = DecimalFastPath.double(significand: significand, exponent: exponent - fractionDigits)
         {
-            return .double(negative ? -magnitude : magnitude)
+            return exactNumber(negative ? -magnitude : magnitude, start: start)
         }
         let literal = text(start..<index)
         guard let double = Double(literal), double.isFinite else {
             throw JSONParseError(offset: start, message: "number \(literal) is too large for a double")
         }
-        return .double(double)
+        return exactNumber(double, start: start)
+    }
+
+    /// The number with a fraction or an exponent from `start` to here, whose nearest double is `double`: that
+    /// double, unless the number's value is an integer beyond 2^53 other than the one the double's canonical text
+    /// stands for (`9007199254740993.0`, whose double is `9007199254740992.0`), which becomes that exact integer.
+    private func exactNumber(_ double: Double, start: Int) -> JSONValue {
+        guard double.magnitude >= 0x1p53,
+            let digits = IntegralDecimal.digits(of: UnsafeBufferPointer(start: base + start, count: index - start)),
+            digits != IntegralDecimal.digits(ofWhole: double)
+        else { return .double(double) }
+        return JSONValue(integerDigits: digits)
     }
 
     /// Reads a run of decimal digits, appending them to `value`; sets `overflow` once `value` no longer fits.
@@ -718,7 +732,7 @@ private struct ByteReader {
         let byte = base[index]
         if byte < 0x20 {
             throw JSONParseError(
-                offset: index, message: "control character \(Self.codePoint(UInt32(byte))) must be escaped in a string")
+                offset: index, message: "control character \(Unicode.Scalar(byte).notation) must be escaped in a string")
         } else if byte < 0x80 {
             index += 1
         } else {
@@ -728,11 +742,6 @@ private struct ByteReader {
 
     mutating func appendSegment(_ range: Range<Int>) {
         scratch.append(contentsOf: UnsafeBufferPointer(start: base + range.lowerBound, count: range.count))
-    }
-
-    static func codePoint(_ value: UInt32) -> String {
-        let hex = String(value, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 
     /// Parses one escape starting at its backslash and appends its UTF-8 to `scratch`.

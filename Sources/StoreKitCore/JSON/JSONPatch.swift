@@ -65,10 +65,14 @@ public struct JSONPatch: Sendable, Hashable {
     }
 
     /// The patch that turns `old` into `new`, made of `add`, `remove` and `replace` operations.
+    ///
+    /// Keys are members' names by their code points: a member `"é"` (U+00E9) of `old` that `new` holds as
+    /// `"e\u{301}"` is removed and the other added, the removal first, since one object cannot hold both.
     public init(from old: JSONValue, to new: JSONValue) {
         let changes = StateDiff(from: old, to: new, matchingElementsByID: false).changes
         var operations: [Operation] = []
         var pendingRemovals: [Operation] = []
+        var removedEarly = Set<JSONPath>()
         for change in changes {
             if case .removed = change.kind, case .index? = change.path.components.last {
                 // Removals from one array come in ascending order; applied one by one they must go descending.
@@ -79,12 +83,32 @@ public struct JSONPatch: Sendable, Hashable {
             pendingRemovals = []
             switch change.kind {
             case .changed(_, let to): operations.append(.replace(path: change.path, value: to))
-            case .added(let value): operations.append(.add(path: change.path, value: value))
+            case .added(let value):
+                if let due = Self.removalDue(before: change.path, in: old) {
+                    operations.append(.remove(path: due))
+                    removedEarly.insert(due)
+                }
+                operations.append(.add(path: change.path, value: value))
+            case .removed where removedEarly.contains(change.path): break
             case .removed: operations.append(.remove(path: change.path))
             case .moved: preconditionFailure("a diff by position has no moves")
             }
         }
         self.init(operations + pendingRemovals)
+    }
+
+    /// The path of the member of `old` that has to go before the member at `path` (an added member's) can be
+    /// added, and that the diff, which lists keys in UTF-8 order, removes only later: the member whose key is
+    /// canonically equivalent to the added one but not the same (see
+    /// ``Swift/Dictionary/equivalentKey(standingFor:)``) and sorts after it. `nil` when there is none. The parent
+    /// of an added member is at the same path in `old` as in the new value.
+    private static func removalDue(before path: JSONPath, in old: JSONValue) -> JSONPath? {
+        guard case .key(let key)? = path.components.last else { return nil }
+        let parentPath = JSONPath(Array(path.components.dropLast()))
+        guard case .object(let members)? = try? value(at: parentPath, in: old),
+            let existingKey = members.equivalentKey(standingFor: key), key.utf8.lexicographicallyPrecedes(existingKey.utf8)
+        else { return nil }
+        return parentPath.appending(.key(existingKey))
     }
 
     /// A patch that changes nothing.
@@ -158,6 +182,9 @@ extension JSONPatch {
         try withParent(of: path, in: &root) { (parent: inout JSONValue, last: JSONPath.Component) throws(Failure) in
             switch parent {
             case .object(var members):
+                if let existingKey = members.equivalentKey(standingFor: last.memberName) {
+                    throw Failure(reason: .equivalentKeyPresent(pointer: path.pointer, existingKey: existingKey))
+                }
                 parent = .null  // release the storage so the edit is in place
                 members[last.memberName] = value
                 parent = .object(members)
@@ -178,7 +205,7 @@ extension JSONPatch {
             (parent: inout JSONValue, last: JSONPath.Component) throws(Failure) -> JSONValue in
             switch parent {
             case .object(var members):
-                guard let index = members.index(forKey: last.memberName) else {
+                guard let index = members.index(forExactKey: last.memberName) else {
                     throw Failure(reason: .missing(pointer: path.pointer))
                 }
                 parent = .null
@@ -205,7 +232,7 @@ extension JSONPatch {
         try withParent(of: path, in: &root) { (parent: inout JSONValue, last: JSONPath.Component) throws(Failure) in
             switch parent {
             case .object(var members):
-                guard let index = members.index(forKey: last.memberName) else {
+                guard let index = members.index(forExactKey: last.memberName) else {
                     throw Failure(reason: .missing(pointer: path.pointer))
                 }
                 parent = .null
@@ -228,7 +255,7 @@ extension JSONPatch {
         for (depth, component) in path.components.enumerated() {
             switch node {
             case .object(let members):
-                guard let child = members[component.memberName] else {
+                guard let child = members[exactKey: component.memberName] else {
                     throw Failure(reason: .missing(pointer: pointer(of: path, depth: depth + 1)))
                 }
                 node = child
@@ -257,7 +284,7 @@ extension JSONPatch {
         if depth == path.components.count - 1 { return try body(&node, component) }
         switch node {
         case .object(var members):
-            guard let index = members.index(forKey: component.memberName) else {
+            guard let index = members.index(forExactKey: component.memberName) else {
                 throw Failure(reason: .missing(pointer: pointer(of: path, depth: depth + 1)))
             }
             node = .null  // release the storage so the edit below is in place

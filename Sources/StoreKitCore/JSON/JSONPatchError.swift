@@ -23,6 +23,9 @@ public struct JSONPatchError: Error, Sendable, Equatable, CustomStringConvertibl
         case moveIntoOwnChild
         /// A `remove` of the whole document (path `""`): a document has to remain.
         case removeWholeDocument
+        /// An `add` of the member at `pointer` into an object that holds `existingKey`, a key with other code points
+        /// that Swift's `String` calls equal (`"é"` precomposed and `"e\u{301}"`): one object cannot hold both.
+        case equivalentKeyPresent(pointer: String, existingKey: String)
     }
 
     /// The position of the failing operation in the patch (0-based).
@@ -76,7 +79,15 @@ public struct JSONPatchError: Error, Sendable, Equatable, CustomStringConvertibl
             "cannot move '\(from ?? "")' into its own child '\(path)'"
         case .removeWholeDocument:
             "cannot remove the whole document (a patch has to leave a document)"
+        case .equivalentKeyPresent(let pointer, let existingKey):
+            "cannot add '\(pointer)': its object holds the key \(Self.codePoints(existingKey)), the same text in another"
+                + " Unicode normalization, and cannot hold both"
         }
+    }
+
+    /// A key's code points, which tell apart keys that print alike: `U+0065 U+0301`.
+    private static func codePoints(_ key: String) -> String {
+        key.unicodeScalars.map(\.notation).joined(separator: " ")
     }
 
     /// The value as canonical JSON, cut short after 80 characters.

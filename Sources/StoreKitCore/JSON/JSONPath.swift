@@ -1,6 +1,9 @@
 /// Where a value sits inside a JSON document, written like Swift code: `todos[0].isComplete`.
 public struct JSONPath: Hashable, Sendable, CustomStringConvertible, ExpressibleByArrayLiteral {
     /// One step into a document.
+    ///
+    /// Two steps are equal as JSON says: keys by their code points (`"é"` precomposed is not `"e\u{301}"`, though
+    /// Swift's `String` calls them equal), map keys and ids by ``JSONValue``'s equality.
     public enum Component: Hashable, Sendable {
         /// An object member.
         case key(String)
@@ -37,18 +40,20 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible, Expressible
 
     /// The path as a person reads the Swift value: `todos[0].isComplete`; `(root)` for the empty path.
     ///
-    /// - A key that is not an identifier is written `["my key"]`.
+    /// - A key that is not an identifier is written `["my key"]`, its combining marks as escapes (`["e\u{301}"]`), so
+    ///   that two keys that differ only by Unicode normalization print differently.
     /// - An enum case's unlabelled payload, which `Codable` writes as the member `_0` (`{"record": {"_0": …}}`), is
     ///   not written: `record.speakerIndex`, not `record._0.speakerIndex`. The further unlabelled values of a case
     ///   with several (`_1`, `_2`) are written by their position, as in a Swift tuple: `moved.1`. This holds for a
     ///   `_0`/`_1`… member that follows a member (a case's name); elsewhere such a key is written as it is. The
     ///   text of two paths can then be equal (`record._0.x` and `record.x`) where their ``components`` are not.
-    /// - A map's key (``Component/mapKey(_:)``) is written as canonical JSON: `counts[key: "3F2504E0-…"]`.
+    /// - A map's key (``Component/mapKey(_:)``) is written as canonical JSON: `counts[key: "3F2504E0-…"]`, combining
+    ///   marks escaped as in a key.
     /// - An element matched by its id (``Component/identified(_:)``) is written `syncUps[id: 3]`; a string id made
     ///   only of ASCII letters, digits, `-` and `_` that JSON would not read as another value (a number, `true`,
     ///   `false`, `null`) is written without quotes, as a UUID or a slug reads best:
     ///   `syncUps[id: 3F2504E0-4F89-11D3-9A0C-0305E82C3301].title`; any other id as canonical JSON
-    ///   (`[id: "a b"]`, `[id: "42"]`).
+    ///   (`[id: "a b"]`, `[id: "42"]`), combining marks escaped as in a key.
     public var description: String {
         if components.isEmpty { return "(root)" }
         var text = ""
@@ -64,17 +69,26 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible, Expressible
                 } else if Self.isIdentifier(key) {
                     text += text.isEmpty ? key : ".\(key)"
                 } else {
-                    text += "[\(JSONValue.string(key).canonicalString)]"
+                    text += "[\(Self.quoted(.string(key)))]"
                 }
             case .mapKey(let key):
-                text += "[key: \(key.canonicalString)]"
+                text += "[key: \(Self.quoted(key))]"
             case .identified(.string(let id)) where Self.readsUnquoted(id):
                 text += "[id: \(id)]"
             case .identified(let id):
-                text += "[id: \(id.canonicalString)]"
+                text += "[id: \(Self.quoted(id))]"
             }
         }
         return text
+    }
+
+    /// A key or id as canonical JSON, with the combining marks of its strings written as Swift escapes
+    /// (`"e\u{301}"`), so that it does not print like another that differs only by Unicode normalization (`"é"`).
+    private static func quoted(_ value: JSONValue) -> String {
+        let text = value.canonicalString
+        guard text.unicodeScalars.contains(where: \.isCombiningMark) else { return text }
+        return text.unicodeScalars.map { $0.isCombiningMark ? "\\u{\(String($0.value, radix: 16))}" : String($0) }
+            .joined()
     }
 
     /// The position of an unlabelled payload's member (`_0` is 0, `_12` is 12), or `nil` for another key.
@@ -121,6 +135,37 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible, Expressible
 }
 
 extension JSONPath.Component {
+    /// Whether `lhs` and `rhs` are the same step: keys with the same code points, or equal indices, map keys or ids.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case (.key(let left), .key(let right)): JSONValue.sameCodePoints(left, right)
+        case (.index(let left), .index(let right)): left == right
+        case (.mapKey(let left), .mapKey(let right)): left == right
+        case (.identified(let left), .identified(let right)): left == right
+        default: false
+        }
+    }
+
+    /// Hashes the step consistently with ``==(_:_:)``: a key by its code points.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .key(let key):
+            hasher.combine(0 as UInt8)
+            hasher.combine(JSONValue.string(key))
+        case .index(let index):
+            hasher.combine(1 as UInt8)
+            hasher.combine(index)
+        case .mapKey(let key):
+            hasher.combine(2 as UInt8)
+            hasher.combine(key)
+        case .identified(let id):
+            hasher.combine(3 as UInt8)
+            hasher.combine(id)
+        }
+    }
+}
+
+extension JSONPath.Component {
     /// Whether this is an object member.
     fileprivate var isKey: Bool {
         if case .key = self { return true }
@@ -132,5 +177,15 @@ extension JSONPath {
     /// The path of a `Codable` coding path: integer keys become indexes, others members.
     public init(codingPath: [any CodingKey]) {
         self.init(codingPath.map { key in key.intValue.map(Component.index) ?? .key(key.stringValue) })
+    }
+}
+
+extension Unicode.Scalar {
+    /// Whether this is a combining mark (general category Mn, Mc or Me), which joins the character before it.
+    fileprivate var isCombiningMark: Bool {
+        switch properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: true
+        default: false
+        }
     }
 }

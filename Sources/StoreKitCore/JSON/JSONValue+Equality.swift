@@ -4,7 +4,8 @@
 ///   equivalence: `"é"` (U+00E9) and `"e\u{301}"` are different strings. (One object cannot hold both as keys:
 ///   the parser refuses them as duplicates.)
 /// - Numbers compare by exact value, whatever their kind: `1` equals `1.0`, `0.0` equals `-0.0`, and integers
-///   beyond 64 bits are equal only when every digit is.
+///   beyond 64 bits are equal only when every digit is. A whole double's value is that of its canonical text
+///   (`1e+23` for the `Double` nearest 10^23), so that a value and its canonical JSON read back are always equal.
 /// - Arrays compare element by element in order; objects member by member in any order.
 extension JSONValue: Equatable {
     /// Whether `lhs` and `rhs` are the same JSON value (see the extension's discussion).
@@ -19,10 +20,7 @@ extension JSONValue: Equatable {
         case (.object(let left), .object(let right)):
             guard left.count == right.count else { return false }
             for (key, value) in left {
-                // The lookup finds a canonically equivalent key too; the bytes say whether it is the same one.
-                guard let index = right.index(forKey: key) else { return false }
-                let other = right[index]
-                guard sameCodePoints(other.key, key), other.value == value else { return false }
+                guard let index = right.index(forExactKey: key), right[index].value == value else { return false }
             }
             return true
         default:
@@ -46,14 +44,14 @@ extension JSONValue: Equatable {
         return (compared ?? nil) ?? leftBytes.elementsEqual(rightBytes)
     }
 
-    /// A number's exact value in a form that compares across kinds: an integer's decimal digits, or a double with
-    /// a fraction as itself; `nil` for anything but a number.
+    /// A number's exact value in a form that compares across kinds: an integer's decimal digits (a whole double's
+    /// by its canonical text), or a double with a fraction as itself; `nil` for anything but a number.
     private var exactNumber: ExactNumber? {
         switch self {
         case .integer(let value): .integer(String(value))
         case .unsignedInteger(let value): .integer(String(value))
         case .bigInteger(let digits): .integer(digits)
-        case .double(let value) where value == value.rounded(.towardZero): .integer(Self.exactDigits(of: value))
+        case .double(let value) where value == value.rounded(.towardZero): .integer(IntegralDecimal.digits(ofWhole: value))
         case .double(let value): .fraction(value)
         default: nil
         }
@@ -62,33 +60,6 @@ extension JSONValue: Equatable {
     private enum ExactNumber: Equatable {
         case integer(String)
         case fraction(Double)
-    }
-
-    /// The exact decimal digits of a finite whole `Double`, however large (`1e30` is `1000000000000000019884624838656`).
-    static func exactDigits(of value: Double) -> String {
-        if let small = Int64(exactly: value) { return String(small) }
-        // |value| >= 2^63: its 53-bit significand times a power of two, doubled in base-10^9 limbs (lowest first).
-        let magnitude = value.magnitude
-        let significand = (UInt64(1) << 52) | magnitude.significandBitPattern
-        let limbBase: UInt64 = 1_000_000_000
-        var limbs = [significand % limbBase, significand / limbBase % limbBase, significand / limbBase / limbBase]
-        for _ in 0..<(Int(magnitude.exponent) - 52) {
-            var carry: UInt64 = 0
-            for index in limbs.indices {
-                let doubled = limbs[index] * 2 + carry
-                limbs[index] = doubled % limbBase
-                carry = doubled / limbBase
-            }
-            if carry > 0 { limbs.append(carry) }
-        }
-        while limbs.count > 1, limbs.last == 0 { limbs.removeLast() }
-        var text = value < 0 ? "-" : ""
-        text += String(limbs.last!)
-        for limb in limbs.dropLast().reversed() {
-            let digits = String(limb)
-            text += String(repeating: "0", count: 9 - digits.count) + digits
-        }
-        return text
     }
 }
 

@@ -5,14 +5,15 @@
 ///
 /// Numbers keep their kind so that a value survives a round trip exactly: integers that fit `Int64` are
 /// ``integer(_:)``, larger non-negative integers are ``unsignedInteger(_:)`` (for example a random seed held in
-/// a `UInt64`), integers beyond both are ``bigInteger(_:)`` with their exact digits, and everything with a
-/// fraction or an exponent is ``double(_:)``.
+/// a `UInt64`), integers beyond both are ``bigInteger(_:)`` with their exact digits, and everything else with a
+/// fraction or an exponent is ``double(_:)`` (an integer beyond 2^53 written `9007199254740993.0` is an integer).
 /// Object members are held by key; their order carries no meaning, and canonical output sorts them.
 ///
 /// Two values are equal as JSON says (see `docs/json-equality.md`): strings and keys by their Unicode code points
 /// (`"é"` precomposed is not `"e"` followed by a combining accent, though Swift's `String` calls them equal),
 /// numbers by their exact value whatever their kind (`1` equals `1.0`; two integers beyond 64 bits are equal only
-/// when all their digits are).
+/// when all their digits are; a double's value is that of its canonical text, so the `Double` nearest 10^23, written
+/// `1e+23`, equals `100000000000000000000000`).
 public enum JSONValue: Sendable {
     /// `null`.
     case null
@@ -37,10 +38,11 @@ public enum JSONValue: Sendable {
 }
 
 extension JSONValue {
-    /// The member named `key` when this is an object, else `nil`.
+    /// The member named `key` when this is an object, else `nil`. Keys match by their code points: `"é"`
+    /// (U+00E9) does not find a member named `"e\u{301}"`.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members[key]
+        return members[exactKey: key]
     }
 
     /// The string when this is a string, else `nil`.

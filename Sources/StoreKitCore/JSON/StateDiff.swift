@@ -94,17 +94,8 @@ public struct StateDiff: Sendable, Equatable {
     /// The keys of either object, each once, in canonical (UTF-8) order.
     package static func sortedKeys(of old: [String: JSONValue], and new: [String: JSONValue]) -> [String] {
         var keys = Array(old.keys)
-        keys += new.keys.filter { member($0, of: old) == nil }
+        keys += new.keys.filter { old.index(forExactKey: $0) == nil }
         return keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-    }
-
-    /// The member named exactly `key` (by code points): a `Dictionary` lookup alone would also find a key that
-    /// is only canonically equivalent, such as `"é"` precomposed for `"e\u{301}"`.
-    package static func member(_ key: String, of members: [String: JSONValue]) -> JSONValue? {
-        guard let index = members.index(forKey: key), JSONValue.sameCodePoints(members[index].key, key) else {
-            return nil
-        }
-        return members[index].value
     }
 
     /// The pairs of a keyed-pair array, in its (canonical) order; `nil` when it cannot be one (an odd count).
@@ -136,10 +127,11 @@ private struct Collector {
             // A duration's `[high, low]` is one value.
             changes.append(Change(path: path, kind: .changed(from: old, to: new)))
         case (.object(let oldMembers), .object(let newMembers)):
-            if oldMembers == newMembers { return }
+            // `Dictionary`'s `==` would call keys equal by canonical equivalence; JSON's compares code points.
+            if old == new { return }
             // Equal members are passed over before their paths are made: most members of a changed object are.
             for key in StateDiff.sortedKeys(of: oldMembers, and: newMembers) {
-                switch (StateDiff.member(key, of: oldMembers), StateDiff.member(key, of: newMembers)) {
+                switch (oldMembers[exactKey: key], newMembers[exactKey: key]) {
                 case (let before?, let after?) where before != after:
                     collect(before, after, path: path.appending(.key(key)), into: &changes)
                 case (let before?, nil): changes.append(Change(path: path.appending(.key(key)), kind: .removed(before)))
@@ -265,7 +257,7 @@ package struct IdentifiedMatching {
         var ids: [JSONValue] = []
         ids.reserveCapacity(elements.count)
         for element in elements {
-            guard case .object(let members) = element, let id = StateDiff.member("id", of: members) else { return nil }
+            guard case .object(let members) = element, let id = members[exactKey: "id"] else { return nil }
             switch id {
             case .string, .integer, .unsignedInteger, .bigInteger: ids.append(id)
             default: return nil

@@ -34,18 +34,26 @@ extension JSONPathPattern {
         guard let source, let target else { return target }
         switch (components[step], source, target) {
         case (.key(let key), .object(let old), .object(var new)):
-            if key != "_0", old[key] == nil, new[key] == nil, old["_0"] != nil, new["_0"] != nil {
+            // Keys match by code points: a member named by an equivalent key is another member (see `JSONValue`).
+            if key != "_0", old[exactKey: key] == nil, new[exactKey: key] == nil, old[exactKey: "_0"] != nil,
+                new[exactKey: "_0"] != nil
+            {
                 // An unlabeled enum payload, which paths print without.
                 new["_0"] = overlay(step, source: old["_0"], target: new["_0"], at: path.appending(.key("_0")), differences: &differences)
                 return .object(new)
             }
-            new[key] = overlay(step + 1, source: old[key], target: new[key], at: path.appending(.key(key)), differences: &differences)
+            // Where the target holds an equivalent key, the member cannot be copied in beside it: nothing is.
+            guard new.equivalentKey(standingFor: key) == nil else { return target }
+            new[key] = overlay(step + 1, source: old[exactKey: key], target: new[key], at: path.appending(.key(key)), differences: &differences)
             return .object(new)
-        case (.anyMember, .object(let old), .object(var new)), (.anyElement, .object(let old), .object(var new)):
-            for key in Set(old.keys).union(new.keys).sorted() {
-                new[key] = overlay(step + 1, source: old[key], target: new[key], at: path.appending(.key(key)), differences: &differences)
+        case (.anyMember, .object(let old), .object(let new)), (.anyElement, .object(let old), .object(let new)):
+            // Every key of either object by its code points, the result built anew: a member of the source copied in
+            // and an equivalent key of the target's removed never meet in one object.
+            var members: [String: JSONValue] = [:]
+            for key in StateDiff.sortedKeys(of: old, and: new) {
+                members[key] = overlay(step + 1, source: old[exactKey: key], target: new[exactKey: key], at: path.appending(.key(key)), differences: &differences)
             }
-            return .object(new)
+            return .object(members)
         case (.index(let index), .array(let old), .array(var new)):
             guard index < old.count, index < new.count else { return target }
             new[index] = overlay(step + 1, source: old[index], target: new[index], at: path.appending(.index(index)), differences: &differences) ?? new[index]

@@ -16,9 +16,9 @@ extension JSONPathPattern {
         guard step < components.count else { return try transform(value) }
         switch (components[step], value) {
         case (.key(let key), .object(var members)):
-            if let member = members[key] {
+            if let member = members[exactKey: key] {
                 members[key] = try transforming(step + 1, member, transform)
-            } else if key != "_0", let payload = members["_0"] {
+            } else if key != "_0", let payload = members[exactKey: "_0"] {
                 // An unlabeled enum payload, which paths print without.
                 members["_0"] = try transforming(step, payload, transform)
             }

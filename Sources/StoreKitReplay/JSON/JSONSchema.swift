@@ -77,7 +77,7 @@ public struct JSONSchema: Sendable {
         _ members: [String: JSONValue], _ keywords: [String: JSONValue], path: String, into out: inout [Violation]
     ) {
         let properties = keywords["properties"]?.objectValue ?? [:]
-        for name in keywords["required"]?.arrayValue?.compactMap(\.stringValue) ?? [] where members[name] == nil {
+        for name in keywords["required"]?.arrayValue?.compactMap(\.stringValue) ?? [] where members[exactKey: name] == nil {
             out.append(Violation(path: join(path, name), message: "is required but missing"))
         }
         for (name, member) in members.sorted(by: { $0.key < $1.key }) {

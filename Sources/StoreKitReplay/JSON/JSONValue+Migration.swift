@@ -29,7 +29,8 @@ extension JSONValue {
     public func renamingMember(_ oldName: String, to newName: String, at path: String? = nil) throws(JSONPathPatternError) -> JSONValue {
         try Self.pattern(path).transforming(self) { target in
             target.editingPayload { object in
-                guard case .object(var members) = object, let member = members.removeValue(forKey: oldName) else { return object }
+                guard case .object(var members) = object, let index = members.index(forExactKey: oldName) else { return object }
+                let member = members.remove(at: index).value
                 members[newName] = member
                 return .object(members)
             }
@@ -44,8 +45,8 @@ extension JSONValue {
     public func renamingCase(_ oldName: String, to newName: String, at path: String? = nil) throws(JSONPathPatternError) -> JSONValue {
         try Self.pattern(path).transforming(self) { value in
             switch value {
-            case .object(let members) where members.count == 1 && members[oldName] != nil:
-                return .object([newName: members[oldName] ?? .object([:])])
+            case .object(let members) where members.count == 1 && members[exactKey: oldName] != nil:
+                return .object([newName: members[exactKey: oldName] ?? .object([:])])
             case .string(oldName):
                 return .string(newName)
             default:
@@ -57,7 +58,7 @@ extension JSONValue {
     /// `edit` applied to the payload of an object whose only member is `_0` (an unlabeled enum payload), else to
     /// the value itself.
     private func editingPayload(_ edit: (JSONValue) -> JSONValue) -> JSONValue {
-        guard case .object(let members) = self, members.count == 1, let payload = members["_0"] else { return edit(self) }
+        guard case .object(let members) = self, members.count == 1, let payload = members[exactKey: "_0"] else { return edit(self) }
         return .object(["_0": edit(payload)])
     }
 

@@ -178,7 +178,7 @@ private struct DumpWriter {
             emit(" ", level: level, prefix + "{")
             let children = StateDiff.sortedKeys(of: oldMembers, and: newMembers).map { key in
                 Child(
-                    old: StateDiff.member(key, of: oldMembers), new: StateDiff.member(key, of: newMembers),
+                    old: oldMembers[exactKey: key], new: newMembers[exactKey: key],
                     changes: changes.below[.key(key)], path: path.appending(.key(key)),
                     prefix: JSONValue.string(key).canonicalString + ": ")
             }

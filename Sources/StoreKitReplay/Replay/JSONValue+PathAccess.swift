@@ -33,7 +33,7 @@ extension JSONValue {
 
     private func child(_ component: JSONPath.Component) -> JSONValue? {
         switch (self, component) {
-        case (.object(let members), .key(let key)): return members[key]
+        case (.object(let members), .key(let key)): return members[exactKey: key]
         case (.array(let elements), _): return elementIndex(component).map { elements[$0] }
         default: return nil
         }

@@ -28,10 +28,43 @@ import Testing
             let text = (random.next() % 2 == 0 ? "-" : "") + (cut == 0 ? "0" : String(digits.prefix(cut))) + fraction
                 + (random.next() % 2 == 0 ? "e\(exponent)" : "")
             guard text.contains(".") || text.contains("e") else { continue }
-            // When parsed, then the value is exactly what the standard library reads from the same text
+            // When parsed, then its double is exactly what the standard library reads from the same text (an
+            // integer beyond 2^53 is held exactly, and has that double too)
             let parsed = try JSONValue(parsing: text)
-            #expect(parsed == .double(Double(text)!), "\(text)")
+            #expect(parsed.doubleValue == Double(text)!, "\(text)")
         }
+    }
+
+    /// A number with a fraction or an exponent whose value is an integer no double holds reads as that exact
+    /// integer, written back with its digits; where the double's canonical text stands for the value, as `1.0`,
+    /// `1e+23` or `1e22` do, it stays the double, written as before.
+    @Test(arguments: [
+        ("9007199254740993.0", "9007199254740993"), ("9007199254740993e0", "9007199254740993"),
+        ("90071992547409930e-1", "9007199254740993"), ("9.007199254740993E+15", "9007199254740993"),
+        ("-9007199254740993.000", "-9007199254740993"), ("-9223372036854775809.0", "-9223372036854775809"),
+        ("18446744073709551615.0", "18446744073709551615"), ("18446744073709551617.00", "18446744073709551617"),
+        ("1.2345678901234567891e19", "12345678901234567891"), ("123456789012345678901234567890e0", "123456789012345678901234567890"),
+        ("1e300", "1e+300"), ("1e+23", "1e+23"), ("100000000000000000000000.0", "1e+23"), ("1e22", "1e+22"),
+        ("9007199254740992.0", "9007199254740992.0"), ("9007199254740994.0", "9.007199254740994e+15"),
+        ("1.0", "1.0"), ("1e0", "1.0"), ("100e-2", "1.0"), ("-0.0", "-0.0"), ("1.5", "1.5"), ("0.1", "0.1"),
+        // Not an integer: the nearest double, however many digits it has
+        ("9007199254740993.5", "9.007199254740994e+15"),
+    ])
+    func aNumbersValueIsExactWhateverItsSpelling(_ spelling: String, _ canonical: String) throws {
+        let value = try JSONValue(parsing: spelling)
+        #expect(value.canonicalString == canonical)
+        #expect(try JSONValue(parsing: canonical) == value)
+        #expect(try JSONValue(parsing: value.canonicalString).canonicalString == canonical)
+    }
+
+    @Test func anIntegerSpelledWithAnExponentEqualsItsDigitsAndNotItsNeighbours() throws {
+        let spelled = try JSONValue(parsing: "9007199254740993e0")
+        #expect(spelled == .integer(9_007_199_254_740_993))
+        #expect(spelled != .integer(9_007_199_254_740_992))
+        #expect(spelled.hashValue == JSONValue.integer(9_007_199_254_740_993).hashValue)
+        #expect(try JSONValue(parsing: "-9223372036854775809.0") == .bigInteger("-9223372036854775809"))
+        #expect(try JSONValue(parsing: "18446744073709551617.00") == .bigInteger("18446744073709551617"))
+        #expect(try JSONValue(parsing: "18446744073709551615e0") == .unsignedInteger(.max))
     }
 
     @Test func objectsThatRepeatOneShapeParseAsTheyAreWritten() throws {
@@ -87,6 +120,8 @@ import Testing
         Invalid("\"a\u{01}\"", at: 2),
         Invalid(#""\ud800""#, at: 1),
         Invalid("1e999", at: 0),
+        Invalid("1e400", at: 0),
+        Invalid("1000000000000000000000000000000e300", at: 0),
         Invalid(bytes: [0x22, 0xFF, 0x22], at: 1),
         Invalid(String(repeating: "[", count: 600) + String(repeating: "]", count: 600), at: 512),
     ]

@@ -384,4 +384,45 @@ import Testing
             #expect(try JSONPatch(from: old, to: new).apply(to: old) == new)
         }
     }
+
+    /// Keys that differ only by Unicode normalization are different members: the patch removes one and adds the
+    /// other, the removal first whichever sorts first, since one object cannot hold both.
+    @Test(arguments: [
+        ("{\"\u{E9}\":1}", "{\"e\u{301}\":1}"), ("{\"e\u{301}\":1}", "{\"\u{E9}\":1}"),
+        ("{\"x\":[{\"\u{E9}\":1,\"k\":2}]}", "{\"x\":[{\"e\u{301}\":1,\"k\":2}]}"),
+        ("{\"x\":{\"\u{E9}\":{\"a\":1}}}", "{\"x\":{\"\u{E9}\":{\"a\":1},\"y\":{\"e\u{301}\":2}}}"),
+    ])
+    func aPatchBetweenKeysThatDifferOnlyByNormalizationRemovesOneAndAddsTheOther(_ oldText: String, _ newText: String) throws {
+        let old = try JSONValue(parsing: oldText)
+        let new = try JSONValue(parsing: newText)
+
+        let patch = JSONPatch(from: old, to: new)
+
+        #expect(!patch.isEmpty)
+        #expect(try patch.apply(to: old) == new)
+    }
+
+    @Test func thePatchOfARenormalizedKeyIsARemovalThenAnAddition() throws {
+        let patch = JSONPatch(from: .object(["\u{E9}": .integer(1)]), to: .object(["e\u{301}": .integer(1)]))
+        #expect(patch.operations == [.remove(path: [.key("\u{E9}")]), .add(path: [.key("e\u{301}")], value: .integer(1))])
+    }
+
+    @Test func operationsFindMembersByTheirKeysCodePoints() throws {
+        let document = JSONValue.object(["\u{E9}": .object(["a": .integer(1)])])
+        for operation: JSONPatch.Operation in [
+            .remove(path: [.key("e\u{301}")]), .replace(path: [.key("e\u{301}")], value: .null),
+            .test(path: [.key("e\u{301}"), .key("a")], value: .integer(1)),
+            .copy(from: [.key("e\u{301}")], path: [.key("b")]),
+        ] {
+            let error = #expect(throws: JSONPatchError.self) { try JSONPatch([operation]).apply(to: document) }
+            #expect(error?.reasonDescription.hasPrefix("'/e\u{301}") == true, "\(operation)")
+        }
+        let error = #expect(throws: JSONPatchError.self) {
+            try JSONPatch([.add(path: [.key("e\u{301}")], value: .null)]).apply(to: document)
+        }
+        #expect(
+            error?.reasonDescription
+                == "cannot add '/e\u{301}': its object holds the key U+00E9, the same text in another Unicode normalization, and cannot hold both"
+        )
+    }
 }

@@ -62,11 +62,14 @@ import Testing
         #expect(JSONValue.integer(1).hashValue == JSONValue.double(1.0).hashValue)
         #expect(JSONValue.double(0.0) == .double(-0.0))
         #expect(JSONValue.integer(1) != .double(1.5))
-        #expect(JSONValue.unsignedInteger(UInt64(Int64.max) + 1) == .double(9223372036854775808.0))
-        // 1e30 as a double is exactly 1000000000000000019884624838656, and no other integer.
-        #expect(JSONValue.bigInteger("1000000000000000019884624838656") == .double(1e30))
-        #expect(JSONValue.bigInteger("1000000000000000000000000000000") != .double(1e30))
-        #expect(JSONValue.bigInteger("-1000000000000000019884624838656") == .double(-1e30))
+        #expect(JSONValue.unsignedInteger(UInt64(Int64.max) + 1) != .double(9223372036854775808.0))
+        // A double stands for the decimal its canonical text writes: 2^63 as `9.223372036854776e+18`, 1e30 as
+        // `1e+30`, though their binary values are 9223372036854775808 and 1000000000000000019884624838656.
+        #expect(JSONValue.unsignedInteger(9_223_372_036_854_776_000) == .double(9223372036854775808.0))
+        #expect(JSONValue.bigInteger("1000000000000000000000000000000") == .double(1e30))
+        #expect(JSONValue.bigInteger("1000000000000000019884624838656") != .double(1e30))
+        #expect(JSONValue.bigInteger("-1000000000000000000000000000000") == .double(-1e30))
+        #expect(JSONValue.bigInteger("1000000000000000000000000000000").hashValue == JSONValue.double(1e30).hashValue)
     }
 
     @Test func aBigIntegerDecodesAsADoubleOrDecimalAndIsRefusedByFixedWidthIntegers() throws {

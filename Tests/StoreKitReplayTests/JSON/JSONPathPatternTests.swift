@@ -83,6 +83,20 @@ import Testing
         #expect(overlay.differences.map(\.description) == ["todos[0].id"])
     }
 
+    @Test func overlayMatchesKeysByTheirCodePoints() throws {
+        // Given a key precomposed in the recorded run and decomposed in the replayed one
+        let recorded = try Self.json("{\"\u{E9}\":1,\"b\":1}")
+        let replayed = try Self.json("{\"e\u{301}\":2,\"b\":2}")
+
+        // When one of them is ignored, nothing is copied over the other; when every member is, the result is the source
+        let one = try JSONPathPattern("[\"\u{E9}\"]").overlay(from: recorded, onto: replayed)
+        #expect(one.value == replayed)
+        #expect(one.differences.isEmpty)
+        let every = try JSONPathPattern("[*]").overlay(from: recorded, onto: replayed)
+        #expect(every.value == recorded)
+        #expect(every.differences.count == 3)
+    }
+
     @Test func overlayPairsIdentifiedElementsByTheirIdsWhenTheyShareThem() throws {
         // Given a replayed list that moved B before A and changed B's done, with titles that differ run to run
         let recorded = try Self.json(#"{"l":[{"id":"A","t":1,"done":false},{"id":"B","t":2,"done":false}]}"#)

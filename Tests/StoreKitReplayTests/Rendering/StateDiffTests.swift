@@ -382,4 +382,53 @@ import Testing
                     ]),
                 ]))
     }
+
+    @Test func keysThatDifferOnlyByNormalizationAreARemovalAndAnAdditionAtAnyDepth() throws {
+        // Given "é" precomposed as a key at the top and nested, and decomposed in the new value
+        let old = try JSONValue(parsing: "{\"\u{E9}\":1,\"x\":{\"k\":[{\"\u{E9}\":true}]}}")
+        let new = try JSONValue(parsing: "{\"e\u{301}\":1,\"x\":{\"k\":[{\"e\u{301}\":true}]}}")
+
+        // When they are diffed
+        let diff = StateDiff(from: old, to: new)
+
+        // Then each old key is removed and each new one added, with paths that print apart
+        #expect(
+            diff.changes == [
+                .init(path: [.key("e\u{301}")], kind: .added(.integer(1))),
+                .init(path: [.key("x"), .key("k"), .index(0), .key("e\u{301}")], kind: .added(.bool(true))),
+                .init(path: [.key("x"), .key("k"), .index(0), .key("\u{E9}")], kind: .removed(.bool(true))),
+                .init(path: [.key("\u{E9}")], kind: .removed(.integer(1))),
+            ])
+        #expect(diff.changes.map(\.path.description) == [#"["e\u{301}"]"#, #"x.k[0]["e\u{301}"]"#, "x.k[0].\u{E9}", "\u{E9}"])
+        #expect(JSONPath([.key("e\u{301}")]) != JSONPath([.key("\u{E9}")]))
+    }
+
+    @Test func stringIdsThatDifferOnlyByNormalizationAreDifferentElements() throws {
+        let old = try JSONValue(parsing: "[{\"id\":\"\u{E9}\",\"v\":1},{\"id\":2,\"v\":2}]")
+        let new = try JSONValue(parsing: "[{\"id\":\"e\u{301}\",\"v\":1},{\"id\":2,\"v\":2}]")
+
+        let diff = StateDiff(from: old, to: new)
+
+        #expect(
+            diff.changes.map(\.path) == [[.identified(.string("\u{E9}"))], [.identified(.string("e\u{301}"))]])
+        #expect(diff.summary.hasPrefix(#"2 differences:"#))
+        #expect(diff.changes.map(\.path.description) == [#"[id: "\#u{E9}"]"#, #"[id: "e\u{301}"]"#])
+    }
+
+    @Test func stringValuesThatDifferOnlyByNormalizationChange() throws {
+        let diff = StateDiff(from: .object(["s": .string("\u{E9}")]), to: .object(["s": .string("e\u{301}")]))
+        #expect(diff.changes == [.init(path: [.key("s")], kind: .changed(from: .string("\u{E9}"), to: .string("e\u{301}")))])
+    }
+
+    @Test func integersSpelledWithAFractionOrExponentCompareByTheirExactValue() throws {
+        let old = try JSONValue(parsing: #"{"a":9007199254740993,"b":18446744073709551617,"c":-9223372036854775809,"d":1}"#)
+        let new = try JSONValue(parsing: #"{"a":9007199254740993.0,"b":1844674407370955161700e-2,"c":-9223372036854775809.0,"d":1.0}"#)
+        #expect(StateDiff(from: old, to: new).isEmpty)
+
+        let neighbour = try JSONValue(parsing: #"{"a":9007199254740992,"b":18446744073709551617,"c":-9223372036854775809,"d":1}"#)
+        #expect(
+            StateDiff(from: neighbour, to: new).changes == [
+                .init(path: [.key("a")], kind: .changed(from: .integer(9_007_199_254_740_992), to: .integer(9_007_199_254_740_993)))
+            ])
+    }
 }
