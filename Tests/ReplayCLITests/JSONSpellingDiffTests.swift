@@ -14,7 +14,7 @@ import Testing
         // When the two are compared
         let outcome = try await CLI.run(["diff", "--states", precomposed, decomposed])
 
-        // Then one member was removed and another added, their paths printed apart
+        // Then one member was removed and another added, their paths and their keys in the dump printed apart
         #expect(outcome.status == 1, "\(outcome.stderr)")
         #expect(outcome.stderr == "")
         #expect(
@@ -23,7 +23,7 @@ import Testing
                   ["e\\u{301}"]  (absent) -> 1
                   \u{E9}  1 -> (absent)
                   {
-                +   "e\u{301}": 1,
+                +   "e\\u{301}": 1,
                 -   "\u{E9}": 1
                   }
 
@@ -46,7 +46,7 @@ import Testing
                   x.\u{E9}  1 -> (absent)
                   {
                     "x": {
-                +     "e\u{301}": 1,
+                +     "e\\u{301}": 1,
                       "k": 2,
                 -     "\u{E9}": 1
                     }

@@ -69,26 +69,17 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible, Expressible
                 } else if Self.isIdentifier(key) {
                     text += text.isEmpty ? key : ".\(key)"
                 } else {
-                    text += "[\(Self.quoted(.string(key)))]"
+                    text += "[\(JSONValue.string(key).canonicalStringShowingCombiningMarks)]"
                 }
             case .mapKey(let key):
-                text += "[key: \(Self.quoted(key))]"
+                text += "[key: \(key.canonicalStringShowingCombiningMarks)]"
             case .identified(.string(let id)) where Self.readsUnquoted(id):
                 text += "[id: \(id)]"
             case .identified(let id):
-                text += "[id: \(Self.quoted(id))]"
+                text += "[id: \(id.canonicalStringShowingCombiningMarks)]"
             }
         }
         return text
-    }
-
-    /// A key or id as canonical JSON, with the combining marks of its strings written as Swift escapes
-    /// (`"e\u{301}"`), so that it does not print like another that differs only by Unicode normalization (`"é"`).
-    private static func quoted(_ value: JSONValue) -> String {
-        let text = value.canonicalString
-        guard text.unicodeScalars.contains(where: \.isCombiningMark) else { return text }
-        return text.unicodeScalars.map { $0.isCombiningMark ? "\\u{\(String($0.value, radix: 16))}" : String($0) }
-            .joined()
     }
 
     /// The position of an unlabelled payload's member (`_0` is 0, `_12` is 12), or `nil` for another key.
@@ -177,15 +168,5 @@ extension JSONPath {
     /// The path of a `Codable` coding path: integer keys become indexes, others members.
     public init(codingPath: [any CodingKey]) {
         self.init(codingPath.map { key in key.intValue.map(Component.index) ?? .key(key.stringValue) })
-    }
-}
-
-extension Unicode.Scalar {
-    /// Whether this is a combining mark (general category Mn, Mc or Me), which joins the character before it.
-    fileprivate var isCombiningMark: Bool {
-        switch properties.generalCategory {
-        case .nonspacingMark, .spacingMark, .enclosingMark: true
-        default: false
-        }
     }
 }

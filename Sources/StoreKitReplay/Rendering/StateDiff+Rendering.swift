@@ -153,7 +153,7 @@ private struct DumpWriter {
             let keys = StateDiff.sortedKeys(of: members, and: [:])
             let inner = keys.enumerated().flatMap { index, key in
                 var lines = prettyLines(members[key] ?? .null, path: path.appending(.key(key)))
-                lines[0] = JSONValue.string(key).canonicalString + ": " + lines[0]
+                lines[0] = JSONValue.string(key).canonicalStringShowingCombiningMarks + ": " + lines[0]
                 return nested(lines, comma: index < keys.count - 1)
             }
             return ["{"] + inner + ["}"]
@@ -180,7 +180,7 @@ private struct DumpWriter {
                 Child(
                     old: oldMembers[exactKey: key], new: newMembers[exactKey: key],
                     changes: changes.below[.key(key)], path: path.appending(.key(key)),
-                    prefix: JSONValue.string(key).canonicalString + ": ")
+                    prefix: JSONValue.string(key).canonicalStringShowingCombiningMarks + ": ")
             }
             writeChildren(children, level: level + 1)
             emit(" ", level: level, "}" + end)
@@ -195,7 +195,7 @@ private struct DumpWriter {
             let children = StateDiff.sortedKeys(of: oldPairs, and: newPairs).map { key in
                 Child(
                     old: oldMap[key], new: newMap[key], changes: changes.below[.mapKey(key)],
-                    path: path.appending(.mapKey(key)), prefix: key.canonicalString + ": ")
+                    path: path.appending(.mapKey(key)), prefix: key.canonicalStringShowingCombiningMarks + ": ")
             }
             writeChildren(children, level: level + 1)
             emit(" ", level: level, "]" + end)
