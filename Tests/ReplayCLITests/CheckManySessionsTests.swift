@@ -56,8 +56,11 @@ import Testing
     }
 
     @Test func diffNamesTheStepWhereTheSamplesHostCrashed() async throws {
+        // (A crashing host prints its backtrace before it exits; on a loaded machine that took longer than the default
+        // 30 s of silence, and the crash was reported as a hang.)
         let outcome = try await CLI.run(
-            ["diff", CLI.session("counter-basic.jsonl"), "--no-build"], environment: ["SAMPLE_HOST_REGRESSION": "counter-crash"])
+            ["diff", CLI.session("counter-basic.jsonl"), "--no-build", "--timeout", "600"],
+            environment: ["SAMPLE_HOST_REGRESSION": "counter-crash"])
         #expect(outcome.status == 2)
         #expect(outcome.stderr.hasPrefix("Error: the replay host crashed (signal "), "\(outcome.stderr)")
         #expect(outcome.stderr.contains(") at step 10 (reset) without an answer; its stderr said:\n"), "\(outcome.stderr)")

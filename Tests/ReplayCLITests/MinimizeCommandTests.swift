@@ -73,8 +73,10 @@ import Testing
         let small = scratch.file("small.jsonl")
         let regression = ["SAMPLE_HOST_REGRESSION": "rehearsal-advance"]
 
+        // (A budget far above the search's few seconds: on a loaded machine the default 120 s once cut it short.)
         let outcome = try await CLI.run(
-            ["minimize", CLI.session("rehearsals-journey.jsonl"), "-o", small, "--no-build", "--json"], environment: regression)
+            ["minimize", CLI.session("rehearsals-journey.jsonl"), "-o", small, "--no-build", "--json", "--timeout", "1800"],
+            environment: regression)
 
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
