@@ -3,7 +3,8 @@ extension DaemonReply {
     package struct Welcome: Equatable, Sendable {
         /// The session id from the header.
         package var sessionID: String
-        /// The last sequence number already stored for this session (0 for a new one); a client continues after it.
+        /// The last sequence number already stored for this session (0 for a new one): a client continues after
+        /// it.
         package var lastSequence: Int
         /// The session file's name in the daemon's sessions folder.
         package var file: String

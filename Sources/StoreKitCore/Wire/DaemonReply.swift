@@ -76,7 +76,8 @@ package enum DaemonReply: Codable, Equatable, Sendable {
         guard let kind = Kind(rawValue: name) else { throw DaemonReplyError.unknownKind(name) }
         switch kind {
         case .welcome:
-            let version = try container.decodeIfPresent(Int.self, forKey: .protocolVersion) ?? DaemonProtocol.firstVersion
+            let version =
+                try container.decodeIfPresent(Int.self, forKey: .protocolVersion) ?? DaemonProtocol.firstVersion
             guard version >= DaemonProtocol.firstVersion else { throw DaemonReplyError.unsupportedVersion(version) }
             self = .welcome(
                 Welcome(
@@ -87,7 +88,8 @@ package enum DaemonReply: Codable, Equatable, Sendable {
             self = .persisted(seq: try container.decode(Int.self, forKey: .sequence))
         case .rejected:
             self = .rejected(
-                line: try container.decode(Int.self, forKey: .line), reason: try container.decode(String.self, forKey: .reason))
+                line: try container.decode(Int.self, forKey: .line),
+                reason: try container.decode(String.self, forKey: .reason))
         }
     }
 

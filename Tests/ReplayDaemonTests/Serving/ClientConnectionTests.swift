@@ -1,5 +1,5 @@
-import Foundation
 import StoreKitCore
+import StoreKitTestFixtures
 import Testing
 
 @testable import ReplayDaemon
@@ -7,21 +7,13 @@ import Testing
 @Suite struct ClientConnectionTests {
     @Test func theRepliesReachTheClientAsTheLinesOfTheSharedTypes() throws {
         // Given a connection the daemon accepted, and the client's end of it
-        let path = "/tmp/cct-\(UUID().uuidString.prefix(8)).sock"
-        defer { try? Syscall.unlink(path) }
-        let listener = try Syscall.makeUnixSocket()
-        defer { try? Syscall.close(listener) }
-        try Syscall.bind(listener, to: UnixSocketAddress(path: path))
-        try Syscall.listen(listener, backlog: 1)
-        let client = try Syscall.makeUnixSocket()
+        let (client, accepted) = try ConnectedUnixSockets.make()
         defer { try? Syscall.close(client) }
         try Syscall.setTimeouts(client, seconds: 5)
-        try Syscall.connect(client, to: UnixSocketAddress(path: path))
-        let accepted = try #require(try Syscall.accept(listener))
         let connection = ClientConnection(
             WorkerInbox.Accepted(fd: accepted, id: 1, peer: 0, headerDeadline: 0), maxLineBytes: 1 << 16)
 
-        // When the daemon welcomes the session, confirms line 4 twice and rejects line 6
+        // When the daemon welcomes the session, confirms the lines up to seq 4 twice and rejects line 6
         connection.reply(.welcome(.init(sessionID: "s1", lastSequence: 3, file: "todos-s1.jsonl")))
         connection.confirmPersisted(through: 4)
         connection.confirmPersisted(through: 4)
