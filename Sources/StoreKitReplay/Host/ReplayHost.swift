@@ -17,7 +17,8 @@ import StoreKitCore
 /// ``ReplayEngine/rerecord(_:migrating:)``), `states` a `state` line per step. Before each step a worker writes it on
 /// the ``ProgressBoard`` the request names, so a reducer that crashes or hangs is pinned to its step.
 public enum ReplayHost {
-    /// The protocol version this library speaks; `hello` carries it and requests must match it.
+    /// The protocol version this library speaks; `hello` carries it and requests must match it, both written and
+    /// checked by `HostProtocolVersion`.
     /// Version 2 replaced `drift` and `replay` with one `check` that reads the session once. Version 3 added
     /// `ignore` (patterns of places whose values do not count) to `check` and `migrate` to `rerecord`, and the
     /// report's `ignoring`/`ignored` and the drift's `advice`. Version 4 added the `states` command (replay without

@@ -13,7 +13,7 @@ public struct ReplayHostRequest: Sendable, Equatable {
         /// Replay and send back the session with the replayed states (a golden update).
         case rerecord
         /// Replay without comparing: send each step's replayed state as it is computed (a `state` line after each
-        /// `step` line), so that a caller gets the current reducers' states of any sequence of actions, and every
+        /// step), so that a caller gets the current reducers' states of any sequence of actions, and every
         /// state before a step whose reducer crashes (`replay-cli minimize`, `--determinism`).
         case states
     }
