@@ -21,7 +21,16 @@ package enum HostMessage: Sendable, Equatable {
 
     /// The `kind` of each message, as the wire spells it.
     package enum Kind: String, Sendable, CaseIterable {
-        case hello, state, line, result, error
+        /// ``HostMessage/hello(stores:)``.
+        case hello
+        /// ``HostMessage/state(_:)``.
+        case state
+        /// ``HostMessage/line(_:)``.
+        case line
+        /// ``HostMessage/result(_:)``.
+        case result
+        /// ``HostMessage/error(_:)``.
+        case error
     }
 
     /// The state after one replayed action of a `states` request.
