@@ -60,7 +60,7 @@ struct CheckArtifacts {
         do throws(CLIError) {
             let answer = try HostClient(host: replay.host, timeout: replay.timeout)
                 .run(ReplayHostRequest(command: .rerecord, migrating: true), sessionPath: path, displayName: path)
-            if let failure = answer.result["failure"]?.stringValue { throw CLIError(.host, failure) }
+            if let failure = answer.result.failure { throw CLIError(.host, failure) }
             var bytes: [UInt8] = []
             for line in answer.lines {
                 line.writeCanonical(to: &bytes)

@@ -40,7 +40,7 @@ enum UpdateCommand: Command {
         let answer = try HostClient(host: hostOptions.host, timeout: hostOptions.timeout)
             .run(
                 ReplayHostRequest(command: .rerecord, migrating: parsed.isSet(migrate)), sessionPath: session.path, displayName: session.displayName)
-        if let failure = answer.result["failure"]?.stringValue { throw CLIError(.input, "\(session.displayName): \(failure)") }
+        if let failure = answer.result.failure { throw CLIError(.input, "\(session.displayName): \(failure)") }
         var bytes: [UInt8] = []
         for line in answer.lines {
             line.writeCanonical(to: &bytes)

@@ -9,7 +9,7 @@ struct HostClient {
         /// The stores the host can replay.
         var stores: [String]
         /// The `result` line.
-        var result: JSONValue
+        var result: HostMessage.Result
         /// The `line` lines (for a re-record).
         var lines: [JSONValue]
         /// The `state` lines (for a `states` request), in step order.
@@ -66,9 +66,9 @@ struct HostClient {
         let input = try SessionInput(file: sessionPath, displayName: displayName).open()
         defer { try? input.close() }
         let running = try RunningHost(host, request: request, slots: 1, input: input, environment: environment)
-        var answer = Answer(stores: [], result: .null, lines: [])
+        var answer = Answer(stores: [], result: HostMessage.Result(), lines: [])
         while true {
-            let message: JSONValue
+            let message: HostMessage
             switch try running.next(timeout: timeout, onStep: onStep) {
             case .stopped(let how):
                 let entry = running.board().first ?? nil
@@ -81,26 +81,23 @@ struct HostClient {
             case .hello(let stores):
                 answer.stores = stores
                 continue
-            case .message(let sent):
+            case .invalid(let error):
+                throw running.failure("sent \(error)", at: running.board().first ?? nil)
+            case .message(let sent, _):
                 message = sent
             }
-            switch message["kind"]?.stringValue {
-            case "line":
-                answer.lines.append(message["line"] ?? .null)
-            case "state":
-                guard let step = message["seq"]?.integerValue, let state = message["state"] else {
-                    throw running.failure("sent a 'state' line without 'seq' or 'state'", at: running.board().first ?? nil)
-                }
-                answer.states.append(ReplayedState(step: Int(step), name: message["name"]?.stringValue ?? "?", state: state))
-            case "result":
-                answer.result = message
+            switch message {
+            case .line(let line):
+                answer.lines.append(line)
+            case .state(let replayed):
+                answer.states.append(ReplayedState(step: replayed.seq, name: replayed.name, state: replayed.state))
+            case .result(let result):
+                answer.result = result
                 return .answered(answer)
-            case "error":
-                throw CLIError(
-                    .session, message["message"]?.stringValue ?? "the host reported an error", file: displayName,
-                    line: message["line"]?.integerValue.map { Int($0) })
-            case let kind:
-                throw running.failure("sent an unknown message kind '\(kind ?? "")'", at: running.board().first ?? nil)
+            case .error(let failure):
+                throw CLIError(.session, failure.message, file: displayName, line: failure.line)
+            case .hello:
+                throw running.failure("sent a second 'hello' line", at: running.board().first ?? nil)
             }
         }
     }

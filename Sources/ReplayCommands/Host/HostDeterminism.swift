@@ -78,7 +78,7 @@ struct HostDeterminism {
         var client = HostClient(host: host, timeout: timeout)
         client.environment = [Self.hashingVariable: hashing]
         let answer = try client.run(ReplayHostRequest(command: .states), sessionPath: session.path, displayName: session.displayName)
-        if let failure = answer.result["failure"]?.stringValue { throw CLIError(.input, failure, file: session.displayName) }
+        if let failure = answer.result.failure { throw CLIError(.input, failure, file: session.displayName) }
         return answer.states
     }
 }

@@ -158,67 +158,54 @@ struct HostReplay {
                 return HostFailure(inFlight: inFlight(), error: { running.hangError(at: $1, timeout: timeout) })
             case .garbage(let text):
                 return HostFailure(inFlight: inFlight(), error: { running.garbageError(text, at: $1) })
-            case .message(let message):
-                guard let position = message["session"]?.integerValue.map({ Int($0) }), indices.indices.contains(position)
-                else {
-                    let kind = message["kind"]?.stringValue ?? ""
-                    if kind == "error" {
-                        // The host refused the request itself: the same error for every session.
-                        return HostFailure(inFlight: []) { index, _ in
-                            CLIError(
-                                .session, message["message"]?.stringValue ?? "the host reported an error",
-                                file: sessions[index].displayName, line: message["line"]?.integerValue.map { Int($0) })
-                        }
-                    }
-                    let what = kind == "result" ? "sent a 'result' line without its 'session'" : "sent an unknown message kind '\(kind)'"
-                    let failure = running.failure(what, at: nil)
+            case .invalid(let error):
+                let failure = running.failure("sent \(error)", at: nil)
+                return HostFailure(inFlight: inFlight(), error: { _, _ in failure })
+            case .message(.result(let result), let line):
+                guard let position = result.session, indices.indices.contains(position) else {
+                    let failure = running.failure("sent a 'result' line without its 'session'", at: nil)
                     return HostFailure(inFlight: inFlight(), error: { _, _ in failure })
                 }
                 let index = indices[position]
                 answered += 1
-                switch message["kind"]?.stringValue {
-                case "result":
-                    settle(index, Result { () throws(CLIError) in try outcome(of: message, stores: stores, session: sessions[index]) })
-                case "error":
-                    settle(
-                        index,
-                        .failure(
-                            CLIError(
-                                .session, message["message"]?.stringValue ?? "the host reported an error",
-                                file: sessions[index].displayName, line: message["line"]?.integerValue.map { Int($0) })))
-                case let kind:
-                    let failure = running.failure("sent an unknown message kind '\(kind ?? "")'", at: nil)
-                    return HostFailure(inFlight: inFlight(), error: { _, _ in failure })
+                settle(index, Result { () throws(CLIError) in try outcome(of: result, line: line, stores: stores, session: sessions[index]) })
+            case .message(.error(let failure), _):
+                guard let position = failure.session, indices.indices.contains(position) else {
+                    // The host refused the request itself: the same error for every session.
+                    return HostFailure(inFlight: []) { index, _ in
+                        CLIError(.session, failure.message, file: sessions[index].displayName, line: failure.line)
+                    }
                 }
+                let index = indices[position]
+                answered += 1
+                settle(index, .failure(CLIError(.session, failure.message, file: sessions[index].displayName, line: failure.line)))
+            case .message(let message, _):
+                let failure = running.failure("sent an unexpected '\(message.kind.rawValue)' line", at: nil)
+                return HostFailure(inFlight: inFlight(), error: { _, _ in failure })
             }
         }
         return nil
     }
 
-    /// The outcome a host's `result` line for `session` gives.
-    private func outcome(of result: JSONValue, stores: [String], session: SessionInput) throws(CLIError) -> Outcome {
+    /// The outcome a host's `result` line for `session` gives (`line`, to quote when a part of it does not read).
+    private func outcome(of result: HostMessage.Result, line: [UInt8], stores: [String], session: SessionInput) throws(CLIError) -> Outcome {
         let header: SessionHeader
-        do {
-            guard case .header(let sent) = try SessionEvent(jsonValue: result["header"] ?? .null) else {
-                throw CLIError(.host, "the replay host's result has no session header")
-            }
-            header = sent
-        } catch let error as CLIError {
-            throw error
+        do throws(HostProtocolError.Problem) {
+            header = try result.sessionHeader()
         } catch {
-            throw CLIError(.host, "the replay host's session header does not fit the protocol: \(error)")
+            throw CLIError(.host, "the replay host sent \(HostProtocolError(error, line: line))")
         }
-        if result["unknownStore"] != nil {
+        if result.unknownStore != nil {
             throw CLIError(
                 .host, "the replay host does not know store '\(header.storeID.escapingControls())' (it knows: \(stores.joined(separator: ", ")))",
                 file: session.displayName)
         }
-        let drift = SchemaDrift(jsonValue: result["drift"] ?? .null, header: header)
+        let drift = result.schemaDrift(header: header)
         let report: ReplayReport
-        do {
-            report = try ReplayReport(jsonValue: result["report"] ?? .null, header: header)
+        do throws(HostProtocolError.Problem) {
+            report = try result.replayReport(header: header)
         } catch {
-            throw CLIError(.host, "the replay host's report does not fit the protocol: \(error)")
+            throw CLIError(.host, "the replay host sent \(HostProtocolError(error, line: line))")
         }
         if case .unknownStore(let id, let known) = report.verdict {
             throw CLIError(

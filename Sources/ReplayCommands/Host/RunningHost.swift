@@ -9,8 +9,11 @@ final class RunningHost {
     enum Next {
         /// Its `hello` line: the stores it can replay.
         case hello([String])
-        /// A protocol line after the hello.
-        case message(JSONValue)
+        /// A protocol message after the hello, and its line (to quote when a part of it does not read).
+        case message(HostMessage, line: [UInt8])
+        /// A JSON line with a `kind` that is not a message of this protocol (an unknown kind, a field that does not
+        /// fit); it is not stopped.
+        case invalid(HostProtocolError)
         /// It ended its output and exited: "crashed (signal 11)", "exited with status 3".
         case stopped(String)
         /// It stayed silent, its board still, for the whole timeout; it is stopped.
@@ -97,27 +100,29 @@ final class RunningHost {
                     process.terminationReason == .uncaughtSignal
                         ? "crashed (signal \(process.terminationStatus))" : "exited with status \(process.terminationStatus)")
             case .line(let bytes):
-                guard let message = try? JSONValue(parsing: bytes), message["kind"]?.stringValue != nil else {
-                    process.terminate()
-                    return .garbage(Self.excerpt(of: bytes))
+                let message: HostMessage?
+                do throws(HostProtocolError) {
+                    message = try HostMessage(line: bytes)
+                } catch {
+                    if error.problem == .notProtocol {
+                        process.terminate()
+                        return .garbage(error.excerpt)
+                    }
+                    if sawHello { return .invalid(error) }
+                    message = nil
                 }
-                if sawHello { return .message(message) }
-                guard message["kind"]?.stringValue == "hello", message["protocol"]?.integerValue == Int64(ReplayHost.protocolVersion)
-                else {
+                if sawHello, let message { return .message(message, line: bytes) }
+                // The first line must be a hello of this version (another version does not read as one).
+                guard case .hello(let stores)? = message else {
                     process.terminate()
                     throw CLIError(
                         .host,
-                        "the replay host does not speak replay-host protocol \(ReplayHost.protocolVersion): its first line was '\(Self.excerpt(of: bytes))'")
+                        "the replay host does not speak replay-host protocol \(ReplayHost.protocolVersion): its first line was '\(HostProtocolError.excerpt(of: bytes))'")
                 }
                 sawHello = true
-                return .hello(message["stores"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+                return .hello(stores)
             }
         }
-    }
-
-    /// The start of a line the host printed, to quote in a message: its first 120 characters.
-    private static func excerpt(of bytes: [UInt8]) -> String {
-        String(String(decoding: bytes.prefix(480), as: UTF8.self).prefix(120))
     }
 
     /// What the board's slots say now.

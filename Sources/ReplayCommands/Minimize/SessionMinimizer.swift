@@ -149,7 +149,7 @@ struct SessionMinimizer {
             guard let last = stop.lastStep else { throw stop.error }
             return .crash(step: last.step, actionName: last.name, message: stop.error.message)
         case .answered(let answer):
-            if let failure = answer.result["failure"]?.stringValue { throw CLIError(.input, failure, file: input.displayName) }
+            if let failure = answer.result.failure { throw CLIError(.input, failure, file: input.displayName) }
         }
         let outcome = try HostReplay(host: host, timeout: hostTimeout, terminal: terminal)
             .check(input, ignoring: ignoring, progress: false)

@@ -17,7 +17,8 @@ import StoreKitCore
 /// ``ReplayEngine/rerecord(_:migrating:)``), `states` a `state` line per step. Before each step a worker writes it on
 /// the ``ProgressBoard`` the request names, so a reducer that crashes or hangs is pinned to its step.
 public enum ReplayHost {
-    /// The protocol version this library speaks; `hello` carries it and requests must match it.
+    /// The protocol version this library speaks; `hello` carries it and requests must match it, both written and
+    /// checked by `HostProtocolVersion`.
     /// Version 2 replaced `drift` and `replay` with one `check` that reads the session once. Version 3 added
     /// `ignore` (patterns of places whose values do not count) to `check` and `migrate` to `rerecord`, and the
     /// report's `ignoring`/`ignored` and the drift's `advice`. Version 4 added the `states` command (replay without
@@ -31,38 +32,35 @@ public enum ReplayHost {
     ///   - stores: Every store this host can replay.
     ///   - arguments: The command line; `--request <json>` comes from `replay-cli`.
     public static func run(stores: [ReplayableStore], arguments: [String] = CommandLine.arguments) -> Never {
-        send(
-            .object([
-                "kind": .string("hello"), "protocol": .integer(Int64(protocolVersion)),
-                "stores": .array(stores.map(\.id).sorted().map(JSONValue.string)),
-            ]))
-        let request: ReplayHostRequest?
-        do {
-            request = try requestArgument(arguments)
+        send(.hello(stores: stores.map(\.id).sorted()))
+        let expected = "this is a replay host for replay-cli; it expects '--request <json>' (protocol \(protocolVersion))"
+        let request: ReplayHostRequest
+        do throws(ReplayHostRequest.ReadError) {
+            guard let json = requestArgument(arguments) else {
+                send(.error(HostMessage.Failure(message: expected)))
+                exit(2)
+            }
+            request = try ReplayHostRequest(json: json)
         } catch {
-            send(.object(["kind": .string("error"), "message": .string("the request's 'ignore': \(error)")]))
-            exit(2)
-        }
-        guard let request else {
-            let message = "this is a replay host for replay-cli; it expects '--request <json>' (protocol \(protocolVersion))"
-            send(.object(["kind": .string("error"), "message": .string(message)]))
+            switch error {
+            case .pattern(let error): send(.error(HostMessage.Failure(message: "the request's 'ignore': \(error)")))
+            case .protocolError(let error): send(.error(HostMessage.Failure(message: "\(expected); it was sent \(error)")))
+            }
             exit(2)
         }
         do {
             try serve(request, stores: stores)
             exit(0)
         } catch {
-            send(.object(["kind": .string("error"), "line": .integer(Int64(error.line)), "message": .string(error.reason)]))
+            send(.error(HostMessage.Failure(message: error.reason, line: error.line)))
             exit(0)
         }
     }
 
-    /// The request after `--request`; `nil` when there is none this host understands.
-    private static func requestArgument(_ arguments: [String]) throws(JSONPathPatternError) -> ReplayHostRequest? {
-        guard let index = arguments.firstIndex(of: "--request"), index + 1 < arguments.count,
-            let json = try? JSONValue(parsing: arguments[index + 1])
-        else { return nil }
-        return try ReplayHostRequest(jsonValue: json)
+    /// The JSON after `--request`; `nil` when there is none, or it is not JSON.
+    private static func requestArgument(_ arguments: [String]) -> JSONValue? {
+        guard let index = arguments.firstIndex(of: "--request"), index + 1 < arguments.count else { return nil }
+        return try? JSONValue(parsing: arguments[index + 1])
     }
 
     private static func serve(_ request: ReplayHostRequest, stores: [ReplayableStore]) throws(SessionReadError) {
@@ -73,7 +71,7 @@ public enum ReplayHost {
                 try ProgressBoard.Writer(path: path, slots: request.command == .check ? request.jobs : 1)
             }
         } catch {
-            send(.object(["kind": .string("error"), "message": .string("cannot use the progress board: \(error)")]))
+            send(.error(HostMessage.Failure(message: "cannot use the progress board: \(error)")))
             return
         }
         switch request.command {
@@ -86,11 +84,11 @@ public enum ReplayHost {
             let session = try Session(reader: reader)
             do {
                 let updated = try ReplayEngine(stores: stores).rerecord(session, migrating: request.migrating)
-                send(.object(["kind": .string("line"), "line": SessionEvent.header(updated.header).jsonValue]))
-                for event in updated.events { send(.object(["kind": .string("line"), "line": event.jsonValue])) }
-                send(.object(["kind": .string("result"), "rerecorded": .integer(Int64(updated.actions.count))]))
+                send(.line(SessionEvent.header(updated.header).jsonValue))
+                for event in updated.events { send(.line(event.jsonValue)) }
+                send(.result(HostMessage.Result(rerecorded: updated.actions.count)))
             } catch {
-                send(.object(["kind": .string("result"), "failure": .string(error.description)]))
+                send(.result(HostMessage.Result(failure: error.description)))
             }
         }
     }
@@ -134,7 +132,7 @@ public enum ReplayHost {
     private static func check(
         _ path: String, index: Int, request: ReplayHostRequest, stores: [ReplayableStore],
         willReplay: @escaping @Sendable (ActionEvent) -> Void
-    ) -> JSONValue {
+    ) -> HostMessage {
         let options = ReplayEngine.Options(
             findAllDivergences: request.findAllDivergences, lastStep: request.lastStep, willReplay: willReplay,
             ignoring: request.ignoring)
@@ -143,22 +141,13 @@ public enum ReplayHost {
             let check = try ReplayEngine(stores: stores, options: options).check(reader: reader, contextActions: request.contextActions)
             let header = SessionEvent.header(check.report.header).jsonValue
             guard let drift = check.drift else {
-                return .object([
-                    "kind": .string("result"), "session": .integer(Int64(index)), "header": header,
-                    "unknownStore": .array(stores.map { .string($0.id) }),
-                ])
+                return .result(HostMessage.Result(session: index, header: header, unknownStore: stores.map(\.id)))
             }
-            return .object([
-                "kind": .string("result"), "session": .integer(Int64(index)), "header": header,
-                "drift": drift.jsonValue, "report": check.report.jsonValue,
-            ])
+            return .result(HostMessage.Result(session: index, header: header, drift: drift.jsonValue, report: check.report.jsonValue))
         } catch {
             // A file that cannot be read is no line's fault.
             let line = if case .io = error.problem { 0 } else { error.line }
-            return .object([
-                "kind": .string("error"), "session": .integer(Int64(index)), "line": .integer(Int64(line)),
-                "message": .string(error.reason),
-            ])
+            return .error(HostMessage.Failure(message: error.reason, line: line, session: index))
         }
     }
 
@@ -172,7 +161,7 @@ public enum ReplayHost {
         let session = try Session(reader: SessionReader(fileDescriptor: 0, source: source, ownsDescriptor: false))
         guard let store = stores.first(where: { $0.id == session.header.storeID }) else {
             let known = stores.map(\.id).sorted().joined(separator: ", ")
-            send(.object(["kind": .string("result"), "failure": .string("no replayable store has id '\(session.header.storeID)' (known: \(known))")]))
+            send(.result(HostMessage.Result(failure: "no replayable store has id '\(session.header.storeID)' (known: \(known))")))
             return
         }
         let replayer = store.replayer(for: session.header)
@@ -192,19 +181,15 @@ public enum ReplayHost {
                 } else {
                     try replayer.apply(action.action)
                 }
-                send(
-                    .object([
-                        "kind": .string("state"), "seq": .integer(Int64(action.sequence)), "name": .string(action.name),
-                        "state": try replayer.currentState(),
-                    ]))
+                send(.state(HostMessage.ReplayedState(seq: action.sequence, name: action.name, state: try replayer.currentState())))
                 replayed += 1
             }
         } catch {
             let failure = "step \(replayed + 1): the \(error.part.rawValue) no longer decodes at \(error.path): \(error.message)"
-            send(.object(["kind": .string("result"), "failure": .string(failure)]))
+            send(.result(HostMessage.Result(failure: failure)))
             return
         }
-        send(.object(["kind": .string("result"), "replayed": .integer(Int64(replayed))]))
+        send(.result(HostMessage.Result(replayed: replayed)))
     }
 
     /// Serializes the lines of the workers.
@@ -212,9 +197,8 @@ public enum ReplayHost {
 
     /// Writes one protocol line to standard output, unbuffered, so it survives a crash right after; whole, when
     /// several workers send at once.
-    private static func send(_ message: JSONValue) {
-        var line = message.canonicalBytes()
-        line.append(0x0A)
+    private static func send(_ message: HostMessage) {
+        let line = message.lineBytes()
         output.withLock { _ in try? Syscall.writeAll(1, line, subject: "standard output") }
     }
 }

@@ -13,7 +13,7 @@ public struct ReplayHostRequest: Sendable, Equatable {
         /// Replay and send back the session with the replayed states (a golden update).
         case rerecord
         /// Replay without comparing: send each step's replayed state as it is computed (a `state` line after each
-        /// `step` line), so that a caller gets the current reducers' states of any sequence of actions, and every
+        /// step), so that a caller gets the current reducers' states of any sequence of actions, and every
         /// state before a step whose reducer crashes (`replay-cli minimize`, `--determinism`).
         case states
     }
@@ -57,41 +57,93 @@ public struct ReplayHostRequest: Sendable, Equatable {
         self.progress = progress
     }
 
-    /// The request as the JSON passed after `--request`.
+    /// The request as the JSON passed after `--request` (see ``encode(to:)``).
     public var jsonValue: JSONValue {
-        .object([
-            "protocol": .integer(Int64(ReplayHost.protocolVersion)), "command": .string(command.rawValue),
-            "findAll": .bool(findAllDivergences), "lastStep": lastStep.map { .integer(Int64($0)) } ?? .null,
-            "context": .integer(Int64(contextActions)), "ignore": .array(ignoring.map { .string($0.text) }),
-            "migrate": .bool(migrating), "sessions": .array(sessions.map(JSONValue.string)),
-            "jobs": .integer(Int64(jobs)), "progress": progress.map(JSONValue.string) ?? .null,
-        ])
+        do {
+            return try CanonicalJSONEncoder().encode(self)
+        } catch {
+            // Every field is a Boolean, an integer, a string or an array of strings, which always encode.
+            preconditionFailure("a replay-host request did not encode: \(error)")
+        }
     }
 
-    /// Reads a request; `nil` when it is not one this host understands.
+    /// Reads a request; `nil` when it is not one this host understands (see ``init(from:)``).
     /// - Throws: ``JSONPathPatternError`` when a pattern in `ignore` does not parse.
     public init?(jsonValue: JSONValue) throws(JSONPathPatternError) {
-        guard jsonValue["protocol"]?.integerValue == Int64(ReplayHost.protocolVersion),
-            let command = jsonValue["command"]?.stringValue.flatMap(Command.init(rawValue:))
-        else { return nil }
+        do {
+            self = try Self(json: jsonValue)
+        } catch {
+            guard case .pattern(let error) = error else { return nil }
+            throw error
+        }
+    }
+
+    /// Why a request does not read: a pattern of `ignore`, or anything else about the protocol.
+    package enum ReadError: Error {
+        /// A pattern in `ignore` does not parse.
+        case pattern(JSONPathPatternError)
+        /// The request is not one of this protocol version (another version, an unknown command, a field that
+        /// does not fit), quoting the request.
+        case protocolError(HostProtocolError)
+    }
+
+    /// Reads the request in `json`, as the host reads the argument after `--request`.
+    /// - Throws: ``ReadError``.
+    package init(json: JSONValue) throws(ReadError) {
+        do {
+            self = try JSONValueDecoder().decode(ReplayHostRequest.self, from: json)
+        } catch let error as JSONPathPatternError {
+            throw .pattern(error)
+        } catch let problem as HostProtocolError.Problem {
+            throw .protocolError(HostProtocolError(problem, line: json.canonicalBytes()))
+        } catch {
+            throw .protocolError(HostProtocolError(.malformed(kind: "request", error: error), line: json.canonicalBytes()))
+        }
+    }
+}
+
+extension ReplayHostRequest: Codable {
+    /// Every field of a request: the one list both ends read and write.
+    private enum Key: String, CodingKey {
+        case `protocol`, command, findAll, lastStep, context, ignore, migrate, sessions, jobs, progress
+    }
+
+    /// Reads a request of this protocol version; absent fields take their defaults (`findAll` and `migrate` false,
+    /// `lastStep` and `progress` none, `context` 0, `ignore` and `sessions` empty, `jobs` 1).
+    /// - Throws: ``HostProtocolError/Problem/unsupportedVersion(_:)`` for another `protocol`,
+    ///   ``HostProtocolError/Problem/unknownCommand(_:)``, ``JSONPathPatternError`` for a pattern of `ignore` that
+    ///   does not parse, or the `DecodingError` of a field that does not fit.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        _ = try HostProtocolVersion(from: container, forKey: .protocol)
+        let commandName = try container.decode(String.self, forKey: .command)
+        guard let command = Command(rawValue: commandName) else { throw HostProtocolError.Problem.unknownCommand(commandName) }
         self.command = command
-        self.findAllDivergences = jsonValue["findAll"] == .bool(true)
-        self.lastStep = jsonValue["lastStep"]?.integerValue.map { Int($0) }
-        self.contextActions = Int(max(0, jsonValue["context"]?.integerValue ?? 0))
-        var ignoring: [JSONPathPattern] = []
-        for pattern in jsonValue["ignore"]?.arrayValue ?? [] {
-            guard let text = pattern.stringValue else { return nil }
-            ignoring.append(try JSONPathPattern(text))
+        findAllDivergences = try container.decodeIfPresent(Bool.self, forKey: .findAll) ?? false
+        lastStep = try container.decodeIfPresent(Int.self, forKey: .lastStep)
+        contextActions = max(0, try container.decodeIfPresent(Int.self, forKey: .context) ?? 0)
+        ignoring = try (container.decodeIfPresent([String].self, forKey: .ignore) ?? []).map { text throws(JSONPathPatternError) in
+            try JSONPathPattern(text)
         }
-        self.ignoring = ignoring
-        self.migrating = jsonValue["migrate"] == .bool(true)
-        var sessions: [String] = []
-        for session in jsonValue["sessions"]?.arrayValue ?? [] {
-            guard let path = session.stringValue else { return nil }
-            sessions.append(path)
-        }
-        self.sessions = sessions
-        self.jobs = Int(max(1, jsonValue["jobs"]?.integerValue ?? 1))
-        self.progress = jsonValue["progress"]?.stringValue
+        migrating = try container.decodeIfPresent(Bool.self, forKey: .migrate) ?? false
+        sessions = try container.decodeIfPresent([String].self, forKey: .sessions) ?? []
+        jobs = max(1, try container.decodeIfPresent(Int.self, forKey: .jobs) ?? 1)
+        progress = try container.decodeIfPresent(String.self, forKey: .progress)
+    }
+
+    /// Writes every field, `lastStep` and `progress` as `null` when there are none, and `protocol` as
+    /// ``ReplayHost/protocolVersion``.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(HostProtocolVersion(), forKey: .protocol)
+        try container.encode(command.rawValue, forKey: .command)
+        try container.encode(findAllDivergences, forKey: .findAll)
+        if let lastStep { try container.encode(lastStep, forKey: .lastStep) } else { try container.encodeNil(forKey: .lastStep) }
+        try container.encode(contextActions, forKey: .context)
+        try container.encode(ignoring.map(\.text), forKey: .ignore)
+        try container.encode(migrating, forKey: .migrate)
+        try container.encode(sessions, forKey: .sessions)
+        try container.encode(jobs, forKey: .jobs)
+        if let progress { try container.encode(progress, forKey: .progress) } else { try container.encodeNil(forKey: .progress) }
     }
 }
