@@ -25,14 +25,20 @@ import Testing
 
         // When the daemon is killed with SIGKILL three times while actions stream in, and restarted each time
         for round in 1...3 {
-            await waitUntil("\(round * 1000) actions are dispatched") { producer.dispatched >= round * 1000 }
+            // (The producer's thread paces itself with short sleeps; at a load of 20 in a full test run, 1,000 of
+            // them once took longer than 30 s, so the wait is as long as a daemon's start.)
+            await waitUntil("\(round * 1000) actions are dispatched", timeout: DaemonProcess.processTimeout) {
+                producer.dispatched >= round * 1000
+            }
             await daemon.kill9()
             daemon = try await DaemonProcess(folder: folder, logName: "restart-\(round).log")
             await waitUntil("the recorder reconnects to restart \(round)", timeout: DaemonProcess.processTimeout) {
                 daemon.count("session.started") == 1
             }
         }
-        await waitUntil("4,000 actions are dispatched") { producer.dispatched >= 4000 }
+        await waitUntil("4,000 actions are dispatched", timeout: DaemonProcess.processTimeout) {
+            producer.dispatched >= 4000
+        }
         producer.stop()
         await waitUntil("the producer stops") { producer.isDone }
         let total = producer.dispatched
