@@ -50,10 +50,11 @@ final class ClientConnection {
         try? Syscall.close(fd)
     }
 
-    /// Sends one reply line to the client without ever waiting: what the socket does not take now waits in a
+    /// Sends one JSON line to the client without ever waiting: what the socket does not take now waits in a
     /// small outbox, and replies beyond it are dropped and counted.
-    func reply(_ reply: DaemonReply) {
-        let line = reply.line
+    func reply(_ message: JSONValue) {
+        var line = message.canonicalBytes()
+        line.append(0x0A)
         if outbox.count + line.count <= Self.outboxLimit {
             outbox += line
         } else {
@@ -68,7 +69,7 @@ final class ClientConnection {
     func confirmPersisted(through sequence: Int) {
         guard sequence > confirmedSequence, outbox.isEmpty else { return }
         confirmedSequence = sequence
-        reply(.persisted(seq: sequence))
+        reply(.object(["kind": .string("persisted"), "seq": .integer(Int64(sequence))]))
     }
 
     /// Sends what the outbox holds, as far as the socket takes it now.

@@ -137,12 +137,11 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
             guard let count, count > 0 else { return }
             replyBytes += chunk[..<count]
             while let newline = replyBytes.firstIndex(of: 0x0A) {
-                do {
-                    if case .persisted(let sequence) = try DaemonReply(line: replyBytes[..<newline]) {
-                        persisted = max(persisted, sequence)
-                    }
-                } catch {
-                    // A reply this client cannot read (a later daemon's kind) confirms nothing; it is passed over.
+                let line = replyBytes[..<newline]
+                if let reply = try? JSONValue(parsing: line), reply["kind"] == .string("persisted"),
+                    case .integer(let sequence)? = reply["seq"]
+                {
+                    persisted = max(persisted, Int(sequence))
                 }
                 replyBytes.removeFirst(newline + 1)
             }
@@ -157,20 +156,24 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
         try Syscall.connect(fd, to: address)
         try Syscall.sendAll(fd, header, subject: path)
         let reply = try readLine()
-        let decoded: DaemonReply
+        let value: JSONValue
         do {
-            decoded = try DaemonReply(line: reply)
+            value = try JSONValue(parsing: reply)
         } catch {
             throw Failure.unexpectedReply(String(decoding: reply.prefix(200), as: UTF8.self))
         }
-        switch decoded {
-        case .welcome(let welcome):
-            confirmsPersistence = welcome.confirmsPersistence
-            persisted = welcome.lastSequence
-            return welcome.lastSequence
-        case .rejected(_, let reason):
+        switch (value["kind"], value["lastSeq"], value["reason"]) {
+        case (.string("welcome"), .integer(let last), _):
+            if case .integer(let version)? = value["protocol"], version >= 2 {
+                confirmsPersistence = true
+            } else {
+                confirmsPersistence = false
+            }
+            persisted = Int(last)
+            return Int(last)
+        case (.string("rejected"), _, .string(let reason)):
             throw Failure.refused(reason: reason)
-        case .persisted:
+        default:
             throw Failure.unexpectedReply(String(decoding: reply.prefix(200), as: UTF8.self))
         }
     }

@@ -5,8 +5,6 @@ import Testing
 import Synchronization
 #endif
 
-import StoreKitTestFixtures
-
 @testable import StoreKitCore
 
 @Suite struct SyscallTests {
@@ -211,11 +209,17 @@ import StoreKitTestFixtures
     }
 
     @Test func thePeerOfAConnectedUnixSocketIsThisUserAndProcess() throws {
-        let (client, accepted) = try ConnectedUnixSockets.make()
-        defer {
-            try? Syscall.close(client)
-            try? Syscall.close(accepted)
-        }
+        let path = "/tmp/skt-\(UUID().uuidString.prefix(8)).sock"
+        defer { try? Syscall.unlink(path) }
+        let listener = try Syscall.makeUnixSocket()
+        defer { try? Syscall.close(listener) }
+        try Syscall.bind(listener, to: UnixSocketAddress(path: path))
+        try Syscall.listen(listener, backlog: 1)
+        let client = try Syscall.makeUnixSocket()
+        defer { try? Syscall.close(client) }
+        try Syscall.connect(client, to: UnixSocketAddress(path: path))
+        let accepted = try #require(try Syscall.accept(listener))
+        defer { try? Syscall.close(accepted) }
         #expect(try Syscall.peerCredentials(accepted) == Syscall.PeerCredentials(userID: geteuid(), processID: getpid()))
     }
 }
