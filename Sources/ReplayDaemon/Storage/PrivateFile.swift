@@ -29,25 +29,14 @@ enum PrivateFile {
     /// returns the descriptor when it is a regular file.
     /// - Throws: ``OpenError`` for a link, for anything but a regular file, or with the failed call.
     static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o600) throws(OpenError) -> Int32 {
-        let fd: Int32
         do {
-            fd = try Syscall.open(path, flags | O_NOFOLLOW | O_NONBLOCK, mode: mode)
-        } catch where error.errno == ELOOP && (try? Syscall.linkStatus(path))??.isSymbolicLink == true {
+            return try Syscall.openRegularFile(path, flags: flags | O_NOFOLLOW, mode: mode)
+        } catch .system(let error) where error.errno == ELOOP && (try? Syscall.linkStatus(path))??.isSymbolicLink == true {
             throw .symbolicLink(path: path)
-        } catch {
+        } catch .system(let error) {
             throw .system(error)
-        }
-        let status: Syscall.FileStatus
-        do {
-            status = try Syscall.status(of: fd, subject: path)
         } catch {
-            try? Syscall.close(fd, subject: path)
-            throw .system(error)
-        }
-        guard status.isRegularFile else {
-            try? Syscall.close(fd, subject: path)
             throw .notRegularFile(path: path)
         }
-        return fd
     }
 }

@@ -68,18 +68,21 @@ extension Syscall {
         return FileStatus(info)
     }
 
-    /// Opens `path` for reading when it is a regular file, and refuses anything else before reading a byte.
+    /// Opens `path` (for reading, unless `flags` say otherwise) when it is a regular file, and refuses anything else
+    /// before reading or writing a byte.
     ///
     /// The file is opened non-blocking, so that a FIFO without a writer does not hang `open`, and then asked its
     /// kind with `fstat`: a folder, a FIFO, a device (`/dev/zero` never ends) or a socket is closed and refused.
     /// A regular file ignores the non-blocking flag, so reads from the descriptor returned behave as usual.
     /// - Returns: The open descriptor, close-on-exec; the caller closes it.
     /// - Throws: ``RegularFileError/system(_:)`` naming `open` or `fstat`, or ``RegularFileError/notRegular(_:)``.
-    package static func openRegularFile(_ path: String) throws(RegularFileError) -> Int32 {
+    package static func openRegularFile(
+        _ path: String, flags: Int32 = O_RDONLY, mode: mode_t = 0o600
+    ) throws(RegularFileError) -> Int32 {
         let fd: Int32
         let kind: FileKind
         do {
-            fd = try open(path, O_RDONLY | O_NONBLOCK)
+            fd = try open(path, flags | O_NONBLOCK, mode: mode)
         } catch {
             throw .system(error)
         }
