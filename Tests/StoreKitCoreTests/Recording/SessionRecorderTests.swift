@@ -125,10 +125,11 @@ import Testing
     }
 
     @Test func sendsALargeBatchInChunksOfSixteenMegabytes() throws {
-        // Given a recorder of states of about 20 KB whose transport is held up
+        // Given a recorder of states of about 20 KB (one long label, cheap to encode even under a sanitizer) whose
+        // transport is held up
         let transport = ControlledTransport()
         var large = Tally.State()
-        large.items = Array(repeating: 1000, count: 4000)
+        large.labels = [String(repeating: "a", count: 20_000)]
         let store = Store(initialState: large, reducer: Tally.reducer)
         transport.hold()
         let recorder = store.startRecording(.init(storeID: "tally", app: AppInfo(name: "T")), to: transport)
