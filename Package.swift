@@ -62,7 +62,7 @@ var package = Package(
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(
             name: "ReplayCommandsTests", dependencies: ["ReplayCommands", "StoreKitReplay", "StoreKitCore", "CommandLineOptions"]),
-        .testTarget(name: "ReplayDaemonTests", dependencies: ["ReplayDaemon", "StoreKitCore"]),
+        .testTarget(name: "ReplayDaemonTests", dependencies: ["ReplayDaemon", "StoreKitCore", "StoreKitTestFixtures"]),
         .testTarget(name: "ReplayCLITests", dependencies: ["replay-cli", "sample-replay-host"], exclude: ["Help"]),
         .testTarget(
             name: "ReplaydTests",

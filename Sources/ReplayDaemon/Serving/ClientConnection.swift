@@ -50,11 +50,10 @@ final class ClientConnection {
         try? Syscall.close(fd)
     }
 
-    /// Sends one JSON line to the client without ever waiting: what the socket does not take now waits in a
+    /// Sends one reply line to the client without ever waiting: what the socket does not take now waits in a
     /// small outbox, and replies beyond it are dropped and counted.
-    func reply(_ message: JSONValue) {
-        var line = message.canonicalBytes()
-        line.append(0x0A)
+    func reply(_ reply: DaemonReply) {
+        let line = reply.line
         if outbox.count + line.count <= Self.outboxLimit {
             outbox += line
         } else {
@@ -69,7 +68,7 @@ final class ClientConnection {
     func confirmPersisted(through sequence: Int) {
         guard sequence > confirmedSequence, outbox.isEmpty else { return }
         confirmedSequence = sequence
-        reply(.object(["kind": .string("persisted"), "seq": .integer(Int64(sequence))]))
+        reply(.persisted(seq: sequence))
     }
 
     /// Sends what the outbox holds, as far as the socket takes it now.

@@ -258,9 +258,7 @@ final class Daemon {
         switch shared.withLock({ $0.admit(from: peer.processID, within: connectionLimits) }) {
         case .failure(let exceeded):
             let reason = connectionLimits.reason(exceeded, process: peer.processID)
-            var reply = JSONValue.object(["kind": .string("rejected"), "line": .integer(1), "reason": .string(reason)])
-                .canonicalBytes()
-            reply.append(0x0A)
+            let reply = DaemonReply.rejected(line: 1, reason: reason).line
             // Best effort: a client that is already gone needs no reason.
             _ = reply.withUnsafeBytes { try? Syscall.send(fd, $0) }
             refuse(fd, connection: id, event: "connection.refused", [

@@ -77,11 +77,7 @@ extension DaemonWorker {
         connection.session = session
         connection.sessionID = header.sessionID
         connection.storedLines += session.isContinuation ? 0 : 1
-        connection.reply(.object([
-            "kind": .string("welcome"), "sessionId": .string(header.sessionID),
-            "lastSeq": .integer(Int64(session.lastSequence)), "file": .string(name),
-            "protocol": .integer(Int64(Self.protocolVersion)),
-        ]))
+        connection.reply(.welcome(.init(sessionID: header.sessionID, lastSequence: session.lastSequence, file: name)))
         log.write(.info, "session.started", [
             "connection": .integer(Int64(connection.id)), "sessionId": .string(header.sessionID),
             "storeId": .string(header.storeID), "app": .string(header.app.name), "file": .string(session.path),
@@ -100,7 +96,7 @@ extension DaemonWorker {
     func reject(_ connection: ClientConnection, line: Int, reason: String) {
         connection.rejectedLines += 1
         connection.rejectedSinceStored += 1
-        connection.reply(.object(["kind": .string("rejected"), "line": .integer(Int64(line)), "reason": .string(reason)]))
+        connection.reply(.rejected(line: line, reason: reason))
         guard connection.rejectedLines <= Self.loggedRejections else { return }
         var fields: [String: JSONValue] = [
             "connection": .integer(Int64(connection.id)), "sessionId": .string(connection.sessionID ?? ""),
@@ -111,9 +107,6 @@ extension DaemonWorker {
         }
         log.write(.warn, "line.rejected", fields)
     }
-
-    /// The wire protocol's version, in the `welcome` reply: 2 adds the `persisted` replies.
-    static let protocolVersion = 2
 
     /// How many rejected lines per connection are logged one by one.
     static let loggedRejections = 100

@@ -137,11 +137,12 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
             guard let count, count > 0 else { return }
             replyBytes += chunk[..<count]
             while let newline = replyBytes.firstIndex(of: 0x0A) {
-                let line = replyBytes[..<newline]
-                if let reply = try? JSONValue(parsing: line), reply["kind"] == .string("persisted"),
-                    case .integer(let sequence)? = reply["seq"]
-                {
-                    persisted = max(persisted, Int(sequence))
+                do {
+                    if case .persisted(let sequence) = try DaemonReply(line: replyBytes[..<newline]) {
+                        persisted = max(persisted, sequence)
+                    }
+                } catch {
+                    // A reply this client cannot read (a later daemon's kind) confirms nothing; it is passed over.
                 }
                 replyBytes.removeFirst(newline + 1)
             }
@@ -156,24 +157,20 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
         try Syscall.connect(fd, to: address)
         try Syscall.sendAll(fd, header, subject: path)
         let reply = try readLine()
-        let value: JSONValue
+        let decoded: DaemonReply
         do {
-            value = try JSONValue(parsing: reply)
+            decoded = try DaemonReply(line: reply)
         } catch {
             throw Failure.unexpectedReply(String(decoding: reply.prefix(200), as: UTF8.self))
         }
-        switch (value["kind"], value["lastSeq"], value["reason"]) {
-        case (.string("welcome"), .integer(let last), _):
-            if case .integer(let version)? = value["protocol"], version >= 2 {
-                confirmsPersistence = true
-            } else {
-                confirmsPersistence = false
-            }
-            persisted = Int(last)
-            return Int(last)
-        case (.string("rejected"), _, .string(let reason)):
+        switch decoded {
+        case .welcome(let welcome):
+            confirmsPersistence = welcome.confirmsPersistence
+            persisted = welcome.lastSequence
+            return welcome.lastSequence
+        case .rejected(_, let reason):
             throw Failure.refused(reason: reason)
-        default:
+        case .persisted:
             throw Failure.unexpectedReply(String(decoding: reply.prefix(200), as: UTF8.self))
         }
     }

@@ -5,6 +5,8 @@ import Testing
 import Synchronization
 #endif
 
+import StoreKitTestFixtures
+
 @testable import StoreKitCore
 
 @Suite struct SyscallTests {
@@ -209,17 +211,11 @@ import Synchronization
     }
 
     @Test func thePeerOfAConnectedUnixSocketIsThisUserAndProcess() throws {
-        let path = "/tmp/skt-\(UUID().uuidString.prefix(8)).sock"
-        defer { try? Syscall.unlink(path) }
-        let listener = try Syscall.makeUnixSocket()
-        defer { try? Syscall.close(listener) }
-        try Syscall.bind(listener, to: UnixSocketAddress(path: path))
-        try Syscall.listen(listener, backlog: 1)
-        let client = try Syscall.makeUnixSocket()
-        defer { try? Syscall.close(client) }
-        try Syscall.connect(client, to: UnixSocketAddress(path: path))
-        let accepted = try #require(try Syscall.accept(listener))
-        defer { try? Syscall.close(accepted) }
+        let (client, accepted) = try ConnectedUnixSockets.make()
+        defer {
+            try? Syscall.close(client)
+            try? Syscall.close(accepted)
+        }
         #expect(try Syscall.peerCredentials(accepted) == Syscall.PeerCredentials(userID: geteuid(), processID: getpid()))
     }
 }
