@@ -19,56 +19,87 @@ var package = Package(
         .executable(name: "replay-cli", targets: ["replay-cli"]),
     ],
     targets: [
-        // What an app links: the store, the recorder and the session model with what it is written in.
-        .target(name: "StoreKitCore"),
+        // Under what an app links, as small libraries under a public one: the C library's calls wrapped once (and a
+        // lock), and the JSON engine (parsing, canonical encoding, patch and pointer, structural diff).
+        .target(name: "StoreKitSystem"),
+        .target(name: "StoreKitJSON", dependencies: ["StoreKitSystem"]),
+        // What an app links: the store, the recorder and the session model.
+        .target(name: "StoreKitCore", dependencies: ["StoreKitSystem", "StoreKitJSON"]),
         // What a replay host, test targets and the tools link: reading, replaying and diffing sessions.
-        .target(name: "StoreKitReplay", dependencies: ["StoreKitCore"]),
-        .target(name: "StoreKitTesting", dependencies: ["StoreKitCore", "StoreKitReplay"]),
+        .target(name: "StoreKitReplay", dependencies: ["StoreKitCore", "StoreKitJSON", "StoreKitSystem"]),
+        .target(name: "StoreKitTesting", dependencies: ["StoreKitCore", "StoreKitReplay", "StoreKitJSON", "StoreKitSystem"]),
         // The typed command-line options every executable of the package parses.
         .target(name: "CommandLineOptions"),
         // The daemon and the CLI, as libraries their tests and fuzz targets link; the executables only call them.
-        .target(name: "ReplayDaemon", dependencies: ["StoreKitCore", "StoreKitReplay", "CommandLineOptions"]),
-        .target(name: "ReplayCommands", dependencies: ["StoreKitCore", "StoreKitReplay", "CommandLineOptions"]),
+        .target(
+            name: "ReplayDaemon",
+            dependencies: ["StoreKitCore", "StoreKitReplay", "StoreKitJSON", "StoreKitSystem", "CommandLineOptions"]),
+        .target(
+            name: "ReplayCommands",
+            dependencies: ["StoreKitCore", "StoreKitReplay", "StoreKitJSON", "StoreKitSystem", "CommandLineOptions"]),
         .executableTarget(name: "replayd", dependencies: ["ReplayDaemon"]),
-        .executableTarget(name: "replay-cli", dependencies: ["ReplayCommands", "StoreKitCore"]),
+        .executableTarget(name: "replay-cli", dependencies: ["ReplayCommands", "StoreKitSystem"]),
 
-        .target(name: "SampleFeatures", dependencies: ["StoreKitCore"], path: "samples/Features"),
+        // What the samples share besides the library: a seeded random number generator for scripted runs.
+        .target(name: "SampleSupport", path: "samples/Support"),
+        .target(name: "SampleFeatures", dependencies: ["StoreKitCore", "SampleSupport"], path: "samples/Features"),
         // The realistic sample: a band's rehearsal planner, several features deep, with a navigation stack and a timer.
-        .target(name: "RehearsalFeatures", dependencies: ["StoreKitCore"], path: "samples/RehearsalFeatures"),
+        .target(
+            name: "RehearsalFeatures", dependencies: ["StoreKitCore", "SampleSupport"], path: "samples/RehearsalFeatures"),
         .target(
             name: "SampleReplayStores",
-            dependencies: ["SampleFeatures", "RehearsalFeatures", "StoreKitCore", "StoreKitReplay"],
+            dependencies: ["SampleFeatures", "RehearsalFeatures", "StoreKitCore", "StoreKitReplay", "StoreKitJSON"],
             path: "samples/ReplayStores"),
         .executableTarget(
             name: "sample-app",
-            dependencies: ["SampleFeatures", "RehearsalFeatures", "StoreKitCore", "CommandLineOptions"],
+            dependencies: ["SampleFeatures", "RehearsalFeatures", "SampleSupport", "StoreKitCore", "CommandLineOptions"],
             path: "samples/SampleApp"),
         .executableTarget(
             name: "sample-replay-host", dependencies: ["SampleReplayStores", "StoreKitReplay"], path: "samples/ReplayHost"),
 
         .executableTarget(
-            name: "storekit-benchmarks", dependencies: ["StoreKitCore", "StoreKitReplay", "ReplayDaemon", "SampleFeatures"],
+            name: "storekit-benchmarks",
+            dependencies: [
+                "StoreKitCore", "StoreKitReplay", "StoreKitJSON", "StoreKitSystem", "ReplayDaemon", "SampleFeatures",
+                "SampleSupport",
+            ],
             path: "Benchmarks/StoreKitBenchmarks"),
 
         // Fakes and fixtures the test targets share (a tiny feature, a controllable transport, temporary folders).
-        .target(name: "StoreKitTestFixtures", dependencies: ["StoreKitCore", "StoreKitReplay"], path: "Tests/Fixtures"),
-        // The recorder's tests read back what it wrote with the replay library's reader.
-        .testTarget(name: "StoreKitCoreTests", dependencies: ["StoreKitCore", "StoreKitReplay", "StoreKitTestFixtures"]),
+        .target(
+            name: "StoreKitTestFixtures", dependencies: ["StoreKitCore", "StoreKitReplay", "StoreKitSystem"],
+            path: "Tests/Fixtures"),
+        .testTarget(name: "StoreKitSystemUnitTests", dependencies: ["StoreKitSystem", "StoreKitTestFixtures"]),
         .testTarget(
-            name: "StoreKitReplayTests", dependencies: ["StoreKitReplay", "StoreKitCore", "StoreKitTestFixtures"]),
+            name: "StoreKitJSONUnitTests",
+            dependencies: ["StoreKitJSON", "StoreKitSystem", "StoreKitCore", "StoreKitTestFixtures", "SampleSupport"]),
+        // The recorder's tests read back what it wrote with the replay library's reader.
+        .testTarget(
+            name: "StoreKitCoreTests",
+            dependencies: ["StoreKitCore", "StoreKitReplay", "StoreKitJSON", "StoreKitSystem", "StoreKitTestFixtures"]),
+        .testTarget(
+            name: "StoreKitReplayTests",
+            dependencies: ["StoreKitReplay", "StoreKitCore", "StoreKitJSON", "StoreKitSystem", "StoreKitTestFixtures"]),
         .testTarget(
             name: "StoreKitTestingTests",
             dependencies: ["StoreKitTesting", "StoreKitReplay", "StoreKitCore", "SampleFeatures", "SampleReplayStores"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         .testTarget(
-            name: "ReplayCommandsTests", dependencies: ["ReplayCommands", "StoreKitReplay", "StoreKitCore", "CommandLineOptions"]),
-        .testTarget(name: "ReplayDaemonTests", dependencies: ["ReplayDaemon", "StoreKitCore", "StoreKitTestFixtures"]),
+            name: "ReplayCommandsTests",
+            dependencies: [
+                "ReplayCommands", "StoreKitReplay", "StoreKitCore", "StoreKitJSON", "StoreKitSystem", "CommandLineOptions",
+            ]),
+        .testTarget(
+            name: "ReplayDaemonTests",
+            dependencies: [
+                "ReplayDaemon", "StoreKitCore", "StoreKitJSON", "StoreKitSystem", "StoreKitTestFixtures", "SampleSupport",
+            ]),
         .testTarget(name: "ReplayCLITests", dependencies: ["replay-cli", "sample-replay-host"], exclude: ["Help"]),
         .testTarget(
             name: "ReplaydTests",
             dependencies: [
-                "replayd", "replay-cli", "sample-app", "StoreKitCore", "StoreKitReplay", "SampleFeatures",
-                "SampleReplayStores",
+                "replayd", "replay-cli", "sample-app", "StoreKitCore", "StoreKitReplay", "StoreKitJSON", "StoreKitSystem",
+                "SampleFeatures", "SampleReplayStores", "SampleSupport",
             ]),
         .testTarget(
             name: "SampleGoldenTests",

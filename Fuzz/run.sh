@@ -25,16 +25,18 @@ library() {  # module name, modules it imports...
     swiftc "${flags[@]}" -module-name "$name" -I "$out" -emit-module -emit-module-path "$out/$name.swiftmodule" \
         -emit-library -static -o "$out/lib$name.a" $(find "Sources/$name" -name '*.swift' | sort)
 }
-echo "fuzz: building StoreKitCore, StoreKitReplay, CommandLineOptions and ReplayDaemon with -sanitize=fuzzer,address..." >&2
-library StoreKitCore
-library StoreKitReplay StoreKitCore
+echo "fuzz: building StoreKitSystem, StoreKitJSON, StoreKitCore, StoreKitReplay, CommandLineOptions and ReplayDaemon with -sanitize=fuzzer,address..." >&2
+library StoreKitSystem
+library StoreKitJSON StoreKitSystem
+library StoreKitCore StoreKitJSON StoreKitSystem
+library StoreKitReplay StoreKitCore StoreKitJSON StoreKitSystem
 library CommandLineOptions
-library ReplayDaemon StoreKitReplay StoreKitCore CommandLineOptions
+library ReplayDaemon StoreKitReplay StoreKitCore StoreKitJSON StoreKitSystem CommandLineOptions
 
 build() {  # name, sources...
     local name=$1; shift
     swiftc "${flags[@]}" -module-name "Fuzz_${name//-/_}" -I "$out" "$@" \
-        -L "$out" -lReplayDaemon -lCommandLineOptions -lStoreKitReplay -lStoreKitCore -o "$out/fuzz-$name"
+        -L "$out" -lReplayDaemon -lCommandLineOptions -lStoreKitReplay -lStoreKitCore -lStoreKitJSON -lStoreKitSystem -o "$out/fuzz-$name"
 }
 
 corpus() {  # name: seeds from the samples, one file per line, pairs of lines in a row, and whole sessions

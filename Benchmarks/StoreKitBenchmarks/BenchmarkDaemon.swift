@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitSystem
 
 /// A release-build `replayd` started for a benchmark on a private temporary folder.
 final class BenchmarkDaemon {

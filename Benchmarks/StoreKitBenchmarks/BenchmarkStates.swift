@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitJSON
 
 /// States of known sizes for the benchmarks: an inventory of `itemCount` items of about 100 bytes each.
 enum Inventory {

@@ -1,5 +1,6 @@
 import Foundation
 import SampleFeatures
+import SampleSupport
 import StoreKitCore
 
 /// A burst from a growing state: the sample todo list dispatched flat out, and the share of it the recorder records

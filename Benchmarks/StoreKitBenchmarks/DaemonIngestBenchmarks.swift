@@ -1,7 +1,9 @@
 import Foundation
 import ReplayDaemon
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
+import StoreKitSystem
 
 /// Daemon ingest: the same session bytes pushed by N clients through replayd (which checks every line) and
 /// through a plain Unix socket into files with no parsing at all (the machine's limit).

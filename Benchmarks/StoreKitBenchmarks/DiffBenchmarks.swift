@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitJSON
 
 /// Two large states for the whole-process diff, which Benchmarks/run.sh times with `replay-cli diff --states`.
 enum DiffBenchmarks {

@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitJSON
 
 // Benchmarks print figures; they are never timed tests. Run: swift run -c release storekit-benchmarks
 // or Benchmarks/run.sh for the whole table, with the comparisons against jq and Python.

@@ -1,6 +1,7 @@
 import Foundation
 import ReplayDaemon
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 
 /// The daemon's line framing, line check and session order on arbitrary bytes, fed through a real socket pair in

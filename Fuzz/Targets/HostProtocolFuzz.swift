@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 
 /// The replay-host protocol's lines on arbitrary bytes: a message as the CLI reads it (with a check result's header,

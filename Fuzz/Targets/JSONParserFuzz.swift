@@ -1,6 +1,7 @@
 import Foundation
 import ReplayDaemon
 import StoreKitCore
+import StoreKitJSON
 
 /// The JSON parser, the canonical encoder and the daemon's line scanner on arbitrary bytes, against each other
 /// and against Foundation's `JSONSerialization`.

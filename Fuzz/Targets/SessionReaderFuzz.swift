@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 
 /// The streaming session reader and the verifier on arbitrary bytes.

@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 
 /// A failure the command line reports, typed up to the top: its kind decides the exit status, and it renders both

@@ -1,6 +1,7 @@
 import Foundation
 import StoreKitCore
 import StoreKitReplay
+import StoreKitSystem
 
 /// Where the command line writes: stdout for results, stderr for errors and progress; colour only on a terminal
 /// and never with `NO_COLOR`.

@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 
 /// Replays the golden session at `path` through the current reducers and throws unless every state matches.

@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 
 /// A recorded session decoded into your own state and action types, to turn a session that caught a bug into

@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 
 /// A test store in the style of The Composable Architecture: every action sent, every action an effect dispatches

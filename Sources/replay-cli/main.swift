@@ -1,6 +1,7 @@
 import Foundation
 import ReplayCommands
 import StoreKitCore
+import StoreKitSystem
 
 // The executable only runs the command line and maps its result to an exit status.
 signal(SIGPIPE, SIG_IGN)

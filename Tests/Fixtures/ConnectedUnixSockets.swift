@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitSystem
 
 /// The two ends of a connected Unix stream socket, for tests of code that talks over one.
 package enum ConnectedUnixSockets {

@@ -14,14 +14,19 @@ import Testing
             name: "ExportedTests",
             platforms: [.macOS(.v13)],
             targets: [
-                .target(name: "StoreKitCore"),
-                .target(name: "StoreKitReplay", dependencies: ["StoreKitCore"]),
-                .target(name: "StoreKitTesting", dependencies: ["StoreKitCore", "StoreKitReplay"]),
-                .target(name: "SampleFeatures", dependencies: ["StoreKitCore"], path: "samples/Features"),
-                .target(name: "RehearsalFeatures", dependencies: ["StoreKitCore"], path: "samples/RehearsalFeatures"),
+                .target(name: "StoreKitSystem"),
+                .target(name: "StoreKitJSON", dependencies: ["StoreKitSystem"]),
+                .target(name: "StoreKitCore", dependencies: ["StoreKitSystem", "StoreKitJSON"]),
+                .target(name: "StoreKitReplay", dependencies: ["StoreKitCore", "StoreKitJSON", "StoreKitSystem"]),
+                .target(
+                    name: "StoreKitTesting", dependencies: ["StoreKitCore", "StoreKitReplay", "StoreKitJSON", "StoreKitSystem"]),
+                .target(name: "SampleSupport", path: "samples/Support"),
+                .target(name: "SampleFeatures", dependencies: ["StoreKitCore", "SampleSupport"], path: "samples/Features"),
+                .target(
+                    name: "RehearsalFeatures", dependencies: ["StoreKitCore", "SampleSupport"], path: "samples/RehearsalFeatures"),
                 .target(
                     name: "SampleReplayStores",
-                    dependencies: ["SampleFeatures", "RehearsalFeatures", "StoreKitCore", "StoreKitReplay"],
+                    dependencies: ["SampleFeatures", "RehearsalFeatures", "StoreKitCore", "StoreKitReplay", "StoreKitJSON"],
                     path: "samples/ReplayStores"),
                 .testTarget(
                     name: "ExportedTests",
@@ -82,8 +87,9 @@ import Testing
         // Given a package of the libraries and the samples, and the exported tests in its test target
         let package = try Scratch()
         defer { package.remove() }
-        for folder in ["Sources/StoreKitCore", "Sources/StoreKitReplay", "Sources/StoreKitTesting", "samples/Features",
-            "samples/RehearsalFeatures", "samples/ReplayStores"]
+        for folder in ["Sources/StoreKitSystem", "Sources/StoreKitJSON", "Sources/StoreKitCore", "Sources/StoreKitReplay",
+            "Sources/StoreKitTesting", "samples/Support", "samples/Features", "samples/RehearsalFeatures",
+            "samples/ReplayStores"]
         {
             try FileManager.default.createDirectory(
                 at: package.url.appendingPathComponent(folder).deletingLastPathComponent(), withIntermediateDirectories: true)

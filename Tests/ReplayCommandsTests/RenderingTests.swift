@@ -1,5 +1,6 @@
 import ReplayCommands
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 import Testing
 

@@ -1,3 +1,4 @@
+import SampleSupport
 import StoreKitCore
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import SampleReplayStores
 import StoreKitCore
 import StoreKitReplay
+import StoreKitSystem
 import Testing
 
 /// Connections that hold descriptors and send nothing cannot lock new apps out of the daemon.

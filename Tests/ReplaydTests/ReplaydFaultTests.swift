@@ -1,8 +1,10 @@
 import Foundation
 import SampleFeatures
 import SampleReplayStores
+import SampleSupport
 import StoreKitCore
 import StoreKitReplay
+import StoreKitSystem
 import Testing
 
 /// Fault injection with real processes: each case asserts what survived, not only that nothing crashed.

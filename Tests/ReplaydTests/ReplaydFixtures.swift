@@ -1,6 +1,7 @@
 import Foundation
 import StoreKitCore
 import StoreKitReplay
+import StoreKitSystem
 import Testing
 
 /// Waits until `condition` holds, checking every 20 ms without holding a thread of the shared concurrency pool

@@ -2,6 +2,7 @@ import Foundation
 import SampleFeatures
 import SampleReplayStores
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import RehearsalFeatures
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 
 /// What the rehearsal planner's tests share: its goldens, a reader of recorded action cases, fixed ids and dates.

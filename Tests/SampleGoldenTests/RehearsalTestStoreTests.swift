@@ -1,6 +1,7 @@
 import Foundation
 import RehearsalFeatures
 import StoreKitCore
+import StoreKitSystem
 import StoreKitTesting
 import Testing
 

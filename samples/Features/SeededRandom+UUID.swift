@@ -1,4 +1,5 @@
 import Foundation
+import SampleSupport
 import StoreKitCore
 
 /// The sample app's random source is seeded, so a scripted run records the same actions each time; its UUIDs

@@ -1,4 +1,5 @@
 import Foundation
+import SampleSupport
 import StoreKitCore
 
 /// The sample app's scripted todo journey, shared with the benchmarks' burst: a user adding a shopping list,

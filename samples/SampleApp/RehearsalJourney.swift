@@ -1,5 +1,6 @@
 import Foundation
 import RehearsalFeatures
+import SampleSupport
 import StoreKitCore
 
 /// A band's weeks with the rehearsal planner, tapped through as a user would: setlists created, typed, reordered,

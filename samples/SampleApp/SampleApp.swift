@@ -1,6 +1,7 @@
 import Foundation
 import RehearsalFeatures
 import SampleFeatures
+import SampleSupport
 import StoreKitCore
 
 /// The scripted sample app: drives one sample feature and records its session.

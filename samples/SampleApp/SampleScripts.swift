@@ -1,6 +1,7 @@
 import Foundation
 import RehearsalFeatures
 import SampleFeatures
+import SampleSupport
 import StoreKitCore
 
 /// Scripted user journeys through each sample feature, as a real app would dispatch them.

@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 
 /// The changes of one step that touch the places a path pattern names (`log --path`, `history`).

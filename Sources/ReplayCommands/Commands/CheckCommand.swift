@@ -1,7 +1,9 @@
 import CommandLineOptions
 import Foundation
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
+import StoreKitSystem
 
 /// `replay-cli check`: golden replay in CI: every session under the given paths, one line each, a summary,
 /// and optionally JUnit XML.

@@ -1,5 +1,6 @@
 import CommandLineOptions
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 
 /// `replay-cli diff`: replay a session through the current reducers and show the first divergence; or compare

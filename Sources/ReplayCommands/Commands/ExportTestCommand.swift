@@ -1,6 +1,7 @@
 import CommandLineOptions
 import Foundation
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 
 /// `replay-cli export-test`: turns a session (or some of its steps) into a test of the app's own reducers.

@@ -1,5 +1,6 @@
 import CommandLineOptions
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 
 /// `replay-cli history SESSION PATH`: every step that changed a place of the state, with the action and

@@ -1,5 +1,6 @@
 import CommandLineOptions
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 
 /// `replay-cli host --show`: which host command and which build step a replaying command would run, in which folder,

@@ -1,5 +1,6 @@
 import CommandLineOptions
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 
 /// `replay-cli log`: one line per event; an action's line is its step, time, origin, how many paths of the state

@@ -1,6 +1,7 @@
 import CommandLineOptions
 import Foundation
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 
 /// `replay-cli minimize`: the fewest actions that still diverge the same way, or still crash the host, written as

@@ -1,6 +1,7 @@
 import Foundation
 import StoreKitCore
 import StoreKitReplay
+import StoreKitSystem
 
 /// Reads a session as it is written (`log --follow`): each complete line as it arrives, as strictly as every
 /// command reads, until the session's `end` line; at the end of the file it looks again every 200 ms.

@@ -1,6 +1,7 @@
 import CommandLineOptions
 import Foundation
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 
 /// `replay-cli sessions`: what replayd stored, newest first, found through the folder's index.

@@ -1,5 +1,6 @@
 import CommandLineOptions
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 
 /// `replay-cli show`: the recorded state at a step.

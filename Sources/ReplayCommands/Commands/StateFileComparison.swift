@@ -1,7 +1,9 @@
 import CommandLineOptions
 import Foundation
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
+import StoreKitSystem
 
 /// `replay-cli diff --states <old.json> <new.json>`: the structural difference between two JSON documents, such
 /// as two states saved with `show --json`. With ignored places, the new document takes the old one's values there

@@ -1,6 +1,7 @@
 import CommandLineOptions
 import Foundation
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 
 /// `replay-cli stats`: counts, duration, gaps and sizes.

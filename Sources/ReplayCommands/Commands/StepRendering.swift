@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 
 /// How `log` and `history` write a step: its line of fixed-width columns, the changes under it, a gap.

@@ -1,6 +1,7 @@
 import CommandLineOptions
 import Foundation
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 
 /// `replay-cli update`: accept the current reducers by re-recording a session's states.

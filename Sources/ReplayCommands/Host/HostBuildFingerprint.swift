@@ -1,5 +1,7 @@
 import Foundation
 import StoreKitCore
+import StoreKitJSON
+import StoreKitSystem
 
 /// Everything a `swift build` of the replay host can read, written down as text, so that a build step whose inputs
 /// are all as they were before its last successful run can be skipped (``HostBuildStamp``).

@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitSystem
 
 /// What the last successful run of a build step started from: the ``HostBuildFingerprint`` taken just before it
 /// ran, and the host's executable as that run left it. While both are still so, running the step again cannot

@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 
 /// Runs a replay host for one request and reads its answer, never hanging and never crashing with it.

@@ -1,5 +1,6 @@
 import CommandLineOptions
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 
 /// Replays a session in two host processes that differ in hash seed and finds the first step where the two

@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitJSON
 
 /// What a replay went through: the host's executable and when it was built, and the commit of the host's package
 /// when that is a git checkout. Every report that replays says it, so a verdict can be traced to the code behind it.

@@ -1,6 +1,8 @@
 import Foundation
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
+import StoreKitSystem
 
 /// The `.replay.json` that applies to the working directory: the one lookup that the host, its build step and the
 /// ignored paths all read it through.

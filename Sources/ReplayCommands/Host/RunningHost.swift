@@ -1,6 +1,7 @@
 import Foundation
 import StoreKitCore
 import StoreKitReplay
+import StoreKitSystem
 
 /// One replay host process: started with a request and a ``ProgressBoard`` of its own, read line by line, and
 /// watched on its board while it is silent, so that it is stopped when it hangs and a crash names its step.

@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 
 /// Reduces a session that diverges, or whose host crashes, to the fewest actions that still do the same, by delta

@@ -1,5 +1,6 @@
 import StoreKitCore
 import StoreKitReplay
+import StoreKitSystem
 
 /// What ``JSONLineScanner`` remembers of the last valid line of one stream of lines, so that a nested object or
 /// array of the next line whose bytes are the very same as one already checked needs no second check.

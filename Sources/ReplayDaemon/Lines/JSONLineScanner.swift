@@ -1,5 +1,7 @@
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
+import StoreKitSystem
 
 /// A fast validating scan of one JSON object: checks the grammar and the UTF-8 by the same rules as
 /// ``JSONParser`` without building any value, and reports the object's top-level members.

@@ -1,5 +1,6 @@
 import StoreKitCore
 import StoreKitReplay
+import StoreKitSystem
 
 /// Splits the bytes a client sends into `\n`-terminated lines, holding at most one line and one read.
 ///

@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 
 /// What may follow what in one session, by the session reader's rules: the daemon stores a valid line only when

@@ -1,5 +1,7 @@
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
+import StoreKitSystem
 
 /// Checks each line a client sends before it is stored: one JSON object in valid UTF-8, a known `kind`, and the
 /// fields that kind requires, by the same rules as the session reader.

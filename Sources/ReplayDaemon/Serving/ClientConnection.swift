@@ -1,5 +1,6 @@
 import StoreKitCore
 import StoreKitReplay
+import StoreKitSystem
 
 /// One connected app: its socket, the lines it has sent so far, and the session it is recording.
 final class ClientConnection {

@@ -1,5 +1,6 @@
 import StoreKitCore
 import StoreKitReplay
+import StoreKitSystem
 
 /// How many connections replayd serves at once, in all and from one process: so that one app opening connections
 /// without end cannot lock the other apps out, and a session file never fails to open for want of a descriptor.

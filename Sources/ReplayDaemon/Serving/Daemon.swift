@@ -1,6 +1,8 @@
 import Foundation
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
+import StoreKitSystem
 
 /// The session-collecting daemon. Its main thread accepts connections, watches the signal pipe and the socket
 /// file, and hands each client to one of ``DaemonOptions/workerCount`` worker threads (``DaemonWorker``), in turn;

@@ -1,6 +1,7 @@
 import Foundation
 import StoreKitCore
 import StoreKitReplay
+import StoreKitSystem
 
 /// The daemon's claim on its socket: the private directory, the lock that keeps one instance per socket, and the
 /// listening socket itself.

@@ -1,6 +1,8 @@
 import Foundation
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
+import StoreKitSystem
 
 /// replayd's own log: one JSON object per line on stderr, `{"time":…,"level":…,"event":…, fields…}`.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import StoreKitCore
 import StoreKitReplay
+import StoreKitSystem
 
 /// One of the daemon's reading threads: a `poll` loop over the clients handed to it, reading at most one chunk
 /// from each ready client per turn so no client holds up the others.

@@ -1,5 +1,6 @@
 import StoreKitCore
 import StoreKitReplay
+import StoreKitSystem
 
 /// What the daemon's threads share, always used under one lock (`Locked<SharedDaemonState>`).
 struct SharedDaemonState {

@@ -1,5 +1,6 @@
 import StoreKitCore
 import StoreKitReplay
+import StoreKitSystem
 
 /// How the accepting thread hands a worker its new connections and tells it to stop: a list under a lock, and a
 /// pipe whose readable end wakes the worker's `poll`.

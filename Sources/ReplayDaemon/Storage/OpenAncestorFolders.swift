@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitSystem
 
 /// The folders above the daemon's private folders (the socket's and the sessions') that every user can write to,
 /// reported at start as warnings.

@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitSystem
 
 /// A regular file in one of the daemon's own folders (a session file, a cut-off line kept aside, the socket's
 /// lock), opened without following a symbolic link.

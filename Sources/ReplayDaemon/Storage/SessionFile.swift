@@ -1,5 +1,7 @@
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
+import StoreKitSystem
 
 /// One session's NDJSON file in the session directory, open for appending, with what the daemon knows of it.
 final class SessionFile {

@@ -1,5 +1,6 @@
 import StoreKitCore
 import StoreKitReplay
+import StoreKitSystem
 
 /// Reads the last complete lines of a file backwards, and repairs a file whose last line was cut off.
 struct SessionFileTail {

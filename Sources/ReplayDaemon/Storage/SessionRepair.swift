@@ -1,6 +1,7 @@
 import Foundation
 import StoreKitCore
 import StoreKitReplay
+import StoreKitSystem
 
 /// At start-up, finds session files whose last line was cut off and repairs them: the partial bytes move to
 /// `<file>.partial-<unix time>` and the file is truncated after its last complete line. A symbolic link or anything

@@ -1,6 +1,7 @@
 import Foundation
 import StoreKitCore
 import StoreKitReplay
+import StoreKitSystem
 
 /// Which stored sessions to remove so the session folder stays within an age and a size: `replayd --max-age` and
 /// `--max-bytes`. Only sessions no client is recording are ever removed, oldest (by last write) first.

@@ -1,5 +1,7 @@
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
+import StoreKitSystem
 
 /// The header line of a session file that already exists, checked before a reconnecting client's lines are appended
 /// to it: the file must hold the session the client continues.

@@ -1,5 +1,6 @@
 import StoreKitCore
 import StoreKitReplay
+import StoreKitSystem
 
 /// The write end of the one signal pipe, read by the signal handler (which may only call async-signal-safe
 /// functions, so it cannot reach any Swift object).

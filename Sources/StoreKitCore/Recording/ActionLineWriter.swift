@@ -2,6 +2,8 @@
 /// recorder never builds a JSON tree of the state.
 ///
 /// The bytes are exactly those of `SessionEvent.action(event).line` for the same event (a test checks this).
+import StoreKitJSON
+
 enum ActionLineWriter {
     /// How the line carries the state.
     enum Snapshot {

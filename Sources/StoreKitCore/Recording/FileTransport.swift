@@ -2,6 +2,8 @@
 ///
 /// Each batch of lines is handed to the kernel in one `write`; ``close()`` calls `fsync` so a finished session is
 /// on disk.
+import StoreKitSystem
+
 public final class FileTransport: SessionTransport, @unchecked Sendable {
     /// The file's path.
     public let path: String

@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitJSON
 
 /// A transport that keeps only the last part of a session in memory, bounded in bytes, for a bug report: a
 /// keyframe (the state before the first action it still holds) and the actions after it, rolling forward.

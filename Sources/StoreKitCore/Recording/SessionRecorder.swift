@@ -1,4 +1,6 @@
 import Foundation
+import StoreKitJSON
+import StoreKitSystem
 
 /// An interceptor that records every action a store applies, with the state after it, as a session.
 ///

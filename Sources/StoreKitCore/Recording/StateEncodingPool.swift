@@ -1,4 +1,6 @@
 import Foundation
+import StoreKitJSON
+import StoreKitSystem
 
 /// Encodes windows of a recorder's queued states on two threads: the recorder's background thread and one more,
 /// started the first time a window is submitted, at the same lowered priority. The second thread starts on a window

@@ -11,6 +11,8 @@
 /// ```swift
 /// let recorder = store.startRecording(.init(storeID: "todos", app: app), to: UnixSocketTransport())
 /// ```
+import StoreKitSystem
+
 public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
     /// Why the transport could not deliver.
     public enum Failure: Error, Equatable, CustomStringConvertible {

@@ -20,6 +20,8 @@
 ///           redaction: Redaction(state: ["session.token", "cards[].number"], actions: ["login.password"])),
 ///     to: UnixSocketTransport())
 /// ```
+import StoreKitJSON
+
 public struct Redaction: Sendable, Hashable {
     /// The placeholder a secret string becomes.
     public static let placeholder = "<redacted>"

@@ -1,3 +1,5 @@
+import StoreKitJSON
+
 extension SessionEvent {
     /// The event as the JSON object written on its line (field names as in `docs/session-format.md`).
     public var jsonValue: JSONValue {

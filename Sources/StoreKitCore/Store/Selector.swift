@@ -23,6 +23,8 @@
 /// > Warning: Define a selector once (for example as a `static let`) and reuse it. Creating a memoized selector
 /// > on every use gives each call a fresh, empty cache and a new identity, so nothing is memoized and overrides
 /// > by identity never match. Projectors must be pure.
+import StoreKitSystem
+
 public struct Selector<State, Value>: Sendable, Hashable, Identifiable {
     /// The object whose address gives a selector, and all its copies, their identity.
     private final class Identity: Sendable {}

@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitSystem
 
 /// Holds an app's state and applies actions to it, one at a time, in a single total order.
 ///

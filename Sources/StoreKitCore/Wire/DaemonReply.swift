@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitJSON
 
 /// One line `replayd` sends a recording client (docs/replayd.md, "The wire protocol"), written and read by these
 /// declarations on both ends.
@@ -37,8 +38,14 @@ package enum DaemonReply: Codable, Equatable, Sendable {
     /// - Throws: ``DaemonReplyError``: `unknownKind` and `unsupportedVersion` as ``init(from:)`` throws them, and
     ///   `malformed` for anything else that is wrong, with the decoding error's path and summary.
     package init(line: some Collection<UInt8>) throws(DaemonReplyError) {
+        let value: JSONValue
         do {
-            self = try JSONDecoder().decode(DaemonReply.self, from: Data(line))
+            value = try JSONValue(parsing: line)
+        } catch {
+            throw .malformed(error.description)
+        }
+        do {
+            self = try JSONValueDecoder().decode(DaemonReply.self, from: value)
         } catch let error as DaemonReplyError {
             throw error
         } catch let error as DecodingError {

@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 
 extension HostMessage: Codable {
     /// Every key of every message: the one list both ends read and write.

@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 
 /// One line a replay host sends `replay-cli` on its standard output (`docs/replay-host-protocol.md`): the host
 /// writes it with ``lineBytes()`` and the CLI reads it with ``init(line:)``, through the same coding declarations,

@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitSystem
 
 /// Where a replay host shows the step each of its workers is replaying, so that `replay-cli` can name the step of
 /// a reducer that crashes or hangs without the host sending a line per step.

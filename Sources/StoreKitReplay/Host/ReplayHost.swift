@@ -1,5 +1,7 @@
 import Foundation
 import StoreKitCore
+import StoreKitJSON
+import StoreKitSystem
 
 /// The replay-host side of the protocol between `replay-cli` and the app's own reducers
 /// (`docs/replay-host-protocol.md`).

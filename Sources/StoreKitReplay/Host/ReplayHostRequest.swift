@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 
 /// What `replay-cli` asks a replay host to do: check the sessions it names, or work on the session on its standard
 /// input.

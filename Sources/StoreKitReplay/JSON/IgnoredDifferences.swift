@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 
 /// Differences a pattern made a comparison ignore: the pattern and the places where the two values differed.
 public struct IgnoredDifferences: Sendable, Equatable {

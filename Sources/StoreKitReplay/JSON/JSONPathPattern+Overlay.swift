@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 
 extension JSONPathPattern {
     /// `target` with the values at this pattern's places taken from `source`, and where they differed.

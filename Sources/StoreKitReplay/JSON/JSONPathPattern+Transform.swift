@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 
 extension JSONPathPattern {
     /// `value` with every place this pattern names replaced by what `transform` makes of it; places the document

@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 
 /// A set of places in a JSON document, written as paths print, with wildcards: `meetings[*].startedAt`,
 /// `route.*.id`, `syncUps[id: "3F2…"].title`, `counts[key: 3]`.

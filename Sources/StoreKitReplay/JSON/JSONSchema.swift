@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 
 /// A validator for the subset of JSON Schema (draft 2020-12) that the session schema uses.
 ///

@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 
 /// The common edits a migration makes to an old session's JSON (see ``ReplayableStore`` and `docs/migrations.md`),
 /// each at every place a ``JSONPathPattern`` names (`nil` for the value itself). As paths print without the `_0` of

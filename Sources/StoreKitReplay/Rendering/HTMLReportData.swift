@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 
 /// The data an HTML report embeds once, as JSON, for its script to render from.
 ///

@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 
 /// How the text of a diff shows a value whose Swift type its JSON does not say (see ``EncodedTypeNotes``): a
 /// `Date` as ISO 8601 in UTC with milliseconds (`2026-11-23T10:00:00.000Z`), a `Duration` in seconds (`12.5 s`).

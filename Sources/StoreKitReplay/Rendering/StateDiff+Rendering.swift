@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 
 extension StateDiff {
     /// The difference as an indented JSON dump in which changed lines start with `-` (old) and `+` (new) and the

@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 
 extension JSONValue {
     /// The value at `path` (members, indices, identified elements and map keys as ``StateDiff`` names them); `nil`

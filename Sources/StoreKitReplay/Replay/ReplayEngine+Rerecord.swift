@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 
 extension ReplayEngine {
     /// Why a session could not be re-recorded.

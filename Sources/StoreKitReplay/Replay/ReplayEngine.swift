@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 
 /// Reruns recorded sessions through the current reducers and compares every state with the recorded one.
 ///

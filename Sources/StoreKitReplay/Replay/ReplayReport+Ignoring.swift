@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 
 extension IgnoredPattern {
     /// The pattern's findings as JSON: `{"pattern", "steps", "firstStep", "firstPath", "firstPathText"}`, the path

@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 
 extension ReplayReport {
     /// The report as one stable JSON document (documented in `docs/replay-cli.md`).

@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 
 /// What replaying one session found.
 public struct ReplayReport: Sendable, Equatable {

@@ -1,4 +1,6 @@
 import StoreKitCore
+import StoreKitJSON
+import StoreKitSystem
 
 /// A store the replay engine can rerun: its id, its state and action types, and its current reducer; and, as the
 /// app evolves, its schema version with a migration that brings older sessions' JSON up to date.

@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 
 /// Every kind of recorded value that no longer decodes under the current types, reported as a whole, the way
 /// Elm's debugger reports a changed message type: which action cases and state fields, how often, where first.

@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 
 extension JSONPatch {
     /// Reads a patch in RFC 6902 form.

@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitSystem
 
 /// Reads `\n`-terminated lines from a file descriptor in fixed-size chunks, holding one line at a time.
 ///

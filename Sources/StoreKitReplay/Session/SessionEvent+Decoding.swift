@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 
 extension SessionEvent {
     /// Reads an event from the JSON object of one line.

@@ -1,5 +1,7 @@
 import Foundation
 import StoreKitCore
+import StoreKitJSON
+import StoreKitSystem
 
 /// A summary of every session file in a folder, kept beside them in `.index.json`, so that finding sessions among
 /// thousands reads one small file and looks at each session's size and time instead of reading every session.

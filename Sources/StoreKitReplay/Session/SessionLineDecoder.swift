@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 
 /// The one strict reading of a session: turns its lines, in order, into events, and refuses any line that breaks the
 /// format.

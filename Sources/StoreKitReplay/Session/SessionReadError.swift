@@ -1,4 +1,6 @@
 import StoreKitCore
+import StoreKitJSON
+import StoreKitSystem
 
 /// A session that cannot be read: where (source and line) and what is wrong.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitSystem
 
 /// Reads a session file one line at a time, in constant memory whatever the file's size.
 ///

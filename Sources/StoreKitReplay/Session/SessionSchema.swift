@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 
 /// The JSON Schema of one session line (format 1), as shipped in `docs/session.schema.json`.
 ///

@@ -1,4 +1,6 @@
 import StoreKitCore
+import StoreKitJSON
+import StoreKitSystem
 
 /// Checks a session against the format and lists every problem, not only the first.
 ///

@@ -1,6 +1,8 @@
 import Foundation
 import ReplayDaemon
+import SampleSupport
 import StoreKitCore
+import StoreKitJSON
 import Testing
 
 @Suite struct JSONLineMemoryTests {

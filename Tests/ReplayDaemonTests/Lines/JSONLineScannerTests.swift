@@ -1,5 +1,6 @@
 import ReplayDaemon
 import StoreKitCore
+import StoreKitJSON
 import Testing
 
 @Suite struct JSONLineScannerTests {

@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 import StoreKitTestFixtures
 import Testing

@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitSystem
 import StoreKitTestFixtures
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitSystem
 import StoreKitTestFixtures
 import Testing
 

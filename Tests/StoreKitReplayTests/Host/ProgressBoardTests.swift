@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitSystem
 import Testing
 
 @testable import StoreKitReplay

@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitJSON
 import StoreKitTestFixtures
 import StoreKitReplay
 import Testing

@@ -1,4 +1,5 @@
 import StoreKitCore
+import StoreKitJSON
 import StoreKitReplay
 import Testing
 

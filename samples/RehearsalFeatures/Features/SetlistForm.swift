@@ -1,4 +1,5 @@
 import Foundation
+import SampleSupport
 import StoreKitCore
 
 /// The form that creates or edits a setlist: its name, the gig date, and its songs (added, retitled, timed, keyed,

@@ -1,0 +1,211 @@
+import StoreKitSystem
+
+/// The canonical bytes of the objects and arrays near the root of the last value encoded, so that encoding the
+/// next, mostly unchanged value (the state after one more action) copies the bytes of each part that is unchanged
+/// since the last value instead of encoding it again.
+///
+/// A part counts as unchanged when its bits equal those of the part met at the same point last time (matched in
+/// the order the encoder meets them, by type, at most ``maxDepth`` levels below the root). The memo keeps a copy of
+/// each part, so the arrays, strings and dictionaries inside it are shared and copy-on-write: equal bits mean the
+/// same contents. The one thing bits cannot show is a class instance inside a part that was changed in place, so
+/// a part that is itself a class is always encoded, and a state whose parts hold mutable class instances must
+/// not use the memo. Bits that differ (a value rebuilt with equal contents, `0.0` become `-0.0`) only cost an
+/// encoding. Used by one thread at a time.
+package final class EncodingMemo {
+    /// How many levels below the root are remembered: the root, its members, theirs, and one more.
+    package static let maxDepth = 3
+
+    /// One remembered part: its type (an index into ``types``), its value (an index into that type's values),
+    /// where its bytes lie in the arena, and how many remembered parts lie inside it (they follow it).
+    private struct Entry {
+        let type: Int
+        var value: Int
+        var bytes: Range<Int>
+        var descendants: Int
+    }
+
+    /// Where a part being encoded afresh was noted, for ``end(_:bytes:)``.
+    struct Place {
+        fileprivate let slot: Int
+        fileprivate let previous: Int?
+    }
+
+    // Touched for every part of every state; one thread at a time.
+    @exclusivity(unchecked) private var types: [any RememberedType] = []
+    @exclusivity(unchecked) private var typeIDs: [ObjectIdentifier] = []
+    @exclusivity(unchecked) private var notRemembered: [ObjectIdentifier] = []
+    @exclusivity(unchecked) private var previous: [Entry] = []
+    @exclusivity(unchecked) private var current: [Entry] = []
+    private var previousArena = ByteBuffer()
+    private var currentArena = ByteBuffer()
+    /// The next part of the previous value to compare with.
+    @exclusivity(unchecked) private var cursor = 0
+    /// The writer that encodes with this memo, kept with its buffer and what it learned of key orders.
+    let writer: CanonicalByteWriter
+    /// Whether unchanged parts are copied; when not, the memo only keeps its writer for the next value.
+    let reusesUnchangedParts: Bool
+    /// Where the values encoded with this memo held dictionaries written as keyed pairs, dates and durations (see
+    /// ``EncodedTypeNotes``).
+    /// Parts copied unchanged are not looked into again; what they held was noted when they were first encoded.
+    package var typeNotes: EncodedTypeNotes { writer.typeNotes }
+
+    /// Creates an empty memo: the first value is encoded in full.
+    /// - Parameters:
+    ///   - reusesUnchangedParts: False to reuse only the writer (its buffer and the key order of each
+    ///     `CodingKey` type), which is always right: every value is then encoded in full.
+    ///   - notesDatesAndDurations: Whether ``typeNotes`` gets the places of dates and durations too, at a small
+    ///     cost for each (dictionaries written as keyed pairs are always noted).
+    package init(reusesUnchangedParts: Bool = true, notesDatesAndDurations: Bool = false) {
+        self.reusesUnchangedParts = reusesUnchangedParts
+        self.writer = CanonicalByteWriter(notesDatesAndDurations: notesDatesAndDurations)
+    }
+
+    /// The index of `T` among the remembered types, or `nil` when its values are never reused (a class).
+    func typeIndex<T>(of type: T.Type) -> Int? {
+        let id = ObjectIdentifier(type)
+        if let index = typeIDs.firstIndex(of: id) { return index }
+        if notRemembered.contains(id) { return nil }
+        guard !(type is AnyClass) else {
+            notRemembered.append(id)
+            return nil
+        }
+        types.append(RememberedValues<T>())
+        typeIDs.append(id)
+        return types.count - 1
+    }
+
+    /// Starts encoding a new value: what the last one remembered becomes what this one is compared with.
+    func beginValue() {
+        swap(&previous, &current)
+        swap(&previousArena, &currentArena)
+        current.removeAll(keepingCapacity: true)
+        currentArena.removeAll()
+        cursor = 0
+        for (index, type) in types.enumerated() where type.count > 256 && type.count > 2 * previous.count {
+            compact(index)
+        }
+    }
+
+    /// Drops the values of type `index` that no remembered part refers to any more.
+    private func compact(_ index: Int) {
+        let live = Array(Set(previous.lazy.filter { $0.type == index }.map(\.value))).sorted()
+        types[index].compact(keeping: live)
+        let newIndex = Dictionary(uniqueKeysWithValues: live.enumerated().map { ($1, $0) })
+        for entry in previous.indices where previous[entry].type == index {
+            previous[entry].value = newIndex[previous[entry].value]!
+        }
+    }
+
+    /// Forgets everything, after an encoding that did not finish.
+    func reset() {
+        previous.removeAll()
+        current.removeAll()
+        for type in types { type.forget() }
+        cursor = 0
+    }
+
+    /// Appends to `buffer` the remembered bytes of the part met at this point last time, when `value` has its bits,
+    /// and remembers it and the parts inside it again; returns false, writing nothing, when it differs.
+    func writeRemembered<T>(_ value: T, type: Int, to buffer: ByteBuffer) -> Bool {
+        guard cursor < previous.count, previous[cursor].type == type,
+            withUnsafePointer(to: value, { types[type].isUnchanged($0, previous[cursor].value) })
+        else { return false }
+        let first = cursor
+        let last = first + previous[first].descendants
+        cursor = last + 1
+        buffer.append(previousArena[previous[first].bytes])
+        for index in first...last {
+            var entry = previous[index]
+            let start = currentArena.count
+            currentArena.append(previousArena[entry.bytes])
+            entry.bytes = start..<currentArena.count
+            current.append(entry)
+        }
+        return true
+    }
+
+    /// Notes that `value` is being encoded afresh.
+    func begin<T>(_ value: T, type: Int) -> Place {
+        let matched = cursor < previous.count && previous[cursor].type == type ? cursor : nil
+        // The parts inside it are compared with the parts inside the previous one at this point.
+        if matched != nil { cursor += 1 }
+        let valueIndex = withUnsafePointer(to: value) { types[type].remember($0) }
+        current.append(Entry(type: type, value: valueIndex, bytes: 0..<0, descendants: 0))
+        return Place(slot: current.count - 1, previous: matched)
+    }
+
+    /// Remembers the bytes of the part begun at `place`.
+    func end(_ place: Place, bytes: UnsafeBufferPointer<UInt8>) {
+        let start = currentArena.count
+        currentArena.append(bytes)
+        current[place.slot].bytes = start..<currentArena.count
+        current[place.slot].descendants = current.count - 1 - place.slot
+        // Whatever its parts did, the next comparison is with what followed the previous part at this point.
+        if let matched = place.previous { cursor = matched + 1 + previous[matched].descendants }
+    }
+}
+
+/// The remembered values of one type. Values are only appended: a part reused from the last value keeps its index,
+/// and the values no part refers to any more are dropped now and then by ``compact(keeping:)``.
+private protocol RememberedType: AnyObject {
+    /// How many values are held.
+    var count: Int { get }
+    /// Drops every value.
+    func forget()
+    /// Whether the value at `value` (of this type) has the bits of the one held at `index`.
+    func isUnchanged(_ value: UnsafeRawPointer, _ index: Int) -> Bool
+    /// Holds a copy of the value at `value`; returns its index.
+    func remember(_ value: UnsafeRawPointer) -> Int
+    /// Keeps only the values at `live` (ascending), which become indices 0, 1, 2 and so on.
+    func compact(keeping live: [Int])
+}
+
+/// The values of one type, in memory of its own: this class is made for a type known only at run time, so its
+/// code runs unspecialized, and raw storage spares it a generic array's metadata lookups.
+private final class RememberedValues<E>: RememberedType {
+    private var base: UnsafeMutablePointer<E>
+    private var held = 0
+    private var capacity = 64
+
+    init() {
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        base.deinitialize(count: held)
+        base.deallocate()
+    }
+
+    var count: Int { held }
+
+    func forget() {
+        base.deinitialize(count: held)
+        held = 0
+    }
+
+    func isUnchanged(_ value: UnsafeRawPointer, _ index: Int) -> Bool {
+        memcmp(value, base + index, MemoryLayout<E>.size) == 0
+    }
+
+    func remember(_ value: UnsafeRawPointer) -> Int {
+        if held == capacity {
+            let grown = UnsafeMutablePointer<E>.allocate(capacity: capacity * 2)
+            grown.moveInitialize(from: base, count: held)
+            base.deallocate()
+            base = grown
+            capacity *= 2
+        }
+        (base + held).initialize(to: value.assumingMemoryBound(to: E.self).pointee)
+        held += 1
+        return held - 1
+    }
+
+    func compact(keeping live: [Int]) {
+        let kept = UnsafeMutablePointer<E>.allocate(capacity: capacity)
+        for (newIndex, oldIndex) in live.enumerated() { (kept + newIndex).initialize(to: base[oldIndex]) }
+        base.deinitialize(count: held)
+        base.deallocate()
+        base = kept
+        held = live.count
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import SampleSupport
+import Testing
+
+@testable import StoreKitJSON
+
+/// A state shaped like an app's: nested structs and enums, arrays of them, a set, strings, doubles and a value that
+/// is not `Equatable`, so every kind of part goes through the memo.
+private enum Shop {
+    struct Item: Codable, Equatable {
+        var id: Int
+        var name: String
+        var tags: [String]
+        var price: Double
+        var stock: Stock
+    }
+
+    enum Stock: Codable, Equatable {
+        case inStock(Int)
+        case soldOut
+    }
+
+    struct Unequatable: Codable {
+        var note: String
+    }
+
+    struct State: Codable {
+        var items: [Item]
+        var filters: Set<String>
+        var meta: Unequatable
+        var nested: [[Item]]
+    }
+}
+
+/// A class, whose instances a part may share and change in place: what the memo is documented not to see.
+private final class Counter: Codable {
+    var count: Int
+    init(count: Int) { self.count = count }
+}
+
+private struct Holder: Codable {
+    var id: Int
+    var counter: Counter
+}
+
+@Suite struct EncodingMemoTests {
+    private let encoder = CanonicalJSONEncoder()
+
+    @Test func aSeriesOfChangingStatesEncodesToExactlyTheBytesOfEncodingEachAlone() throws {
+        var random = SeededRandom(seed: 42)
+        func item(_ id: Int) -> Shop.Item {
+            Shop.Item(
+                id: id, name: "item \(id)", tags: ["t\(id % 3)", "u\(id % 5)"], price: Double(id) + 0.5,
+                stock: id % 4 == 0 ? .soldOut : .inStock(id))
+        }
+        var state = Shop.State(
+            items: (0..<40).map(item), filters: ["a", "b"],
+            meta: Shop.Unequatable(note: "n"), nested: [[item(1)], [item(2), item(3)]])
+        let memo = EncodingMemo()
+        for step in 0..<400 {
+            // One change per step, of every kind: in place, inserted, removed, nested, to -0.0, to an equal string.
+            let index = Int(random.next() % UInt64(max(state.items.count, 1)))
+            switch step % 9 {
+            case 0: state.items[index].price += 1
+            case 1: state.items.insert(item(1000 + step), at: 0)
+            case 2: if !state.items.isEmpty { state.items.remove(at: index) }
+            case 3: state.items[index].tags.append("new")
+            case 4:
+                // Equal by ==, yet written differently: bits tell them apart.
+                state.items[index].price = state.items[index].price == 0 ? -0.0 : 0
+                state.items[(index + 1) % state.items.count].name =
+                    step % 2 == 0 ? "caf\u{E9}" : "cafe\u{301}"
+            case 5: state.meta.note += "!"
+            case 6: state.nested[step % 2].append(item(step))
+            case 7: state.filters.insert("f\(step)")
+            default: break  // no change at all
+            }
+            let reused = String(decoding: try encoder.encodeToBytes(state, reusing: memo), as: UTF8.self)
+            let alone = String(decoding: try encoder.encodeToBytes(state), as: UTF8.self)
+            #expect(reused == alone, "step \(step)")
+            if reused != alone { return }
+        }
+    }
+
+    @Test func unchangedPartsAreCopiedFromTheLastValueInsteadOfEncodedAgain() throws {
+        // A class instance changed in place leaves the bits of the part holding it as they were, so the part is
+        // copied from the last value: that shows the reuse, and is why the memo is for states of value types.
+        let memo = EncodingMemo()
+        let shared = Counter(count: 1)
+        let holders = [Holder(id: 1, counter: shared), Holder(id: 2, counter: Counter(count: 5))]
+        _ = try encoder.encodeToBytes(holders, reusing: memo)
+        shared.count = 2
+        var changed = holders
+        changed[1].id = 3
+        let reused = String(decoding: try encoder.encodeToBytes(changed, reusing: memo), as: UTF8.self)
+        #expect(reused == #"[{"counter":{"count":1},"id":1},{"counter":{"count":5},"id":3}]"#)
+        #expect(String(decoding: try encoder.encodeToBytes(changed), as: UTF8.self)
+            == #"[{"counter":{"count":2},"id":1},{"counter":{"count":5},"id":3}]"#)
+    }
+
+    @Test func aMemoThatKeepsOnlyItsWriterEncodesEveryValueInFull() throws {
+        // The same class changed in place as above: a memo that does not reuse parts sees the change.
+        let memo = EncodingMemo(reusesUnchangedParts: false)
+        let shared = Counter(count: 1)
+        let holders = [Holder(id: 1, counter: shared)]
+        _ = try encoder.encodeToBytes(holders, reusing: memo)
+        shared.count = 2
+        #expect(String(decoding: try encoder.encodeToBytes(holders, reusing: memo), as: UTF8.self)
+            == #"[{"counter":{"count":2},"id":1}]"#)
+        // Objects whose keys come in another order or number reuse the writer's key orders correctly.
+        let dictionaries: [[String: Int]] = [["b": 1, "a": 2], ["a": 1], ["c": 3, "a": 0, "b": 2], [:]]
+        for value in dictionaries {
+            #expect(try encoder.encodeToBytes(value, reusing: memo) == encoder.encodeToBytes(value))
+        }
+    }
+
+    @Test func anEncodingThatFallsBackLeavesTheMemoEmptyAndLaterEncodingsRight() throws {
+        let memo = EncodingMemo()
+        let good = [[1.0, 2.0], [3.0]]
+        _ = try encoder.encodeToBytes(good, reusing: memo)
+        // NaN cannot be written: the encoding throws, and the memo forgets what it held.
+        #expect(throws: EncodingError.self) { try encoder.encodeToBytes([[1.0, 2.0], [Double.nan]], reusing: memo) }
+        let after = [[1.0, 2.0], [4.0]]
+        #expect(try encoder.encodeToBytes(after, reusing: memo) == encoder.encodeToBytes(after))
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import StoreKitCore
+import StoreKitJSON
+import StoreKitReplay
+import Testing
+
+@Suite struct JSONValueTests {
+    private let precomposed = "caf\u{E9}"
+    private let decomposed = "cafe\u{301}"
+
+    @Test func stringsCompareByCodePointsNotCanonicalEquivalence() {
+        // Given "café" precomposed (NFC) and decomposed (NFD), which Swift's String calls equal
+        #expect(precomposed == decomposed)
+
+        // Then as JSON they are different strings, with different hashes in practice
+        #expect(JSONValue.string(precomposed) != JSONValue.string(decomposed))
+        #expect(Set([JSONValue.string(precomposed), .string(decomposed)]).count == 2)
+        #expect(JSONValue.string(precomposed) == .string("caf\u{E9}"))
+    }
+
+    @Test func objectKeysCompareByCodePoints() {
+        let nfc: JSONValue = .object([precomposed: .integer(1)])
+        let nfd: JSONValue = .object([decomposed: .integer(1)])
+        #expect(nfc != nfd)
+        #expect(nfc == .object([precomposed: .integer(1)]))
+    }
+
+    @Test func theParserRefusesKeysThatDifferOnlyByNormalizationAsDuplicates() {
+        let text = #"{"\#(precomposed)":1,"\#(decomposed)":2}"#
+        #expect {
+            try JSONValue(parsing: Array(text.utf8))
+        } throws: { error in
+            "\(error)".contains("duplicate key")
+        }
+    }
+
+    @Test func integersBeyondSixtyFourBitsKeepEveryDigit() throws {
+        // Given 2^64+1 and 2^64+2, which are the same Double
+        let first = try JSONValue(parsing: Array("18446744073709551617".utf8))
+        let second = try JSONValue(parsing: Array("18446744073709551618".utf8))
+
+        // Then they are different values, each held exactly
+        #expect(first == .bigInteger("18446744073709551617"))
+        #expect(first != second)
+        #expect(StateDiff(from: first, to: second).changes.count == 1)
+        #expect(first.doubleValue == 18446744073709551616.0)
+        #expect(first.typeName == "number")
+    }
+
+    @Test(arguments: [
+        "18446744073709551616", "-9223372036854775809", "123456789012345678901234567890123456789012345678901234567890",
+        #"{"a":[-100000000000000000000000,1,18446744073709551615]}"#,
+    ])
+    func aBigIntegerRoundTripsThroughParseAndCanonicalWriteByteForByte(text: String) throws {
+        let value = try JSONValue(parsing: Array(text.utf8))
+        #expect(value.canonicalString == text)
+        #expect(try CanonicalJSONEncoder().encodeToBytes(value) == Array(text.utf8))
+        #expect(try CanonicalJSONEncoder().encode(value) == value)
+    }
+
+    @Test func numbersCompareByExactValueAcrossKinds() throws {
+        #expect(JSONValue.integer(1) == .double(1.0))
+        #expect(JSONValue.integer(1).hashValue == JSONValue.double(1.0).hashValue)
+        #expect(JSONValue.double(0.0) == .double(-0.0))
+        #expect(JSONValue.integer(1) != .double(1.5))
+        #expect(JSONValue.unsignedInteger(UInt64(Int64.max) + 1) != .double(9223372036854775808.0))
+        // A double stands for the decimal its canonical text writes: 2^63 as `9.223372036854776e+18`, 1e30 as
+        // `1e+30`, though their binary values are 9223372036854775808 and 1000000000000000019884624838656.
+        #expect(JSONValue.unsignedInteger(9_223_372_036_854_776_000) == .double(9223372036854775808.0))
+        #expect(JSONValue.bigInteger("1000000000000000000000000000000") == .double(1e30))
+        #expect(JSONValue.bigInteger("1000000000000000019884624838656") != .double(1e30))
+        #expect(JSONValue.bigInteger("-1000000000000000000000000000000") == .double(-1e30))
+        #expect(JSONValue.bigInteger("1000000000000000000000000000000").hashValue == JSONValue.double(1e30).hashValue)
+    }
+
+    @Test func aBigIntegerDecodesAsADoubleOrDecimalAndIsRefusedByFixedWidthIntegers() throws {
+        struct Holder: Decodable {
+            var value: Int64
+        }
+        let big = try JSONValue(parsing: Array("184467440737095516170".utf8))
+        #expect(try JSONValueDecoder().decode(Double.self, from: big) == 184467440737095516170.0)
+        #expect(try JSONValueDecoder().decode(Decimal.self, from: big) == Decimal(string: "184467440737095516170"))
+        #expect {
+            try JSONValueDecoder().decode(Holder.self, from: .object(["value": big]))
+        } throws: { error in
+            guard case DecodingError.dataCorrupted(let context) = error else { return false }
+            return context.debugDescription == "184467440737095516170 does not fit in Int64"
+                && context.codingPath.map(\.stringValue) == ["value"]
+        }
+    }
+}

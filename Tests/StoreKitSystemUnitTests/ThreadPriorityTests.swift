@@ -1,0 +1,37 @@
+import Foundation
+import StoreKitSystem
+import Testing
+
+@testable import StoreKitCore
+
+@Suite struct ThreadPriorityTests {
+    #if os(Linux)
+    /// The nice value of the calling thread (Linux keeps one per thread).
+    private static func niceValue() -> Int32 {
+        getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+    }
+
+    @Test func loweringAThreadsPriorityLeavesTheOtherThreadsAlone() async throws {
+        let before = Self.niceValue()
+        let seen = Locked<(lowered: Int32, error: String?)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            let start = Self.niceValue()
+            do {
+                try Syscall.lowerCurrentThreadPriority()
+                seen.withLock { $0 = (Self.niceValue() - start, nil) }
+            } catch {
+                seen.withLock { $0 = (0, "\(error)") }
+            }
+            done.signal()
+        }
+        thread.start()
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        let result = try #require(seen.withLock { $0 })
+        #expect(result.error == nil)
+        // Raised by 10, or up to the ceiling of 19 when the test runner already runs niced.
+        #expect(result.lowered == min(10, 19 - before))
+        #expect(Self.niceValue() == before)
+    }
+    #endif
+}
