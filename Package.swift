@@ -13,6 +13,9 @@ var package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "StoreKitCore", targets: ["StoreKitCore"]),
+        // The JSON engine on its own (StoreKitReplay re-exports it): for code that names JSONPatch, JSONPath,
+        // StateDiff or the canonical encoder without linking the replay library.
+        .library(name: "StoreKitJSON", targets: ["StoreKitJSON"]),
         .library(name: "StoreKitReplay", targets: ["StoreKitReplay"]),
         .library(name: "StoreKitTesting", targets: ["StoreKitTesting"]),
         .executable(name: "replayd", targets: ["replayd"]),
