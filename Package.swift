@@ -110,6 +110,11 @@ var package = Package(
                 "SampleFeatures", "RehearsalFeatures", "SampleReplayStores", "StoreKitCore", "StoreKitReplay",
                 "StoreKitTesting",
             ]),
+        // Every Swift block of the README and docs/, compiled as a marked region of a file under Snippets/.
+        .testTarget(
+            name: "DocSnippetTests",
+            dependencies: ["SampleFeatures", "StoreKitCore", "StoreKitReplay", "StoreKitTesting"],
+            exclude: ["Snippets/Goldens"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -287,9 +287,9 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
         }
     }
 
-    /// The state written as `bytes`, read back and masked: written as canonical bytes and read back is several
-    /// times faster than building the tree while encoding, and the result has exactly the shape the reader gives
-    /// the recorded state.
+    /// The state written as `bytes`, read back and masked: reading canonical bytes back is cheaper than building
+    /// the tree while encoding (docs/performance.md), and the result has exactly the shape the reader gives the
+    /// recorded state.
     private func stateValue(of bytes: [UInt8]) throws(ReplayStepFailure) -> JSONValue {
         do {
             return redaction.redactingState(try JSONParser().parse(bytes, memory: &parserMemory))
