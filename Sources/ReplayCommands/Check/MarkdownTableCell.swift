@@ -1,3 +1,5 @@
+import StoreKitReplay
+
 /// Text from a session written into a cell of a GitHub-flavoured Markdown table (the `check --summary` job
 /// summary): the one way it is written there.
 ///

@@ -1,3 +1,5 @@
+import StoreKitReplay
+
 /// Text from a session written into an XML document (the JUnit report): the one way it is escaped there.
 ///
 /// The document stays well-formed whatever the text holds: markup characters become entities, and every invisible

@@ -47,16 +47,8 @@ enum DiffCommand: Command {
         if parsed.isSet(HostDeterminism.flag),
             let finding = try HostDeterminism(host: hostOptions.host, timeout: hostOptions.timeout).check(session)
         {
-            if parsed.isSet(SharedOptions.json) {
-                context.terminal.out(
-                    JSONValue.object([
-                        "session": .string(session.displayName), "verdict": .string("nondeterministic"),
-                        "nondeterministic": finding.jsonValue, "host": identity.jsonValue,
-                    ]).prettyString())
-            } else {
-                context.terminal.out(finding.explanationLines(source: session.displayName))
-                context.terminal.out(identity.summary)
-            }
+            context.terminal.present(
+                NondeterministicReplay(session: session.displayName, finding: finding, host: identity), json: parsed.isSet(SharedOptions.json))
             return .different
         }
         let checking = ReplayHostClient.Checking(
@@ -65,18 +57,8 @@ enum DiffCommand: Command {
         if let path = parsed.value(of: report) {
             context.terminal.err(try ReportCommand.write(session, outcome: outcome, note: nil, to: path, context))
         }
-        if parsed.isSet(SharedOptions.json) {
-            let before = outcome.report.divergences.first?.precedingActions ?? []
-            context.terminal.out(
-                JSONValue.object([
-                    "session": .string(session.displayName), "drift": outcome.drift.jsonValue, "report": outcome.report.jsonValue,
-                    "host": identity.jsonValue, "context": .array(before.map(\.jsonValue)),
-                ]).prettyString())
-        } else {
-            if !outcome.drift.isEmpty { context.terminal.out(context.terminal.yellow(outcome.drift.explanation), "\n") }
-            context.terminal.out(outcome.report.explanationLines(source: session.displayName))
-            context.terminal.out(identity.summary)
-        }
+        context.terminal.present(
+            SessionDiff(session: session.displayName, outcome: outcome, host: identity), json: parsed.isSet(SharedOptions.json))
         return outcome.exitStatus
     }
 }

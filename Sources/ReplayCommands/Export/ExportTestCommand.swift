@@ -103,21 +103,11 @@ enum ExportTestCommand: Command {
         let sessionPath = URL(fileURLWithPath: testPath).deletingLastPathComponent().appendingPathComponent(test.sessionFileName).path
         try write(trimmed.ndjson, to: sessionPath)
         try write(Array(test.source.utf8), to: testPath)
-        if parsed.isSet(SharedOptions.json) {
-            context.terminal.out(
-                JSONValue.object([
-                    "test": .string(testPath), "session": .string(sessionPath), "type": .string(typeName),
-                    "firstStep": .integer(Int64(steps.lowerBound)), "lastStep": .integer(Int64(steps.upperBound)),
-                    "actions": .integer(Int64(trimmed.actions.count)),
-                ]).prettyString())
-        } else {
-            context.terminal.out(
-                "wrote \(testPath) (\(typeName)) and beside it \(sessionPath): steps \(steps.lowerBound)-\(steps.upperBound) of "
-                    + "\(session.displayName), \(trimmed.actions.count) action\(trimmed.actions.count == 1 ? "" : "s")")
-            context.terminal.err(
-                "note: in a test target, list \(test.sessionFileName) (or its folder) in the target's exclude: in Package.swift, "
-                    + "or SwiftPM warns that it is unhandled")
-        }
+        context.terminal.present(
+            ExportedTestFiles(
+                test: testPath, session: sessionPath, typeName: typeName, steps: steps, actions: trimmed.actions.count,
+                source: session.displayName, sessionFileName: test.sessionFileName),
+            json: parsed.isSet(SharedOptions.json))
         return .ok
     }
 

@@ -1,3 +1,5 @@
+import StoreKitReplay
+
 /// A name from the command line that `export-test` writes into Swift source as code (the test type, a module it
 /// imports, the app's types), checked before anything is written: a name is never a way to write other code.
 enum SwiftName {

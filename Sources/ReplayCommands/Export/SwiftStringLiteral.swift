@@ -1,3 +1,5 @@
+import StoreKitReplay
+
 /// Text written into generated Swift source as data: the one way `export-test` writes a string it did not make.
 ///
 /// Every string from a session or a file name that reaches a generated test goes through ``quoted(_:)``, in code

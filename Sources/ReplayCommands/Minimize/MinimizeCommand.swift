@@ -49,53 +49,9 @@ enum MinimizeCommand: Command {
         } catch {
             throw CLIError(.output, "cannot write the smaller session to '\(outputPath)': \(error.localizedDescription)")
         }
-        let kept = outcome.session.actions.count
-        if parsed.isSet(SharedOptions.json) {
-            context.terminal.out(
-                JSONValue.object([
-                    "session": .string(session.displayName), "output": .string(outputPath),
-                    "actions": .object(["before": .integer(Int64(outcome.originalActions)), "after": .integer(Int64(kept))]),
-                    "kept": keptJSON(outcome), "candidates": .integer(Int64(outcome.candidates)),
-                    "finished": .bool(outcome.finished), "timeBound": .integer(Int64(seconds)),
-                    "host": identity.jsonValue,
-                ]).prettyString())
-        } else {
-            context.terminal.out(
-                "minimized \(session.displayName): \(outcome.originalActions) -> \(kept) action\(kept == 1 ? "" : "s") "
-                    + "(\(outcome.candidates) candidates replayed in \(String(format: "%.1f", outcome.seconds)) s)")
-            context.terminal.out(keptText(outcome))
-            if !outcome.finished {
-                context.terminal.out("stopped at the time bound (\(seconds) s, --timeout): this is the smallest session found so far, not the smallest there is")
-            }
-            context.terminal.out("wrote \(outputPath): replay-cli diff \(outputPath) reproduces it at step \(kept)")
-            context.terminal.out(identity.summary)
-        }
+        context.terminal.present(
+            MinimizeResult(session: session.displayName, output: outputPath, outcome: outcome, timeBound: seconds, host: identity),
+            json: parsed.isSet(SharedOptions.json))
         return .ok
-    }
-
-    /// The rule every kept candidate met, in words.
-    private static func keptText(_ outcome: SessionMinimizer.Outcome) -> String {
-        switch outcome.target {
-        case .divergence(let step, let name, let anchors):
-            let places = anchors.map { "\($0.path)" }.joined(separator: ", ")
-            return "kept: the same change at \(places) by \(name) (step \(step) of the original)"
-        case .crash(let step, let name, _):
-            return "kept: the host crashes on \(name) (step \(step) of the original)"
-        }
-    }
-
-    private static func keptJSON(_ outcome: SessionMinimizer.Outcome) -> JSONValue {
-        switch outcome.target {
-        case .divergence(let step, let name, let anchors):
-            .object([
-                "kind": .string("divergence"), "originalStep": .integer(Int64(step)), "action": .string(name),
-                "paths": .array(anchors.map { .string("\($0.path)") }),
-            ])
-        case .crash(let step, let name, let message):
-            .object([
-                "kind": .string("crash"), "originalStep": .integer(Int64(step)), "action": .string(name),
-                "message": .string(message),
-            ])
-        }
     }
 }

@@ -26,29 +26,35 @@ enum HistoryCommand: Command {
             Exit status: 0 some step changed the path, 1 none did (a line says so), 2 trouble.
             """)
 
-    /// What the session told about the path: how many actions and steps that changed it, and the gaps.
-    private struct Tally {
-        var actions = 0
-        var changedSteps = 0
-        var gaps: [GapEvent] = []
-    }
-
     static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> ExitStatus {
         let selection = try ChangesUnderPattern(parsed.positionals[1], option: "<path>")
         let pattern = selection.pattern.text
         let session = try SessionInput(parsed.positionals[0])
         defer { session.cleanUp() }
-        let json = parsed.isSet(SharedOptions.json)
+        let presenter: any StreamPresenter<HistoryEntry> =
+            parsed.isSet(SharedOptions.json)
+            ? HistoryJSONPresenter(terminal: context.terminal, pattern: pattern)
+            : HistoryTextPresenter(terminal: context.terminal, pattern: pattern, session: session.displayName)
+        let tally = try follow(selection, in: session, into: presenter)
+        presenter.present(.conclusion(tally))
+        // A history is a search: ok when some step changed the path, different when none did.
+        return tally.changedSteps > 0 ? .ok : .different
+    }
+
+    /// Reads the session and hands each step that changed a place `selection` names, and each gap, to `presenter`.
+    /// - Returns: What the session told about the path.
+    private static func follow(
+        _ selection: ChangesUnderPattern, in session: SessionInput, into presenter: any StreamPresenter<HistoryEntry>
+    ) throws(CLIError) -> HistoryTally {
         var previous: JSONValue = .null
         var previousStep = 0
         var gapSincePrevious = false
-        var tally = Tally()
-        var steps: [JSONValue] = []
+        var tally = HistoryTally()
         try SessionScan.read(session) { event throws(CLIError) in
             switch event {
             case .header(let header):
                 previous = header.initialState
-                if !json { context.terminal.out("history of \(pattern) in \(session.displayName), store \"\(header.storeID.escapingControls())\"") }
+                presenter.present(.header(header))
             case .action(let action):
                 defer {
                     previous = action.state
@@ -62,54 +68,20 @@ enum HistoryCommand: Command {
                 guard !selected.isEmpty else { return true }
                 tally.changedSteps += 1
                 let shown = StateDiff(old: whole.old, new: whole.new, changes: selected, typeNotes: whole.typeNotes)
-                let comparedWith = gapSincePrevious ? previousStep : nil
-                if json {
-                    var entry: [String: JSONValue] = [
-                        "step": .integer(Int64(action.sequence)), "time": .double(action.time), "name": .string(action.name),
-                        "origin": .string(StepRendering.origin(of: action)), "changes": shown.jsonValue,
-                    ]
-                    if let comparedWith { entry["comparedWithStep"] = .integer(Int64(comparedWith)) }
-                    steps.append(.object(entry))
-                } else {
-                    context.terminal.out(StepRendering.line(action))
-                    context.terminal.out(StepRendering.changes(shown, comparedWith: comparedWith, full: false))
-                }
+                presenter.present(
+                    .step(
+                        LoggedAction(
+                            action: action, changeCount: whole.changes.count, shown: shown,
+                            comparedWith: gapSincePrevious ? previousStep : nil)))
             case .gap(let gap):
                 gapSincePrevious = true
                 tally.gaps.append(gap)
-                if !json {
-                    context.terminal.out(context.terminal.yellow(StepRendering.gap(gap, then: "what they did to \(pattern) is unknown")))
-                }
+                presenter.present(.gap(gap))
             case .end:
                 break
             }
             return true
         }
-        if json {
-            context.terminal.out(
-                JSONValue.object([
-                    "path": .string(pattern), "actions": .integer(Int64(tally.actions)),
-                    "changedSteps": .integer(Int64(tally.changedSteps)), "steps": .array(steps),
-                    "gaps": .array(tally.gaps.map { SessionEvent.gap($0).jsonValue }),
-                ]).prettyString())
-        } else {
-            context.terminal.out(conclusion(pattern, tally))
-        }
-        return tally.changedSteps > 0 ? .ok : .different
-    }
-
-    /// `3 of 320 steps changed todos[*].title`, or `todos[*].title never changed in 320 steps`, then the steps
-    /// gaps lost.
-    private static func conclusion(_ pattern: String, _ tally: Tally) -> String {
-        let actions = "\(tally.actions) recorded step\(tally.actions == 1 ? "" : "s")"
-        var text =
-            tally.changedSteps == 0
-            ? "\(pattern) never changed in \(actions)"
-            : "\(tally.changedSteps) of \(actions) changed \(pattern)"
-        if !tally.gaps.isEmpty {
-            let lost = tally.gaps.map { "\($0.firstSequence)-\($0.lastSequence)" }.joined(separator: ", ")
-            text += "; steps \(lost) were lost in \(tally.gaps.count == 1 ? "a gap" : "gaps") and may hide more"
-        }
-        return text
+        return tally
     }
 }

@@ -38,23 +38,31 @@ enum LogCommand: Command {
         let session = try SessionInput(try sessionArgument(parsed, context))
         defer { session.cleanUp() }
         let following = parsed.isSet(follow)
-        let json = parsed.isSet(SharedOptions.json)
-        /// Each JSON entry: printed as it comes when following, else collected into one document.
-        func emit(_ entry: JSONValue) {
-            if following { context.terminal.out(String(decoding: entry.canonicalBytes(), as: UTF8.self)) } else { entries.append(entry) }
-        }
         let full = parsed.isSet(Self.full)
         let showsChanges = full || parsed.isSet(Self.diff)
+        let presenter: any StreamPresenter<LogEntry> =
+            parsed.isSet(SharedOptions.json)
+            ? LogJSONPresenter(terminal: context.terminal, showsChanges: showsChanges, following: following)
+            : LogTextPresenter(terminal: context.terminal, showsChanges: showsChanges, full: full)
+        try list(session, filter, following: following, into: presenter)
+        presenter.finish()
+        return .ok
+    }
+
+    /// Reads the session (with `following`, as it is written) and hands each entry that passes `filter` to
+    /// `presenter`. Each action is compared with the state before it, and only that state is kept.
+    private static func list(
+        _ session: SessionInput, _ filter: StepFilter, following: Bool, into presenter: any StreamPresenter<LogEntry>
+    ) throws(CLIError) {
         var previous: JSONValue = .null
         var previousStep = 0
         var gapSincePrevious = false
-        var entries: [JSONValue] = []
         let read = following ? SessionFollower.read : SessionScan.read
         try read(session) { event throws(CLIError) in
             switch event {
             case .header(let header):
                 previous = header.initialState
-                if !json { context.terminal.out(StepRendering.headline(of: header)) }
+                presenter.present(.header(header))
             case .action(let action):
                 defer {
                     previous = action.state
@@ -70,42 +78,19 @@ enum LogCommand: Command {
                     if selected.isEmpty { return true }
                     shown = StateDiff(old: whole.old, new: whole.new, changes: selected, typeNotes: whole.typeNotes)
                 }
-                let comparedWith = gapSincePrevious ? previousStep : nil
-                if json {
-                    var entry: [String: JSONValue] = [
-                        "kind": .string("action"), "step": .integer(Int64(action.sequence)), "time": .double(action.time),
-                        "name": .string(action.name), "origin": .string(StepRendering.origin(of: action)),
-                        "changes": .integer(Int64(whole.changes.count)),
-                    ]
-                    if showsChanges { entry["diff"] = shown.jsonValue }
-                    if let comparedWith { entry["comparedWithStep"] = .integer(Int64(comparedWith)) }
-                    emit(.object(entry))
-                } else {
-                    let count = whole.changes.count
-                    context.terminal.out(StepRendering.line(action, middle: "\(count) change\(count == 1 ? "" : "s")".rightPadded(11)))
-                    if showsChanges && !whole.isEmpty {
-                        context.terminal.out(StepRendering.changes(shown, comparedWith: comparedWith, full: full))
-                    }
-                }
+                presenter.present(
+                    .action(
+                        LoggedAction(
+                            action: action, changeCount: whole.changes.count, shown: shown,
+                            comparedWith: gapSincePrevious ? previousStep : nil)))
             case .gap(let gap):
                 gapSincePrevious = true
-                guard filter.admits(gap) else { return true }
-                if json {
-                    emit(SessionEvent.gap(gap).jsonValue)
-                } else {
-                    context.terminal.out(context.terminal.yellow(StepRendering.gap(gap)))
-                }
+                if filter.admits(gap) { presenter.present(.gap(gap)) }
             case .end(let end):
-                if json {
-                    emit(SessionEvent.end(end).jsonValue)
-                } else {
-                    context.terminal.out("     - end: \(end.reason.rawValue) after \(String(format: "%.3f", end.time)) s, \(end.actions) actions, \(end.dropped) dropped")
-                }
+                presenter.present(.end(end))
             }
             return true
         }
-        if json && !following { context.terminal.out(JSONValue.array(entries).prettyString()) }
-        return .ok
     }
 
     /// The session named, or with `--latest` the one written to last in `--dir`.

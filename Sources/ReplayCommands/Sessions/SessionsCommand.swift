@@ -81,34 +81,11 @@ enum SessionsCommand: Command {
         // A damaged session is listed with the others, and named with the reader's reason: exit 2, as every command.
         let damaged = entries.map(\.damage).filter { !$0.isEmpty }
         for reason in damaged.sorted() { context.terminal.err("Error: \(reason)") }
-        let exitStatus: ExitStatus = damaged.isEmpty ? .ok : .trouble
-        let formatter = ISO8601DateFormatter()
-        let rows = entries.map { entry in
-            let time = formatter.string(from: Date(timeIntervalSince1970: Double(entry.modifiedMilliseconds) / 1000))
-            let app = entry.appName.isEmpty ? "?" : "\(entry.appName) \(entry.appVersion)"
-            let store = entry.storeID.isEmpty ? "?" : entry.storeID
-            let status = entry.status == "open" ? "cut off" : entry.status
-            return (
-                json: JSONValue.object([
-                    "file": .string("\(directory)/\(entry.file)"), "modified": .string(time), "app": .string(app),
-                    "storeId": .string(store), "actions": .integer(Int64(entry.actions)), "status": .string(status),
-                    "lostInGaps": .integer(Int64(entry.lostInGaps)),
-                ]),
-                text: [time, app, store, String(entry.actions), status, entry.file].map { $0.escapingControls() })
-        }
-        if parsed.isSet(SharedOptions.json) {
-            context.terminal.out(JSONValue.array(rows.map(\.json)).prettyString())
-            return exitStatus
-        }
-        let table = [["modified", "app", "store", "actions", "status", "file"]] + rows.map(\.text)
-        let widths = (0..<6).map { column in table.map { $0[column].count }.max() ?? 0 }
-        for row in table {
-            context.terminal.out(zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  "))
-        }
-        if rows.isEmpty { context.terminal.err("no sessions in \(directory) match") }
-        return exitStatus
+        context.terminal.present(SessionListing(directory: directory, entries: entries), json: parsed.isSet(SharedOptions.json))
+        return damaged.isEmpty ? .ok : .trouble
     }
 
+    /// The folder replayd stores sessions in by default: `$XDG_STATE_HOME/replayd/sessions`, else `~/.replayd/sessions`.
     static func defaultDirectory(_ environment: [String: String]) -> String {
         if let state = environment["XDG_STATE_HOME"], !state.isEmpty { return "\(state)/replayd/sessions" }
         return "\(environment["HOME"] ?? NSHomeDirectory())/.replayd/sessions"

@@ -45,13 +45,12 @@ package struct ReplayConfiguration {
         for directory in searchedFolders(from: context.currentDirectory) {
             guard let folder = try status(of: directory) else { return nil }
             let file = URL(fileURLWithPath: directory).appendingPathComponent(fileName).path
-            guard let document = try open(file) else {
+            guard let document = try openRegularFile(file) else {
                 if distrust(folder) != nil { return nil }
                 continue
             }
             defer { try? Syscall.close(document) }
             let fileStatus = try status(ofOpen: document, file: file)
-            guard fileStatus.isRegularFile else { throw CLIError(.input, "not a regular file", file: file) }
             if file != trusted {
                 if let reason = distrust(folder) { throw refusal(file, "its folder \(directory) \(reason)") }
                 if let reason = distrust(fileStatus) { throw refusal(file, "it \(reason)") }
@@ -120,15 +119,18 @@ package struct ReplayConfiguration {
         }
     }
 
-    /// Opens `file` for reading without waiting (a FIFO never blocks the lookup), or returns `nil` when it does not
-    /// exist.
-    private static func open(_ file: String) throws(CLIError) -> Int32? {
+    /// Opens `file` for reading when it is a regular file (``Syscall/openRegularFile(_:flags:mode:)``: a FIFO never
+    /// blocks the lookup), or returns `nil` when it does not exist.
+    /// - Throws: ``CLIError`` when it cannot be opened or is not a regular file.
+    private static func openRegularFile(_ file: String) throws(CLIError) -> Int32? {
         do {
-            return try Syscall.open(file, O_RDONLY | O_NONBLOCK)
-        } catch where error.errno == ENOENT {
-            return nil
+            return try Syscall.openRegularFile(file)
         } catch {
-            throw CLIError(.input, "cannot read: \(error)", file: file)
+            switch error {
+            case .system(let error) where error.errno == ENOENT: return nil
+            case .system(let error): throw CLIError(.input, "cannot read: \(error)", file: file)
+            case .notRegular: throw CLIError(.input, "not a regular file", file: file)
+            }
         }
     }
 
