@@ -3,6 +3,18 @@ import Foundation
 import StoreKitCore
 import StoreKitReplay
 
+// The layers of ReplayCommands, arrows pointing down only:
+//
+//   ReplayCLI.swift   the command line: the list of commands, and `main`, which runs one and maps its end to a status
+//   Diff/ Check/ Sessions/ Export/ Minimize/   the command families, each a command (or a few) with the helpers
+//                     only it uses; a family uses Host and Core, never another family
+//   Host/             the replay host: where it is found (Configuration/), its build step (Build/), the one client
+//                     that talks to it (Client/), what replayed (HostIdentity); `host --show` lives here too
+//   Core/             what every command shares: Command and its context, CLIError, ExitStatus, SharedOptions,
+//                     SessionInput and SessionScan, Terminal and its presenters, Escaping/, System/
+//
+// A helper two families need moves down to Core (or Host, when it is about the host).
+
 /// The `replay-cli` command line: finds the subcommand, parses its arguments, runs it, maps errors to exit 2.
 public enum ReplayCLI {
     /// The program's name, which every command's name starts with.
@@ -29,10 +41,10 @@ public enum ReplayCLI {
         guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
             if arguments.isEmpty {
                 context.terminal.err("Error: missing subcommand\nUsage: \(root.usage)\n\n\(root.help)")
-                return 2
+                return ExitStatus.trouble.code
             }
             context.terminal.out(root.help)
-            return 0
+            return ExitStatus.ok.code
         }
         guard let command = commands.first(where: { $0.name == name }) else {
             var message = "unknown subcommand '\(name)'"
@@ -40,47 +52,18 @@ public enum ReplayCLI {
                 message += "\nDid you mean '\(suggestion)'?"
             }
             context.terminal.err(UsageError(message, usage: root.usage).description)
-            return 2
+            return ExitStatus.trouble.code
         }
         switch command.execute(Array(arguments.dropFirst()), context) {
         case .success(let status):
-            return status
+            return status.code
         case .failure(let error):
             if command.reportsAsJSON(arguments.dropFirst()) {
                 context.terminal.out(error.jsonValue.prettyString())
             } else {
                 context.terminal.err(error.text)
             }
-            return error.exitStatus
-        }
-    }
-}
-
-extension Command {
-    /// Whether a failure is reported as a JSON document on standard output: the command takes `--json` and the
-    /// options (before any `--`) include it. Read from the words themselves, so that a command line that does not
-    /// parse is reported as JSON too.
-    static func reportsAsJSON(_ arguments: ArraySlice<String>) -> Bool {
-        let json = SharedOptions.json.declaration.name
-        return command.options.contains { $0.name == json } && arguments.prefix { $0 != "--" }.contains(json)
-    }
-
-    /// Parses the arguments for this command and runs it (or prints its help).
-    static func execute(_ arguments: [String], _ context: CommandContext) -> Result<Int32, CLIError> {
-        let parsed: ParsedCommandLine
-        do {
-            parsed = try ParsedCommandLine(arguments, for: command)
-        } catch {
-            return .failure(CLIError(error.message, usage: error.usage))
-        }
-        do {
-            if parsed.wantsHelp {
-                context.terminal.out(command.help)
-                return .success(0)
-            }
-            return .success(try run(parsed, context))
-        } catch {
-            return .failure(error)
+            return error.exitStatus.code
         }
     }
 }

@@ -75,10 +75,9 @@ struct HostDeterminism {
         return nil
     }
 
-    private func states(of session: SessionInput, hashing: String?) throws(CLIError) -> [HostClient.ReplayedState] {
-        var client = HostClient(host: host, timeout: timeout)
-        client.environment = [Self.hashingVariable: hashing]
-        let answer = try client.run(ReplayHostRequest(command: .states), sessionPath: session.path, displayName: session.displayName)
+    private func states(of session: SessionInput, hashing: String?) throws(CLIError) -> [ReplayHostClient.ReplayedState] {
+        let client = ReplayHostClient(host: host, timeout: timeout, environment: [Self.hashingVariable: hashing])
+        let answer = try client.answer(ReplayHostRequest(command: .states), session: session)
         if let failure = answer.result.failure { throw CLIError(.input, failure, file: session.displayName) }
         return answer.states
     }

@@ -38,6 +38,6 @@ package struct HostOptions {
         try host.bringUpToDate(skipBuild: skipBuild, terminal: terminal)
     }
 
-    /// Replays sessions through the host.
-    func replay(_ terminal: Terminal) -> HostReplay { HostReplay(host: host, timeout: timeout, terminal: terminal) }
+    /// The client that replays sessions through the host.
+    var client: ReplayHostClient { ReplayHostClient(host: host, timeout: timeout) }
 }

@@ -113,11 +113,11 @@ struct SessionMinimizer {
                 throw CLIError(.output, "cannot write a candidate session to \(path)")
             }
             defer { try? FileManager.default.removeItem(atPath: path) }
-            let client = HostClient(host: host, timeout: bounded ? max(1, deadline.timeIntervalSinceNow) : hostTimeout)
-            let exchange: HostClient.Exchange
+            let client = ReplayHostClient(host: host, timeout: bounded ? max(1, deadline.timeIntervalSinceNow) : hostTimeout)
+            let exchange: ReplayHostClient.Exchange
             do {
                 exchange = try client.exchange(
-                    ReplayHostRequest(command: .states), sessionPath: path, displayName: "a candidate of \(input.displayName)")
+                    ReplayHostRequest(command: .states), session: SessionInput(file: path, displayName: "a candidate of \(input.displayName)"))
             } catch {
                 // A candidate still running at the time bound does not count; the smallest one so far is written.
                 if bounded, Date() >= deadline { return nil }
@@ -143,8 +143,8 @@ struct SessionMinimizer {
 
     /// Replays the whole session: a crash is the target; else the first divergence of a check is.
     private func findTarget(_ session: Session, input: SessionInput) throws(CLIError) -> Target {
-        let client = HostClient(host: host, timeout: hostTimeout)
-        let exchange = try client.exchange(ReplayHostRequest(command: .states), sessionPath: input.path, displayName: input.displayName)
+        let client = ReplayHostClient(host: host, timeout: hostTimeout)
+        let exchange = try client.exchange(ReplayHostRequest(command: .states), session: input)
         switch exchange {
         case .stopped(let stop):
             guard let last = stop.lastStep else { throw stop.error }
@@ -152,8 +152,7 @@ struct SessionMinimizer {
         case .answered(let answer):
             if let failure = answer.result.failure { throw CLIError(.input, failure, file: input.displayName) }
         }
-        let outcome = try HostReplay(host: host, timeout: hostTimeout, terminal: terminal)
-            .check(input, ignoring: ignoring, progress: false)
+        let outcome = try client.check(input, ReplayHostClient.Checking(ignoring: ignoring), progressOn: nil)
         guard case .diverged(let divergence) = outcome.report.verdict else {
             throw CLIError(
                 .input, "nothing to minimize: the session replays as '\(outcome.report.verdict.name)' (minimize needs one that diverges or crashes the host)",
@@ -217,7 +216,7 @@ struct SessionMinimizer {
 
     /// `candidate` with the states to write when its replay reproduces `target`; `nil` when it does not.
     static func written(
-        _ candidate: Session, target: Target, exchange: HostClient.Exchange, recordedLast: JSONValue?
+        _ candidate: Session, target: Target, exchange: ReplayHostClient.Exchange, recordedLast: JSONValue?
     ) throws(CLIError) -> Session? {
         let actions = candidate.actions
         guard let last = actions.last else { return nil }

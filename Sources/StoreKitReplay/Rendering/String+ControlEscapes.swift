@@ -2,7 +2,7 @@ extension String {
     /// The text with every character a terminal would act on instead of showing written as a visible JSON-style
     /// escape, so that text from a session is shown and never retitles, clears, links or reorders a terminal.
     ///
-    /// Escaped: the C0 controls (`\n`, `\r`, `\t`, `\b`, `\f`, and `\u001b` for ESC and the like), DEL and the C1
+    /// Escaped: the characters a terminal acts on (``InvisibleScalars/actsOnTerminal(_:)``), the C0 controls (`\n`, `\r`, `\t`, `\b`, `\f`, and `\u001b` for ESC and the like), DEL and the C1
     /// controls U+0080–U+009F (`\u009b`, a one-character CSI), the line and paragraph separators U+2028 and U+2029,
     /// and the bidirectional controls (`\u202e` and the others of Unicode's Bidi_Control). Everything else, a
     /// backslash included, is kept as it is: an escape's text is then the same inside a JSON string literal and
@@ -23,21 +23,12 @@ extension String {
             case "\t": escaped += "\\t"
             case "\u{08}": escaped += "\\b"
             case "\u{0C}": escaped += "\\f"
-            case _ where Self.actsOnTerminal(scalar):
+            case _ where InvisibleScalars.actsOnTerminal(scalar):
                 let hex = String(scalar.value, radix: 16)
                 escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: escaped.unicodeScalars.append(scalar)
             }
         }
         return escaped
-    }
-
-    /// Whether a terminal acts on `scalar` instead of showing it: a control character (C0, DEL, C1), a line or
-    /// paragraph separator, or a bidirectional control. All of them lie in the Basic Multilingual Plane.
-    private static func actsOnTerminal(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .control, .lineSeparator, .paragraphSeparator: true
-        default: scalar.properties.isBidiControl
-        }
     }
 }

@@ -1,0 +1,161 @@
+import CommandLineOptions
+import Foundation
+import StoreKitCore
+import StoreKitJSON
+import StoreKitReplay
+import StoreKitSystem
+
+/// `replay-cli check`: golden replay in CI: every session under the given paths, one line each, a summary,
+/// and optionally JUnit XML.
+enum CheckCommand: Command {
+    /// `--jobs <n>`.
+    static let jobs = Option<Int>.integer(
+        "--jobs", in: 1...64, defaultDescription: "the number of cores", help: "replay n sessions at once, in one host process")
+    /// `--junit <file>`.
+    static let junit = Option<String>.string(
+        "--junit", valueName: "<file>", help: "also write the results as JUnit XML for CI")
+    /// `--artifacts <dir>`.
+    static let artifacts = Option<String>.string(
+        "--artifacts", valueName: "<dir>",
+        help: "keep in this folder, for each failing session, its replayed session (<name>.replayed.jsonl) and HTML report (<name>.html)")
+    /// `--summary <file>`.
+    static let summary = Option<String>.string(
+        "--summary", valueName: "<file>",
+        help: "also write the results as a Markdown table for a CI job summary (such as $GITHUB_STEP_SUMMARY); appended to")
+
+    static let command = CommandDescription(
+        name: "replay-cli check", abstract: "Replay every session in the given files and folders; exit 1 if any diverged.",
+        arguments: [
+            ArgumentDeclaration("<path>", help: "session files (.jsonl) and folders to search for them", isRepeating: true)
+        ],
+        options: [jobs.declaration, junit.declaration, artifacts.declaration, summary.declaration, HostDeterminism.flag.declaration]
+            + SharedOptions.ignoring + SharedOptions.replaying)
+
+    static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> ExitStatus {
+        let ignoring = try IgnoredPaths.resolve(parsed, context: context)
+        let paths = try sessionFiles(parsed.positionals)
+        guard !paths.isEmpty else { throw CLIError(.input, "no session files (.jsonl) under \(parsed.positionals.map { "'\($0)'" }.joined(separator: ", "))") }
+        let hostOptions = try HostOptions.resolve(parsed, context: context)
+        let identity = try hostOptions.bringUpToDate(context.terminal)
+        let keeper = try parsed.value(of: artifacts).map { directory throws(CLIError) in
+            try CheckArtifacts(directory: directory, sessions: paths)
+        }
+        let determinism = parsed.isSet(HostDeterminism.flag) ? HostDeterminism(host: hostOptions.host, timeout: hostOptions.timeout) : nil
+        let jobs = parsed.value(of: jobs) ?? ProcessInfo.processInfo.activeProcessorCount
+        var checks = check(
+            paths, client: hostOptions.client, determinism: determinism,
+            ReplayHostClient.Checking(ignoring: ignoring), jobs: jobs, context.terminal)
+        if let keeper { keepArtifacts(of: &checks, keeper, client: hostOptions.client, jobs: jobs) }
+        context.terminal.endProgress()
+        let result = CheckResult(sessions: checks, host: identity)
+        if let junit = parsed.value(of: junit) { try JUnitReport.write(result.sessions, host: identity, to: junit) }
+        if let summaryPath = parsed.value(of: self.summary) {
+            try append(CheckSummary(rows: result.sessions.map(\.summaryRow), counts: result.countsLine).markdown, to: summaryPath)
+        }
+        context.terminal.present(result, json: parsed.isSet(SharedOptions.json))
+        return result.status
+    }
+
+    /// Checks the sessions at `paths`, `jobs` at a time: with `determinism`, first whether two replays of each
+    /// agree; then each that does through one host process. The terminal counts them as they are done.
+    private static func check(
+        _ paths: [String], client: ReplayHostClient, determinism: HostDeterminism?, _ checking: ReplayHostClient.Checking,
+        jobs: Int, _ terminal: Terminal
+    ) -> [SessionCheck] {
+        let sessions = paths.map { SessionInput(file: $0) }
+        var checks: [SessionCheck?] = Array(repeating: nil, count: paths.count)
+        var done = 0
+        func progress() {
+            done += 1
+            terminal.progress("checked \(done) of \(paths.count) sessions")
+        }
+        if let determinism {
+            let findings = madeInParallel(count: paths.count, jobs: jobs) { index in
+                nondeterminism(of: sessions[index], determinism)
+            }
+            for (index, finding) in findings.enumerated() where finding != nil {
+                checks[index] = finding
+                progress()
+            }
+        }
+        let toCheck = checks.indices.filter { checks[$0] == nil }
+        let outcomes = client.check(toCheck.map { sessions[$0] }, checking, jobs: jobs, onChecked: progress)
+        for (index, outcome) in zip(toCheck, outcomes) {
+            switch outcome {
+            case .success(let outcome): checks[index] = SessionCheck(path: paths[index], finding: .replayed(outcome))
+            case .failure(let error): checks[index] = SessionCheck(path: paths[index], finding: .failed(error))
+            }
+        }
+        return checks.map { $0! }
+    }
+
+    /// Keeps the artifacts of every failing check, `jobs` at a time.
+    private static func keepArtifacts(of checks: inout [SessionCheck], _ keeper: CheckArtifacts, client: ReplayHostClient, jobs: Int) {
+        let failing = checks.indices.filter { checks[$0].status != .ok }
+        let paths = failing.map { checks[$0].path }
+        let reports = failing.map { checks[$0].report }
+        let kept = madeInParallel(count: failing.count, jobs: jobs) { position in
+            keeper.keep(paths[position], report: reports[position], client: client)
+        }
+        for (position, index) in failing.enumerated() { checks[index].artifacts = kept[position] }
+    }
+
+    /// The check of a session whose two replays disagree; `nil` when they agree. A failure to replay is the
+    /// session's error.
+    private static func nondeterminism(of session: SessionInput, _ determinism: HostDeterminism) -> SessionCheck? {
+        let path = session.displayName
+        do {
+            guard let finding = try determinism.check(session) else { return nil }
+            return SessionCheck(path: path, finding: .nondeterministic(finding))
+        } catch {
+            return SessionCheck(path: path, finding: .failed(error))
+        }
+    }
+
+    /// Appends `markdown` to the file at `path` (created when missing), as a CI job summary file is written to.
+    private static func append(_ markdown: String, to path: String) throws(CLIError) {
+        guard FileManager.default.fileExists(atPath: path) || FileManager.default.createFile(atPath: path, contents: nil),
+            let file = FileHandle(forWritingAtPath: path)
+        else { throw CLIError(.output, "cannot write the summary to '\(path)'") }
+        defer { try? file.close() }
+        do {
+            try file.seekToEnd()
+            try file.write(contentsOf: Data(markdown.utf8))
+        } catch {
+            throw CLIError(.output, "cannot write the summary to '\(path)': \(error.localizedDescription)")
+        }
+    }
+
+    /// The session files under `arguments`, in a stable order.
+    private static func sessionFiles(_ arguments: [String]) throws(CLIError) -> [String] {
+        var files: [String] = []
+        for argument in arguments {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) else {
+                throw CLIError(.input, "no such file or folder '\(argument)'")
+            }
+            if !isDirectory.boolValue {
+                files.append(argument)
+                continue
+            }
+            let found = FileManager.default.enumerator(atPath: argument)?.compactMap { $0 as? String } ?? []
+            files += found.filter { $0.hasSuffix(".jsonl") }.sorted().map { URL(fileURLWithPath: argument).appendingPathComponent($0).relativePath }
+        }
+        return files
+    }
+
+    /// `count` values made by `make`, `jobs` at a time on their own threads, in order.
+    private static func madeInParallel<Value>(count: Int, jobs: Int, _ make: @escaping @Sendable (Int) -> Value) -> [Value] {
+        let made = Locked([Value?](repeating: nil, count: count))
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = jobs
+        for index in 0..<count {
+            queue.addOperation {
+                let value = make(index)
+                made.withLock { $0[index] = value }
+            }
+        }
+        queue.waitUntilAllOperationsAreFinished()
+        return made.withLock { $0.map { $0! } }
+    }
+}

@@ -1,0 +1,110 @@
+import StoreKitCore
+import StoreKitJSON
+import StoreKitReplay
+
+/// One session's outcome in `check`: its verdict and exit status, the explanation a person reads, what it rests on,
+/// and what `--artifacts` kept for it.
+struct SessionCheck {
+    /// What the verdict rests on.
+    enum Finding {
+        /// The host checked the session: its drift and replay report.
+        case replayed(ReplayHostClient.Outcome)
+        /// Two replays of the session disagree (`--determinism`).
+        case nondeterministic(HostDeterminism.Finding)
+        /// The session could not be checked.
+        case failed(CLIError)
+    }
+
+    /// The session file, as found under the paths given.
+    var path: String
+    /// The verdict's name: `match`, `diverged`, `drifted`, `nondeterministic`, `error` ...
+    var verdict: String
+    /// ``ExitStatus/ok`` when the session passed, ``ExitStatus/different`` when it failed, ``ExitStatus/trouble``
+    /// when it could not be checked.
+    var status: ExitStatus
+    /// Why it failed, as a person reads it.
+    var explanation: [RenderedLine]
+    /// What the verdict rests on.
+    var finding: Finding
+    /// What `--artifacts` kept; `nil` without `--artifacts` or for a session that passed.
+    var artifacts: CheckArtifacts.Kept?
+}
+
+extension SessionCheck {
+    /// The outcome `finding` gives the session at `path`.
+    init(path: String, finding: Finding) {
+        switch finding {
+        case .replayed(let outcome):
+            let drift = outcome.drift.isEmpty ? [] : (outcome.drift.explanation + "\n").renderedLines(.text)
+            self.init(
+                path: path, verdict: outcome.drift.isEmpty ? outcome.report.verdict.name : "drifted", status: outcome.exitStatus,
+                explanation: drift + outcome.report.explanationLines(source: path), finding: finding)
+        case .nondeterministic(let found):
+            self.init(
+                path: path, verdict: "nondeterministic", status: .different, explanation: found.explanationLines(source: path),
+                finding: finding)
+        case .failed(let error):
+            self.init(path: path, verdict: "error", status: .trouble, explanation: [RenderedLine(.text, error.description)], finding: finding)
+        }
+    }
+
+    /// The replay's report, when the host gave one.
+    var report: ReplayReport? {
+        guard case .replayed(let outcome) = finding else { return nil }
+        return outcome.report
+    }
+
+    /// The session's line in the text output: verdict, path, length, and where it failed.
+    var line: String {
+        switch finding {
+        case .replayed(let outcome):
+            let report = outcome.report
+            var line = "\(report.verdict.name.padding(toLength: 11, withPad: " ", startingAt: 0)) \(path) (\(report.actionCount) actions)"
+            if case .diverged(let divergence) = report.verdict {
+                line += ": step \(divergence.step) \(divergence.actionName.escapingControls()), \(divergence.diff.changes.first.map { "\($0.path)" } ?? "")"
+            }
+            if !outcome.drift.isEmpty { line += "; schema drift in \(outcome.drift.entries.count) kind(s) of value" }
+            for ignored in report.ignored { line += "; ignored '\(ignored.pattern)' at \(ignored.steps) step\(ignored.steps == 1 ? "" : "s")" }
+            return line
+        case .nondeterministic(let found):
+            return "nondeterministic \(path) (\(found.actionCount) actions): \(found.oneLine)"
+        case .failed(let error):
+            return "error       \(path): \(error.description)"
+        }
+    }
+
+    /// The session's entry in the `--json` document.
+    var jsonValue: JSONValue {
+        var fields: [String: JSONValue] = ["session": .string(path), "verdict": .string(verdict)]
+        switch finding {
+        case .replayed(let outcome):
+            fields["drift"] = outcome.drift.jsonValue
+            fields["report"] = outcome.report.jsonValue
+        case .nondeterministic(let found):
+            fields["nondeterministic"] = found.jsonValue
+        case .failed(let error):
+            fields["error"] = .string(error.description)
+        }
+        if let artifacts {
+            fields["artifacts"] = .array(artifacts.paths.map(JSONValue.string))
+            fields["artifactProblems"] = .array(artifacts.problems.map(JSONValue.string))
+        }
+        return .object(fields)
+    }
+
+    /// The session as a row of the `--summary` table: the step, action and first path where it failed, when known.
+    var summaryRow: CheckSummary.Row {
+        var row = CheckSummary.Row(
+            session: path, verdict: verdict, passed: status == .ok, artifacts: artifacts?.paths ?? [],
+            artifactProblems: artifacts?.problems ?? [])
+        switch report?.verdict {
+        case .diverged(let divergence)?:
+            (row.step, row.action, row.path) = (divergence.step, divergence.actionName, divergence.diff.changes.first.map { "\($0.path)" })
+        case .undecodable(let undecodable)?:
+            (row.step, row.action, row.path) = (undecodable.step, undecodable.actionName, "\(undecodable.part.rawValue) \(undecodable.path)")
+        default:
+            break
+        }
+        return row
+    }
+}

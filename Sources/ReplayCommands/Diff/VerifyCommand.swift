@@ -1,0 +1,43 @@
+import CommandLineOptions
+import StoreKitCore
+import StoreKitJSON
+import StoreKitReplay
+
+/// `replay-cli verify`: the reader's strict reading, every problem listed instead of the first.
+///
+/// Exit 0 when every file is valid (warnings allowed): exactly when every other command reads it; exit 2 when a file
+/// cannot be read or holds a line the reader refuses, each listed as `file:line: the reader's reason`.
+enum VerifyCommand: Command {
+    static let command = CommandDescription(
+        name: "replay-cli verify",
+        abstract: "Check session files as every command reads them, listing every problem: fields, sequence numbers, gaps, patches, truncation.",
+        arguments: [ArgumentDeclaration("<session>", help: "session files (.jsonl), or '-' for standard input", isRepeating: true)],
+        options: [SharedOptions.json.declaration])
+
+    static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> ExitStatus {
+        var status = ExitStatus.ok
+        var documents: [JSONValue] = []
+        for argument in parsed.positionals {
+            let result = SessionVerifier.verify(path: argument)
+            let name = argument == "-" ? "<stdin>" : argument
+            if !result.isValid { status = .trouble }
+            documents.append(.object([
+                "session": .string(name), "valid": .bool(result.isValid), "readable": .bool(result.isReadable),
+                "lines": .integer(Int64(result.lines)), "actions": .integer(Int64(result.actions)),
+                "problems": .array(result.problems.map { .object(["line": .integer(Int64($0.line)), "message": .string($0.message), "warning": .bool($0.isWarning)]) }),
+            ]))
+            guard !parsed.isSet(SharedOptions.json) else { continue }
+            if result.isValid {
+                context.terminal.out(context.terminal.green("ok"), " \(name): \(result.lines) lines, \(result.actions) actions")
+            } else {
+                context.terminal.out(context.terminal.red("invalid"), " \(name)")
+            }
+            for problem in result.problems {
+                let label = problem.isWarning ? context.terminal.yellow("warning") : context.terminal.red("error")
+                context.terminal.out("  ", label, " \(problem.line > 0 ? "\(name):\(problem.line)" : name): \(problem.message)")
+            }
+        }
+        if parsed.isSet(SharedOptions.json) { context.terminal.out(JSONValue.array(documents).prettyString()) }
+        return status
+    }
+}

@@ -1,0 +1,70 @@
+import StoreKitCore
+import StoreKitJSON
+
+/// What `minimize` wrote: the smaller session, what it still reproduces, and how the search went.
+struct MinimizeResult {
+    /// How the original session is named.
+    var session: String
+    /// Where the smaller one was written.
+    var output: String
+    /// The search's outcome.
+    var outcome: SessionMinimizer.Outcome
+    /// The search's bound, in seconds (`--timeout`).
+    var timeBound: Int
+    /// What replayed the candidates.
+    var host: HostIdentity
+
+    /// The actions kept.
+    var kept: Int { outcome.session.actions.count }
+}
+
+extension MinimizeResult: CommandOutput {
+    var jsonValue: JSONValue {
+        .object([
+            "session": .string(session), "output": .string(output),
+            "actions": .object(["before": .integer(Int64(outcome.originalActions)), "after": .integer(Int64(kept))]),
+            "kept": keptJSON, "candidates": .integer(Int64(outcome.candidates)),
+            "finished": .bool(outcome.finished), "timeBound": .integer(Int64(timeBound)),
+            "host": host.jsonValue,
+        ])
+    }
+
+    func writeText(to terminal: Terminal) {
+        terminal.out(
+            "minimized \(session): \(outcome.originalActions) -> \(kept) action\(kept == 1 ? "" : "s") "
+                + "(\(outcome.candidates) candidates replayed in \(String(format: "%.1f", outcome.seconds)) s)")
+        terminal.out(keptText)
+        if !outcome.finished {
+            terminal.out("stopped at the time bound (\(timeBound) s, --timeout): this is the smallest session found so far, not the smallest there is")
+        }
+        terminal.out("wrote \(output): replay-cli diff \(output) reproduces it at step \(kept)")
+        terminal.out(host.summary)
+    }
+
+    /// The rule every kept candidate met, in words.
+    private var keptText: String {
+        switch outcome.target {
+        case .divergence(let step, let name, let anchors):
+            let places = anchors.map { "\($0.path)" }.joined(separator: ", ")
+            return "kept: the same change at \(places) by \(name) (step \(step) of the original)"
+        case .crash(let step, let name, _):
+            return "kept: the host crashes on \(name) (step \(step) of the original)"
+        }
+    }
+
+    /// The same rule as data.
+    private var keptJSON: JSONValue {
+        switch outcome.target {
+        case .divergence(let step, let name, let anchors):
+            .object([
+                "kind": .string("divergence"), "originalStep": .integer(Int64(step)), "action": .string(name),
+                "paths": .array(anchors.map { .string("\($0.path)") }),
+            ])
+        case .crash(let step, let name, let message):
+            .object([
+                "kind": .string("crash"), "originalStep": .integer(Int64(step)), "action": .string(name),
+                "message": .string(message),
+            ])
+        }
+    }
+}

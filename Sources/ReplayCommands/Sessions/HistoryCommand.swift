@@ -1,0 +1,87 @@
+import CommandLineOptions
+import StoreKitCore
+import StoreKitJSON
+import StoreKitReplay
+
+/// `replay-cli history SESSION PATH`: every step that changed a place of the state, with the action and
+/// `old -> new` for each change there; exit 0 when some step did, 1 when none did, 2 on bad input.
+///
+/// It streams: each action is compared with the state before it, and only that state is kept.
+enum HistoryCommand: Command {
+    static let command = CommandDescription(
+        name: "replay-cli history",
+        abstract: "List every step that changed a path of the state: the action, its origin, and old -> new.",
+        arguments: [
+            ArgumentDeclaration("<session>", help: "a recorded session (.jsonl), or '-' for standard input"),
+            ArgumentDeclaration(
+                "<path>",
+                help: "the place to follow, a pattern as --ignore takes: 'todos[id: 3].title', 'todos[*].isComplete', 'route.*'"),
+        ],
+        options: [SharedOptions.json.declaration],
+        discussion: """
+            A step counts when it changed a value at or under the path, or added, removed or replaced a value \
+            holding it (then each place inside is listed, '(absent) -> ...'). A gap hides the steps it lost: the \
+            step after it is compared with the state before it, and the gap is listed where it was. Reads the \
+            session only; no replay host runs.
+            Exit status: 0 some step changed the path, 1 none did (a line says so), 2 trouble.
+            """)
+
+    static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> ExitStatus {
+        let selection = try ChangesUnderPattern(parsed.positionals[1], option: "<path>")
+        let pattern = selection.pattern.text
+        let session = try SessionInput(parsed.positionals[0])
+        defer { session.cleanUp() }
+        let presenter: any StreamPresenter<HistoryEntry> =
+            parsed.isSet(SharedOptions.json)
+            ? HistoryJSONPresenter(terminal: context.terminal, pattern: pattern)
+            : HistoryTextPresenter(terminal: context.terminal, pattern: pattern, session: session.displayName)
+        let tally = try follow(selection, in: session, into: presenter)
+        presenter.present(.conclusion(tally))
+        // A history is a search: ok when some step changed the path, different when none did.
+        return tally.changedSteps > 0 ? .ok : .different
+    }
+
+    /// Reads the session and hands each step that changed a place `selection` names, and each gap, to `presenter`.
+    /// - Returns: What the session told about the path.
+    private static func follow(
+        _ selection: ChangesUnderPattern, in session: SessionInput, into presenter: any StreamPresenter<HistoryEntry>
+    ) throws(CLIError) -> HistoryTally {
+        var previous: JSONValue = .null
+        var previousStep = 0
+        var gapSincePrevious = false
+        var tally = HistoryTally()
+        try SessionScan.read(session) { event throws(CLIError) in
+            switch event {
+            case .header(let header):
+                previous = header.initialState
+                presenter.present(.header(header))
+            case .action(let action):
+                defer {
+                    previous = action.state
+                    previousStep = action.sequence
+                    gapSincePrevious = false
+                }
+                tally.actions += 1
+                guard selection.mayHaveChanged(from: previous, to: action.state) else { return true }
+                let whole = StateDiff(from: previous, to: action.state)
+                let selected = selection.select(from: whole)
+                guard !selected.isEmpty else { return true }
+                tally.changedSteps += 1
+                let shown = StateDiff(old: whole.old, new: whole.new, changes: selected, typeNotes: whole.typeNotes)
+                presenter.present(
+                    .step(
+                        LoggedAction(
+                            action: action, changeCount: whole.changes.count, shown: shown,
+                            comparedWith: gapSincePrevious ? previousStep : nil)))
+            case .gap(let gap):
+                gapSincePrevious = true
+                tally.gaps.append(gap)
+                presenter.present(.gap(gap))
+            case .end:
+                break
+            }
+            return true
+        }
+        return tally
+    }
+}

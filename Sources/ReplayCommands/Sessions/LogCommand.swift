@@ -1,0 +1,113 @@
+import CommandLineOptions
+import StoreKitCore
+import StoreKitJSON
+import StoreKitReplay
+
+/// `replay-cli log`: one line per event; an action's line is its step, time, origin, how many paths of the state
+/// changed, and its whole name. With `--diff`, the changes under it; filters choose the actions shown.
+///
+/// It streams: each action is compared with the state before it, and only that state is kept.
+enum LogCommand: Command {
+    /// `--diff`.
+    static let diff = Flag("--diff", help: "under each action, what it changed: one line per change, 'todos[id: 3].isComplete  false -> true'")
+    /// `--full`.
+    static let full = Flag("--full", help: "with --diff, also the -/+ dump of the state around the changes (implies --diff)")
+    /// `--follow`.
+    static let follow = Flag(
+        "--follow", help: "keep listing actions as they are written, until the session's end line (Ctrl-C stops);\nwith --json, one JSON object per line")
+    /// `--latest`.
+    static let latest = Flag("--latest", help: "the session replayd wrote to last (in --dir), instead of <session>")
+
+    static let command = CommandDescription(
+        name: "replay-cli log",
+        abstract: "List a session's events: step, time, origin, how much the state changed, and the action's whole name.",
+        arguments: [
+            ArgumentDeclaration("<session>", help: "a recorded session (.jsonl), or '-' for standard input", isOptional: true)
+        ],
+        options: [diff.declaration, full.declaration, follow.declaration, latest.declaration, SessionsCommand.directory.declaration]
+            + StepFilter.declarations + [SharedOptions.json.declaration],
+        discussion: """
+            Filters combine: an action is listed when it passes all of them. Gaps within the steps listed and the \
+            end are always listed. Each action is compared with the state recorded before it; after a gap, that \
+            state is from before the gap, and --diff says so. With --json, an action listed with --diff carries \
+            'diff', its changes as 'diff --json' writes them. Reads the session only; no replay host runs.
+            """)
+
+    static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> ExitStatus {
+        let filter = try StepFilter(parsed, usage: command.usage)
+        let session = try SessionInput(try sessionArgument(parsed, context))
+        defer { session.cleanUp() }
+        let following = parsed.isSet(follow)
+        let full = parsed.isSet(Self.full)
+        let showsChanges = full || parsed.isSet(Self.diff)
+        let presenter: any StreamPresenter<LogEntry> =
+            parsed.isSet(SharedOptions.json)
+            ? LogJSONPresenter(terminal: context.terminal, showsChanges: showsChanges, following: following)
+            : LogTextPresenter(terminal: context.terminal, showsChanges: showsChanges, full: full)
+        try list(session, filter, following: following, into: presenter)
+        presenter.finish()
+        return .ok
+    }
+
+    /// Reads the session (with `following`, as it is written) and hands each entry that passes `filter` to
+    /// `presenter`. Each action is compared with the state before it, and only that state is kept.
+    private static func list(
+        _ session: SessionInput, _ filter: StepFilter, following: Bool, into presenter: any StreamPresenter<LogEntry>
+    ) throws(CLIError) {
+        var previous: JSONValue = .null
+        var previousStep = 0
+        var gapSincePrevious = false
+        let read = following ? SessionFollower.read : SessionScan.read
+        try read(session) { event throws(CLIError) in
+            switch event {
+            case .header(let header):
+                previous = header.initialState
+                presenter.present(.header(header))
+            case .action(let action):
+                defer {
+                    previous = action.state
+                    previousStep = action.sequence
+                    gapSincePrevious = false
+                }
+                guard filter.admits(action), filter.changes?.mayHaveChanged(from: previous, to: action.state) ?? true
+                else { return true }
+                let whole = StateDiff(from: previous, to: action.state)
+                var shown = whole
+                if let selection = filter.changes {
+                    let selected = selection.select(from: whole)
+                    if selected.isEmpty { return true }
+                    shown = StateDiff(old: whole.old, new: whole.new, changes: selected, typeNotes: whole.typeNotes)
+                }
+                presenter.present(
+                    .action(
+                        LoggedAction(
+                            action: action, changeCount: whole.changes.count, shown: shown,
+                            comparedWith: gapSincePrevious ? previousStep : nil)))
+            case .gap(let gap):
+                gapSincePrevious = true
+                if filter.admits(gap) { presenter.present(.gap(gap)) }
+            case .end(let end):
+                presenter.present(.end(end))
+            }
+            return true
+        }
+    }
+
+    /// The session named, or with `--latest` the one written to last in `--dir`.
+    private static func sessionArgument(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> String {
+        switch (parsed.positionals.first, parsed.isSet(latest)) {
+        case (let path?, false):
+            return path
+        case (nil, true):
+            let directory = parsed.value(of: SessionsCommand.directory) ?? SessionsCommand.defaultDirectory(context.environment)
+            guard let path = SessionFollower.latest(in: directory) else {
+                throw CLIError(.input, "no sessions in '\(directory)' for --latest")
+            }
+            return path
+        case (_?, true):
+            throw CLIError("give a <session> or --latest, not both", usage: command.usage)
+        case (nil, false):
+            throw CLIError("missing '<session>' (or --latest for the session replayd wrote to last)", usage: command.usage)
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import StoreKitCore
+import StoreKitJSON
+import StoreKitReplay
+
+/// One thing `log` lists, as data: the session's header, an action that passed the filters, a gap, the end.
+enum LogEntry {
+    /// The session's header.
+    case header(SessionHeader)
+    /// An action listed.
+    case action(LoggedAction)
+    /// A gap touching the steps listed.
+    case gap(GapEvent)
+    /// The session's end line.
+    case end(EndEvent)
+}
+
+/// An action `log` lists, with what it changed.
+struct LoggedAction {
+    /// The action.
+    var action: ActionEvent
+    /// How many places of the state it changed.
+    var changeCount: Int
+    /// The changes to show (those under `--path`, when given).
+    var shown: StateDiff
+    /// The step of the state it was compared with, when that is from before a gap (0 for the initial state).
+    var comparedWith: Int?
+}
+
+/// Writes `log`'s entries as text: the headline, a line per action (with `--diff`, its changes under it), gaps in
+/// yellow, the end.
+struct LogTextPresenter: StreamPresenter {
+    /// Where the lines go.
+    var terminal: Terminal
+    /// `--diff`: the changes under each action.
+    var showsChanges: Bool
+    /// `--full`: also the `-`/`+` dump around them.
+    var full: Bool
+
+    func present(_ entry: LogEntry) {
+        switch entry {
+        case .header(let header):
+            terminal.out(StepRendering.headline(of: header))
+        case .action(let logged):
+            let count = logged.changeCount
+            terminal.out(StepRendering.line(logged.action, middle: "\(count) change\(count == 1 ? "" : "s")".rightPadded(11)))
+            if showsChanges && count > 0 {
+                terminal.out(StepRendering.changes(logged.shown, comparedWith: logged.comparedWith, full: full))
+            }
+        case .gap(let gap):
+            terminal.out(terminal.yellow(StepRendering.gap(gap)))
+        case .end(let end):
+            terminal.out("     - end: \(end.reason.rawValue) after \(String(format: "%.3f", end.time)) s, \(end.actions) actions, \(end.dropped) dropped")
+        }
+    }
+
+}
+
+/// Writes `log --json`'s entries: one JSON array at the end, or with `--follow` one compact JSON object per line
+/// as each comes.
+final class LogJSONPresenter: StreamPresenter {
+    private let terminal: Terminal
+    private let showsChanges: Bool
+    private let following: Bool
+    private var entries: [JSONValue] = []
+
+    /// A presenter writing to `terminal`, with each action's `diff` when `showsChanges`, line by line when `following`.
+    init(terminal: Terminal, showsChanges: Bool, following: Bool) {
+        self.terminal = terminal
+        self.showsChanges = showsChanges
+        self.following = following
+    }
+
+    func present(_ entry: LogEntry) {
+        let value: JSONValue
+        switch entry {
+        case .header:
+            return
+        case .action(let logged):
+            let action = logged.action
+            var fields: [String: JSONValue] = [
+                "kind": .string("action"), "step": .integer(Int64(action.sequence)), "time": .double(action.time),
+                "name": .string(action.name), "origin": .string(StepRendering.origin(of: action)),
+                "changes": .integer(Int64(logged.changeCount)),
+            ]
+            if showsChanges { fields["diff"] = logged.shown.jsonValue }
+            if let comparedWith = logged.comparedWith { fields["comparedWithStep"] = .integer(Int64(comparedWith)) }
+            value = .object(fields)
+        case .gap(let gap):
+            value = SessionEvent.gap(gap).jsonValue
+        case .end(let end):
+            value = SessionEvent.end(end).jsonValue
+        }
+        if following { terminal.out(String(decoding: value.canonicalBytes(), as: UTF8.self)) } else { entries.append(value) }
+    }
+
+    func finish() {
+        if !following { terminal.out(JSONValue.array(entries).prettyString()) }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import StoreKitCore
+import StoreKitJSON
+import StoreKitReplay
+
+/// What `sessions` lists: the index entries that passed the filters, newest first.
+struct SessionListing {
+    /// One listed session, as both forms show it.
+    struct Row {
+        /// When it was last written to, ISO 8601.
+        var modified: String
+        /// The app's name and version, `?` when unknown.
+        var app: String
+        /// The store, `?` when unknown.
+        var store: String
+        /// Its actions.
+        var actions: Int
+        /// How it ended, `cut off` for one still open.
+        var status: String
+        /// The file's name in the folder.
+        var file: String
+        /// The actions lost in gaps.
+        var lostInGaps: Int
+    }
+
+    /// The folder listed.
+    var directory: String
+    /// The sessions, newest first.
+    var rows: [Row]
+
+    /// The listing of `entries` in `directory`.
+    init(directory: String, entries: [SessionIndex.Entry]) {
+        let formatter = ISO8601DateFormatter()
+        self.directory = directory
+        rows = entries.map { entry in
+            Row(
+                modified: formatter.string(from: Date(timeIntervalSince1970: Double(entry.modifiedMilliseconds) / 1000)),
+                app: entry.appName.isEmpty ? "?" : "\(entry.appName) \(entry.appVersion)",
+                store: entry.storeID.isEmpty ? "?" : entry.storeID, actions: entry.actions,
+                status: entry.status == "open" ? "cut off" : entry.status, file: entry.file, lostInGaps: entry.lostInGaps)
+        }
+    }
+}
+
+extension SessionListing: CommandOutput {
+    var jsonValue: JSONValue {
+        .array(
+            rows.map { row in
+                .object([
+                    "file": .string("\(directory)/\(row.file)"), "modified": .string(row.modified), "app": .string(row.app),
+                    "storeId": .string(row.store), "actions": .integer(Int64(row.actions)), "status": .string(row.status),
+                    "lostInGaps": .integer(Int64(row.lostInGaps)),
+                ])
+            })
+    }
+
+    /// A table with a header row, its columns as wide as their widest cell; on stderr, a note when it is empty.
+    func writeText(to terminal: Terminal) {
+        let cells = rows.map { row in
+            [row.modified, row.app, row.store, String(row.actions), row.status, row.file].map { $0.escapingControls() }
+        }
+        let table = [["modified", "app", "store", "actions", "status", "file"]] + cells
+        let widths = (0..<6).map { column in table.map { $0[column].count }.max() ?? 0 }
+        for row in table {
+            terminal.out(zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  "))
+        }
+        if rows.isEmpty { terminal.err("no sessions in \(directory) match") }
+    }
+}

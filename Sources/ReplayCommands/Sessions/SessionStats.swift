@@ -1,0 +1,85 @@
+import Foundation
+import StoreKitCore
+import StoreKitJSON
+import StoreKitReplay
+
+/// What `stats` counts in a session: actions by name and origin, duration, gaps and sizes.
+struct SessionStats {
+    /// How the session is named.
+    var session: String
+    /// Its header, once read.
+    var header: SessionHeader?
+    /// The actions.
+    var actions = 0
+    /// The actions effects dispatched.
+    var fromEffects = 0
+    /// The actions whose state is stored as a patch.
+    var patches = 0
+    /// How many actions of each name.
+    var names: [String: Int] = [:]
+    /// Seconds from the start to the last action or the end line.
+    var duration = 0.0
+    /// The gaps.
+    var gaps = 0
+    /// The actions lost in them.
+    var dropped = 0
+    /// The end line, when the session has one.
+    var end: EndEvent?
+    /// The file's size.
+    var bytes = 0
+
+    /// Counts `event`.
+    mutating func count(_ event: SessionEvent) {
+        switch event {
+        case .header(let found): header = found
+        case .action(let action):
+            actions += 1
+            names[action.name, default: 0] += 1
+            if case .effect = action.origin { fromEffects += 1 }
+            if action.patch != nil { patches += 1 }
+            duration = max(duration, action.time)
+        case .gap(let gap):
+            gaps += 1
+            dropped += gap.count
+        case .end(let found):
+            end = found
+            duration = max(duration, found.time)
+        }
+    }
+
+    /// How the session ended, or that it has no end line.
+    var status: String { end?.reason.rawValue ?? "cut off (no end line)" }
+}
+
+extension SessionStats: CommandOutput {
+    var jsonValue: JSONValue {
+        .object([
+            "session": .string(session), "storeId": .string(header?.storeID ?? ""),
+            "actions": .integer(Int64(actions)), "fromEffects": .integer(Int64(fromEffects)),
+            "byName": .object(names.mapValues { .integer(Int64($0)) }), "durationSeconds": .double(duration),
+            "gaps": .integer(Int64(gaps)), "dropped": .integer(Int64(dropped)), "bytes": .integer(Int64(bytes)),
+            "patchLines": .integer(Int64(patches)), "status": .string(status),
+        ])
+    }
+
+    /// A label and value per line, then the actions by name, most frequent first.
+    func writeText(to terminal: Terminal) {
+        let app = header?.app
+        let recordedBy = "\(app?.name ?? "") \(app?.version ?? "") build \(app?.build ?? "") on \(header?.startedAt ?? "")"
+        let rows: [(String, String)] = [
+            ("session", "\(session) (\((header?.sessionID ?? "").escapingControls()))"),
+            ("store", (header?.storeID ?? "").escapingControls()),
+            ("recorded by", recordedBy.escapingControls()),
+            ("actions", "\(actions) (\(actions - fromEffects) from the app, \(fromEffects) from effects)"),
+            ("duration", String(format: "%.3f s", duration)),
+            ("gaps", "\(gaps) (\(dropped) actions lost)"),
+            ("size", "\(bytes) bytes, \(actions > 0 ? bytes / actions : 0) per action, \(patches) stored as patches"),
+            ("status", status),
+        ]
+        for (label, value) in rows { terminal.out(label.padding(toLength: 13, withPad: " ", startingAt: 0) + value) }
+        terminal.out("by action:")
+        for (name, count) in names.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
+            terminal.out("  " + String(count).leftPadded(6) + "  " + name.escapingControls())
+        }
+    }
+}
