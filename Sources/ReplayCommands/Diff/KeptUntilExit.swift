@@ -3,8 +3,8 @@ import StoreKitReplay
 
 /// Values a command keeps alive until the process exits, so that it never pays for freeing them.
 ///
-/// Freeing a tree parsed from megabytes of JSON visits every node again and costs about a third of parsing it; a
-/// command that is about to exit gains nothing from it, as the kernel takes back the whole address space at once.
+/// Freeing a tree parsed from megabytes of JSON visits every node again; a command that is about to exit gains
+/// nothing from it, as the kernel takes back the whole address space at once (docs/performance.md).
 /// Only for the last, largest values of a command that exits right after.
 enum KeptUntilExit {
     /// Keeps `value`, and everything it holds, alive until the process exits.

@@ -5,8 +5,8 @@ import StoreKitSystem
 extension Syscall {
     /// Asks the C library's allocator to grow its heaps at least `bytes` at a time, for a short-lived process that
     /// builds large trees of small allocations (a command reading states or sessions of many megabytes): far fewer
-    /// `brk` and `mprotect` calls as the heap grows (the 5 MB state diff took 8-10% less time). Memory requested
-    /// and never touched costs nothing. Only glibc has the setting; elsewhere this does nothing.
+    /// `brk` and `mprotect` calls as the heap grows (docs/performance.md). Memory requested and never touched
+    /// costs nothing. Only glibc has the setting; elsewhere this does nothing.
     package static func padHeapGrowth(bytes: Int) {
         // Only a speed-up: a C library without the setting runs the same, so its answer is not worth a report.
         _ = systemPadHeapGrowth(Int32(clamping: bytes))

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// A plain `swift build` whose inputs are all as they were before its last successful run, with the host's
 /// executable as that run left it, is skipped (``HostBuildFingerprint``, ``HostBuildStamp``): running it again could
-/// not change anything, and even a no-op `swift build` costs a second or more. Any other step runs every time. Its
+/// not change anything, and even a no-op `swift build` takes noticeable time. Any other step runs every time. Its
 /// output is kept quiet; when it fails, the error names the command and shows the compiler's `error:` lines with a
 /// few lines around each, not the whole log.
 struct HostBuild {
