@@ -78,34 +78,34 @@ var package = Package(
             dependencies: ["StoreKitJSON", "StoreKitSystem", "StoreKitCore", "StoreKitTestFixtures", "SampleSupport"]),
         // The recorder's tests read back what it wrote with the replay library's reader.
         .testTarget(
-            name: "StoreKitCoreTests",
+            name: "StoreKitCoreUnitTests",
             dependencies: ["StoreKitCore", "StoreKitReplay", "StoreKitJSON", "StoreKitSystem", "StoreKitTestFixtures"]),
         .testTarget(
-            name: "StoreKitReplayTests",
+            name: "StoreKitReplayUnitTests",
             dependencies: ["StoreKitReplay", "StoreKitCore", "StoreKitJSON", "StoreKitSystem", "StoreKitTestFixtures"]),
         .testTarget(
-            name: "StoreKitTestingTests",
+            name: "StoreKitTestingUnitTests",
             dependencies: ["StoreKitTesting", "StoreKitReplay", "StoreKitCore", "SampleFeatures", "SampleReplayStores"]),
-        .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
+        .testTarget(name: "CommandLineOptionsUnitTests", dependencies: ["CommandLineOptions"]),
         .testTarget(
-            name: "ReplayCommandsTests",
+            name: "ReplayCommandsUnitTests",
             dependencies: [
                 "ReplayCommands", "StoreKitReplay", "StoreKitCore", "StoreKitJSON", "StoreKitSystem", "CommandLineOptions",
             ]),
         .testTarget(
-            name: "ReplayDaemonTests",
+            name: "ReplayDaemonUnitTests",
             dependencies: [
                 "ReplayDaemon", "StoreKitCore", "StoreKitJSON", "StoreKitSystem", "StoreKitTestFixtures", "SampleSupport",
             ]),
-        .testTarget(name: "ReplayCLITests", dependencies: ["replay-cli", "sample-replay-host"], exclude: ["Help"]),
+        .testTarget(name: "ReplayCLIEndToEndTests", dependencies: ["replay-cli", "sample-replay-host"], exclude: ["Help"]),
         .testTarget(
-            name: "ReplaydTests",
+            name: "ReplaydEndToEndTests",
             dependencies: [
                 "replayd", "replay-cli", "sample-app", "StoreKitCore", "StoreKitReplay", "StoreKitJSON", "StoreKitSystem",
                 "SampleFeatures", "SampleReplayStores", "SampleSupport",
             ]),
         .testTarget(
-            name: "SampleGoldenTests",
+            name: "SampleIntegrationTests",
             dependencies: [
                 "SampleFeatures", "RehearsalFeatures", "SampleReplayStores", "StoreKitCore", "StoreKitReplay",
                 "StoreKitTesting",

@@ -6,7 +6,7 @@ import Testing
         let outcome = try await CLI.run([])
         #expect(outcome.status == 2)
         let help = try String(
-            contentsOf: CLI.packageRoot.appendingPathComponent("Tests/ReplayCLITests/Help/root.txt"), encoding: .utf8)
+            contentsOf: CLI.packageRoot.appendingPathComponent("Tests/ReplayCLIEndToEndTests/Help/root.txt"), encoding: .utf8)
         #expect(outcome.stderr == "Error: missing subcommand\nUsage: replay-cli <subcommand> [<arguments>] [--help]\n\n" + help)
     }
 
