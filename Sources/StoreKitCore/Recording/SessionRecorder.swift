@@ -91,6 +91,10 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         }
     }
 
+    // This is the app's side: it stamps each action's time and posts it to the mailbox. The background side is a
+    // `RecorderWorker`, which owns the transport, the encoding and the resending, and is reached only through the
+    // mailbox.
+
     /// The configuration the recorder was created with.
     public let configuration: Configuration
     /// The monotonic time, in nanoseconds, at which recording started: an action's `time` counts from it.
