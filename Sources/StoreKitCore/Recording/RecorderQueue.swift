@@ -25,6 +25,15 @@ enum QueuedEvent {
 ///   storage is written to once when it is made, and the background thread makes room ahead
 ///   (``makeRoom(forActions:givingBackAbove:)``) in the queue it hands back, so the dispatching thread rarely grows one.
 final class RecorderQueue<State, Action> {
+    /// How many actions a recorder's queue, and its background thread's batch, have room for at first (about 70 KB
+    /// each for a small state).
+    static var initialCapacity: Int { 1024 }
+
+    /// The memory of one queued action besides what its action and state point to.
+    static var slotBytes: Int {
+        MemoryLayout<QueuedEvent>.stride + MemoryLayout<Action>.stride + MemoryLayout<State>.stride
+    }
+
     // Exclusivity is not checked at run time (it cost a sixth of a small state's recording on the dispatching
     // thread): a queue is used by one thread at a time, under its recorder's lock or as the background thread's
     // batch, and no method passes a property inout to code that could touch it again.

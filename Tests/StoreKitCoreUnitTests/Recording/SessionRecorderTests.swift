@@ -163,6 +163,30 @@ import Testing
         #expect(try transport.session().actions.map(\.sequence) == [1, 2])
     }
 
+    @Test func actionsAfterFinishAreNotRecordedAndALaterFinishKeepsTheFirstReason() throws {
+        // Given a recorder that finished because the app is exiting
+        let transport = MemoryTransport()
+        let store = Store(initialState: Tally.State(), reducer: Tally.reducer)
+        let recorder = store.startRecording(.init(storeID: "tally", app: AppInfo(name: "T")), to: transport)
+        store.dispatch(.add(1))
+        #expect(recorder.finish(reason: .appExited, timeout: .seconds(120)).isFinished)
+
+        // When the app dispatches again and finishes a second time
+        store.dispatch(.add(2))
+        let statistics = recorder.finish(reason: .finished)
+
+        // Then the later action is not even seen, and the session ends once, for the first reason
+        let session = try transport.session()
+        #expect(session.actions.map(\.sequence) == [1])
+        #expect(statistics.actionsSeen == 1)
+        #expect(statistics.isFinished)
+        let ends = session.events.compactMap { event -> EndEvent? in
+            if case .end(let end) = event { end } else { nil }
+        }
+        #expect(ends.map(\.reason) == [.appExited])
+        #expect(ends.map(\.actions) == [1])
+    }
+
     @Test func recordsUndeliveredActionsAsAGapAndCarriesOn() throws {
         // Given a recorder whose transport fails for a while
         let transport = ControlledTransport()

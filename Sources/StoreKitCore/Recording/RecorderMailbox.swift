@@ -1,0 +1,172 @@
+import Foundation
+
+/// What a ``SessionRecorder``'s app side and its background thread (a ``RecorderWorker``) share, behind one lock:
+/// the queue of actions waiting to be delivered, the bound on their memory, the statistics, the request to end,
+/// and whether the background thread needs a signal to see new actions.
+///
+/// The app's threads post actions and never wait here but for the lock, which the background thread holds only to
+/// take the whole queue at once or to update a count. The background thread waits here for actions, and
+/// ``finish(reason:waitingUntil:)`` for the background thread to finish.
+final class RecorderMailbox<State, Action>: @unchecked Sendable {
+    /// How long the background thread waits after a batch before it looks again. Under a stream of dispatches the
+    /// actions gather meanwhile and no dispatch pays for waking it; when the queue is still empty afterwards, it
+    /// sleeps until the next action wakes it.
+    private static var napSeconds: Double { 0.002 }
+    /// Fewer queued actions than this after a batch mean the background thread has caught up.
+    private static var napBelow: Int { 1 }
+
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private let queue = RecorderQueue<State, Action>(capacity: RecorderQueue<State, Action>.initialCapacity)
+    private var budget: RecorderMemoryBudget
+    private var stats = RecorderStatistics()
+    private var worker = WorkerState.busy
+    private var endReason: EndEvent.Reason?
+    /// The sequence numbers of the actions dropped since the last one queued, to be queued as one `gap`.
+    private var bufferFullRange: ClosedRange<Int>?
+    /// The store's sequence number before the first action recorded: the session numbers its actions from 1.
+    private var baseStoreSequence: Int?
+
+    /// Creates an empty mailbox whose queue is bounded by `budget`.
+    init(budget: RecorderMemoryBudget) {
+        self.budget = budget
+    }
+
+    // MARK: - The app's side
+
+    /// What the recorder has done so far.
+    var statistics: RecorderStatistics {
+        condition.withLock { stats }
+    }
+
+    /// Queues an action and the state after it, numbered in the session from its number in the store, or counts it
+    /// as dropped when the queue is full; wakes the background thread when it would not look otherwise. Does
+    /// nothing once the recorder is ending.
+    func post(_ action: Action, state: State, context: DispatchContext, time: Double) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard endReason == nil else { return }
+        let base = baseStoreSequence ?? (context.sequence - 1)
+        baseStoreSequence = base
+        let sequence = context.sequence - base
+        stats.actionsSeen += 1
+        if budget.isFull(queuedEvents: queue.count) {
+            bufferFullRange = (bufferFullRange?.lowerBound ?? sequence)...sequence
+            stats.droppedBufferFull += 1
+            return
+        }
+        queueBufferFullGap()
+        let origin: ActionEvent.Origin
+        switch context.origin {
+        case .app: origin = .app
+        case .effect(let cause): origin = .effect(cause: cause > base ? cause - base : nil)
+        }
+        budget.countQueued()
+        queue.append(action: action, state: state, sequence: sequence, time: time, origin: origin)
+        wakeWorkerIfNeeded()
+    }
+
+    /// Asks the background thread to deliver what is queued and end the session with `reason` (only the first
+    /// request counts), then waits until it has or until `deadline`.
+    /// - Returns: The statistics at that moment.
+    func finish(reason: EndEvent.Reason, waitingUntil deadline: Date) -> RecorderStatistics {
+        condition.lock()
+        defer { condition.unlock() }
+        if endReason == nil {
+            endReason = reason
+            queueBufferFullGap()
+            condition.broadcast()
+        }
+        while !stats.isFinished {
+            if !condition.wait(until: deadline) { break }
+        }
+        return stats
+    }
+
+    /// Moves a pending buffer-full range into the queue as a gap; call with the lock held.
+    private func queueBufferFullGap() {
+        guard let range = bufferFullRange else { return }
+        bufferFullRange = nil
+        queue.append(gap: GapEvent(firstSequence: range.lowerBound, lastSequence: range.upperBound, reason: .bufferFull))
+    }
+
+    /// Signals the background thread when it sleeps, or when it naps and the queue is half full (by either of its
+    /// bounds) or three quarters through the room it has (so the background thread takes it before the app's
+    /// thread must grow it); call with the lock held after adding to the queue.
+    private func wakeWorkerIfNeeded() {
+        switch worker {
+        case .busy:
+            return
+        case .napping:
+            guard budget.isHalfFull(queuedEvents: queue.count) || queue.actionCount * 4 >= queue.capacity * 3
+            else { return }
+        case .sleeping:
+            break
+        }
+        worker = .busy
+        condition.signal()
+    }
+
+    // MARK: - The background thread's side
+
+    /// Waits until actions are queued or the recorder is ending, then swaps the queue's contents with `batch`
+    /// (empty), so the app's threads go on appending to the batch's storage.
+    ///
+    /// After a batch that delivered something (`nappingFirst`), waits a moment before looking, unless actions are
+    /// already queued: more may be streaming in, better taken together than a few at a time through the lock.
+    /// - Returns: Why the session ends, once the recorder is ending: what is in `batch` then is the last.
+    func takeBatch(into batch: RecorderQueue<State, Action>, nappingFirst: Bool) -> EndEvent.Reason? {
+        condition.lock()
+        defer { condition.unlock() }
+        if nappingFirst && queue.count < Self.napBelow && endReason == nil {
+            worker = .napping
+            _ = condition.wait(until: Date(timeIntervalSinceNow: Self.napSeconds))
+        }
+        while queue.isEmpty && endReason == nil {
+            worker = .sleeping
+            condition.wait()
+        }
+        worker = .busy
+        queue.swapContents(with: batch)
+        return endReason
+    }
+
+    /// Counts `count` actions as no longer pending (their states released), and, with `encodedBytes`, estimates
+    /// the memory of those still pending by it (see ``RecorderMemoryBudget/estimate(encodedBytes:)``).
+    func release(_ count: Int, estimatingBy encodedBytes: Int?) {
+        condition.withLock {
+            budget.countReleased(count)
+            if let encodedBytes { budget.estimate(encodedBytes: encodedBytes) }
+        }
+    }
+
+    /// Estimates the memory of a pending action by `encodedBytes` (the initial state's) until an action is encoded.
+    func estimateUnlessEstimated(encodedBytes: Int) {
+        condition.withLock {
+            if !budget.hasEstimate { budget.estimate(encodedBytes: encodedBytes) }
+        }
+    }
+
+    /// Changes the statistics.
+    func updateStatistics(_ update: (inout RecorderStatistics) -> Void) {
+        condition.withLock { update(&stats) }
+    }
+
+    /// Marks the recorder finished, which ends the wait of ``finish(reason:waitingUntil:)``.
+    func markFinished() {
+        condition.withLock {
+            stats.isFinished = true
+            condition.broadcast()
+        }
+    }
+}
+
+/// What the background thread is doing, so a post wakes it only when it would otherwise not look.
+private enum WorkerState {
+    /// Delivering, or about to look at the queue: it sees new actions without a signal.
+    case busy
+    /// Waiting a moment after a batch for more actions to gather: woken early only when the queue fills up.
+    case napping
+    /// Waiting with nothing to do: the next action must wake it.
+    case sleeping
+}

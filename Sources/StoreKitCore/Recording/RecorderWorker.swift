@@ -1,0 +1,181 @@
+import Foundation
+import StoreKitSystem
+
+/// The background side of a ``SessionRecorder``: the thread that takes the actions the app's threads posted to the
+/// ``RecorderMailbox`` a batch at a time, encodes them into lines (``SessionLineEncoder``), sends the lines through
+/// the transport (``SessionLineSender``), and writes the `end` line once the recorder is finishing.
+///
+/// The worker owns everything it holds but the mailbox: it is created by the recorder before its thread starts and
+/// from then on is touched only by that thread (the encoding pool's second thread takes states through the pool's
+/// own lock), so none of its state is behind a lock. It reaches the app's side only through the mailbox: to take a
+/// batch, to release the states it encoded, and to count what happened in the statistics.
+final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Sendable>: @unchecked Sendable {
+    /// The bytes of lines gathered before sending them together (sending during a batch slows the app's thread
+    /// while it allocates, so not too often; the lines are held twice meanwhile).
+    private static var chunkBytes: Int { 16 << 20 }
+    /// The most storage of a chunk kept for the next one.
+    private static var keptChunkBytes: Int { 1 << 20 }
+    /// How many actions are encoded between two releases of their states and counts of pending ones.
+    private static var releaseEvery: Int { 256 }
+    /// How many actions are encoded between two estimates of the memory of those pending (an estimate lets only
+    /// ``RecorderMemoryBudget/actionsPerEstimate`` actions be queued on it, so a burst needs fresh ones).
+    private static var estimateEvery: Int { 32 }
+    /// A batch taken with more slots than this gives its storage back instead of keeping it for the next one.
+    private static var keptBatchSlots: Int { 16384 }
+
+    private let mailbox: RecorderMailbox<State, Action>
+    private let lines: SessionLineEncoder<State, Action>
+    private let sender: SessionLineSender<State, Action>
+    /// The monotonic time, in nanoseconds, at which recording started.
+    private let startNanoseconds: UInt64
+    /// What encodes the states of a long batch on two threads; `nil` where that could change the lines (redaction,
+    /// reused parts, which compare each state with the one before) or cannot pay (fewer than three processors,
+    /// unless the configuration says otherwise).
+    let stateEncodingPool: StateEncodingPool<State>?
+
+    /// Creates the worker of a recorder; ``run()`` it on a thread of its own.
+    init(
+        initialState: State, transport: any SessionTransport,
+        configuration: SessionRecorder<State, Action>.Configuration, mailbox: RecorderMailbox<State, Action>,
+        startedAt: Date, startNanoseconds: UInt64
+    ) {
+        self.mailbox = mailbox
+        self.startNanoseconds = startNanoseconds
+        let lines = SessionLineEncoder(configuration: configuration, initialState: initialState, startedAt: startedAt)
+        self.lines = lines
+        sender = SessionLineSender(
+            transport: transport, unconfirmedBytes: configuration.unconfirmedBufferBytes, mailbox: mailbox,
+            header: lines.headerLine)
+        let encodesInParallel = configuration.redaction.statePaths.isEmpty
+            && !configuration.reusesEncodingOfUnchangedParts
+            && (configuration.encodesStatesInParallel ?? (ProcessInfo.processInfo.activeProcessorCount >= 3))
+        stateEncodingPool = encodesInParallel ? StateEncodingPool() : nil
+    }
+
+    /// Starts the transport, then delivers batch after batch until the recorder finishes.
+    func run() {
+        var chunk = Chunk()
+        // Encoding yields to the app's threads when both want the CPU. Where the priority cannot be lowered the
+        // recorder still works, only without that courtesy, so a failure here is not worth a report.
+        try? Syscall.lowerCurrentThreadPriority()
+        _ = sender.send([], held: false, newActions: 0)
+        // The queue and this batch swap buffers, so taking the queue neither allocates under the lock nor leaves
+        // the dispatching thread appending into fresh, untouched memory; the batch is emptied after the lock.
+        let batch = RecorderQueue<State, Action>(capacity: RecorderQueue<State, Action>.initialCapacity)
+        var delivered = false
+        while true {
+            // Caught up after a batch: more may be streaming in, so nap before looking again rather than take them
+            // a few at a time, each time through the lock the app takes.
+            let ending = mailbox.takeBatch(into: batch, nappingFirst: delivered)
+            deliver(batch, in: &chunk)
+            delivered = !batch.isEmpty
+            if let ending, batch.isEmpty {
+                writeEnd(ending)
+                return
+            }
+            // The emptied batch becomes the queue the app's thread appends to next: room for twice this batch,
+            // made here, spares that thread growing it and faulting its pages in.
+            let taken = batch.actionCount
+            batch.removeAll()
+            batch.makeRoom(forActions: min(Self.keptBatchSlots, 2 * taken), givingBackAbove: Self.keptBatchSlots)
+        }
+    }
+
+    /// Encodes the batch's events and sends their lines a chunk at a time, releasing the states of the encoded
+    /// actions a few hundred at a time.
+    /// - Parameter chunk: Empty; its storage is reused from batch to batch.
+    private func deliver(_ batch: RecorderQueue<State, Action>, in chunk: inout Chunk) {
+        // After a failure the lines before this batch may be lost: start it with a full state.
+        if sender.needsStart { lines.forgetPreviousState() }
+        // The index among the batch's actions of the next `.action` event.
+        var next = 0
+        var window = StateEncodingWindow<State>()
+        for index in 0..<batch.count {
+            let entry: UnconfirmedLines.Entry
+            switch batch.event(at: index) {
+            case .action(let sequence, let time, let origin):
+                let encodedState = stateEncodingPool.flatMap { pool in
+                    window.encodedState(at: next, of: batch.actionCount, with: pool) { batch.state(at: $0) }
+                }
+                do {
+                    let line = try lines.actionLine(
+                        sequence: sequence, time: time, origin: origin, action: batch.action(at: next),
+                        state: batch.state(at: next), encodedState: encodedState)
+                    entry = line.entry
+                    chunk.written += 1
+                    chunk.lastEncodedBytes = line.encodedBytes
+                } catch {
+                    chunk.encodingFailures += 1
+                    chunk.lastEncodingError = "\(error)"
+                    entry = lines.gapLine(
+                        GapEvent(
+                            firstSequence: sequence, lastSequence: sequence, reason: .encodingFailed,
+                            message: "\(error)"))
+                }
+                next += 1
+            case .gap(let gap):
+                entry = lines.gapLine(gap)
+            }
+            sender.hold(entry)
+            chunk.lines += entry.bytes
+            let unreleased = next - batch.releasedCount
+            if chunk.lines.count >= Self.chunkBytes {
+                send(&chunk, releasing: batch, before: next)
+            } else if unreleased >= Self.releaseEvery {
+                release(batch, before: next, estimatingBy: &chunk)
+            } else if chunk.lastEncodedBytes != nil && unreleased % Self.estimateEvery == 0 {
+                release(batch, before: batch.releasedCount, estimatingBy: &chunk)
+            }
+        }
+        send(&chunk, releasing: batch, before: next)
+    }
+
+    /// Sends a chunk's lines (starting the transport if needed, even with none), then releases the batch's actions
+    /// before `end` (see ``release(_:before:estimatingBy:)``).
+    private func send(_ chunk: inout Chunk, releasing batch: RecorderQueue<State, Action>, before end: Int) {
+        let delivered = sender.send(chunk.lines, held: true, newActions: chunk.written)
+        mailbox.updateStatistics { statistics in
+            statistics.droppedEncodingFailed += chunk.encodingFailures
+            if let lastEncodingError = chunk.lastEncodingError { statistics.lastError = lastEncodingError }
+        }
+        release(batch, before: end, estimatingBy: &chunk)
+        if !delivered { lines.forgetPreviousState() }
+        // The next chunk reuses the storage (allocating it afresh each time costs the app's thread too), unless a
+        // burst made it large.
+        chunk.lines.removeAll(keepingCapacity: chunk.lines.count <= Self.keptChunkBytes)
+        chunk.written = 0
+        chunk.encodingFailures = 0
+        chunk.lastEncodingError = nil
+    }
+
+    /// Releases the batch's actions and states before `end` (a few hundred at a time: the app's thread allocates
+    /// while this one frees, so a few larger releases disturb it less than one per action) and counts them as no
+    /// longer pending; estimates the memory of those still pending by the chunk's last encoded size, if any.
+    private func release(_ batch: RecorderQueue<State, Action>, before end: Int, estimatingBy chunk: inout Chunk) {
+        let released = max(0, end - batch.releasedCount)
+        batch.release(before: end)
+        mailbox.release(released, estimatingBy: chunk.lastEncodedBytes)
+        chunk.lastEncodedBytes = nil
+    }
+
+    /// Stops the encoding pool, sends the `end` line with the final counts, closes the transport, and marks the
+    /// recorder finished.
+    private func writeEnd(_ reason: EndEvent.Reason) {
+        stateEncodingPool?.stop()
+        let time = Double(MonotonicClock.nanoseconds() &- startNanoseconds) / 1e9
+        let statistics = mailbox.statistics
+        let end = EndEvent(reason: reason, actions: statistics.actionsSeen, dropped: statistics.dropped, time: time)
+        sender.sendEnd(SessionEvent.end(end).line)
+        mailbox.markFinished()
+    }
+}
+
+/// The lines of part of a batch, gathered to be sent together, and what delivering them did.
+private struct Chunk {
+    var lines: [UInt8] = []
+    var written = 0
+    var encodingFailures = 0
+    var lastEncodingError: String?
+    /// The encoded size of the last action and its full state.
+    var lastEncodedBytes: Int?
+}

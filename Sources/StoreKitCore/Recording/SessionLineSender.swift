@@ -1,0 +1,116 @@
+import Foundation
+import StoreKitSystem
+
+/// Sends a recorder's lines through its ``SessionTransport``: starts it with the header (again after a failure),
+/// holds the lines it has not confirmed as persisted (``UnconfirmedLines``) and, after a restart, sends them again
+/// from the receiver's last persisted sequence number, recording what it no longer holds as a `gap`.
+///
+/// Used by one ``RecorderWorker`` on its thread; it counts what was written, lost, and the last error in the
+/// statistics of the recorder's ``RecorderMailbox``.
+final class SessionLineSender<State, Action> {
+    private let transport: any SessionTransport
+    private let mailbox: RecorderMailbox<State, Action>
+    /// Makes the header line, sent at each (re)start.
+    private let makeHeader: () throws -> [UInt8]
+    /// Whether the transport must be (re)started before the next lines: at first, and after a failure.
+    private(set) var needsStart = true
+    /// The last sequence number of the lines the transport took (counted as written; a reconnect that finds fewer
+    /// persisted does not lower it, so a line sent again is not counted twice).
+    private var sentThrough = 0
+    /// The last sequence number already counted in ``RecorderStatistics/droppedTransportFailed``.
+    private var countedLostThrough = 0
+    /// The lines sent (or tried) that the transport has not confirmed.
+    private var unconfirmed: UnconfirmedLines
+
+    /// Creates a sender that holds at most `unconfirmedBytes` of unconfirmed lines.
+    init(
+        transport: any SessionTransport, unconfirmedBytes: Int, mailbox: RecorderMailbox<State, Action>,
+        header: @escaping () throws -> [UInt8]
+    ) {
+        self.transport = transport
+        self.mailbox = mailbox
+        makeHeader = header
+        unconfirmed = UnconfirmedLines(byteLimit: unconfirmedBytes)
+    }
+
+    /// Holds a line until the transport confirms it; send its bytes with `held: true`.
+    func hold(_ entry: UnconfirmedLines.Entry) {
+        unconfirmed.append(entry)
+    }
+
+    /// Starts the transport if needed, then sends `lines`, which are held already when `held`.
+    ///
+    /// After a (re)start, it sends instead every held line after the receiver's last persisted sequence number,
+    /// after a `gap` for the numbers no longer held, then `lines` if not held.
+    /// - Parameter newActions: The action lines in `lines`, counted as written once sent.
+    /// - Returns: Whether the transport took the lines.
+    func send(_ lines: [UInt8], held: Bool, newActions: Int) -> Bool {
+        do {
+            var payload = lines
+            var written = newActions
+            if needsStart {
+                let header = try makeHeader()
+                // Until an action is encoded, the initial state tells how much memory one holds.
+                mailbox.estimateUnlessEstimated(encodedBytes: header.count)
+                let persisted = try transport.start(header: header)
+                needsStart = false
+                let resend = unconfirmed.resend(after: persisted ?? sentThrough, newAfter: sentThrough)
+                payload = []
+                if let missing = resend.missing {
+                    let gap = GapEvent(
+                        firstSequence: missing.lowerBound, lastSequence: missing.upperBound, reason: .transportFailed,
+                        message: mailbox.statistics.lastError)
+                    SessionEvent.gap(gap).appendLine(to: &payload)
+                    countLost(missing)
+                }
+                payload += resend.lines
+                written = resend.newActions
+                if !held { payload += lines }
+            }
+            guard !payload.isEmpty else { return true }
+            try transport.write(payload)
+            sentThrough = max(sentThrough, unconfirmed.lastSequence)
+            mailbox.updateStatistics { $0.actionsWritten += written }
+            unconfirmed.confirm(through: transport.persistedSequence() ?? unconfirmed.lastSequence)
+            return true
+        } catch {
+            needsStart = true
+            mailbox.updateStatistics { $0.lastError = "\(error)" }
+            if transport.persistedSequence() == nil {
+                // Nothing will confirm these lines: they are lost, and the next start records them as a gap.
+                unconfirmed.discard()
+                if sentThrough < unconfirmed.lastSequence { countLost((sentThrough + 1)...unconfirmed.lastSequence) }
+            }
+            return false
+        }
+    }
+
+    /// Sends the `end` line, then closes the transport. While the transport holds lines it has not confirmed, a
+    /// failure is retried for up to two seconds, so a receiver that restarts just then still gets them.
+    func sendEnd(_ line: [UInt8]) {
+        let deadline = MonotonicClock.nanoseconds() + 2_000_000_000
+        while !send(line, held: false, newActions: 0) {
+            guard transport.persistedSequence() != nil, !unconfirmed.held.isEmpty,
+                MonotonicClock.nanoseconds() < deadline
+            else { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        do {
+            try transport.close()
+        } catch {
+            mailbox.updateStatistics { $0.lastError = "\(error)" }
+        }
+    }
+
+    /// Counts the sequence numbers of `lost` not counted before as dropped, and no longer as written when they were.
+    private func countLost(_ lost: ClosedRange<Int>) {
+        guard lost.upperBound > countedLostThrough else { return }
+        let first = max(lost.lowerBound, countedLostThrough + 1)
+        let wereWritten = max(0, min(lost.upperBound, sentThrough) - first + 1)
+        countedLostThrough = lost.upperBound
+        mailbox.updateStatistics {
+            $0.droppedTransportFailed += lost.upperBound - first + 1
+            $0.actionsWritten -= wereWritten
+        }
+    }
+}
