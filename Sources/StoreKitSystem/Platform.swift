@@ -1,9 +1,9 @@
 // The C library this package builds on, and the calls `Syscall` makes into it.
 //
 // This is the one file that asks which C library it has (the few calls only a tool makes are wrapped in that tool,
-// in a `Syscall+...` file of its `System` folder, and reach the C library through this one). The functions below give each C call a name that
-// `Syscall`'s own methods (`open`, `read`, `close`, `bind`, ...) do not shadow, so the wrappers call them without
-// naming the module (`Darwin.close` or `Glibc.close`). Each returns what the C function returns: `Syscall` retries
+// in a `Syscall+...` file of its `System` folder, and reach the C library through this one). The functions below
+// give each C call a name that `Syscall`'s own methods (`open`, `read`, `close`, `bind`, ...) do not shadow, so the
+// wrappers call them without naming the module (`Darwin.close` or `Glibc.close`). Each returns what the C function returns: `Syscall` retries
 // on `EINTR` and turns -1 into a `SystemError`. Where Darwin and Linux differ, the difference is written here once.
 // (Two differences are whole procedures and live in one function each: `Syscall.peerCredentials` and
 // `Syscall.lowerCurrentThreadPriority`.)

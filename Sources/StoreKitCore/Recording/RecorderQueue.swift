@@ -18,11 +18,11 @@ enum QueuedEvent {
 /// - A recorder's code is generic over the app's types and compiled once for all of them, so every generic type it
 ///   touches there costs a lookup of that type's metadata (a hash-table search in the Swift runtime): an enum or a
 ///   tuple with an action and a state in its payload, an `Array<Action>` (whose `append` is then the standard
-///   library's unspecialized one), a generic struct whose method is called. Those lookups were a third of what
-///   recording cost a dispatch of a small state. So this queue is a class, whose methods find the app's types in
-///   the instance itself, and it keeps the events, actions and states in memory it manages.
-/// - Memory reached for the first time costs a page fault (a microsecond or more; one every 128 events). So the
-///   storage is written to once when it is made, and the background thread makes room ahead
+///   library's unspecialized one), a generic struct whose method is called (docs/performance.md has what they
+///   cost). So this queue is a class, whose methods find the app's types in the instance itself, and it keeps the
+///   events, actions and states in memory it manages.
+/// - Memory reached for the first time costs a page fault (one every 128 events). So the storage is written to
+///   once when it is made, and the background thread makes room ahead
 ///   (``makeRoom(forActions:givingBackAbove:)``) in the queue it hands back, so the dispatching thread rarely grows one.
 final class RecorderQueue<State, Action> {
     /// How many actions a recorder's queue, and its background thread's batch, have room for at first (about 70 KB
@@ -34,9 +34,9 @@ final class RecorderQueue<State, Action> {
         MemoryLayout<QueuedEvent>.stride + MemoryLayout<Action>.stride + MemoryLayout<State>.stride
     }
 
-    // Exclusivity is not checked at run time (it cost a sixth of a small state's recording on the dispatching
-    // thread): a queue is used by one thread at a time, under its recorder's lock or as the background thread's
-    // batch, and no method passes a property inout to code that could touch it again.
+    // Exclusivity is not checked at run time (docs/performance.md): a queue is used by one thread at a time, under
+    // its recorder's lock or as the background thread's batch, and no method passes a property inout to code that
+    // could touch it again.
 
     @exclusivity(unchecked) private var events: UnsafeMutablePointer<QueuedEvent>
     @exclusivity(unchecked) private var eventCapacity: Int

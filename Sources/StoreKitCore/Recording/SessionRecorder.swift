@@ -54,15 +54,15 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         public var redaction: Redaction
         /// Whether each part of a state that is unchanged since the previous state (the same bits: the same
         /// numbers, and the same copy-on-write storage of its arrays, strings and dictionaries) is written from the
-        /// previous state's bytes instead of being encoded again: several times faster for a large state of which
-        /// an action changes a little. Off unless set, because bits cannot show a class instance changed in place:
+        /// previous state's bytes instead of being encoded again, which makes recording a large, mostly unchanged
+        /// state much cheaper. Off unless set, because bits cannot show a class instance changed in place:
         /// use it for states made of value types (parts that are classes themselves are always encoded).
         public var reusesEncodingOfUnchangedParts: Bool
         /// The most bytes of lines held until the transport confirms it persisted them (8 MB unless set); beyond it
         /// the oldest are let go, and a reconnect after losing them records them as a `gap`.
         public var unconfirmedBufferBytes: Int
-        /// Whether the states of a long backlog are encoded on two background threads instead of one (about 1.7x
-        /// the sustained rate; the lines are the same). `nil` (the default) decides by the machine: two threads
+        /// Whether the states of a long backlog are encoded on two background threads instead of one (the lines are
+        /// the same). `nil` (the default) decides by the machine: two threads
         /// when it has at least three cores, so the app's own threads keep a core to themselves; on two cores the
         /// second encoding thread lengthened the app's slowest dispatches. Redaction and
         /// ``reusesEncodingOfUnchangedParts`` always encode on one thread.
