@@ -16,9 +16,11 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let script = "#!/bin/sh\n" + lines.map { "printf '%s\\n' '\($0)'\n" }.joined()
         try Data(script.utf8).write(to: URL(fileURLWithPath: folder + "/host.sh"))
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder + "/host.sh")
         try Data("{}\n".utf8).write(to: URL(fileURLWithPath: folder + "/s.jsonl"))
-        let host = HostCommand(command: folder + "/host.sh", directory: folder, build: nil, origin: .option("--host"))
+        // The shell reads the script rather than the kernel executing it: a file just written can be "busy" (ETXTBSY)
+        // while a process another test forks meanwhile still holds the descriptor it was written through.
+        let host = HostCommand(
+            command: "/bin/sh " + folder + "/host.sh", directory: folder, build: nil, origin: .option("--host"))
         return Result { () throws(CLIError) in
             try ReplayHostClient(host: host, timeout: 10).answer(
                 ReplayHostRequest(command: .states), session: SessionInput(file: folder + "/s.jsonl", displayName: "s.jsonl"))
