@@ -1,9 +1,9 @@
+import StoreKitJSON
+
 /// Writes an `action` line straight from pre-encoded action and state bytes, in canonical key order, so the
 /// recorder never builds a JSON tree of the state.
 ///
 /// The bytes are exactly those of `SessionEvent.action(event).line` for the same event (a test checks this).
-import StoreKitJSON
-
 enum ActionLineWriter {
     /// How the line carries the state.
     enum Snapshot {

@@ -1,9 +1,9 @@
+import StoreKitSystem
+
 /// A transport that appends the session to a local file, created with mode 0600 if it does not exist.
 ///
 /// Each batch of lines is handed to the kernel in one `write`; ``close()`` calls `fsync` so a finished session is
 /// on disk.
-import StoreKitSystem
-
 public final class FileTransport: SessionTransport, @unchecked Sendable {
     /// The file's path.
     public let path: String

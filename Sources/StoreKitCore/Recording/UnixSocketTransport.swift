@@ -1,3 +1,5 @@
+import StoreKitSystem
+
 /// A transport that streams the session to `replayd` over its Unix domain socket.
 ///
 /// The recorder calls it from its background thread only, so it may block, but never for long: sends and the wait
@@ -11,8 +13,6 @@
 /// ```swift
 /// let recorder = store.startRecording(.init(storeID: "todos", app: app), to: UnixSocketTransport())
 /// ```
-import StoreKitSystem
-
 public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
     /// Why the transport could not deliver.
     public enum Failure: Error, Equatable, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import StoreKitJSON
+
 /// Which parts of a store's state and actions are secret, so that their values never leave the app process.
 ///
 /// Paths name JSON members of the encoded state or action: keys separated by dots, `[]` (or `[*]`) for every
@@ -20,8 +22,6 @@
 ///           redaction: Redaction(state: ["session.token", "cards[].number"], actions: ["login.password"])),
 ///     to: UnixSocketTransport())
 /// ```
-import StoreKitJSON
-
 public struct Redaction: Sendable, Hashable {
     /// The placeholder a secret string becomes.
     public static let placeholder = "<redacted>"

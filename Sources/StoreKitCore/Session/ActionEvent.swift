@@ -1,6 +1,6 @@
-/// One applied action and the state after it.
 import StoreKitJSON
 
+/// One applied action and the state after it.
 public struct ActionEvent: Sendable, Hashable {
     /// Where the action came from.
     public enum Origin: Sendable, Hashable {

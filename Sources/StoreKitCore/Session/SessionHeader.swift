@@ -1,6 +1,6 @@
-/// The first line of every session: who recorded it, which store replays it, and the state it started from.
 import StoreKitJSON
 
+/// The first line of every session: who recorded it, which store replays it, and the state it started from.
 public struct SessionHeader: Sendable, Hashable {
     /// The format version of the file (``SessionFormat/version`` when written by this library).
     public var formatVersion: Int

@@ -1,7 +1,7 @@
-/// The values a selection makes of a store's states, as an `AsyncStream`: the current one first, then each one
-/// that differs from the last. `Store` and store doubles (StoreKitTesting's `MockStore`) build `values(of:)` on it.
 import StoreKitSystem
 
+/// The values a selection makes of a store's states, as an `AsyncStream`: the current one first, then each one
+/// that differs from the last. `Store` and store doubles (StoreKitTesting's `MockStore`) build `values(of:)` on it.
 package enum DistinctValues {
     /// The stream of distinct values.
     /// - Parameters:

@@ -1,3 +1,5 @@
+import StoreKitSystem
+
 /// A named way to read a value out of a state, optionally memoized.
 ///
 /// A plain selector is a pure projection of the state. A memoized selector, built with one of the `create`
@@ -23,8 +25,6 @@
 /// > Warning: Define a selector once (for example as a `static let`) and reuse it. Creating a memoized selector
 /// > on every use gives each call a fresh, empty cache and a new identity, so nothing is memoized and overrides
 /// > by identity never match. Projectors must be pure.
-import StoreKitSystem
-
 public struct Selector<State, Value>: Sendable, Hashable, Identifiable {
     /// The object whose address gives a selector, and all its copies, their identity.
     private final class Identity: Sendable {}

@@ -1,8 +1,8 @@
+import StoreKitSystem
+
 /// Writers kept between encodings that have no memo (an action, a value encoded once), so each does not start
 /// cold: a new writer allocates its buffers and tables, checks every type's conformances again and learns every
 /// key order again. A writer is taken by one encoding at a time and given back after it.
-import StoreKitSystem
-
 extension CanonicalByteWriter {
     /// At most this many writers are kept.
     private static let spareLimit = 8

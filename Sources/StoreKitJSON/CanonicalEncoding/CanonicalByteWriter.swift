@@ -459,6 +459,7 @@ final class CanonicalByteWriter {
         return unmatchedKeys.pointer(at: unmatched).pointee
     }
 
+    /// Appends `value` as a JSON string, escaped as canonical JSON escapes it.
     package func writeString(_ value: String) {
         buffer.appendJSONString(value)
     }

@@ -334,6 +334,7 @@ package struct ArrayAlignment {
     /// Middle elements only the new array has.
     package let added: ArraySlice<JSONValue>
 
+    /// Aligns `old` with `new`: their equal prefix and suffix, and what lies between them.
     package init(_ old: [JSONValue], _ new: [JSONValue]) {
         var prefix = 0
         while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
