@@ -46,35 +46,20 @@ enum HistoryCommand: Command {
     private static func follow(
         _ selection: ChangesUnderPattern, in session: SessionInput, into presenter: any StreamPresenter<HistoryEntry>
     ) throws(CLIError) -> HistoryTally {
-        var previous: JSONValue = .null
-        var previousStep = 0
-        var gapSincePrevious = false
+        var changes = ActionChanges()
         var tally = HistoryTally()
         try SessionScan.read(session) { event throws(CLIError) in
             switch event {
             case .header(let header):
-                previous = header.initialState
+                changes.start(header)
                 presenter.present(.header(header))
             case .action(let action):
-                defer {
-                    previous = action.state
-                    previousStep = action.sequence
-                    gapSincePrevious = false
-                }
                 tally.actions += 1
-                guard selection.mayHaveChanged(from: previous, to: action.state) else { return true }
-                let whole = StateDiff(from: previous, to: action.state)
-                let selected = selection.select(from: whole)
-                guard !selected.isEmpty else { return true }
+                guard let logged = changes.changes(of: action, under: selection) else { return true }
                 tally.changedSteps += 1
-                let shown = StateDiff(old: whole.old, new: whole.new, changes: selected, typeNotes: whole.typeNotes)
-                presenter.present(
-                    .step(
-                        LoggedAction(
-                            action: action, changeCount: whole.changes.count, shown: shown,
-                            comparedWith: gapSincePrevious ? previousStep : nil)))
+                presenter.present(.step(logged))
             case .gap(let gap):
-                gapSincePrevious = true
+                changes.noteGap()
                 tally.gaps.append(gap)
                 presenter.present(.gap(gap))
             case .end:

@@ -54,37 +54,22 @@ enum LogCommand: Command {
     private static func list(
         _ session: SessionInput, _ filter: StepFilter, following: Bool, into presenter: any StreamPresenter<LogEntry>
     ) throws(CLIError) {
-        var previous: JSONValue = .null
-        var previousStep = 0
-        var gapSincePrevious = false
+        var changes = ActionChanges()
         let read = following ? SessionFollower.read : SessionScan.read
         try read(session) { event throws(CLIError) in
             switch event {
             case .header(let header):
-                previous = header.initialState
+                changes.start(header)
                 presenter.present(.header(header))
             case .action(let action):
-                defer {
-                    previous = action.state
-                    previousStep = action.sequence
-                    gapSincePrevious = false
+                guard filter.admits(action) else {
+                    changes.skip(action)
+                    return true
                 }
-                guard filter.admits(action), filter.changes?.mayHaveChanged(from: previous, to: action.state) ?? true
-                else { return true }
-                let whole = StateDiff(from: previous, to: action.state)
-                var shown = whole
-                if let selection = filter.changes {
-                    let selected = selection.select(from: whole)
-                    if selected.isEmpty { return true }
-                    shown = StateDiff(old: whole.old, new: whole.new, changes: selected, typeNotes: whole.typeNotes)
-                }
-                presenter.present(
-                    .action(
-                        LoggedAction(
-                            action: action, changeCount: whole.changes.count, shown: shown,
-                            comparedWith: gapSincePrevious ? previousStep : nil)))
+                guard let logged = changes.changes(of: action, under: filter.changes) else { return true }
+                presenter.present(.action(logged))
             case .gap(let gap):
-                gapSincePrevious = true
+                changes.noteGap()
                 if filter.admits(gap) { presenter.present(.gap(gap)) }
             case .end(let end):
                 presenter.present(.end(end))
