@@ -73,6 +73,8 @@ enum LogCommand: Command {
                 if filter.admits(gap) { presenter.present(.gap(gap)) }
             case .end(let end):
                 presenter.present(.end(end))
+            case .call, .effectEnd:
+                break
             }
             return true
         }

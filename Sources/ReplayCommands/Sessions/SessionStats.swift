@@ -44,6 +44,8 @@ struct SessionStats {
         case .end(let found):
             end = found
             duration = max(duration, found.time)
+        case .call, .effectEnd:
+            break
         }
     }
 

@@ -26,6 +26,8 @@ package struct SessionLineOrder {
     private var base: Base
     /// Storage for ``Base/copied``, kept from line to line.
     private var copiedState: [UInt8] = []
+    /// The rules between effect lines, the reader's own.
+    private var effectLines: EffectLineOrder
 
     /// The state a patch applies to.
     private enum Base {
@@ -41,16 +43,19 @@ package struct SessionLineOrder {
         case copied
     }
 
-    /// The order of a new session, which starts from its header's initial state.
-    package init(startingFrom initialState: JSONValue) {
+    /// The order of a new session of `formatVersion`, which starts from its header's initial state.
+    package init(startingFrom initialState: JSONValue, formatVersion: Int) {
         covered = 0
         base = .value(initialState)
+        effectLines = EffectLineOrder(formatVersion: formatVersion)
     }
 
-    /// The order of a session continued after a reconnect, whose file covers up to `lastSequence`.
-    package init(continuingAfter lastSequence: Int) {
+    /// The order of a session of `formatVersion` continued after a reconnect, whose file covers up to
+    /// `lastSequence`.
+    package init(continuingAfter lastSequence: Int, formatVersion: Int) {
         covered = lastSequence
         base = .unknownAfterReconnect
+        effectLines = EffectLineOrder(formatVersion: formatVersion)
     }
 
     /// The longest session or store id accepted, in bytes; longer ones are refused rather than cut.
@@ -59,8 +64,9 @@ package struct SessionLineOrder {
     /// Why `header` cannot start a session, if it cannot: a format this daemon does not store, or an id that is
     /// empty, too long or holds a NUL.
     package static func problem(startingWith header: SessionHeader) -> String? {
-        guard header.formatVersion == SessionFormat.version else {
-            return "format \(header.formatVersion) is not supported; this replayd stores format \(SessionFormat.version)"
+        guard SessionFormat.readableVersions.contains(header.formatVersion) else {
+            return "format \(header.formatVersion) is not supported; this replayd stores formats "
+                + "\(SessionFormat.readableVersions.lowerBound) to \(SessionFormat.readableVersions.upperBound)"
         }
         for (field, id) in [("sessionId", header.sessionID), ("storeId", header.storeID)] {
             if id.isEmpty { return "field '\(field)' is empty" }
@@ -118,6 +124,9 @@ package struct SessionLineOrder {
             return .accepted(missing: missing)
         case .end:
             hasEnded = true
+            return .accepted(missing: nil)
+        case .effect(let event):
+            if let problem = effectLines.admit(event, covered: covered) { return .refused("\(problem)") }
             return .accepted(missing: nil)
         }
     }

@@ -23,6 +23,8 @@ package struct SessionLineValidator {
         case gap(GapEvent)
         /// An end.
         case end(EndEvent)
+        /// A line of an effect run (format 2): a `call` or an `effectEnd`.
+        case effect(SessionEvent)
     }
 
     /// What an action line told the daemon.
@@ -74,13 +76,15 @@ package struct SessionLineValidator {
             return .failure(Rejection(reason: "not JSON: \(error)"))
         }
         do {
-            switch try SessionEvent(jsonValue: value) {
+            let event = try SessionEvent(jsonValue: value)
+            switch event {
             case .header(let header): return .success(.header(header))
             case .action(let action):
                 let snapshot = action.patch.map(Snapshot.patch) ?? .state(action.state)
                 return .success(.action(Action(sequence: action.sequence, time: action.time, snapshot: snapshot)))
             case .gap(let gap): return .success(.gap(gap))
             case .end(let end): return .success(.end(end))
+            case .call, .effectEnd: return .success(.effect(event))
             }
         } catch {
             return .failure(Rejection(reason: "\(error)"))

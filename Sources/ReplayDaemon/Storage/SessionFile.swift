@@ -60,14 +60,15 @@ final class SessionFile {
         do {
             let fd = try PrivateFile.open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND)
             let file = SessionFile(
-                name: name, path: path, fd: fd, order: SessionLineOrder(startingFrom: header.initialState),
+                name: name, path: path, fd: fd, order: SessionLineOrder(startingFrom: header.initialState, formatVersion: header.formatVersion),
                 isContinuation: false)
             try file.writeHeader(headerLine)
             return file
         } catch PrivateFile.OpenError.system(let error) where error.errno == EEXIST {
             let fd = try PrivateFile.open(path, O_RDWR | O_APPEND)
             let file = SessionFile(
-                name: name, path: path, fd: fd, order: SessionLineOrder(continuingAfter: 0), isContinuation: true)
+                name: name, path: path, fd: fd, order: SessionLineOrder(continuingAfter: 0, formatVersion: header.formatVersion),
+                isContinuation: true)
             try file.resume(header, headerLine: headerLine, maxLineBytes: maxLineBytes)
             return file
         }
@@ -76,13 +77,13 @@ final class SessionFile {
     /// Continues the stored file after checking its header, or writes the header to an empty one.
     private func resume(_ header: SessionHeader, headerLine: UnsafeRawBufferPointer, maxLineBytes: Int) throws {
         guard try Syscall.status(of: fd, subject: path).size > 0 else {
-            order = SessionLineOrder(startingFrom: header.initialState)
+            order = SessionLineOrder(startingFrom: header.initialState, formatVersion: header.formatVersion)
             isContinuation = false
             try writeHeader(headerLine)
             return
         }
         try StoredHeader.check(fd: fd, path: path, name: name, continuing: header)
-        try resumeFromTail(maxLineBytes: maxLineBytes)
+        try resumeFromTail(maxLineBytes: maxLineBytes, formatVersion: header.formatVersion)
         size = try Syscall.status(of: fd, subject: path).size
     }
 
@@ -119,7 +120,7 @@ final class SessionFile {
         switch line {
         case .action(let action): lastTime = action.time
         case .gap(let gap): dropped += gap.count
-        case .header, .end: break
+        case .header, .end, .effect: break
         }
         return verdict
     }
@@ -138,7 +139,7 @@ final class SessionFile {
 
     /// Reads the stored tail: the last sequence number, and an `end` the daemon wrote when the client vanished,
     /// which is removed because the session goes on.
-    private func resumeFromTail(maxLineBytes: Int) throws {
+    private func resumeFromTail(maxLineBytes: Int, formatVersion: Int) throws {
         let tail = try SessionFileTail(fd: fd, subject: path, maxLineBytes: maxLineBytes)
         for line in try tail.lastLines(2) {
             let event: SessionEvent
@@ -157,12 +158,15 @@ final class SessionFile {
             case .header:
                 return
             case .action(let action):
-                order = SessionLineOrder(continuingAfter: action.sequence)
+                order = SessionLineOrder(continuingAfter: action.sequence, formatVersion: formatVersion)
                 lastTime = action.time
                 return
             case .gap(let gap):
-                order = SessionLineOrder(continuingAfter: gap.lastSequence)
+                order = SessionLineOrder(continuingAfter: gap.lastSequence, formatVersion: formatVersion)
                 return
+            case .call, .effectEnd:
+                // TODO(issue 28, daemon): find the last action or gap before the effect lines.
+                continue
             }
         }
     }

@@ -27,12 +27,15 @@ public struct ActionEvent: Sendable, Hashable {
     /// Set when the line stores the state as a patch against the previous line's state (a delta snapshot);
     /// `nil` for a full snapshot (a keyframe).
     public var patch: JSONPatch?
+    /// The name of the effect that sent the action, when ``origin`` is an effect and the session is format 2.
+    public var effect: String?
 
     /// Creates an action event.
     public init(
         sequence: Int, time: Double, name: String, action: JSONValue, origin: Origin, state: JSONValue,
-        patch: JSONPatch? = nil
+        patch: JSONPatch? = nil, effect: String? = nil
     ) {
+        self.effect = effect
         self.sequence = sequence
         self.time = time
         self.name = name

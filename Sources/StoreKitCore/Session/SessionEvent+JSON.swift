@@ -25,7 +25,33 @@ extension SessionEvent {
                 "dropped": .integer(Int64(end.dropped)),
                 "time": .double(end.time),
             ])
+        case .call(let call):
+            .object(Self.callMembers(call))
+        case .effectEnd(let end):
+            .object([
+                "kind": .string(Kind.effectEnd.rawValue),
+                "cause": .integer(Int64(end.cause)),
+                "effect": .string(end.effect),
+                "outcome": .string(end.outcome.rawValue),
+                "calls": .integer(Int64(end.calls)),
+                "sent": .integer(Int64(end.sent)),
+                "time": .double(end.time),
+            ])
         }
+    }
+
+    private static func callMembers(_ call: EffectCallEvent) -> [String: JSONValue] {
+        var members: [String: JSONValue] = [
+            "kind": .string(Kind.call.rawValue),
+            "cause": .integer(Int64(call.cause)),
+            "effect": .string(call.effect),
+            "index": .integer(Int64(call.index)),
+            "name": .string(call.name),
+            "time": .double(call.time),
+            "result": call.result.jsonValue,
+        ]
+        if let input = call.input { members["input"] = input }
+        return members
     }
 
     private static func actionMembers(_ event: ActionEvent) -> [String: JSONValue] {
@@ -47,6 +73,7 @@ extension SessionEvent {
         case .effect(let cause):
             members["origin"] = .string("effect")
             if let cause { members["cause"] = .integer(Int64(cause)) }
+            if let effect = event.effect { members["effect"] = .string(effect) }
         }
         return members
     }
@@ -75,6 +102,26 @@ extension SessionEvent {
                 "action": .array(header.redaction.actionPaths.map(JSONValue.string)),
             ])
         }
+        if !header.effects.isEmpty { members["effects"] = .array(header.effects.map(JSONValue.string)) }
         return members
+    }
+}
+
+extension EffectCallResult {
+    /// The result as its line holds it: `{"value": …}`, `{"error": {"type", "message", "value"?}}` or
+    /// `{"cancelled": true}`.
+    public var jsonValue: JSONValue {
+        switch self {
+        case .value(let value):
+            .object(["value": value])
+        case .error(let error):
+            .object([
+                "error": .object(
+                    ["type": .string(error.type), "message": .string(error.message)]
+                        .merging(error.value.map { ["value": $0] } ?? [:]) { $1 })
+            ])
+        case .cancelled:
+            .object(["cancelled": .bool(true)])
+        }
     }
 }

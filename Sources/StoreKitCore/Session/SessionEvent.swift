@@ -8,6 +8,10 @@ public enum SessionEvent: Sendable, Hashable {
     case gap(GapEvent)
     /// The end of the session.
     case end(EndEvent)
+    /// An input an effect run took through its context (format 2).
+    case call(EffectCallEvent)
+    /// The end of an effect run that took an input or sent an action (format 2).
+    case effectEnd(EffectEndEvent)
 
     /// The line's `kind` as written in the file.
     public var kind: Kind {
@@ -16,6 +20,8 @@ public enum SessionEvent: Sendable, Hashable {
         case .action: .action
         case .gap: .gap
         case .end: .end
+        case .call: .call
+        case .effectEnd: .effectEnd
         }
     }
 
@@ -29,5 +35,9 @@ public enum SessionEvent: Sendable, Hashable {
         case gap
         /// The end line.
         case end
+        /// An effect's call line.
+        case call
+        /// An effect run's end line.
+        case effectEnd
     }
 }

@@ -2,7 +2,8 @@ import StoreKitJSON
 
 /// The first line of every session: who recorded it, which store replays it, and the state it started from.
 public struct SessionHeader: Sendable, Hashable {
-    /// The format version of the file (``SessionFormat/version`` when written by this library).
+    /// The format version of the file: 2 when the store has replayable effects, else 1
+    /// (``SessionFormat/version(replayableEffects:)``).
     public var formatVersion: Int
     /// The session's id; a reconnect continues the same id.
     public var sessionID: String
@@ -22,14 +23,19 @@ public struct SessionHeader: Sendable, Hashable {
     public var metadata: [String: JSONValue]
     /// The paths the recorder redacted (see ``Redaction``); replay masks the same paths. Empty when none.
     public var redaction: Redaction
+    /// The names of the store's replayable effects (`replay: .rerun`), whose runs the session records and replay
+    /// reruns; empty in format 1.
+    public var effects: [String]
 
     /// Creates a session header.
+    /// - Parameter formatVersion: The format version; by default the one `effects` needs.
     public init(
-        formatVersion: Int = SessionFormat.version, sessionID: String, storeID: String, app: AppInfo,
+        formatVersion: Int? = nil, sessionID: String, storeID: String, app: AppInfo,
         startedAt: String, host: String, pid: Int, initialState: JSONValue, metadata: [String: JSONValue] = [:],
-        redaction: Redaction = Redaction()
+        redaction: Redaction = Redaction(), effects: [String] = []
     ) {
-        self.formatVersion = formatVersion
+        self.formatVersion = formatVersion ?? SessionFormat.version(replayableEffects: effects)
+        self.effects = effects
         self.sessionID = sessionID
         self.storeID = storeID
         self.app = app

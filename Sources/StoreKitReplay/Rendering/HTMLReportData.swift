@@ -35,7 +35,7 @@ struct HTMLReportData {
                 gaps.append(Self.gap(gap))
             case .end(let ended):
                 end = ended
-            case .header:
+            case .header, .call, .effectEnd:
                 break
             }
         }

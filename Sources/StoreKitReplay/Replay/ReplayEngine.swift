@@ -156,6 +156,8 @@ public struct ReplayEngine: Sendable {
                 needsResync = true
             case .end(let end):
                 run.end = end
+            case .call, .effectEnd:
+                break
             case .action(let action):
                 run.actionCount += 1
                 if let lastStep = options.lastStep, action.sequence > lastStep {
@@ -252,7 +254,7 @@ private struct ReplayRun {
         case .action: actionCount += 1
         case .gap(let gap): gaps.append(gap)
         case .end(let end): self.end = end
-        case .header: break
+        case .header, .call, .effectEnd: break
         }
     }
 

@@ -19,6 +19,8 @@ extension SessionEvent {
         case .action: self = .action(try Self.action(fields))
         case .gap: self = .gap(try Self.gap(fields))
         case .end: self = .end(try Self.end(fields))
+        case .call: self = .call(try Self.call(fields))
+        case .effectEnd: self = .effectEnd(try Self.effectEnd(fields))
         }
     }
 
@@ -38,7 +40,8 @@ extension SessionEvent {
             pid: try fields.optionalInteger("pid") ?? 0,
             initialState: try fields.value("initialState"),
             metadata: try fields.optionalObject("metadata")?.members ?? [:],
-            redaction: try redaction(fields.optionalObject("redacted")))
+            redaction: try redaction(fields.optionalObject("redacted")),
+            effects: try fields.optionalStrings("effects") ?? [])
     }
 
     private static func redaction(_ fields: EventFields?) throws(SessionEventDecodingError) -> Redaction {
@@ -81,7 +84,8 @@ extension SessionEvent {
             action: try fields.value("action"),
             origin: origin,
             state: state,
-            patch: patch)
+            patch: patch,
+            effect: try fields.optionalString("effect"))
     }
 
     private static func gap(_ fields: EventFields) throws(SessionEventDecodingError) -> GapEvent {
@@ -110,6 +114,74 @@ extension SessionEvent {
             actions: try fields.integer("actions"),
             dropped: try fields.optionalInteger("dropped") ?? 0,
             time: try fields.number("time"))
+    }
+}
+
+extension SessionEvent {
+    private static func call(_ fields: EventFields) throws(SessionEventDecodingError) -> EffectCallEvent {
+        let (cause, effect) = try runKey(fields)
+        let index = try fields.integer("index")
+        guard index >= 0 else {
+            throw SessionEventDecodingError(path: "index", message: "is \(index); a run's calls count from 0")
+        }
+        let name = try fields.string("name")
+        if name.hasPrefix("$"), EffectCallEvent.BuiltIn(rawValue: name) == nil {
+            let known = EffectCallEvent.BuiltIn.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            throw SessionEventDecodingError(
+                path: "name", message: "is '\(name.escapingControls())'; names starting with '$' are built in: \(known)")
+        }
+        return EffectCallEvent(
+            cause: cause, effect: effect, index: index, name: name, time: try fields.number("time"),
+            input: fields.members["input"], result: try callResult(fields.object("result")))
+    }
+
+    private static func callResult(_ fields: EventFields) throws(SessionEventDecodingError) -> EffectCallResult {
+        guard fields.members.count == 1, let (key, value) = fields.members.first else {
+            throw SessionEventDecodingError(
+                path: "result", message: "has \(fields.members.count) members; expected one of 'value', 'error' or 'cancelled'")
+        }
+        switch key {
+        case "value":
+            return .value(value)
+        case "error":
+            let error = try fields.object("error")
+            return .error(
+                RecordedCallError(
+                    type: try error.string("type"), message: try error.string("message"), value: error.members["value"]))
+        case "cancelled":
+            guard value == .bool(true) else {
+                throw SessionEventDecodingError(path: "result.cancelled", message: "is \(value.typeName); expected true")
+            }
+            return .cancelled
+        default:
+            throw SessionEventDecodingError(
+                path: "result", message: "has '\(key.escapingControls())'; expected one of 'value', 'error' or 'cancelled'")
+        }
+    }
+
+    private static func effectEnd(_ fields: EventFields) throws(SessionEventDecodingError) -> EffectEndEvent {
+        let (cause, effect) = try runKey(fields)
+        let outcomeText = try fields.string("outcome")
+        guard let outcome = EffectEndEvent.Outcome(rawValue: outcomeText) else {
+            let known = EffectEndEvent.Outcome.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            throw SessionEventDecodingError(
+                path: "outcome", message: "is '\(outcomeText.escapingControls())'; expected one of \(known)")
+        }
+        let calls = try fields.integer("calls")
+        let sent = try fields.integer("sent")
+        guard calls >= 0 else { throw SessionEventDecodingError(path: "calls", message: "is \(calls); expected 0 or more") }
+        guard sent >= 0 else { throw SessionEventDecodingError(path: "sent", message: "is \(sent); expected 0 or more") }
+        return EffectEndEvent(
+            cause: cause, effect: effect, outcome: outcome, calls: calls, sent: sent, time: try fields.number("time"))
+    }
+
+    /// The run an effect line belongs to: the cause's sequence number and the effect's name.
+    private static func runKey(_ fields: EventFields) throws(SessionEventDecodingError) -> (Int, String) {
+        let cause = try fields.integer("cause")
+        guard cause >= 1 else {
+            throw SessionEventDecodingError(path: "cause", message: "is \(cause); sequence numbers start at 1")
+        }
+        return (cause, try fields.string("effect"))
     }
 }
 

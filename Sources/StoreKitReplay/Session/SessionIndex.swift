@@ -129,6 +129,8 @@ public struct SessionIndex: Sendable, Equatable {
                     entry.lostInGaps += gap.count
                 case .end(let end):
                     entry.status = end.reason.rawValue
+                case .call, .effectEnd:
+                    break
                 }
             }
         } catch {

@@ -38,6 +38,8 @@ public struct SessionLineDecoder: Sendable {
     private var parserMemory = JSONParserMemory()
     private var base = PatchBase.known(.null)
     private var covered = Covered.exactly(0)
+    /// The rules between effect lines, for the header's format version.
+    private var effectLines = EffectLineOrder(formatVersion: SessionFormat.version)
 
     /// Whether the header came yet.
     private enum HeaderStatus {
@@ -162,8 +164,11 @@ public struct SessionLineDecoder: Sendable {
             covered = .atLeast(0)
             throw refusal(.missingHeader(foundKind: event.kind.rawValue))
         }
+        if let problem = effectLines.admit(event, covered: covered.number) {
+            throw refusal(.effectLine(problem))
+        }
         switch event {
-        case .header, .end:
+        case .header, .end, .call, .effectEnd:
             return event
         case .gap(let gap):
             let before = covered
@@ -196,10 +201,12 @@ public struct SessionLineDecoder: Sendable {
         case .unknown:
             header = .seen  // The first line was refused already; this one is taken as the header it lacked.
             base = .known(found.initialState)
+            effectLines = EffectLineOrder(formatVersion: found.formatVersion)
         case .notYet:
             header = .seen
             base = .known(found.initialState)
-            guard found.formatVersion == SessionFormat.version else {
+            effectLines = EffectLineOrder(formatVersion: found.formatVersion)
+            guard SessionFormat.readableVersions.contains(found.formatVersion) else {
                 throw refusal(.unsupportedFormat(found.formatVersion))
             }
         }

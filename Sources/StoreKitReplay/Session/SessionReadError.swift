@@ -38,6 +38,8 @@ public struct SessionReadError: Error, Sendable, CustomStringConvertible {
         case sequenceSkipped(sequence: Int, covered: Int)
         /// A `gap` line does not start right after `covered`, the last sequence number the lines before it cover.
         case gapNotContiguous(first: Int, last: Int, covered: Int)
+        /// An effect line breaks the rules between effect lines.
+        case effectLine(EffectLineProblem)
     }
 
     /// The file's path, or `<stdin>`.
@@ -84,13 +86,15 @@ public struct SessionReadError: Error, Sendable, CustomStringConvertible {
         case .duplicateHeader:
             "a second 'session' header line; a session has exactly one, on its first line"
         case .unsupportedFormat(let version):
-            "format version \(version) is not supported (this reader reads version \(SessionFormat.version))"
+            "format version \(version) is not supported (this reader reads versions \(SessionFormat.readableVersions.lowerBound) to \(SessionFormat.readableVersions.upperBound))"
         case .sequenceNotIncreasing(let sequence, let covered):
             "seq \(sequence) repeats or goes backwards: the lines before it cover sequence numbers up to \(covered)"
         case .sequenceSkipped(let sequence, let covered):
             "seq \(sequence) skips \(Self.range(covered + 1, sequence - 1)) with no 'gap' line for them (the lines before it cover up to \(covered))"
         case .gapNotContiguous(let first, let last, let covered):
             "gap \(Self.range(first, last)) does not start right after the sequence numbers already covered (up to \(covered)); it must start at \(covered + 1)"
+        case .effectLine(let problem):
+            "\(problem)"
         }
     }
 
