@@ -3,7 +3,7 @@
 /// The store starts every registered effect for every action, after the reducer and the interceptors ran, in a
 /// `Task`, with the action and the state after it. Actions an effect sends are dispatched like any other, marked
 /// as coming from an effect and naming the action that caused them, so a recording holds them and replay never
-/// needs to run effects.
+/// never runs an effect it is not told to rerun (``EffectReplay``).
 ///
 /// ```swift
 /// let postScore = Effect<Scoreboard.State, Scoreboard.Action>.dispatchingOne { action, state in
@@ -14,8 +14,11 @@
 /// The full form, ``init(_:handling:)``, gets an ``EffectContext`` instead: the current state at any moment,
 /// `send`, and cancellation by id for long-running work such as timers.
 public struct Effect<State: Sendable, Action: Sendable>: Sendable {
-    /// A name for logs and test failures.
+    /// A name for logs, test failures and the session's effect lines; the names of a store's replayable effects
+    /// are unique.
     public let name: String
+    /// Whether replay reruns the effect against its recorded inputs (``EffectReplay/rerun``) or never runs it.
+    public let replay: EffectReplay
     private let work:
         @Sendable (_ action: Action, _ stateAfterAction: State, _ context: EffectContext<State, Action>) async -> Void
 
@@ -23,12 +26,16 @@ public struct Effect<State: Sendable, Action: Sendable>: Sendable {
     /// - Parameters:
     ///   - name: A name for logs and test failures.
     ///   - run: The work; it may send any number of actions, at any time before it returns.
+    ///   - replay: Whether replay reruns the effect against its recorded inputs; ``EffectReplay/skipped`` by default.
     public init(
-        _ name: String = "effect",
+        _ name: String = "effect", replay: EffectReplay = .skipped,
         run: @escaping @Sendable (_ action: Action, _ state: State, _ send: Send<Action>) async -> Void
     ) {
         self.name = name
-        self.work = { action, stateAfterAction, context in await run(action, stateAfterAction, context.sender) }
+        self.replay = replay
+        self.work = { action, stateAfterAction, context in
+            await run(action, stateAfterAction, Send { answer in context.send(answer) })
+        }
     }
 
     /// The full form: every action, and a context to read the current state, send, and cancel by id.
@@ -52,12 +59,15 @@ public struct Effect<State: Sendable, Action: Sendable>: Sendable {
     /// ```
     /// - Parameters:
     ///   - name: A name for logs and test failures (`Store.waitForEffects(timeout:)` names effects still running).
+    ///   - replay: Whether replay reruns the effect against the inputs it took through `context`
+    ///     (``EffectReplay/rerun``) or never runs it (``EffectReplay/skipped``, the default).
     ///   - handling: The work for one action; it may send any number of actions before it returns.
     public init(
-        _ name: String = "effect",
+        _ name: String = "effect", replay: EffectReplay = .skipped,
         handling: @escaping @Sendable (_ action: Action, _ context: EffectContext<State, Action>) async -> Void
     ) {
         self.name = name
+        self.replay = replay
         self.work = { action, _, context in await handling(action, context) }
     }
 
@@ -67,39 +77,58 @@ public struct Effect<State: Sendable, Action: Sendable>: Sendable {
     /// Outside a store, the context's `state` is always `state`, and cancellation ids reach only the work this
     /// one call runs.
     public func perform(_ action: Action, state: State, send: Send<Action>) async {
+        let run = EffectRun(
+            cause: 0, effect: name, isReplayable: false, inputs: .live(sinks: [], clock: EffectClock.Base(ContinuousClock())))
         let context = EffectContext<State, Action>(
-            cause: 0, readState: { state }, sender: send, cancellations: EffectCancellations())
+            cause: 0, readState: { state }, sender: send, cancellations: EffectCancellations(), run: run)
         await work(action, state, context)
     }
 
-    /// Runs the effect once inside a store, with the state after `action` and the store's context.
-    func perform(_ action: Action, stateAfterAction: State, context: EffectContext<State, Action>) async {
+    /// Runs the effect once inside a store (or a replay), with the state after `action` and the store's context.
+    package func perform(_ action: Action, stateAfterAction: State, context: EffectContext<State, Action>) async {
         await work(action, stateAfterAction, context)
+    }
+
+    /// The same effect under another name.
+    func renamed(_ newName: String) -> Effect {
+        Effect(name: newName, replay: replay, work: work)
+    }
+
+    private init(
+        name: String, replay: EffectReplay,
+        work: @escaping @Sendable (Action, State, EffectContext<State, Action>) async -> Void
+    ) {
+        self.name = name
+        self.replay = replay
+        self.work = work
     }
 
     /// An effect that answers an action with at most one action (`nil` for none).
     public static func dispatchingOne(
-        _ name: String = "effect", _ body: @escaping @Sendable (_ action: Action, _ state: State) async -> Action?
+        _ name: String = "effect", replay: EffectReplay = .skipped,
+        _ body: @escaping @Sendable (_ action: Action, _ state: State) async -> Action?
     ) -> Effect {
-        Effect(name) { action, state, send in
+        Effect(name, replay: replay) { action, state, send in
             if let answer = await body(action, state) { send(answer) }
         }
     }
 
     /// An effect that answers an action with any number of actions, dispatched in order.
     public static func dispatchingMultiple(
-        _ name: String = "effect", _ body: @escaping @Sendable (_ action: Action, _ state: State) async -> [Action]
+        _ name: String = "effect", replay: EffectReplay = .skipped,
+        _ body: @escaping @Sendable (_ action: Action, _ state: State) async -> [Action]
     ) -> Effect {
-        Effect(name) { action, state, send in
+        Effect(name, replay: replay) { action, state, send in
             for answer in await body(action, state) { send(answer) }
         }
     }
 
     /// An effect that never dispatches, such as logging or persistence.
     public static func nonDispatching(
-        _ name: String = "effect", _ body: @escaping @Sendable (_ action: Action, _ state: State) async -> Void
+        _ name: String = "effect", replay: EffectReplay = .skipped,
+        _ body: @escaping @Sendable (_ action: Action, _ state: State) async -> Void
     ) -> Effect {
-        Effect(name) { action, state, _ in await body(action, state) }
+        Effect(name, replay: replay) { action, state, _ in await body(action, state) }
     }
 }
 

@@ -5,7 +5,7 @@ import Foundation
 /// Decisions follow dispatch order (the sequence number of the action whose effect runs the work), not the order
 /// effect tasks happen to run in, so "start, then stop" sent back to back stops the work even when the stop's effect
 /// runs first.
-final class EffectCancellations: @unchecked Sendable {
+package final class EffectCancellations: @unchecked Sendable {
     private struct Running {
         let startedBy: Int
         let task: Task<Void, Never>
@@ -20,6 +20,14 @@ final class EffectCancellations: @unchecked Sendable {
     private let lock = NSLock()
     private var groups: [AnyHashable: Group] = [:]
     private var nextToken: UInt64 = 0
+    /// Starts the task that runs one cancellable work.
+    private let startTask: @Sendable (_ work: @escaping @Sendable () async -> Void) -> Task<Void, Never>
+
+    /// Cancellable work whose tasks `startTask` starts (replay starts them on its own executor); by default a plain
+    /// `Task`.
+    package init(startTask: @escaping @Sendable (_ work: @escaping @Sendable () async -> Void) -> Task<Void, Never> = { work in Task { await work() } }) {
+        self.startTask = startTask
+    }
 
     /// Runs `work` under `id` for the action `sequence` and returns when it has ended (or was cancelled first).
     func run(
@@ -57,7 +65,7 @@ final class EffectCancellations: @unchecked Sendable {
         }
         nextToken += 1
         let token = nextToken
-        let task = Task {
+        let task = startTask {
             do {
                 try await work()
             } catch {

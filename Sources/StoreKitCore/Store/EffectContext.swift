@@ -27,14 +27,25 @@ public struct EffectContext<State: Sendable, Action: Sendable>: Sendable {
     let readState: @Sendable () -> State
     let sender: Send<Action>
     let cancellations: EffectCancellations
+    /// The run this context serves: where its inputs come from and go.
+    let run: EffectRun
 
-    init(
-        cause: Int, readState: @escaping @Sendable () -> State, sender: Send<Action>, cancellations: EffectCancellations
+    /// A context for one run of an effect.
+    /// - Parameters:
+    ///   - cause: The sequence number of the action the effect handles.
+    ///   - readState: Reads the store's current state.
+    ///   - sender: Where the actions the effect sends go.
+    ///   - cancellations: The store's cancellable work.
+    ///   - run: The run: where its inputs come from and go.
+    package init(
+        cause: Int, readState: @escaping @Sendable () -> State, sender: Send<Action>, cancellations: EffectCancellations,
+        run: EffectRun
     ) {
         self.cause = cause
         self.readState = readState
         self.sender = sender
         self.cancellations = cancellations
+        self.run = run
     }
 
     /// The store's current state, read at the call (it may have moved on since the action the effect handles).
@@ -42,6 +53,7 @@ public struct EffectContext<State: Sendable, Action: Sendable>: Sendable {
 
     /// Dispatches `action`, marked as coming from an effect and naming the action that caused it.
     public func send(_ action: Action) {
+        run.noteSent()
         sender(action)
     }
 

@@ -38,11 +38,14 @@ public struct DispatchContext: Sendable, Hashable {
     public var origin: Origin
     /// Monotonic time of the dispatch, in nanoseconds since the store was created.
     public var uptimeNanoseconds: UInt64
+    /// The name of the effect that sent the action, when an effect did.
+    public var effect: String?
 
     /// Creates a dispatch context.
-    public init(sequence: Int, origin: Origin, uptimeNanoseconds: UInt64) {
+    public init(sequence: Int, origin: Origin, uptimeNanoseconds: UInt64, effect: String? = nil) {
         self.sequence = sequence
         self.origin = origin
         self.uptimeNanoseconds = uptimeNanoseconds
+        self.effect = effect
     }
 }

@@ -29,6 +29,8 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     let createdAt = MonotonicClock.nanoseconds()
     private let effectTasks = EffectTasks()
     private let cancellations = EffectCancellations()
+    /// The clock effects read and sleep on through their context.
+    private let effectClock: EffectClock.Base
 
     // Guarded by `lock`.
     private var current: State
@@ -39,7 +41,9 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     private var sequence = 0
     private var isDispatching = false
     private var actionBeingReduced: Action?
-    private var pending: [(Action, DispatchContext.Origin)] = []
+    private var pending: [(Action, DispatchContext.Origin, effect: String?)] = []
+    /// The interceptors that record what effect runs take and how they end.
+    private var effectInputSinks: [any EffectInputSink] = []
 
     /// Creates a store.
     /// - Parameters:
@@ -47,14 +51,40 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     ///   - reducer: How actions change the state.
     ///   - effects: Asynchronous reactions to actions.
     ///   - interceptors: Watchers of every applied action, such as a ``SessionRecorder``.
+    ///   - clock: The clock effects read and sleep on through ``EffectContext/clock``; a test passes a clock it
+    ///     advances itself.
     public init(
         initialState: State, reducer: Reducer<State, Action>, effects: [Effect<State, Action>] = [],
-        interceptors: [any Interceptor<State, Action>] = []
+        interceptors: [any Interceptor<State, Action>] = [], clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.current = initialState
         self.reducer = reducer
-        self.effects = effects
-        self.interceptors = interceptors
+        self.effects = []
+        self.interceptors = []
+        self.effectClock = EffectClock.Base(clock, storeCreatedAt: createdAt)
+        for effect in effects { self.effects.append(Self.uniquelyNamed(effect, among: self.effects)) }
+        for interceptor in interceptors { add(interceptor) }
+    }
+
+    /// The names of the replayable effects (``EffectReplay/rerun``), in registration order.
+    package var replayableEffectNames: [String] {
+        lock.withLock { effects.filter { $0.replay == .rerun }.map(\.name) }
+    }
+
+    /// `effect`, renamed `name#2`, `name#3` … when it is replayable and a replayable effect in `effects` has its
+    /// name already: replay finds a run's effect by name.
+    private static func uniquelyNamed(_ effect: Effect<State, Action>, among effects: [Effect<State, Action>]) -> Effect<State, Action> {
+        guard effect.replay == .rerun else { return effect }
+        let taken = Set(effects.filter { $0.replay == .rerun }.map(\.name))
+        guard taken.contains(effect.name) else { return effect }
+        let number = (2...).first { !taken.contains("\(effect.name)#\($0)") }!
+        return effect.renamed("\(effect.name)#\(number)")
+    }
+
+    /// Adds an interceptor (and, when it records effect inputs, a sink for them); call with the lock held.
+    private func add(_ interceptor: any Interceptor<State, Action>) {
+        interceptors.append(interceptor)
+        if let sink = interceptor as? any EffectInputSink { effectInputSinks.append(sink) }
     }
 
     /// The current state.
@@ -70,10 +100,10 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     /// Applies `action` and returns its sequence number in the store (1, 2, 3 ...).
     @discardableResult
     public func dispatch(_ action: Action) -> Int {
-        dispatch(action, origin: .app)
+        dispatch(action, origin: .app, effect: nil)
     }
 
-    private func dispatch(_ action: Action, origin: DispatchContext.Origin) -> Int {
+    private func dispatch(_ action: Action, origin: DispatchContext.Origin, effect: String?) -> Int {
         lock.lock()
         defer { lock.unlock() }
         if let actionBeingReduced {
@@ -82,25 +112,26 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
                     + "reducers must be pure: dispatch \(action) from an effect or from app code instead")
         }
         if isDispatching {
-            pending.append((action, origin))
+            pending.append((action, origin, effect))
             return sequence + pending.count
         }
         isDispatching = true
         defer { isDispatching = false }
-        let assigned = apply(action, origin: origin)
+        let assigned = apply(action, origin: origin, effect: effect)
         while !pending.isEmpty {
-            let (next, nextOrigin) = pending.removeFirst()
-            apply(next, origin: nextOrigin)
+            let (next, nextOrigin, nextEffect) = pending.removeFirst()
+            apply(next, origin: nextOrigin, effect: nextEffect)
         }
         return assigned
     }
 
     /// Runs one action through the whole dispatch order; call with the lock held.
     @discardableResult
-    private func apply(_ action: Action, origin: DispatchContext.Origin) -> Int {
+    private func apply(_ action: Action, origin: DispatchContext.Origin, effect sender: String?) -> Int {
         sequence += 1
         let context = DispatchContext(
-            sequence: sequence, origin: origin, uptimeNanoseconds: MonotonicClock.nanoseconds() &- createdAt)
+            sequence: sequence, origin: origin, uptimeNanoseconds: MonotonicClock.nanoseconds() &- createdAt,
+            effect: sender)
         let oldState = current
         var newState = oldState
         actionBeingReduced = action
@@ -114,14 +145,20 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
             interceptor.actionDispatched(action, oldState: oldState, newState: newState, context: context)
         }
         let cause = context.sequence
-        let send = Send<Action> { [weak self] answer in _ = self?.dispatch(answer, origin: .effect(cause: cause)) }
         let published = newState
-        let effectContext = EffectContext<State, Action>(
-            cause: cause, readState: { [weak self] in self?.state ?? published }, sender: send,
-            cancellations: cancellations)
+        let inputs = EffectRun.Inputs.live(sinks: effectInputSinks, clock: effectClock)
         for effect in effects {
-            effectTasks.start(effectName: effect.name, sequence: cause, action: action) {
+            let name = effect.name
+            let send = Send<Action> { [weak self] answer in
+                _ = self?.dispatch(answer, origin: .effect(cause: cause), effect: name)
+            }
+            let run = EffectRun(cause: cause, effect: name, isReplayable: effect.replay == .rerun, inputs: inputs)
+            let effectContext = EffectContext<State, Action>(
+                cause: cause, readState: { [weak self] in self?.state ?? published }, sender: send,
+                cancellations: cancellations, run: run)
+            effectTasks.start(effectName: name, sequence: cause, action: action) {
                 await effect.perform(action, stateAfterAction: published, context: effectContext)
+                run.finish(cancelled: Task.isCancelled)
             }
         }
         return context.sequence
@@ -129,7 +166,7 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
 
     /// Adds an interceptor; it sees every action applied from now on.
     public func register(interceptor: some Interceptor<State, Action>) {
-        lock.withLock { interceptors.append(interceptor) }
+        lock.withLock { add(interceptor) }
     }
 
     /// Reads the current state and registers the interceptor made from it in one step, so no action is applied
@@ -139,14 +176,17 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     public func register<I: Interceptor<State, Action>>(_ make: (_ currentState: State) throws -> I) rethrows -> I {
         try lock.withLock {
             let interceptor = try make(current)
-            interceptors.append(interceptor)
+            add(interceptor)
             return interceptor
         }
     }
 
     /// Adds an effect; it is started for every action applied from now on.
+    ///
+    /// A replayable effect whose name a replayable effect of the store has already is renamed `name#2` (then `#3`
+    /// …), in registration order, since replay finds a run's effect by its name.
     public func register(effect: Effect<State, Action>) {
-        lock.withLock { effects.append(effect) }
+        lock.withLock { effects.append(Self.uniquelyNamed(effect, among: effects)) }
     }
 
     /// Waits until every effect task has finished, including tasks started by actions that effects dispatched.
