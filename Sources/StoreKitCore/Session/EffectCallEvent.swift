@@ -47,6 +47,9 @@ public struct EffectCallEvent: Sendable, Hashable {
         case uuid = "$uuid"
         /// A random number drawn with ``EffectContext/random(in:)``; the value is the number.
         case random = "$random"
+        /// A reading of ``EffectContext/state``; the value is how many steps after the run's cause the state read
+        /// is (0: the state right after the cause).
+        case state = "$state"
     }
 }
 

@@ -80,13 +80,30 @@ public struct Effect<State: Sendable, Action: Sendable>: Sendable {
         let run = EffectRun(
             cause: 0, effect: name, isReplayable: false, inputs: .live(sinks: [], clock: EffectClock.Base(ContinuousClock())))
         let context = EffectContext<State, Action>(
-            cause: 0, readState: { state }, sender: send, cancellations: EffectCancellations(), run: run)
+            cause: 0, readState: { _ in (0, state) }, sender: send, cancellations: EffectCancellations(), run: run)
         await work(action, state, context)
     }
 
     /// Runs the effect once inside a store (or a replay), with the state after `action` and the store's context.
     package func perform(_ action: Action, stateAfterAction: State, context: EffectContext<State, Action>) async {
         await work(action, stateAfterAction, context)
+    }
+
+    /// `effects`, each replayable one whose name an earlier replayable one has renamed `name#2`, `name#3` …: the
+    /// names a store gives them, by which replay finds a run's effect.
+    package static func uniquelyNamed(_ effects: [Effect]) -> [Effect] {
+        var named: [Effect] = []
+        var taken: Set<String> = []
+        for effect in effects {
+            guard effect.replay == .rerun else {
+                named.append(effect)
+                continue
+            }
+            let name = taken.contains(effect.name) ? (2...).lazy.map { "\(effect.name)#\($0)" }.first { !taken.contains($0) }! : effect.name
+            taken.insert(name)
+            named.append(name == effect.name ? effect : effect.renamed(name))
+        }
+        return named
     }
 
     /// The same effect under another name.

@@ -24,7 +24,9 @@
 public struct EffectContext<State: Sendable, Action: Sendable>: Sendable {
     /// The sequence number of the action the effect is handling (0 outside a store).
     let cause: Int
-    let readState: @Sendable () -> State
+    /// Reads the state: the store's current one with its sequence number (`nil`), or in replay the one after the
+    /// step given.
+    let readState: @Sendable (_ atSequence: Int?) -> (sequence: Int, state: State)
     let sender: Send<Action>
     let cancellations: EffectCancellations
     /// The run this context serves: where its inputs come from and go.
@@ -33,12 +35,14 @@ public struct EffectContext<State: Sendable, Action: Sendable>: Sendable {
     /// A context for one run of an effect.
     /// - Parameters:
     ///   - cause: The sequence number of the action the effect handles.
-    ///   - readState: Reads the store's current state.
+    ///   - readState: Reads the store's current state and its sequence number, or (given a sequence number, in
+    ///     replay) the state after that step.
     ///   - sender: Where the actions the effect sends go.
     ///   - cancellations: The store's cancellable work.
     ///   - run: The run: where its inputs come from and go.
     package init(
-        cause: Int, readState: @escaping @Sendable () -> State, sender: Send<Action>, cancellations: EffectCancellations,
+        cause: Int, readState: @escaping @Sendable (_ atSequence: Int?) -> (sequence: Int, state: State),
+        sender: Send<Action>, cancellations: EffectCancellations,
         run: EffectRun
     ) {
         self.cause = cause
@@ -49,7 +53,21 @@ public struct EffectContext<State: Sendable, Action: Sendable>: Sendable {
     }
 
     /// The store's current state, read at the call (it may have moved on since the action the effect handles).
-    public var state: State { readState() }
+    ///
+    /// In a replayable effect the reading is an input like a call: replay hands back the state after the same step
+    /// (counted from the action the effect handles), whenever the rerun reads it.
+    public var state: State {
+        guard run.isReplayable else { return readState(nil).state }
+        switch run.inputs {
+        case .live:
+            let (sequence, state) = readState(nil)
+            _ = run.takeNow(EffectCallEvent.BuiltIn.state.rawValue, input: nil) { max(0, sequence - cause) }
+            return state
+        case .replayed:
+            let offset = run.takeNow(EffectCallEvent.BuiltIn.state.rawValue, input: nil) { 0 }
+            return readState(cause + offset).state
+        }
+    }
 
     /// Dispatches `action`, marked as coming from an effect and naming the action that caused it.
     public func send(_ action: Action) {

@@ -59,10 +59,9 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     ) {
         self.current = initialState
         self.reducer = reducer
-        self.effects = []
         self.interceptors = []
         self.effectClock = EffectClock.Base(clock, storeCreatedAt: createdAt)
-        for effect in effects { self.effects.append(Self.uniquelyNamed(effect, among: self.effects)) }
+        self.effects = Effect.uniquelyNamed(effects)
         for interceptor in interceptors { add(interceptor) }
     }
 
@@ -71,15 +70,6 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
         lock.withLock { effects.filter { $0.replay == .rerun }.map(\.name) }
     }
 
-    /// `effect`, renamed `name#2`, `name#3` … when it is replayable and a replayable effect in `effects` has its
-    /// name already: replay finds a run's effect by name.
-    private static func uniquelyNamed(_ effect: Effect<State, Action>, among effects: [Effect<State, Action>]) -> Effect<State, Action> {
-        guard effect.replay == .rerun else { return effect }
-        let taken = Set(effects.filter { $0.replay == .rerun }.map(\.name))
-        guard taken.contains(effect.name) else { return effect }
-        let number = (2...).first { !taken.contains("\(effect.name)#\($0)") }!
-        return effect.renamed("\(effect.name)#\(number)")
-    }
 
     /// Adds an interceptor (and, when it records effect inputs, a sink for them); call with the lock held.
     private func add(_ interceptor: any Interceptor<State, Action>) {
@@ -90,6 +80,11 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     /// The current state.
     public var state: State {
         lock.withLock { current }
+    }
+
+    /// The current state and the sequence number of the action that made it, read together.
+    private var stateAndSequence: (sequence: Int, state: State) {
+        lock.withLock { (sequence, current) }
     }
 
     /// The value `selector` selects from the current state.
@@ -154,7 +149,7 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
             }
             let run = EffectRun(cause: cause, effect: name, isReplayable: effect.replay == .rerun, inputs: inputs)
             let effectContext = EffectContext<State, Action>(
-                cause: cause, readState: { [weak self] in self?.state ?? published }, sender: send,
+                cause: cause, readState: { [weak self] _ in self?.stateAndSequence ?? (cause, published) }, sender: send,
                 cancellations: cancellations, run: run)
             effectTasks.start(effectName: name, sequence: cause, action: action) {
                 await effect.perform(action, stateAfterAction: published, context: effectContext)
@@ -186,7 +181,7 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     /// A replayable effect whose name a replayable effect of the store has already is renamed `name#2` (then `#3`
     /// …), in registration order, since replay finds a run's effect by its name.
     public func register(effect: Effect<State, Action>) {
-        lock.withLock { effects.append(Self.uniquelyNamed(effect, among: effects)) }
+        lock.withLock { effects = Effect.uniquelyNamed(effects + [effect]) }
     }
 
     /// Waits until every effect task has finished, including tasks started by actions that effects dispatched.

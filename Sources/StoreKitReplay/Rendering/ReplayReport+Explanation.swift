@@ -14,7 +14,17 @@ extension ReplayReport {
         func say(_ text: String) { lines.append(RenderedLine(.text, text)) }
         switch verdict {
         case .match:
-            say("match: all \(stepsMatched) replayed states equal the recorded ones")
+            let compared =
+                effects.runsReplayed == 0
+                ? "all \(stepsMatched) replayed states equal the recorded ones"
+                : "\(stepsMatched) states and \(effects.actionsEqual) effect actions equal (\(Self.count(effects.runsReplayed, "effect run")) replayed from \(Self.count(effects.inputsFed, "recorded input")))"
+            say("match: \(compared)\(effectsNotChecked.map { "; \($0)" } ?? "")")
+        case .effectDiverged(let divergence):
+            lines += divergence.explanationLines(actionCount: actionCount)
+            if effectDivergences.count > 1 {
+                say("  \(effectDivergences.count) effect runs diverged, at steps \(effectDivergences.map { String($0.step) }.joined(separator: ", "))")
+            }
+            if let notChecked = effectsNotChecked { say("  \(notChecked)") }
         case .diverged(let divergence):
             say("diverged at step \(divergence.step) of \(actionCount)")
             say("  action  \(divergence.actionName.escapingControls()) \(divergence.action.canonicalString)    (\(divergence.originText), \(Self.seconds(divergence.time)) in)")
@@ -33,6 +43,9 @@ extension ReplayReport {
             if let note = divergence.comparedAsJSON { say("  note    \(note)") }
             if divergences.count > 1 {
                 say("  \(divergences.count) diverging steps: \(divergences.map { String($0.step) }.joined(separator: ", "))")
+            }
+            if !effectDivergences.isEmpty {
+                say("  effect runs also diverged, at steps \(effectDivergences.map { String($0.step) }.joined(separator: ", "))")
             }
         case .incomplete:
             say("incomplete: the session has \(gapSummary); the \(stepsMatched) steps that could be checked match")
@@ -76,13 +89,29 @@ extension ReplayReport {
         let readToTheEnd: Bool
         switch verdict {
         case .undecodable, .unknownStore: readToTheEnd = false
-        case .match, .diverged, .incomplete: readToTheEnd = true
+        case .match, .diverged, .effectDiverged, .incomplete: readToTheEnd = true
         }
         guard readToTheEnd else {
             return "\(source): store \"\(storeID)\", recorded by \(recordedBy) on \(day); replay stopped before the end"
         }
         let unfinished = end == nil ? ", no end line (cut off)" : ""
         return "\(source): store \"\(storeID)\", \(actionCount) actions, recorded by \(recordedBy) on \(day)\(unfinished)"
+    }
+
+    /// What of the session's effects was not checked, and why, in one clause; `nil` when everything was.
+    var effectsNotChecked: String? {
+        guard !effects.notChecked.isEmpty else { return nil }
+        let parts = effects.notChecked.map { skipped in
+            let subject = skipped.actions > 0 ? Self.count(skipped.actions, "effect action") : "effect runs"
+            let names = skipped.effects.isEmpty ? "" : " (\(skipped.effects.map { "'\($0.escapingControls())'" }.joined(separator: ", ")))"
+            return "\(subject) \(skipped.reason.phrase)\(names)"
+        }
+        return "not checked: \(parts.joined(separator: ", "))"
+    }
+
+    /// `1 thing` or `n things`.
+    static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 
     private var gapSummary: String {
@@ -126,5 +155,66 @@ extension String {
     /// The string with leading zeros up to `width` characters.
     fileprivate func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
+
+extension EffectDivergence {
+    /// The divergence as a report shows it: where, which run, and the `-` recorded / `+` rerun lines.
+    func explanationLines(actionCount: Int) -> [RenderedLine] {
+        var lines = [
+            RenderedLine(
+                .text,
+                "effect diverged at step \(step) of \(actionCount): \"\(effect.escapingControls())\", started by step \(cause)\(causeName.isEmpty ? "" : " \(causeName.escapingControls())")")
+        ]
+        func say(_ text: String) { lines.append(RenderedLine(.text, "  " + text)) }
+        func removed(_ action: EffectAction) {
+            lines.append(RenderedLine(.removed, "  - \(action.name.escapingControls()) \(action.action.canonicalString)"))
+        }
+        func added(_ action: EffectAction) {
+            lines.append(RenderedLine(.added, "  + \(action.name.escapingControls()) \(action.action.canonicalString)"))
+        }
+        switch kind {
+        case .actionNotRecorded(let sent):
+            say("the effect sent an action the recording does not have (+ sent)")
+            added(sent)
+        case .actionNotSent(let recorded):
+            say("the effect did not send the action recorded at step \(recorded.step.map(String.init) ?? "?") (- recorded)")
+            removed(recorded)
+        case .actionDiffers(let recorded, let sent, let diff):
+            say("the effect sent another action (- recorded at step \(recorded.step.map(String.init) ?? "?"), + sent)")
+            removed(recorded)
+            added(sent)
+            if recorded.name == sent.name { lines += diff.renderedLines().map { $0.prefixed("    ") } }
+        case .callNotRecorded(let name, let index):
+            say("the effect made call '\(name.escapingControls())' (index \(index) of its run), which the recording does not have")
+        case .callNotMade(let name, let index):
+            say("the recording has call '\(name.escapingControls())' (index \(index) of its run), which the effect did not make")
+        case .callChanged(let index, let recorded, let made):
+            say("the effect made call '\(made.escapingControls())' where the recording has '\(recorded.escapingControls())' (index \(index) of its run)")
+        case .callInputDiffers(let name, let index, let diff):
+            say("the effect gave call '\(name.escapingControls())' (index \(index) of its run) another input (- recorded, + given)")
+            lines += diff.renderedLines().map { $0.prefixed("    ") }
+        case .callResultDoesNotDecode(let name, let index, let expected, let message):
+            say("the recorded result of call '\(name.escapingControls())' (index \(index) of its run) does not decode as \(expected.escapingControls()): \(message.escapingControls())")
+        case .cancellationChanged(let name, let index, let recordedCancelled):
+            say(
+                recordedCancelled
+                    ? "call '\(name.escapingControls())' (index \(index) of its run) was cancelled in the recording, and not in the rerun"
+                    : "call '\(name.escapingControls())' (index \(index) of its run) was cancelled in the rerun, and not in the recording")
+        case .outcomeChanged(let recorded, let replayed):
+            say("the run \(replayed.sentencePart) in the rerun; in the recording it \(recorded.sentencePart)")
+        }
+        return lines
+    }
+}
+
+extension EffectRunOutcome {
+    /// How a sentence says it: `finished`, `was cancelled`, `was still running at the end`.
+    var sentencePart: String {
+        switch self {
+        case .finished: "finished"
+        case .cancelled: "was cancelled"
+        case .runningAtEnd: "was still running at the end"
+        }
     }
 }

@@ -127,6 +127,7 @@ public struct ReplayEngine: Sendable {
             return run.report
         }
         let replayer = store.replayer(for: header)
+        var effects = SessionEffectCheck(header: header, hostEffects: store.replayableEffects, replaying: replayer.effects)
         if extras.checksDrift { extras.drift = DriftCheck(header: header, store: store, replayer: replayer) }
         var loaded = true
         do {
@@ -145,6 +146,7 @@ public struct ReplayEngine: Sendable {
             if case .action(let action) = event { extras.drift?.check(action) }
             if stopped {
                 if loaded { run.count(event) }
+                if case .action(let action) = event, case .effect = action.origin { run.effectActionsAfterStop += 1 }
                 if case .action(let action) = event { extras.precedingActions.append(action) }
                 continue
             }
@@ -154,25 +156,33 @@ public struct ReplayEngine: Sendable {
             case .gap(let gap):
                 run.gaps.append(gap)
                 needsResync = true
+                effects.recorded(event)
             case .end(let end):
                 run.end = end
             case .call, .effectEnd:
-                break
+                effects.recorded(event)
             case .action(let action):
                 run.actionCount += 1
                 if let lastStep = options.lastStep, action.sequence > lastStep {
                     stopped = true
                 } else {
                     options.willReplay?(action)
+                    effects.recordedSend(action)
+                    let resync = needsResync
                     stopped = !step(
-                        action, recordedStateBytes: recordedStateBytes(), replayer: replayer, resync: needsResync,
+                        action, recordedStateBytes: recordedStateBytes(), replayer: replayer, resync: resync,
                         preceding: extras.precedingActions, run: &run)
                     needsResync = false
+                    if !stopped && !resync { effects.applied(action) }
                 }
                 extras.precedingActions.append(action)
             }
         }
         guard loaded else { return run.report }
+        (run.effectDivergences, run.effects) = effects.finish(reachedEnd: !stopped)
+        if stopped && run.effectActionsAfterStop > 0 {
+            run.effects.skip(.replayStopped, effect: nil, actions: run.effectActionsAfterStop)
+        }
         if run.verdictOverride == nil {
             run.finalState = try? replayer.currentState()
         }
@@ -230,6 +240,10 @@ private struct ReplayRun {
     var stepsMatched = 0
     var end: EndEvent?
     var finalState: JSONValue?
+    var effectDivergences: [EffectDivergence] = []
+    var effects = EffectCoverage()
+    /// Effect actions read after replay stopped, which no rerun was compared with.
+    var effectActionsAfterStop = 0
 
     init(header: SessionHeader, ignoring: [String]) {
         self.header = header
@@ -260,7 +274,11 @@ private struct ReplayRun {
 
     var report: ReplayReport {
         let verdict: ReplayVerdict
-        if let first = divergences.first {
+        if let firstEffect = effectDivergences.first, firstEffect.step < divergences.first?.step ?? .max,
+            verdictOverride.map({ if case .undecodable(let failure) = $0 { firstEffect.step < failure.step } else { true } }) ?? true
+        {
+            verdict = .effectDiverged(firstEffect)
+        } else if let first = divergences.first {
             verdict = .diverged(first)
         } else if let verdictOverride {
             verdict = verdictOverride
@@ -272,6 +290,6 @@ private struct ReplayRun {
         return ReplayReport(
             header: header, verdict: verdict, divergences: divergences, gaps: gaps, actionCount: actionCount,
             stepsReplayed: stepsReplayed, stepsMatched: stepsMatched, end: end, finalState: finalState, ignoring: ignoring,
-            ignored: ignored)
+            ignored: ignored, effectDivergences: effectDivergences, effects: effects)
     }
 }

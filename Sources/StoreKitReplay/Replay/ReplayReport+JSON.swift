@@ -31,6 +31,8 @@ extension ReplayReport {
         default:
             break
         }
+        if !effects.isEmpty { members["effects"] = effects.jsonValue }
+        if !effectDivergences.isEmpty { members["effectDivergences"] = .array(effectDivergences.map(\.jsonValue)) }
         if let finalState { members["finalState"] = finalState }
         if !ignoring.isEmpty {
             members["ignoring"] = .array(ignoring.map(JSONValue.string))
@@ -59,9 +61,18 @@ extension ReplayReport {
         for divergence in jsonValue["divergences"]?.arrayValue ?? [] {
             divergences.append(try Divergence(jsonValue: divergence))
         }
+        var effectDivergences: [EffectDivergence] = []
+        for divergence in jsonValue["effectDivergences"]?.arrayValue ?? [] {
+            effectDivergences.append(try EffectDivergence(jsonValue: divergence))
+        }
         let verdict: ReplayVerdict
         switch jsonValue["verdict"]?.stringValue {
         case "match": verdict = .match
+        case "effectDiverged":
+            guard let first = effectDivergences.first else {
+                throw SessionEventDecodingError(path: "effectDivergences", message: "is empty for an 'effectDiverged' verdict")
+            }
+            verdict = .effectDiverged(first)
         case "diverged":
             guard let first = divergences.first else {
                 throw SessionEventDecodingError(path: "divergences", message: "is empty for a 'diverged' verdict")
@@ -89,7 +100,10 @@ extension ReplayReport {
                 EndEvent(reason: $0, actions: 0, dropped: 0, time: 0)
             },
             finalState: jsonValue["finalState"],
-            ignoring: jsonValue["ignoring"]?.arrayValue?.compactMap(\.stringValue) ?? [], ignored: ignored)
+            ignoring: jsonValue["ignoring"]?.arrayValue?.compactMap(\.stringValue) ?? [], ignored: ignored,
+            effectDivergences: effectDivergences,
+            effects: try jsonValue["effects"].map { json throws(SessionEventDecodingError) in try EffectCoverage(jsonValue: json) }
+                ?? EffectCoverage())
     }
 }
 

@@ -25,6 +25,10 @@ public struct ReplayReport: Sendable, Equatable {
     public var ignoring: [String] = []
     /// For each pattern that covered differing values: how often and where first, so a report says what it ignored.
     public var ignored: [IgnoredPattern] = []
+    /// Every place a rerun effect did otherwise than in the recording, by step (each run's first).
+    public var effectDivergences: [EffectDivergence] = []
+    /// What was compared of the session's effects, and what was not.
+    public var effects = EffectCoverage()
 
     /// True when the verdict is ``ReplayVerdict/match``.
     public var isMatch: Bool { verdict == .match }
@@ -36,6 +40,9 @@ public enum ReplayVerdict: Sendable, Equatable {
     case match
     /// The replayed state differs from the recorded one; the first divergence.
     case diverged(Divergence)
+    /// A rerun effect did otherwise than in the recording (it sent another action, made another call, ended
+    /// otherwise), before any state diverged; the first such place.
+    case effectDiverged(EffectDivergence)
     /// No divergence where the session could be checked, but it has gaps, so parts of it could not be.
     case incomplete(gaps: [GapEvent])
     /// A recorded action or state no longer decodes under the current types.
@@ -43,11 +50,13 @@ public enum ReplayVerdict: Sendable, Equatable {
     /// No replayable store has the session's store id.
     case unknownStore(storeID: String, knownStores: [String])
 
-    /// A one-word name for the verdict: `match`, `diverged`, `incomplete`, `undecodable` or `unknownStore`.
+    /// A one-word name for the verdict: `match`, `diverged`, `effectDiverged`, `incomplete`, `undecodable` or
+    /// `unknownStore`.
     public var name: String {
         switch self {
         case .match: "match"
         case .diverged: "diverged"
+        case .effectDiverged: "effectDiverged"
         case .incomplete: "incomplete"
         case .undecodable: "undecodable"
         case .unknownStore: "unknownStore"

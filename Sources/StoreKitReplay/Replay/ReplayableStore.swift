@@ -59,22 +59,28 @@ public struct ReplayableStore: Sendable {
     public let schemaVersion: String?
     /// Brings a recorded value of an older schema version up to date.
     let migration: Migration?
-    /// Makes a replayer for one session, masking the paths its header says were redacted and migrating its values
-    /// when told.
-    let makeReplayer: @Sendable (Redaction, SessionMigration?) -> any StateReplayer
+    /// The names of the store's replayable effects (``EffectReplay/rerun``), which replay reruns.
+    public let replayableEffects: [String]
+    /// Makes a replayer for one session (its header), masking the paths the header says were redacted and migrating
+    /// its values when told.
+    let makeReplayer: @Sendable (SessionHeader, SessionMigration?) -> any StateReplayer
 
     /// Describes a replayable store.
     /// - Parameters:
     ///   - id: The id recorded sessions carry in their header.
     ///   - reducer: The reducer to rerun the actions through.
+    ///   - effects: The store's effects, as the app registers them; replay reruns the replayable ones
+    ///     (``EffectReplay/rerun``) against their recorded inputs and compares what they send.
     public init<State: Codable & Equatable & Sendable, Action: Codable & Sendable>(
-        id: String, reducer: Reducer<State, Action>
+        id: String, reducer: Reducer<State, Action>, effects: [Effect<State, Action>] = []
     ) {
         self.id = id
         self.schemaVersion = nil
         self.migration = nil
-        self.makeReplayer = { redaction, migration in
-            TypedStateReplayer(reducer: reducer, redaction: redaction, migration: migration)
+        let effects = Self.replayable(effects)
+        self.replayableEffects = effects.map(\.name)
+        self.makeReplayer = { header, migration in
+            TypedStateReplayer(reducer: reducer, header: header, migration: migration, effects: effects)
         }
     }
 
@@ -83,23 +89,32 @@ public struct ReplayableStore: Sendable {
     ///   - id: The id recorded sessions carry in their header.
     ///   - reducer: The reducer to rerun the actions through.
     ///   - schemaVersion: The schema version the app records today (``AppInfo/schemaVersion``).
+    ///   - effects: The store's effects; replay reruns the replayable ones.
     ///   - migrate: Called before decoding for every state and action of a session recorded under another schema
     ///     version, with that version and the value; returns the value as the current types decode it. A thrown
     ///     error makes the value undecodable, with the error as the reason.
     public init<State: Codable & Equatable & Sendable, Action: Codable & Sendable>(
-        id: String, reducer: Reducer<State, Action>, schemaVersion: String, migrate: @escaping Migration
+        id: String, reducer: Reducer<State, Action>, effects: [Effect<State, Action>] = [], schemaVersion: String,
+        migrate: @escaping Migration
     ) {
         self.id = id
         self.schemaVersion = schemaVersion
         self.migration = migrate
-        self.makeReplayer = { redaction, migration in
-            TypedStateReplayer(reducer: reducer, redaction: redaction, migration: migration)
+        let effects = Self.replayable(effects)
+        self.replayableEffects = effects.map(\.name)
+        self.makeReplayer = { header, migration in
+            TypedStateReplayer(reducer: reducer, header: header, migration: migration, effects: effects)
         }
+    }
+
+    /// The replayable effects of `effects`, named as a store names them (a repeated name gets `#2`, `#3` …).
+    private static func replayable<State, Action>(_ effects: [Effect<State, Action>]) -> [Effect<State, Action>] {
+        Effect.uniquelyNamed(effects).filter { $0.replay == .rerun }
     }
 
     /// A replayer for the session with `header`, migrating its values when its schema version is not the store's.
     func replayer(for header: SessionHeader) -> any StateReplayer {
-        makeReplayer(header.redaction, sessionMigration(for: header))
+        makeReplayer(header, sessionMigration(for: header))
     }
 
     /// The migration a session with `header` needs, or `nil` when it is recorded under the store's schema version
@@ -181,6 +196,9 @@ protocol StateReplayer: AnyObject {
     func checkDecodes(_ value: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure)
     /// A recorded value as the current types read it: migrated when the session needs it, else as it is.
     func migrated(_ value: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure) -> JSONValue
+    /// The rerun of the session's replayable effects, when the store has any the session names and the runtime
+    /// can rerun them.
+    var effects: (any EffectReplaying)? { get }
 }
 
 /// The typed replayer behind ``ReplayableStore``.
@@ -196,12 +214,27 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
     private var parserMemory = JSONParserMemory()
     /// The last action ``checkDecodes(_:as:)`` decoded, for ``apply(_:)`` to take instead of decoding it again.
     private var checkedAction: (json: JSONValue, action: Action)?
-    private var state: State?
+    private var state: State? {
+        didSet { if effects != nil { sharedState.withLock { $0 = state } } }
+    }
+    /// The action the reducer replayed last, for the effects it starts.
+    private var appliedAction: Action?
+    /// The replayed state, as the rerun effects read it.
+    private let sharedState = Locked<State?>(nil)
+    private(set) var effects: (any EffectReplaying)?
 
-    init(reducer: Reducer<State, Action>, redaction: Redaction, migration: SessionMigration?) {
+    init(reducer: Reducer<State, Action>, header: SessionHeader, migration: SessionMigration?, effects: [Effect<State, Action>]) {
         self.reducer = reducer
-        self.redaction = redaction
+        self.redaction = header.redaction
         self.migration = migration
+        let rerun = effects.filter { header.effects.contains($0.name) }
+        guard header.formatVersion >= 2, !rerun.isEmpty, #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) else { return }
+        let encoder = CanonicalJSONEncoder()
+        let redaction = header.redaction
+        self.effects = TypedEffectReplayer(
+            effects: rerun, state: sharedState, appliedAction: { [weak self] in self?.appliedAction },
+            encode: { action in redaction.redactingAction((try? encoder.encode(action)) ?? .null) },
+            recordedJSON: { [weak self] json in (try? self?.migrated(json, as: .action)) ?? json })
     }
 
     func migrated(_ value: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure) -> JSONValue {
@@ -222,6 +255,7 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
         }
         checkedAction = nil
         reducer.reduce(&state!, decoded)
+        if effects != nil { appliedAction = decoded }
     }
 
     func compare(

@@ -1,0 +1,312 @@
+import StoreKitCore
+import StoreKitJSON
+import StoreKitSystem
+
+/// Reruns the replayable effects of one session for one store type: each run starts when its action is replayed,
+/// gets its recorded inputs as replay reads them, and what it sends and how it ends are compared with the recorded
+/// run of the same action and effect. The sends are captured, never dispatched: the recorded actions drive the
+/// reducer, so interleaving between runs never matters.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
+final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: Codable & Sendable>: EffectReplaying {
+    /// One run, as far as replay has seen it.
+    private struct Run {
+        let causeName: String
+        let task: Task<Void, Never>
+        /// Recorded actions of the run not yet compared.
+        var recordedSends: [EffectAction] = []
+        /// Actions the rerun sent not yet compared.
+        var sent: [EffectAction] = []
+        /// Whether the recording or the rerun did anything in this run.
+        var hadActivity = false
+        /// How the recorded run ended, once its `effectEnd` is read.
+        var recordedOutcome: EffectRunOutcome?
+    }
+
+    /// How long a run that waits on something outside its context may take to come back before it is given up.
+    private static var outsideWaitSeconds: Double { 2 }
+
+    private let effects: [Effect<State, Action>]
+    private let names: Set<String>
+    private let executor = ReplayExecutor()
+    private let inputs: RecordedEffectInputs
+    private let cancellations: EffectCancellations
+    private let state: Locked<State?>
+    private let appliedAction: () -> Action?
+    private let encode: (Action) -> JSONValue
+    private let recordedJSON: (JSONValue) -> JSONValue
+    private let captured = Locked<[(run: EffectRunKey, action: Action)]>([])
+    /// The replayed states after the last steps, newest last, for the runs that read the state a few steps after
+    /// their cause.
+    private let recentStates = Locked<[(sequence: Int, state: State)]>([])
+    /// How many recent states are kept.
+    private static var recentStateCount: Int { 256 }
+    private let ended = Locked<[EffectRunKey: EffectRunOutcome]>([:])
+    private var runs: [EffectRunKey: Run] = [:]
+    /// The first step whose runs were started since the last gap.
+    private var checkedFrom = 1
+    private var step = 0
+    private var divergences: [EffectDivergence] = []
+    private var diverged: Set<EffectRunKey> = []
+    private var coverage = EffectCoverage()
+
+    /// A replayer for `effects`.
+    /// - Parameters:
+    ///   - state: The replayed state, as the reducer leaves it after each step.
+    ///   - appliedAction: The action the reducer replayed last.
+    ///   - encode: An action the way the session holds it (canonical JSON, secret paths masked).
+    ///   - recordedJSON: A recorded action as the current types read it (migrated when the session needs it).
+    init(
+        effects: [Effect<State, Action>], state: Locked<State?>, appliedAction: @escaping () -> Action?,
+        encode: @escaping (Action) -> JSONValue, recordedJSON: @escaping (JSONValue) -> JSONValue
+    ) {
+        self.effects = effects
+        self.names = Set(effects.map(\.name))
+        self.state = state
+        self.appliedAction = appliedAction
+        self.encode = encode
+        self.recordedJSON = recordedJSON
+        inputs = RecordedEffectInputs(executor: executor)
+        let executor = executor
+        cancellations = EffectCancellations { work in Task(executorPreference: executor) { await work() } }
+    }
+
+    func recordedSend(_ action: ActionEvent) {
+        guard case .effect(let cause?) = action.origin, let effect = action.effect, names.contains(effect) else { return }
+        guard cause >= checkedFrom else {
+            coverage.skip(.gap, effect: effect, actions: 1)
+            return
+        }
+        let key = EffectRunKey(cause: cause, effect: effect)
+        let recorded = EffectAction(name: action.name, action: recordedJSON(action.action), step: action.sequence)
+        guard !diverged.contains(key) else { return }
+        guard runs[key] != nil else {
+            report(.actionNotSent(recorded: recorded), in: key, causeName: nil, at: action.sequence)
+            return
+        }
+        runs[key]?.recordedSends.append(recorded)
+        noteActivity(key)
+    }
+
+    func applied(_ action: ActionEvent) {
+        step = action.sequence
+        guard action.sequence >= checkedFrom, let typed = appliedAction(), let after = state.withLock({ $0 }) else {
+            return
+        }
+        recentStates.withLock { recent in
+            recent.append((action.sequence, after))
+            if recent.count > Self.recentStateCount { recent.removeFirst(recent.count - Self.recentStateCount) }
+        }
+        for effect in effects {
+            let key = EffectRunKey(cause: action.sequence, effect: effect.name)
+            let run = EffectRun(cause: action.sequence, effect: effect.name, isReplayable: true, inputs: .replayed(inputs))
+            let captured = captured
+            let send = Send<Action> { sent in captured.withLock { $0.append((key, sent)) } }
+            let recentStates = recentStates
+            let cause = action.sequence
+            let context = EffectContext<State, Action>(
+                cause: cause,
+                readState: { sequence in
+                    recentStates.withLock { recent in
+                        let latest = recent.last ?? (cause, after)
+                        guard let sequence else { return latest }
+                        return recent.last { $0.sequence <= sequence } ?? latest
+                    }
+                }, sender: send, cancellations: cancellations, run: run)
+            let ended = ended
+            let task = Task(executorPreference: executor) {
+                await effect.perform(typed, stateAfterAction: after, context: context)
+                let outcome: EffectRunOutcome = Task.isCancelled ? .cancelled : .finished
+                ended.withLock { $0[key] = outcome }
+            }
+            runs[key] = Run(causeName: action.name, task: task)
+        }
+        settle()
+    }
+
+    func recorded(_ call: EffectCallEvent) {
+        let key = EffectRunKey(cause: call.cause, effect: call.effect)
+        guard names.contains(call.effect), call.cause >= checkedFrom, !diverged.contains(key) else { return }
+        guard runs[key] != nil, ended.withLock({ $0[key] }) == nil else {
+            report(.callNotMade(name: call.name, index: call.index), in: key, causeName: runs[key]?.causeName, at: step)
+            return
+        }
+        noteActivity(key)
+        _ = inputs.deliver(call)
+        settle()
+    }
+
+    func recorded(_ end: EffectEndEvent) {
+        let key = EffectRunKey(cause: end.cause, effect: end.effect)
+        guard names.contains(end.effect), end.cause >= checkedFrom, runs[key] != nil else { return }
+        runs[key]?.recordedOutcome = end.outcome == .cancelled ? .cancelled : .finished
+        settle()
+    }
+
+    func gap(_ gap: GapEvent) {
+        for (key, run) in runs {
+            run.task.cancel()
+            coverage.skip(.gap, effect: key.effect, actions: run.recordedSends.count)
+            inputs.forget(key)
+        }
+        runs = [:]
+        // The action right after a gap takes its recorded state; its effects' runs are not started either.
+        checkedFrom = gap.lastSequence + 2
+    }
+
+    func finish(reachedEnd: Bool) -> (divergences: [EffectDivergence], coverage: EffectCoverage) {
+        if reachedEnd {
+            settle()
+            // The runs waiting for an input now wait for one the recording does not have; the runs queued behind a
+            // run that waits without suspending have yet to run. Every wait ends now, and the runs that waited
+            // are judged as they were: what they do after a wait that the session does not answer is no rerun.
+            let awaiting = Dictionary(uniqueKeysWithValues: runs.keys.compactMap { key in
+                inputs.request(awaitedBy: key).map { (key, $0) }
+            })
+            inputs.finish()
+            while executor.waitUntilQuiet() != .idle {}
+            collect(ignoring: Set(awaiting.keys))
+            for key in runs.keys.sorted(by: { ($0.cause, $0.effect) < ($1.cause, $1.effect) }) {
+                conclude(key, recordedOutcome: runs[key]?.recordedOutcome, awaiting: awaiting[key])
+            }
+        } else {
+            inputs.finish()
+        }
+        for run in runs.values { run.task.cancel() }
+        _ = executor.waitUntilQuiet()
+        executor.stop()
+        coverage.inputsFed = inputs.fedCount
+        return (divergences.sorted { $0.step < $1.step }, coverage)
+    }
+
+    /// Lets the runs go as far as the inputs read so far allow, then compares what they sent.
+    private func settle() {
+        while true {
+            let quiet = executor.waitUntilQuiet()
+            collect()
+            guard quiet == .idle else { return }
+            judgeUnsent()
+            for (key, run) in runs {
+                if let outcome = run.recordedOutcome {
+                    conclude(key, recordedOutcome: outcome, awaiting: inputs.request(awaitedBy: key))
+                }
+            }
+            let outside = runs.keys.filter { key in
+                ended.withLock { $0[key] } == nil && inputs.request(awaitedBy: key) == nil
+            }
+            if outside.isEmpty { return }
+            if executor.waitForWork(seconds: Self.outsideWaitSeconds) { continue }
+            for key in outside {
+                guard let run = runs.removeValue(forKey: key) else { continue }
+                run.task.cancel()
+                coverage.skip(.reachedOutside, effect: key.effect, actions: run.recordedSends.count)
+                inputs.forget(key)
+            }
+        }
+    }
+
+    /// Takes the actions the runs sent and what the input hand-overs found, and compares sent with recorded actions
+    /// pairwise, in each run's order.
+    private func collect(ignoring ignored: Set<EffectRunKey> = []) {
+        let sends = captured.withLock { captured in
+            defer { captured = [] }
+            return captured
+        }
+        for send in sends where runs[send.run] != nil && !diverged.contains(send.run) && !ignored.contains(send.run) {
+            runs[send.run]?.sent.append(EffectAction(name: ActionName.of(send.action), action: encode(send.action)))
+            noteActivity(send.run)
+        }
+        for finding in inputs.takeFindings() where !diverged.contains(finding.run) {
+            report(finding.kind, in: finding.run, causeName: runs[finding.run]?.causeName, at: step)
+        }
+        for key in runs.keys where !diverged.contains(key) {
+            while let recorded = runs[key]?.recordedSends.first, let sent = runs[key]?.sent.first {
+                runs[key]?.recordedSends.removeFirst()
+                runs[key]?.sent.removeFirst()
+                coverage.actionsCompared += 1
+                if recorded.action == sent.action {
+                    coverage.actionsEqual += 1
+                } else {
+                    let diff = StateDiff(from: recorded.action, to: sent.action)
+                    report(
+                        .actionDiffers(recorded: recorded, sent: sent, diff: diff), in: key,
+                        causeName: runs[key]?.causeName, at: recorded.step ?? step)
+                    break
+                }
+            }
+        }
+    }
+
+    /// With every run at rest: a recorded action that a run which has ended or waits for an input has not sent, it
+    /// will not send before its next input.
+    private func judgeUnsent() {
+        for (key, run) in runs where !diverged.contains(key) {
+            guard let recorded = run.recordedSends.first, run.sent.isEmpty else { continue }
+            guard ended.withLock({ $0[key] }) != nil || inputs.request(awaitedBy: key) != nil else { continue }
+            report(.actionNotSent(recorded: recorded), in: key, causeName: run.causeName, at: recorded.step ?? step)
+        }
+        // A run that ended having done nothing, in the recording or the rerun, is done with.
+        for (key, run) in runs where !run.hadActivity && ended.withLock({ $0[key] }) != nil {
+            runs[key] = nil
+            inputs.forget(key)
+        }
+    }
+
+    /// Compares how a run ended with how it ended in the recording (`nil`: it had not ended when the session did),
+    /// and forgets it; `awaiting` is the input the run waits for, if it waits.
+    private func conclude(_ key: EffectRunKey, recordedOutcome: EffectRunOutcome?, awaiting: EffectInputRequest?) {
+        guard let run = runs.removeValue(forKey: key) else { return }
+        defer {
+            run.task.cancel()
+            inputs.forget(key)
+        }
+        guard !diverged.contains(key) else { return }
+        let replayed = ended.withLock { $0[key] }
+        if let request = awaiting {
+            // Still waiting for an input: fine when the recorded run was still running too.
+            if recordedOutcome != nil {
+                report(.callNotRecorded(name: request.name, index: request.index), in: key, causeName: run.causeName, at: step)
+            }
+            return
+        }
+        if let unasked = inputs.unasked(by: key).first {
+            report(.callNotMade(name: unasked.name, index: unasked.index), in: key, causeName: run.causeName, at: step)
+            return
+        }
+        if let recorded = run.recordedSends.first {
+            report(.actionNotSent(recorded: recorded), in: key, causeName: run.causeName, at: recorded.step ?? step)
+            return
+        }
+        guard let recordedOutcome else {
+            // The session ended while the run was in flight: what it did after its last recorded line is unknown.
+            if replayed != nil || !run.sent.isEmpty {
+                coverage.skip(.inFlightAtEnd, effect: key.effect, actions: run.sent.count)
+            }
+            return
+        }
+        if let sent = run.sent.first {
+            report(.actionNotRecorded(sent: sent), in: key, causeName: run.causeName, at: step)
+            return
+        }
+        if let replayed, replayed != recordedOutcome {
+            report(.outcomeChanged(recorded: recordedOutcome, replayed: replayed), in: key, causeName: run.causeName, at: step)
+        } else if replayed == nil {
+            report(.outcomeChanged(recorded: recordedOutcome, replayed: .runningAtEnd), in: key, causeName: run.causeName, at: step)
+        }
+    }
+
+    /// Notes that the recording or the rerun did something in a run; the first time, counts the run as replayed.
+    private func noteActivity(_ key: EffectRunKey) {
+        guard runs[key]?.hadActivity == false else { return }
+        runs[key]?.hadActivity = true
+        coverage.runsReplayed += 1
+    }
+
+    /// Notes a run's first divergence and stops the run.
+    private func report(_ kind: EffectDivergence.Kind, in key: EffectRunKey, causeName: String?, at step: Int) {
+        guard diverged.insert(key).inserted else { return }
+        divergences.append(
+            EffectDivergence(
+                step: step, cause: key.cause, causeName: causeName ?? "", effect: key.effect, kind: kind))
+        runs[key]?.task.cancel()
+    }
+}

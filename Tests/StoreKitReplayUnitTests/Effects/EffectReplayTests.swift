@@ -1,0 +1,360 @@
+import Foundation
+import StoreKitCore
+import StoreKitJSON
+import StoreKitReplay
+import Testing
+
+/// `text` parsed as JSON.
+func json(_ text: String) -> JSONValue {
+    try! JSONValue(parsing: Array(text.utf8))
+}
+
+/// A scoreboard whose replayable effect posts each score and reports the receipt, and a timer that ticks.
+enum Board {
+    struct State: Codable, Equatable, Sendable {
+        var home = 0
+        var receipt: Int?
+        var failure: String?
+        var ticks = 0
+    }
+
+    enum Action: Codable, Equatable, Sendable {
+        case scored(Int)
+        case posted(receipt: Int)
+        case failed(String)
+        case start
+        case tick
+    }
+
+    static let reducer = Reducer<State, Action> { state, action in
+        switch action {
+        case .scored(let points): state.home += points
+        case .posted(let receipt): state.receipt = receipt
+        case .failed(let reason): state.failure = reason
+        case .start: break
+        case .tick: state.ticks += 1
+        }
+    }
+
+    /// How a changed effect behaves.
+    enum Change {
+        case sendsAnotherAction, sendsNothing, sendsTwice, callsAnotherName, postsAnotherInput
+    }
+
+    /// Posts the score after each `scored`; `change` breaks it the way a regression would.
+    static func postScore(_ change: Change? = nil) -> Effect<State, Action> {
+        Effect("post score", replay: .rerun) { action, context in
+            guard case .scored = action else { return }
+            let home = context.state.home + (change == .postsAnotherInput ? 1 : 0)
+            do {
+                let name = change == .callsAnotherName ? "score.put" : "score.post"
+                let receipt: Int = try await context.call(name, with: home) { home in 1000 + home }
+                switch change {
+                case .sendsAnotherAction: context.send(.failed("no"))
+                case .sendsNothing: break
+                case .sendsTwice:
+                    context.send(.posted(receipt: receipt))
+                    context.send(.posted(receipt: receipt))
+                default: context.send(.posted(receipt: receipt))
+                }
+            } catch {
+                context.send(.failed("\(error)"))
+            }
+        }
+    }
+
+    /// Ticks every second on the context's clock after `start`, until cancelled.
+    static let timer = Effect<State, Action>("timer", replay: .rerun) { action, context in
+        guard case .start = action else { return }
+        while true {
+            do {
+                try await context.clock.sleep(for: .seconds(1))
+            } catch {
+                return
+            }
+            context.send(.tick)
+        }
+    }
+
+    static func store(_ effects: [Effect<State, Action>]) -> ReplayableStore {
+        ReplayableStore(id: "board", reducer: reducer, effects: effects)
+    }
+}
+
+/// Builds a board session line by line, keeping the recorded state.
+struct BoardSession {
+    private(set) var events: [SessionEvent] = []
+    private var state = Board.State()
+    private var sequence = 0
+    let effects: [String]
+    let format: Int
+
+    init(effects: [String] = ["post score"], format: Int = 2) {
+        self.effects = effects
+        self.format = format
+    }
+
+    var session: Session {
+        Session(
+            header: SessionHeader(
+                formatVersion: format, sessionID: "s", storeID: "board", app: AppInfo(name: "Tests"),
+                startedAt: "2026-11-26T00:00:00.000Z", host: "test", pid: 1,
+                initialState: try! CanonicalJSONEncoder().encode(Board.State()), effects: effects),
+            events: events)
+    }
+
+    mutating func action(_ action: Board.Action, cause: Int? = nil, effect: String? = nil) {
+        sequence += 1
+        Board.reducer.reduce(&state, action)
+        events.append(
+            .action(
+                ActionEvent(
+                    sequence: sequence, time: Double(sequence), name: ActionName.of(action),
+                    action: try! CanonicalJSONEncoder().encode(action), origin: cause.map { .effect(cause: $0) } ?? .app,
+                    state: try! CanonicalJSONEncoder().encode(state), effect: format >= 2 ? effect : nil)))
+    }
+
+    mutating func call(
+        cause: Int, effect: String = "post score", index: Int = 0, name: String = "score.post", input: JSONValue?,
+        result: EffectCallResult
+    ) {
+        events.append(
+            .call(
+                EffectCallEvent(
+                    cause: cause, effect: effect, index: index, name: name, time: Double(sequence), input: input,
+                    result: result)))
+    }
+
+    mutating func end(cause: Int, effect: String = "post score", calls: Int, sent: Int) {
+        events.append(
+            .effectEnd(
+                EffectEndEvent(cause: cause, effect: effect, outcome: .finished, calls: calls, sent: sent, time: Double(sequence))))
+    }
+
+    /// The post-score run of `cause`: it reads the state `stepsLater` steps after its cause, posts `home` and sends
+    /// the receipt, as the correct effect records it.
+    mutating func post(cause: Int, home: Int, stateStepsLater: Int = 0) {
+        call(cause: cause, index: 0, name: "$state", input: nil, result: .value(.integer(Int64(stateStepsLater))))
+        call(cause: cause, index: 1, input: .integer(Int64(home)), result: .value(.integer(Int64(1000 + home))))
+        action(.posted(receipt: 1000 + home), cause: cause, effect: "post score")
+        end(cause: cause, calls: 2, sent: 1)
+    }
+
+    /// A score of `points`, its post, and the posted receipt, as the correct effect records them.
+    mutating func scoreAndPost(_ points: Int, home: Int) {
+        action(.scored(points))
+        post(cause: sequence, home: home)
+    }
+}
+
+@Suite struct EffectReplayTests {
+    /// Two scores, each posted, recorded by the correct effect.
+    private var twoPosts: Session {
+        var builder = BoardSession()
+        builder.scoreAndPost(2, home: 2)
+        builder.scoreAndPost(3, home: 5)
+        return builder.session
+    }
+
+    private func replay(_ session: Session, _ effects: [Effect<Board.State, Board.Action>]) -> ReplayReport {
+        ReplayEngine(stores: [Board.store(effects)]).replay(session)
+    }
+
+    @Test func anUnchangedEffectMatchesAndTheReportSaysWhatWasCompared() {
+        let report = replay(twoPosts, [Board.postScore()])
+        #expect(report.verdict == .match)
+        #expect(report.effects.runsReplayed == 2)
+        #expect(report.effects.inputsFed == 4)
+        #expect(report.effects.actionsCompared == 2)
+        #expect(report.effects.actionsEqual == 2)
+        #expect(report.effects.notChecked.isEmpty)
+        #expect(
+            report.explanation(source: "s.jsonl").split(separator: "\n").last
+                == "match: 4 states and 2 effect actions equal (2 effect runs replayed from 4 recorded inputs)")
+    }
+
+    @Test func anEffectThatSendsAnotherActionDivergesAtTheRecordedActionsStep() {
+        let report = replay(twoPosts, [Board.postScore(.sendsAnotherAction)])
+        guard case .effectDiverged(let divergence) = report.verdict else {
+            Issue.record("expected an effect divergence, got \(report.verdict)")
+            return
+        }
+        #expect(divergence.step == 2)
+        #expect(divergence.cause == 1)
+        #expect(divergence.causeName == "scored")
+        #expect(divergence.effect == "post score")
+        guard case .actionDiffers(let recorded, let sent, _) = divergence.kind else {
+            Issue.record("expected another action, got \(divergence.kind)")
+            return
+        }
+        #expect(recorded == EffectAction(name: "posted", action: json(#"{"posted":{"receipt":1002}}"#), step: 2))
+        #expect(sent == EffectAction(name: "failed", action: json(#"{"failed":{"_0":"no"}}"#)))
+        #expect(report.effectDivergences.map(\.step) == [2, 4])
+        #expect(
+            report.explanation(source: "s.jsonl") == """
+                s.jsonl: store "board", 4 actions, recorded by Tests on 2026-11-26, no end line (cut off)
+                effect diverged at step 2 of 4: "post score", started by step 1 scored
+                  the effect sent another action (- recorded at step 2, + sent)
+                  - posted {"posted":{"receipt":1002}}
+                  + failed {"failed":{"_0":"no"}}
+                  2 effect runs diverged, at steps 2, 4
+                """)
+    }
+
+    @Test func anEffectThatNoLongerSendsIsFoundAtTheActionItDidNotSend() {
+        let report = replay(twoPosts, [Board.postScore(.sendsNothing)])
+        guard case .effectDiverged(let divergence) = report.verdict, case .actionNotSent(let recorded) = divergence.kind else {
+            Issue.record("expected an action not sent, got \(report.verdict)")
+            return
+        }
+        #expect(divergence.step == 2)
+        #expect(recorded.name == "posted")
+    }
+
+    @Test func anEffectThatSendsAnExtraActionIsFoundAtItsRunsEnd() {
+        let report = replay(twoPosts, [Board.postScore(.sendsTwice)])
+        guard case .effectDiverged(let divergence) = report.verdict,
+            case .actionNotRecorded(let sent) = divergence.kind
+        else {
+            Issue.record("expected an action not recorded, got \(report.verdict)")
+            return
+        }
+        #expect(divergence.cause == 1)
+        #expect(sent == EffectAction(name: "posted", action: json(#"{"posted":{"receipt":1002}}"#)))
+    }
+
+    @Test func aCallUnderAnotherNameIsACallChange() {
+        let report = replay(twoPosts, [Board.postScore(.callsAnotherName)])
+        guard case .effectDiverged(let divergence) = report.verdict else {
+            Issue.record("expected an effect divergence, got \(report.verdict)")
+            return
+        }
+        #expect(divergence.kind == .callChanged(index: 1, recorded: "score.post", made: "score.put"))
+        #expect(divergence.step == 1)
+    }
+
+    @Test func aCallGivenAnotherInputIsFoundBeforeItsAnswerIsUsed() {
+        let report = replay(twoPosts, [Board.postScore(.postsAnotherInput)])
+        guard case .effectDiverged(let divergence) = report.verdict,
+            case .callInputDiffers(let name, let index, let diff) = divergence.kind
+        else {
+            Issue.record("expected another input, got \(report.verdict)")
+            return
+        }
+        #expect(name == "score.post")
+        #expect(index == 1)
+        #expect(diff.changes.count == 1)
+    }
+
+    @Test func aRecordedErrorIsThrownAgainInReplay() {
+        var builder = BoardSession()
+        builder.action(.scored(2))
+        builder.call(cause: 1, index: 0, name: "$state", input: nil, result: .value(json("0")))
+        builder.call(
+            cause: 1, index: 1, input: json("2"), result: .error(RecordedCallError(type: "URLError", message: "offline")))
+        builder.action(.failed("offline"), cause: 1, effect: "post score")
+        builder.end(cause: 1, calls: 2, sent: 1)
+        let report = replay(builder.session, [Board.postScore()])
+        #expect(report.verdict == .match)
+        #expect(report.effects.actionsEqual == 1)
+    }
+
+    @Test func aReducerRegressionIsStillFoundAsBefore() {
+        let broken = ReplayableStore(
+            id: "board",
+            reducer: Reducer<Board.State, Board.Action> { state, action in
+                if case .posted = action { return }
+                Board.reducer.reduce(&state, action)
+            }, effects: [Board.postScore()])
+        let report = ReplayEngine(stores: [broken]).replay(twoPosts)
+        guard case .diverged(let divergence) = report.verdict else {
+            Issue.record("expected a state divergence, got \(report.verdict)")
+            return
+        }
+        #expect(divergence.step == 2)
+    }
+
+    @Test func aSessionWithoutEffectLinesStillReplaysAndSaysItsEffectsWereNotChecked() {
+        var builder = BoardSession(effects: [], format: 1)
+        builder.action(.scored(2))
+        builder.action(.posted(receipt: 1002), cause: 1)
+        let report = replay(builder.session, [Board.postScore()])
+        #expect(report.verdict == .match)
+        #expect(report.effects.notChecked == [EffectsNotChecked(reason: .formatOne, effects: [], actions: 1)])
+        #expect(
+            report.explanation(source: "s.jsonl").split(separator: "\n").last
+                == "match: all 2 replayed states equal the recorded ones; not checked: 1 effect action from a session that records no effect inputs (format 1)")
+    }
+
+    @Test func anEffectTheHostDoesNotRerunIsNotCheckedAndSaysWhy() {
+        let report = replay(twoPosts, [])
+        #expect(report.verdict == .match)
+        #expect(report.effects.notChecked == [EffectsNotChecked(reason: .notInHost, effects: ["post score"], actions: 2)])
+    }
+
+    @Test func aTimerStillTickingWhenTheSessionEndedReplaysWithoutHanging() {
+        // Given a timer that ticked three times, and was sleeping when the session ended
+        var builder = BoardSession(effects: ["timer"])
+        builder.action(.start)
+        for tick in 0..<3 {
+            builder.call(
+                cause: 1, effect: "timer", index: tick, name: "$clock.sleep", input: json(#"{"for":1000000000}"#),
+                result: .value(.null))
+            builder.action(.tick, cause: 1, effect: "timer")
+        }
+
+        // When it is replayed
+        let report = replay(builder.session, [Board.timer])
+
+        // Then every tick is compared, and the run still sleeping at the end is no divergence
+        #expect(report.verdict == .match)
+        #expect(report.effects.actionsEqual == 3)
+        #expect(report.effects.inputsFed == 3)
+    }
+
+    @Test func aTimerThatStopsEarlyIsACallTheEffectDidNotMake() {
+        var builder = BoardSession(effects: ["timer"])
+        builder.action(.start)
+        for tick in 0..<3 {
+            builder.call(
+                cause: 1, effect: "timer", index: tick, name: "$clock.sleep", input: json(#"{"for":1000000000}"#),
+                result: .value(.null))
+            builder.action(.tick, cause: 1, effect: "timer")
+        }
+        let stopsAfterTwo = Effect<Board.State, Board.Action>("timer", replay: .rerun) { action, context in
+            guard case .start = action else { return }
+            for _ in 0..<2 {
+                try? await context.clock.sleep(for: .seconds(1))
+                context.send(.tick)
+            }
+        }
+        let report = replay(builder.session, [stopsAfterTwo])
+        guard case .effectDiverged(let divergence) = report.verdict else {
+            Issue.record("expected an effect divergence, got \(report.verdict)")
+            return
+        }
+        #expect(divergence.kind == .callNotMade(name: "$clock.sleep", index: 2))
+    }
+
+    @Test func twoRunsWhoseSendsInterleaveOtherwiseAreNoDivergence() {
+        // Given two scores whose posts answered in the opposite order, the first one having read the state after
+        // the second score
+        var builder = BoardSession()
+        builder.action(.scored(2))
+        builder.action(.scored(3))
+        builder.post(cause: 2, home: 5)
+        builder.post(cause: 1, home: 5, stateStepsLater: 1)
+
+        let report = replay(builder.session, [Board.postScore()])
+        #expect(report.verdict == .match)
+        #expect(report.effects.actionsEqual == 2)
+    }
+
+    @Test func theReportCrossesJSONWithItsEffectFindings() throws {
+        let report = replay(twoPosts, [Board.postScore(.sendsAnotherAction)])
+        let read = try ReplayReport(jsonValue: report.jsonValue, header: report.header)
+        #expect(read.verdict == report.verdict)
+        #expect(read.effectDivergences == report.effectDivergences)
+        #expect(read.effects == report.effects)
+    }
+}
