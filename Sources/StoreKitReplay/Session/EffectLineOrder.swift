@@ -49,7 +49,7 @@ package struct EffectLineOrder: Sendable {
     /// (`isFromApp`); an action line changes no run.
     package func problem(actionNamingEffect namesEffect: Bool, isFromApp: Bool) -> EffectLineProblem? {
         guard namesEffect else { return nil }
-        if formatVersion < 2 { return .effectLineInFormatOne(kind: "an action's 'effect'") }
+        if formatVersion < 2 { return .effectLineInFormatOne(field: "effect", found: "the effect that sent the action") }
         if isFromApp { return .effectOnAppAction }
         return nil
     }
@@ -70,7 +70,7 @@ package struct EffectLineOrder: Sendable {
             }
             return problem(actionNamingEffect: action.effect != nil, isFromApp: false)
         case .call(let call):
-            if formatVersion < 2 { return .effectLineInFormatOne(kind: "a 'call' line") }
+            if formatVersion < 2 { return .effectLineInFormatOne(field: "kind", found: "'call'") }
             if call.cause > covered { return .causeNotYetCovered(cause: call.cause, covered: covered) }
             let run = runs[RunKey(cause: call.cause, effect: call.effect)] ?? Run()
             if call.index != run.calls && !(run.gapSince && call.index > run.calls) {
@@ -78,7 +78,7 @@ package struct EffectLineOrder: Sendable {
             }
             return nil
         case .effectEnd(let end):
-            if formatVersion < 2 { return .effectLineInFormatOne(kind: "an 'effectEnd' line") }
+            if formatVersion < 2 { return .effectLineInFormatOne(field: "kind", found: "'effectEnd'") }
             if end.cause > covered { return .causeNotYetCovered(cause: end.cause, covered: covered) }
             let run = runs[RunKey(cause: end.cause, effect: end.effect)] ?? Run()
             if end.calls != run.calls && !run.gapSince {
@@ -109,8 +109,8 @@ package struct EffectLineOrder: Sendable {
 
 /// What is wrong with an effect line, given the lines before it.
 public enum EffectLineProblem: Sendable, Hashable, CustomStringConvertible {
-    /// An effect line (or field) in a format 1 session.
-    case effectLineInFormatOne(kind: String)
+    /// A line or field of format 2 in a format 1 session: the field's path and what it holds.
+    case effectLineInFormatOne(field: String, found: String)
     /// An action line with `origin: app` names an effect.
     case effectOnAppAction
     /// A run's cause is above the sequence numbers the lines before it cover.
@@ -120,19 +120,24 @@ public enum EffectLineProblem: Sendable, Hashable, CustomStringConvertible {
     /// An `effectEnd` counts other calls than its run has lines for.
     case effectEndCountsOtherCalls(counted: Int, lines: Int)
 
-    /// What is wrong, in a sentence.
+    /// What is wrong, in a sentence that names the field, as a decoding error does.
     public var description: String {
         switch self {
-        case .effectLineInFormatOne(let kind):
-            "\(kind) in a format 1 session; effect lines need format 2"
+        case .effectLineInFormatOne(let field, let found):
+            Self.field(field, "is \(found), which needs format 2; this session is format 1")
         case .effectOnAppAction:
-            "an action with origin 'app' names an effect; only an action an effect sent does"
+            Self.field("effect", "names an effect on an action with origin 'app'; only an action an effect sent names one")
         case .causeNotYetCovered(let cause, let covered):
-            "cause \(cause) is not an action yet: the lines before it cover sequence numbers up to \(covered)"
+            Self.field(
+                "cause", "is \(cause), not an action yet: the lines before it cover sequence numbers up to \(covered)")
         case .callIndexOutOfOrder(let index, let expected):
-            "call index \(index) is out of order: the run's next call is \(expected)"
+            Self.field("index", "is \(index), out of order: the run's next call is \(expected)")
         case .effectEndCountsOtherCalls(let counted, let lines):
-            "the run's end counts \(counted) calls, but the session holds \(lines) for it"
+            Self.field("calls", "is \(counted), but the session holds \(lines) calls for the run")
         }
+    }
+
+    private static func field(_ path: String, _ message: String) -> String {
+        SessionEventDecodingError(path: path, message: message).description
     }
 }
