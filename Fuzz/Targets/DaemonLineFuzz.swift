@@ -46,7 +46,7 @@ public func fuzzDaemonLines(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
         // As the worker: the first line opens the session when it is a header; later ones pass the session's order.
         guard var session = order else {
             if case .header(let header) = checked, SessionLineOrder.problem(startingWith: header) == nil {
-                order = SessionLineOrder(startingFrom: header.initialState)
+                order = SessionLineOrder(startingFrom: header.initialState, formatVersion: header.formatVersion)
                 stored += terminated
             }
             return

@@ -26,7 +26,10 @@ package struct SessionLineOrder {
     private var base: Base
     /// Storage for ``Base/copied``, kept from line to line.
     private var copiedState: [UInt8] = []
-    /// The rules between effect lines, the reader's own.
+    /// The effect lines (`call`, `effectEnd`) accepted since the last action or gap, the one that covers
+    /// ``covered``: with it, a position in the session's lines that effect lines also have.
+    package private(set) var effectLinesSinceCovered = 0
+    /// The rules between effect lines, the reader's own; a refused line leaves them as they were.
     private var effectLines: EffectLineOrder
 
     /// The state a patch applies to.
@@ -51,11 +54,20 @@ package struct SessionLineOrder {
     }
 
     /// The order of a session of `formatVersion` continued after a reconnect, whose file covers up to
-    /// `lastSequence`.
+    /// `lastSequence` and holds no effect line after its last action or gap.
     package init(continuingAfter lastSequence: Int, formatVersion: Int) {
+        self.init(
+            continuingAfter: lastSequence, effectLinesSinceCovered: 0,
+            effectLines: EffectLineOrder(formatVersion: formatVersion))
+    }
+
+    /// The order of a session continued after a reconnect, whose file covers up to `lastSequence`, holds
+    /// `effectLinesSinceCovered` effect lines after its last action or gap, and left its runs as `effectLines` says.
+    package init(continuingAfter lastSequence: Int, effectLinesSinceCovered: Int, effectLines: EffectLineOrder) {
         covered = lastSequence
         base = .unknownAfterReconnect
-        effectLines = EffectLineOrder(formatVersion: formatVersion)
+        self.effectLinesSinceCovered = effectLinesSinceCovered
+        self.effectLines = effectLines
     }
 
     /// The longest session or store id accepted, in bytes; longer ones are refused rather than cut.
@@ -97,6 +109,9 @@ package struct SessionLineOrder {
             if action.sequence <= covered {
                 return .refused(Self.readerReason(.sequenceNotIncreasing(sequence: action.sequence, covered: covered)))
             }
+            if let problem = effectLines.problem(actionNamingEffect: action.namesEffect, isFromApp: action.isFromApp) {
+                return .refused("\(problem)")
+            }
             let missing = skipped(before: action.sequence)
             switch action.snapshot {
             case .state(let state): base = .value(state)
@@ -110,7 +125,9 @@ package struct SessionLineOrder {
                 }
                 if let problem = apply(patch) { return .refused(problem) }
             }
+            if missing != nil { effectLines.noteGap() }
             covered = action.sequence
+            effectLinesSinceCovered = 0
             return .accepted(missing: missing)
         case .gap(let gap):
             if gap.firstSequence <= covered {
@@ -120,13 +137,16 @@ package struct SessionLineOrder {
             }
             let missing = skipped(before: gap.firstSequence)
             covered = gap.lastSequence
+            effectLinesSinceCovered = 0
+            effectLines.noteGap()
             base = .afterGap
             return .accepted(missing: missing)
         case .end:
             hasEnded = true
             return .accepted(missing: nil)
         case .effect(let event):
-            if let problem = effectLines.admit(event, covered: covered) { return .refused("\(problem)") }
+            if let problem = effectLines.admitIfValid(event, covered: covered) { return .refused("\(problem)") }
+            effectLinesSinceCovered += 1
             return .accepted(missing: nil)
         }
     }

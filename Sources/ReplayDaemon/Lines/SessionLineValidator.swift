@@ -35,6 +35,10 @@ package struct SessionLineValidator {
         package var time: Double
         /// The state after it.
         package var snapshot: Snapshot
+        /// Whether its `origin` is the app (the default), not an effect.
+        package var isFromApp: Bool
+        /// Whether it names the effect that sent it (`effect`, format 2).
+        package var namesEffect: Bool
     }
 
     /// How an action line holds the state after it.
@@ -81,7 +85,12 @@ package struct SessionLineValidator {
             case .header(let header): return .success(.header(header))
             case .action(let action):
                 let snapshot = action.patch.map(Snapshot.patch) ?? .state(action.state)
-                return .success(.action(Action(sequence: action.sequence, time: action.time, snapshot: snapshot)))
+                let isFromApp = if case .app = action.origin { true } else { false }
+                return .success(
+                    .action(
+                        Action(
+                            sequence: action.sequence, time: action.time, snapshot: snapshot, isFromApp: isFromApp,
+                            namesEffect: action.effect != nil)))
             case .gap(let gap): return .success(.gap(gap))
             case .end(let end): return .success(.end(end))
             case .call, .effectEnd: return .success(.effect(event))
@@ -98,6 +107,8 @@ package struct SessionLineValidator {
         var isAction = false
         var hasAction = false
         var state: Range<Int>?
+        var isFromApp = true
+        var namesEffect = false
         for member in scanner.members {
             switch Key(line, member.key) {
             case .kind:
@@ -114,22 +125,35 @@ package struct SessionLineValidator {
             case .state:
                 state = member.value
             case .origin:
-                guard matches(line, member.value, #""app""#) else { return nil }
+                if matches(line, member.value, #""effect""#) {
+                    isFromApp = false
+                } else if !matches(line, member.value, #""app""#) {
+                    return nil
+                }
+            case .cause:
+                // Read only for an effect's action, as an integer; a plain one is one.
+                guard Self.integer(line, member.value) != nil else { return nil }
             case .name:
                 guard member.type == .string else { return nil }
-            case .patch, .cause:
+            case .effect:
+                guard member.type == .string else { return nil }
+                namesEffect = true
+            case .patch:
                 return nil
             case .other:
                 continue
             }
         }
         guard isAction, hasAction, let state, let sequence, let time else { return nil }
-        return .action(Action(sequence: sequence, time: time, snapshot: .stateBytes(UnsafeBufferPointer(rebasing: line[state]))))
+        return .action(
+            Action(
+                sequence: sequence, time: time, snapshot: .stateBytes(UnsafeBufferPointer(rebasing: line[state])),
+                isFromApp: isFromApp, namesEffect: namesEffect))
     }
 
     /// The top-level keys the fast path looks at.
     private enum Key {
-        case kind, seq, time, action, state, patch, origin, cause, name, other
+        case kind, seq, time, action, state, patch, origin, cause, name, effect, other
 
         init(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
             let bytes = UnsafeBufferPointer(rebasing: line[range])
@@ -143,6 +167,7 @@ package struct SessionLineValidator {
             case 5 where named("patch"): self = .patch
             case 5 where named("cause"): self = .cause
             case 6 where named("action"): self = .action
+            case 6 where named("effect"): self = .effect
             case 6 where named("origin"): self = .origin
             default: self = .other
             }

@@ -78,7 +78,11 @@ extension DaemonWorker {
         connection.session = session
         connection.sessionID = header.sessionID
         connection.storedLines += session.isContinuation ? 0 : 1
-        connection.reply(.welcome(.init(sessionID: header.sessionID, lastSequence: session.lastSequence, file: name)))
+        connection.reply(
+            .welcome(
+                .init(
+                    sessionID: header.sessionID, lastSequence: session.lastSequence,
+                    effectLinesAfterLastSequence: session.order.effectLinesSinceCovered, file: name)))
         log.write(.info, "session.started", [
             "connection": .integer(Int64(connection.id)), "sessionId": .string(header.sessionID),
             "storeId": .string(header.storeID), "app": .string(header.app.name), "file": .string(session.path),

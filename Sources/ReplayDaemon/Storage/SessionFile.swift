@@ -82,8 +82,14 @@ final class SessionFile {
             try writeHeader(headerLine)
             return
         }
-        try StoredHeader.check(fd: fd, path: path, name: name, continuing: header)
-        try resumeFromTail(maxLineBytes: maxLineBytes, formatVersion: header.formatVersion)
+        let stored = try StoredHeader.check(fd: fd, path: path, name: name, continuing: header)
+        try resumeFromTail(maxLineBytes: maxLineBytes, formatVersion: stored.formatVersion)
+        if stored.formatVersion >= 2 {
+            let runs = try StoredEffectRuns(
+                path: path, name: name, formatVersion: stored.formatVersion, maxLineBytes: maxLineBytes)
+            order = runs.order
+            lastTime = runs.lastTime
+        }
         size = try Syscall.status(of: fd, subject: path).size
     }
 
@@ -138,7 +144,8 @@ final class SessionFile {
     }
 
     /// Reads the stored tail: the last sequence number, and an `end` the daemon wrote when the client vanished,
-    /// which is removed because the session goes on.
+    /// which is removed because the session goes on. A tail of effect lines (format 2) is left to
+    /// ``StoredEffectRuns``, which reads the whole session to find where its open runs stand.
     private func resumeFromTail(maxLineBytes: Int, formatVersion: Int) throws {
         let tail = try SessionFileTail(fd: fd, subject: path, maxLineBytes: maxLineBytes)
         for line in try tail.lastLines(2) {
@@ -165,8 +172,7 @@ final class SessionFile {
                 order = SessionLineOrder(continuingAfter: gap.lastSequence, formatVersion: formatVersion)
                 return
             case .call, .effectEnd:
-                // TODO(issue 28, daemon): find the last action or gap before the effect lines.
-                continue
+                return
             }
         }
     }

@@ -12,9 +12,10 @@ import StoreKitSystem
 enum StoredHeader {
     /// Reads the header of the file open as `fd` and checks that it is `header`'s session, byte for byte.
     /// - Parameter name: The file's name, for messages.
+    /// - Returns: The stored header, whose format the session's next lines keep.
     /// - Throws: ``SessionFile/OpenError`` when the file holds another session or its first line is not a readable
     ///   header; ``SystemError`` when it cannot be read.
-    static func check(fd: Int32, path: String, name: String, continuing header: SessionHeader) throws {
+    static func check(fd: Int32, path: String, name: String, continuing header: SessionHeader) throws -> SessionHeader {
         let line = try firstLine(fd: fd, path: path, name: name)
         let stored: SessionHeader
         do {
@@ -34,6 +35,7 @@ enum StoredHeader {
                 description: "the stored file \(name) holds another session (store '\(stored.storeID)', session "
                     + "'\(stored.sessionID)'); a session is never appended to another's file")
         }
+        return stored
     }
 
     /// The file's first line, without its `\n`, read up to the session format's line limit (whatever the daemon's

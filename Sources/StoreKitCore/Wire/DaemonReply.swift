@@ -69,6 +69,7 @@ package enum DaemonReply: Codable, Equatable, Sendable {
         case kind, file, line, reason
         case sessionID = "sessionId"
         case lastSequence = "lastSeq"
+        case effectLinesAfterLastSequence = "effectLines"
         case protocolVersion = "protocol"
         case sequence = "seq"
     }
@@ -90,6 +91,8 @@ package enum DaemonReply: Codable, Equatable, Sendable {
                 Welcome(
                     sessionID: try container.decode(String.self, forKey: .sessionID),
                     lastSequence: try container.decode(Int.self, forKey: .lastSequence),
+                    effectLinesAfterLastSequence:
+                        try container.decodeIfPresent(Int.self, forKey: .effectLinesAfterLastSequence) ?? 0,
                     file: try container.decode(String.self, forKey: .file), protocolVersion: version))
         case .persisted:
             self = .persisted(seq: try container.decode(Int.self, forKey: .sequence))
@@ -108,6 +111,9 @@ package enum DaemonReply: Codable, Equatable, Sendable {
         case .welcome(let welcome):
             try container.encode(welcome.sessionID, forKey: .sessionID)
             try container.encode(welcome.lastSequence, forKey: .lastSequence)
+            if welcome.effectLinesAfterLastSequence > 0 {
+                try container.encode(welcome.effectLinesAfterLastSequence, forKey: .effectLinesAfterLastSequence)
+            }
             try container.encode(welcome.file, forKey: .file)
             try container.encode(welcome.protocolVersion, forKey: .protocolVersion)
         case .persisted(let sequence):

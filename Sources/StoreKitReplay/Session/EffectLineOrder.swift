@@ -26,50 +26,91 @@ package struct EffectLineOrder: Sendable {
         self.formatVersion = formatVersion
     }
 
-    /// Checks `event`, the next line, given that the lines before it cover sequence numbers up to `covered`.
+    /// Checks `event`, the next line of a file, given that the lines before it cover sequence numbers up to
+    /// `covered`. A line it refuses still counts as the file's (a reader going on after it, as `verify` does, assumes
+    /// as little as it can): a call moves its run's next index past it, an `effectEnd` closes its run.
     /// - Returns: What is wrong with it, or `nil`.
     package mutating func admit(_ event: SessionEvent, covered: Int) -> EffectLineProblem? {
+        let problem = problem(with: event, covered: covered)
+        take(event)
+        return problem
+    }
+
+    /// Checks `event`, a line offered for storing, and takes it only when nothing is wrong with it: a refused line is
+    /// not stored, so the runs stay as the stored lines left them (replayd's rule).
+    /// - Returns: What is wrong with it, or `nil`.
+    package mutating func admitIfValid(_ event: SessionEvent, covered: Int) -> EffectLineProblem? {
+        if let problem = problem(with: event, covered: covered) { return problem }
+        take(event)
+        return nil
+    }
+
+    /// What is wrong with an action line that names the effect that sent it (`namesEffect`), or came from the app
+    /// (`isFromApp`); an action line changes no run.
+    package func problem(actionNamingEffect namesEffect: Bool, isFromApp: Bool) -> EffectLineProblem? {
+        guard namesEffect else { return nil }
+        if formatVersion < 2 { return .effectLineInFormatOne(field: "effect", found: "the effect that sent the action") }
+        if isFromApp { return .effectOnAppAction }
+        return nil
+    }
+
+    /// Notes a gap line: the lines of every open run since may skip indexes (the recorder lost them with the gap's
+    /// actions).
+    package mutating func noteGap() {
+        for key in runs.keys { runs[key]?.gapSince = true }
+    }
+
+    private func problem(with event: SessionEvent, covered: Int) -> EffectLineProblem? {
         switch event {
-        case .header, .end:
-            return nil
-        case .gap:
-            for key in runs.keys { runs[key]?.gapSince = true }
+        case .header, .end, .gap:
             return nil
         case .action(let action):
-            guard action.effect != nil else { return nil }
-            if formatVersion < 2 { return .effectLineInFormatOne(kind: "an action's 'effect'") }
-            if case .app = action.origin { return .effectOnAppAction }
-            return nil
-        case .call(let call):
-            if formatVersion < 2 { return .effectLineInFormatOne(kind: "a 'call' line") }
-            if call.cause > covered { return .causeNotYetCovered(cause: call.cause, covered: covered) }
-            let key = RunKey(cause: call.cause, effect: call.effect)
-            var run = runs[key] ?? Run()
-            defer { runs[key] = run }
-            let expected = run.calls
-            if call.index != expected && !(run.gapSince && call.index > expected) {
-                run.calls = max(run.calls, call.index + 1)
-                return .callIndexOutOfOrder(index: call.index, expected: expected)
+            if case .app = action.origin {
+                return problem(actionNamingEffect: action.effect != nil, isFromApp: true)
             }
-            run.calls = call.index + 1
-            run.gapSince = false
+            return problem(actionNamingEffect: action.effect != nil, isFromApp: false)
+        case .call(let call):
+            if formatVersion < 2 { return .effectLineInFormatOne(field: "kind", found: "'call'") }
+            if call.cause > covered { return .causeNotYetCovered(cause: call.cause, covered: covered) }
+            let run = runs[RunKey(cause: call.cause, effect: call.effect)] ?? Run()
+            if call.index != run.calls && !(run.gapSince && call.index > run.calls) {
+                return .callIndexOutOfOrder(index: call.index, expected: run.calls)
+            }
             return nil
         case .effectEnd(let end):
-            if formatVersion < 2 { return .effectLineInFormatOne(kind: "an 'effectEnd' line") }
+            if formatVersion < 2 { return .effectLineInFormatOne(field: "kind", found: "'effectEnd'") }
             if end.cause > covered { return .causeNotYetCovered(cause: end.cause, covered: covered) }
-            let run = runs.removeValue(forKey: RunKey(cause: end.cause, effect: end.effect)) ?? Run()
+            let run = runs[RunKey(cause: end.cause, effect: end.effect)] ?? Run()
             if end.calls != run.calls && !run.gapSince {
                 return .effectEndCountsOtherCalls(counted: end.calls, lines: run.calls)
             }
             return nil
         }
     }
+
+    /// Moves the runs past `event`.
+    private mutating func take(_ event: SessionEvent) {
+        switch event {
+        case .header, .end, .action:
+            break
+        case .gap:
+            noteGap()
+        case .call(let call):
+            let key = RunKey(cause: call.cause, effect: call.effect)
+            var run = runs[key] ?? Run()
+            run.calls = max(run.calls, call.index + 1)
+            run.gapSince = false
+            runs[key] = run
+        case .effectEnd(let end):
+            runs.removeValue(forKey: RunKey(cause: end.cause, effect: end.effect))
+        }
+    }
 }
 
 /// What is wrong with an effect line, given the lines before it.
 public enum EffectLineProblem: Sendable, Hashable, CustomStringConvertible {
-    /// An effect line (or field) in a format 1 session.
-    case effectLineInFormatOne(kind: String)
+    /// A line or field of format 2 in a format 1 session: the field's path and what it holds.
+    case effectLineInFormatOne(field: String, found: String)
     /// An action line with `origin: app` names an effect.
     case effectOnAppAction
     /// A run's cause is above the sequence numbers the lines before it cover.
@@ -79,19 +120,24 @@ public enum EffectLineProblem: Sendable, Hashable, CustomStringConvertible {
     /// An `effectEnd` counts other calls than its run has lines for.
     case effectEndCountsOtherCalls(counted: Int, lines: Int)
 
-    /// What is wrong, in a sentence.
+    /// What is wrong, in a sentence that names the field, as a decoding error does.
     public var description: String {
         switch self {
-        case .effectLineInFormatOne(let kind):
-            "\(kind) in a format 1 session; effect lines need format 2"
+        case .effectLineInFormatOne(let field, let found):
+            Self.field(field, "is \(found), which needs format 2; this session is format 1")
         case .effectOnAppAction:
-            "an action with origin 'app' names an effect; only an action an effect sent does"
+            Self.field("effect", "names an effect on an action with origin 'app'; only an action an effect sent names one")
         case .causeNotYetCovered(let cause, let covered):
-            "cause \(cause) is not an action yet: the lines before it cover sequence numbers up to \(covered)"
+            Self.field(
+                "cause", "is \(cause), not an action yet: the lines before it cover sequence numbers up to \(covered)")
         case .callIndexOutOfOrder(let index, let expected):
-            "call index \(index) is out of order: the run's next call is \(expected)"
+            Self.field("index", "is \(index), out of order: the run's next call is \(expected)")
         case .effectEndCountsOtherCalls(let counted, let lines):
-            "the run's end counts \(counted) calls, but the session holds \(lines) for it"
+            Self.field("calls", "is \(counted), but the session holds \(lines) calls for the run")
         }
+    }
+
+    private static func field(_ path: String, _ message: String) -> String {
+        SessionEventDecodingError(path: path, message: message).description
     }
 }

@@ -7,7 +7,9 @@ extension Session {
     /// The header is this session's, with the recorded state before the first step as its initial state, the
     /// session id suffixed with the steps kept, and `metadata.trimmedFrom` naming the original session and steps.
     /// The actions are renumbered from 1; an effect's cause follows its action, and is `nil` when that action lies
-    /// before the range. Times count from the step before the range. Each step keeps its snapshot layout: a patch
+    /// before the range. The lines of an effect run (format 2) are kept when its cause is, up to the line after the
+    /// range, with the cause renumbered as its action is: a run still going there is cut off, as a recording stopped
+    /// at that step would leave it. Times count from the step before the range. Each step keeps its snapshot layout: a patch
     /// still applies, since the state before each kept step is the same as in the session (for the first, the new
     /// initial state). An `end` line closes the result.
     /// - Parameter range: Recorded step numbers, from 1.
@@ -39,16 +41,40 @@ extension Session {
             "lastStep": .integer(Int64(range.upperBound)),
         ])
         var kept: [SessionEvent] = []
-        for var action in actions where range.contains(action.sequence) {
-            action.sequence -= offset
-            action.time = max(0, action.time - startTime)
-            if case .effect(let cause?) = action.origin {
-                action.origin = .effect(cause: cause > offset ? cause - offset : nil)
+        var lastTime = 0.0
+        var keptActions = 0
+        lines: for event in events {
+            switch event {
+            case .action(var action):
+                if action.sequence > range.upperBound { break lines }
+                guard range.contains(action.sequence) else { continue }
+                action.sequence -= offset
+                action.time = max(0, action.time - startTime)
+                if case .effect(let cause?) = action.origin {
+                    action.origin = .effect(cause: cause > offset ? cause - offset : nil)
+                }
+                lastTime = action.time
+                keptActions += 1
+                kept.append(.action(action))
+            case .gap(let gap):
+                if gap.firstSequence > range.upperBound { break lines }
+            case .call(var call):
+                guard range.contains(call.cause) else { continue }
+                call.cause -= offset
+                call.time = max(0, call.time - startTime)
+                lastTime = max(lastTime, call.time)
+                kept.append(.call(call))
+            case .effectEnd(var end):
+                guard range.contains(end.cause) else { continue }
+                end.cause -= offset
+                end.time = max(0, end.time - startTime)
+                lastTime = max(lastTime, end.time)
+                kept.append(.effectEnd(end))
+            case .header, .end:
+                continue
             }
-            kept.append(.action(action))
         }
-        let endTime = kept.last.flatMap { if case .action(let action) = $0 { action.time } else { nil } } ?? 0
-        kept.append(.end(EndEvent(reason: .finished, actions: kept.count, dropped: 0, time: endTime)))
+        kept.append(.end(EndEvent(reason: .finished, actions: keptActions, dropped: 0, time: lastTime)))
         return Session(header: trimmedHeader, events: kept)
     }
 }

@@ -1,7 +1,7 @@
 import StoreKitCore
 import StoreKitJSON
 
-/// The JSON Schema of one session line (format 1), as shipped in `docs/session.schema.json`.
+/// The JSON Schema of one session line (formats 1 and 2), as shipped in `docs/session.schema.json`.
 ///
 /// The schema describes what this version writes; it does not decide what a reader accepts, which
 /// ``SessionLineDecoder`` alone does (the schema cannot see the rules between lines, and takes `1.0` for an
@@ -12,9 +12,9 @@ public enum SessionSchema {
     public static let text = #"""
 {
   "$schema": "https://json-schema.org/draft/2020-12/schema",
-  "$id": "urn:storekit-replay:session:1",
-  "title": "One line of a StoreKit replay session, format 1",
-  "description": "A session is NDJSON: one JSON object per line, UTF-8, each line ending in a newline. The first line is a 'session' header; 'action', 'gap' and 'end' lines follow. See docs/session-format.md.",
+  "$id": "urn:storekit-replay:session:2",
+  "title": "One line of a StoreKit replay session, formats 1 and 2",
+  "description": "A session is NDJSON: one JSON object per line, UTF-8, each line ending in a newline. The first line is a 'session' header; 'action', 'gap' and 'end' lines follow, and in format 2 the 'call' and 'effectEnd' lines of replayable effects. See docs/session-format.md.",
   "oneOf": [
     {
       "$ref": "#/$defs/session"
@@ -27,6 +27,12 @@ public enum SessionSchema {
     },
     {
       "$ref": "#/$defs/end"
+    },
+    {
+      "$ref": "#/$defs/call"
+    },
+    {
+      "$ref": "#/$defs/effectEnd"
     }
   ],
   "$defs": {
@@ -47,7 +53,10 @@ public enum SessionSchema {
           "const": "session"
         },
         "format": {
-          "const": 1
+          "enum": [
+            1,
+            2
+          ]
         },
         "sessionId": {
           "type": "string",
@@ -110,6 +119,14 @@ public enum SessionSchema {
               }
             }
           }
+        },
+        "effects": {
+          "description": "format 2: the names of the store's replayable effects",
+          "type": "array",
+          "items": {
+            "type": "string",
+            "minLength": 1
+          }
         }
       }
     },
@@ -151,6 +168,11 @@ public enum SessionSchema {
         "state": {},
         "patch": {
           "$ref": "#/$defs/patch"
+        },
+        "effect": {
+          "description": "format 2: the name of the effect that sent the action (origin 'effect' only)",
+          "type": "string",
+          "minLength": 1
         }
       },
       "oneOf": [
@@ -229,6 +251,148 @@ public enum SessionSchema {
           "minimum": 0
         },
         "dropped": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "time": {
+          "type": "number",
+          "minimum": 0
+        }
+      }
+    },
+    "call": {
+      "description": "format 2: one input an effect run took from the outside world through its context",
+      "type": "object",
+      "required": [
+        "kind",
+        "cause",
+        "effect",
+        "index",
+        "name",
+        "result",
+        "time"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "kind": {
+          "const": "call"
+        },
+        "cause": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "effect": {
+          "type": "string",
+          "minLength": 1
+        },
+        "index": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "name": {
+          "description": "the call's name; names starting with '$' are built in: $clock.now, $clock.sleep, $uuid, $random",
+          "type": "string",
+          "minLength": 1
+        },
+        "time": {
+          "type": "number",
+          "minimum": 0
+        },
+        "input": {},
+        "result": {
+          "$ref": "#/$defs/callResult"
+        }
+      }
+    },
+    "callResult": {
+      "description": "exactly one of 'value', 'error' or 'cancelled'",
+      "oneOf": [
+        {
+          "type": "object",
+          "required": [
+            "value"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "value": {}
+          }
+        },
+        {
+          "type": "object",
+          "required": [
+            "error"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "error": {
+              "type": "object",
+              "required": [
+                "type",
+                "message"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "type": {
+                  "type": "string"
+                },
+                "message": {
+                  "type": "string"
+                },
+                "value": {}
+              }
+            }
+          }
+        },
+        {
+          "type": "object",
+          "required": [
+            "cancelled"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "cancelled": {
+              "const": true
+            }
+          }
+        }
+      ]
+    },
+    "effectEnd": {
+      "description": "format 2: the end of an effect run that took an input or sent an action",
+      "type": "object",
+      "required": [
+        "kind",
+        "cause",
+        "effect",
+        "outcome",
+        "calls",
+        "sent",
+        "time"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "kind": {
+          "const": "effectEnd"
+        },
+        "cause": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "effect": {
+          "type": "string",
+          "minLength": 1
+        },
+        "outcome": {
+          "enum": [
+            "finished",
+            "cancelled"
+          ]
+        },
+        "calls": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "sent": {
           "type": "integer",
           "minimum": 0
         },

@@ -35,6 +35,17 @@ import Testing
         Case(line: #"{"kind":"end","reason":"finished","time":1.0}"#, violations: ["actions: is required but missing"]),
     ]
 
+    @Test(arguments: formatTwoLines)
+    func everyLineOfTheFormatTwoFixtureMatchesTheSchema(_ line: String) throws {
+        #expect(SessionSchema.validator.validate(try JSONValue(parsing: Array(line.utf8))).map(\.description) == [])
+    }
+
+    @Test func aCallResultWithTwoMembersBreaksTheSchema() throws {
+        let line = formatTwoLines[2].replacingOccurrences(of: #"{"value":100000000}"#, with: #"{"cancelled":true,"value":1}"#)
+        let violations = SessionSchema.validator.validate(try JSONValue(parsing: Array(line.utf8))).map(\.description)
+        #expect(violations == ["result.cancelled: is not a known field"])
+    }
+
     @Test(arguments: cases)
     func validatesSessionLines(_ example: Case) throws {
         let violations = SessionSchema.validator.validate(try JSONValue(parsing: example.line))

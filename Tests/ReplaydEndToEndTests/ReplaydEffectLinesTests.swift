@@ -1,0 +1,127 @@
+import Foundation
+import StoreKitCore
+import StoreKitReplay
+import Testing
+
+/// Format 2 through the real daemon: effect lines stored as sent, refused like any bad line, and a run continued
+/// across a daemon restart.
+@Suite struct ReplaydEffectLinesTests {
+    @Test func aFormatTwoSessionFromARawClientIsStoredByteForByte() async throws {
+        // Given a daemon and a client that sends a format 2 session: a run that calls twice and sends an action
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let daemon = try await DaemonProcess(folder: folder)
+        let client = try EffectLines.startingSession("two", socket: folder.socket)
+        let lines = [
+            EffectLines.header(session: "two"), SessionLines.action(1), EffectLines.call(0), EffectLines.call(1),
+            EffectLines.effectAction(2), EffectLines.effectEnd(calls: 2), SessionLines.end(actions: 2),
+        ]
+
+        // When it is sent
+        try client.send(Array(lines.dropFirst().map { $0 + "\n" }.joined().utf8))
+
+        // Then the file holds exactly the bytes sent, and the reader reads it with its run
+        let name = "counter-two.jsonl"
+        await waitUntil("the session is stored") { folder.lines(of: name).count == lines.count }
+        #expect(await daemon.stop() == 0)
+        let stored = try Data(contentsOf: URL(fileURLWithPath: folder.sessions + "/" + name))
+        #expect(stored == Data(lines.map { $0 + "\n" }.joined().utf8))
+        let session = try Session(contentsOf: folder.sessions + "/" + name)
+        #expect(session.header.formatVersion == 2)
+        #expect(session.events.filter { if case .call = $0 { true } else { false } }.count == 2)
+        #expect(daemon.count("line.rejected") == 0)
+    }
+
+    @Test func aRefusedEffectLineIsLoggedAndRejectedLikeAnyBadLine() async throws {
+        // Given a daemon and a format 2 session at its first action and call
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let daemon = try await DaemonProcess(folder: folder)
+        let client = try EffectLines.startingSession("bad", socket: folder.socket)
+        try client.send(line: SessionLines.action(1))
+        try client.send(line: EffectLines.call(0))
+
+        // When a call skips an index, and then the right call comes
+        try client.send(line: EffectLines.call(2))
+        try client.send(line: EffectLines.call(1))
+
+        // Then the skipping call is rejected by its line number with the reader's reason, logged, and not stored
+        let reply = try client.nextReply()
+        #expect(reply?["kind"] as? String == "rejected")
+        #expect(reply?["line"] as? Int == 4)
+        #expect(reply?["reason"] as? String == "field 'index' is 2, out of order: the run's next call is 1")
+        let name = "counter-bad.jsonl"
+        await waitUntil("the good lines are stored") { folder.lines(of: name).count == 4 }
+        await waitUntil("the rejection is logged") { daemon.count("line.rejected") == 1 }
+        #expect(await daemon.stop() == 0)
+        #expect(
+            Array(folder.lines(of: name).prefix(4))
+                == [EffectLines.header(session: "bad"), SessionLines.action(1), EffectLines.call(0), EffectLines.call(1)])
+        _ = try Session(contentsOf: folder.sessions + "/" + name)
+    }
+
+    @Test func aDaemonRestartInTheMiddleOfARunsLinesContinuesTheStoredFile() async throws {
+        // Given a format 2 session whose run has stored two calls when the daemon is killed
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var daemon = try await DaemonProcess(folder: folder)
+        let first = try EffectLines.startingSession("restart", socket: folder.socket)
+        try first.send(Array([SessionLines.action(1), EffectLines.call(0), EffectLines.call(1)].map { $0 + "\n" }.joined().utf8))
+        let name = "counter-restart.jsonl"
+        await waitUntil("the run's two calls are stored") { folder.lines(of: name).count == 4 }
+        await daemon.kill9()
+        first.close()
+
+        // When it restarts and the client reconnects
+        daemon = try await DaemonProcess(folder: folder, logName: "restart.log")
+        let second = try RawClient(socket: folder.socket)
+        try second.send(line: EffectLines.header(session: "restart"))
+        let welcome = try second.nextReply()
+
+        // Then the welcome says where the session stands, past the run's two calls
+        #expect(welcome?["kind"] as? String == "welcome")
+        #expect(welcome?["lastSeq"] as? Int == 1)
+        #expect(welcome?["effectLines"] as? Int == 2)
+
+        // And the run goes on from its third call, and the file reads to its end as one session
+        let rest = [EffectLines.call(2), EffectLines.effectAction(2), EffectLines.effectEnd(calls: 3), SessionLines.end(actions: 2)]
+        try second.send(Array(rest.map { $0 + "\n" }.joined().utf8))
+        await waitUntil("the rest is stored") { folder.lines(of: name).count == 8 }
+        #expect(await daemon.stop() == 0)
+        #expect(daemon.count("line.rejected") == 0)
+        let session = try Session(contentsOf: folder.sessions + "/" + name)
+        #expect(session.events.filter { if case .call = $0 { true } else { false } }.count == 3)
+        #expect(session.actions.count == 2)
+    }
+}
+
+/// Format 2 lines of the made-up counter session, whose action 1 starts a run of the effect `post score`.
+enum EffectLines {
+    static func header(session: String) -> String {
+        let header = SessionHeader(
+            sessionID: session, storeID: "counter", app: AppInfo(name: "Tests", version: "1", build: "1", schemaVersion: "1"),
+            startedAt: "2026-11-22T00:00:00.000Z", host: "test", pid: 1,
+            initialState: .object(["count": .integer(0), "step": .integer(1)]), effects: ["post score"])
+        return String(decoding: SessionEvent.header(header).line.dropLast(), as: UTF8.self)
+    }
+
+    /// Connects and starts recording `session`: sends its header and reads the welcome.
+    static func startingSession(_ session: String, socket: String) throws -> RawClient {
+        let client = try RawClient(socket: socket)
+        try client.send(line: header(session: session))
+        _ = try client.nextReply()
+        return client
+    }
+
+    static func call(_ index: Int) -> String {
+        #"{"cause":1,"effect":"post score","index":\#(index),"kind":"call","name":"score.post","result":{"value":\#(index)},"time":0.0015}"#
+    }
+
+    static func effectAction(_ sequence: Int) -> String {
+        #"{"action":{"increment":{}},"cause":1,"effect":"post score","kind":"action","name":"increment","origin":"effect","seq":\#(sequence),"state":{"count":\#(sequence),"step":1},"time":0.002}"#
+    }
+
+    static func effectEnd(calls: Int) -> String {
+        #"{"calls":\#(calls),"cause":1,"effect":"post score","kind":"effectEnd","outcome":"finished","sent":1,"time":0.003}"#
+    }
+}
