@@ -11,10 +11,17 @@ enum RecordingBenchmarks {
     /// recorder keeps until they are encoded. That growth costs a page fault on the first touch of each page, once
     /// per process, not per dispatch; in the first round of a fresh process it was a fault every 20 dispatches of
     /// a small state, which alone doubled that round's p99.
-    static func dispatchCost(label: String, bytes: Int, dispatches: Int, rounds: Int = 7) -> [Row] {
+    ///
+    /// With `recordedCallPerAction`, the store has a replayable effect that makes one recorded call for each action
+    /// (with and without the recorder), so the recorded rows also write a `call` and an `effectEnd` line per action.
+    static func dispatchCost(
+        label: String, bytes: Int, dispatches: Int, rounds: Int = 7, recordedCallPerAction: Bool = false
+    ) -> [Row] {
         let itemCount = Inventory.itemCount(forBytes: bytes)
+        let effects = recordedCallPerAction ? [Inventory.recordedCall] : []
         func run(recording: Bool) -> [Double] {
-            let store = Store(initialState: Inventory.state(itemCount: itemCount), reducer: Inventory.reducer)
+            let store = Store(
+                initialState: Inventory.state(itemCount: itemCount), reducer: Inventory.reducer, effects: effects)
             let path = "/tmp/skr-bench-\(getpid()).jsonl"
             defer { unlink(path) }
             let recorder = recording
@@ -31,6 +38,7 @@ enum RecordingBenchmarks {
                 store.dispatch(.restock(index: index, amount: 1))
                 samples.append(Measure.now() - start)
             }
+            if recordedCallPerAction { waitForEffects(of: store) }
             if let recorder, recorder.finish(timeout: .seconds(600)).dropped > 0 {
                 let message = "storekit-benchmarks: actions dropped, so the dispatch rows did not measure recording"
                 FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -51,7 +59,8 @@ enum RecordingBenchmarks {
         }
         return [0.5, 0.99].map { q in
             Row(
-                name: "dispatch, \(label) state, \(q == 0.5 ? "median" : "p99")",
+                name: "dispatch, \(label) state\(recordedCallPerAction ? ", a recorded call per action" : ""), "
+                    + (q == 0.5 ? "median" : "p99"),
                 figure: medianOfRounds(with, q) * 1e6, unit: "µs",
                 reference: medianOfRounds(without, q) * 1e6, referenceName: "no recorder",
                 target: label == "1 MB" ? "" : "<= 1.5x")
@@ -104,4 +113,21 @@ enum RecordingBenchmarks {
         }
         return Double(count) / seconds
     }
+}
+
+extension Inventory {
+    /// A replayable effect that makes one recorded call for each action.
+    static let recordedCall = Effect<State, Action>("restock sync", replay: .rerun) { _, context in
+        _ = try? await context.call("stock.sync") { 1 }
+    }
+}
+
+/// Waits, on this thread, until every effect task of `store` has finished.
+private func waitForEffects(of store: Store<Inventory.State, Inventory.Action>) {
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        await store.waitForEffects()
+        done.signal()
+    }
+    done.wait()
 }

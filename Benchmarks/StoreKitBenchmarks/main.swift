@@ -59,7 +59,7 @@ func dispatchRows() -> [Row] {
     progress("recording cost on the app's thread...")
     return [("small", 50), ("10 KB", 10_000), ("1 MB", 1_000_000)].flatMap { label, bytes in
         RecordingBenchmarks.dispatchCost(label: label, bytes: bytes, dispatches: bytes >= 1_000_000 ? 200 : 5000)
-    }
+    } + RecordingBenchmarks.dispatchCost(label: "small", bytes: 50, dispatches: 5000, recordedCallPerAction: true)
 }
 
 /// The replayd ingest rows.

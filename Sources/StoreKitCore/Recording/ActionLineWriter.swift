@@ -13,16 +13,20 @@ enum ActionLineWriter {
         case patch([UInt8])
     }
 
-    /// Appends one `action` line, `\n` included.
+    /// Appends one `action` line, `\n` included; `effect` names the effect that sent it (format 2 only).
     static func append(
-        sequence: Int, time: Double, name: String, action: [UInt8], origin: ActionEvent.Origin, snapshot: Snapshot,
-        to buffer: inout [UInt8]
+        sequence: Int, time: Double, name: String, action: [UInt8], origin: ActionEvent.Origin, effect: String?,
+        snapshot: Snapshot, to buffer: inout [UInt8]
     ) {
         buffer.append(contentsOf: #"{"action":"#.utf8)
         buffer.append(contentsOf: action)
         if case .effect(let cause?) = origin {
             buffer.append(contentsOf: #","cause":"#.utf8)
             buffer.append(contentsOf: String(cause).utf8)
+        }
+        if case .effect = origin, let effect {
+            buffer.append(contentsOf: #","effect":"#.utf8)
+            JSONValue.writeString(effect, to: &buffer)
         }
         buffer.append(contentsOf: #","kind":"action","name":"#.utf8)
         JSONValue.writeString(name, to: &buffer)

@@ -20,7 +20,9 @@ import StoreKitJSON
 /// holds the flight recorder's lock only to copy what it holds, and does its encoding after. Each line holds its
 /// full state (record with the default `snapshots: .full`): that is what lets the oldest action be forgotten by
 /// making its state the keyframe. Sequence numbers in a dump start at 1; the header's metadata keeps the original
-/// ones (`flightRecorder.firstSequence`), and an effect whose cause is no longer held keeps no `cause`.
+/// ones (`flightRecorder.firstSequence`), and an effect whose cause is no longer held keeps no `cause`. It keeps
+/// effects' `call` and `effectEnd` lines too, renumbering their `cause` like an action's; those of a run whose cause
+/// it no longer holds are left out of a dump.
 public final class FlightRecorder: SessionTransport, @unchecked Sendable {
     /// Where and how often the flight recorder writes what it holds, so a crash does not lose it.
     public struct Spill: Sendable {
@@ -36,10 +38,14 @@ public final class FlightRecorder: SessionTransport, @unchecked Sendable {
         }
     }
 
-    /// One held line: an action with its full state, or a gap.
+    /// One held line: an action with its full state, a gap, or an effect's line.
     private struct HeldLine {
+        /// What a held line is.
+        enum Kind { case action, gap, effect }
+
         var bytes: [UInt8]
-        var isAction: Bool
+        var kind: Kind
+        var isAction: Bool { kind == .action }
     }
 
     /// The bound on the bytes held: the keyframe's line plus the lines after it.
@@ -89,8 +95,14 @@ public final class FlightRecorder: SessionTransport, @unchecked Sendable {
             let event = try JSONValue(parsing: Array(line))
             let kind = event["kind"]?.stringValue
             if kind == "action" && event["patch"] != nil { throw FlightRecorderError.patchLine }
-            guard kind == "action" || kind == "gap" else { continue }  // `end`: a dump describes a live session
-            incoming.append(HeldLine(bytes: Array(line) + [0x0A], isAction: kind == "action"))
+            let held: HeldLine.Kind
+            switch kind {
+            case "action": held = .action
+            case "gap": held = .gap
+            case "call", "effectEnd": held = .effect
+            default: continue  // `end`: a dump describes a live session
+            }
+            incoming.append(HeldLine(bytes: Array(line) + [0x0A], kind: held))
         }
         let spillNow: Bool = lock.withLock {
             for line in incoming {
@@ -134,12 +146,14 @@ public final class FlightRecorder: SessionTransport, @unchecked Sendable {
     public func sessionBytes() throws -> [UInt8] {
         let (header, keyframeLine, lines) = lock.withLock { (self.header, self.keyframeLine, Array(held[firstHeld...])) }
         guard case .object(var members)? = header else { throw FlightRecorderError.nothingRecorded }
-        // The number of the first line held: an action's `seq`, or a gap's `from`.
-        let first = try lines.first.map { try JSONValue(parsing: Array($0.bytes.dropLast())) }
-        let firstSequence = Int(first?["seq"]?.integerValue ?? first?["from"]?.integerValue ?? 1)
-        if let keyframeLine, let state = try JSONValue(parsing: Array(keyframeLine.dropLast()))["state"] {
-            members["initialState"] = state
-        }
+        // The number of the first action or gap held: an action's `seq`, or a gap's `from`; with none, the one after
+        // the keyframe's.
+        let first = try lines.first { $0.kind != .effect }.map { try JSONValue(parsing: Array($0.bytes.dropLast())) }
+        let keyframe = try keyframeLine.map { try JSONValue(parsing: Array($0.dropLast())) }
+        let firstSequence = Int(
+            first?["seq"]?.integerValue ?? first?["from"]?.integerValue
+                ?? keyframe?["seq"]?.integerValue.map { $0 + 1 } ?? 1)
+        if let state = keyframe?["state"] { members["initialState"] = state }
         var metadata = members["metadata"]?.objectValue ?? [:]
         metadata["flightRecorder"] = .object(["firstSequence": .integer(Int64(firstSequence))])
         members["metadata"] = .object(metadata)
@@ -154,6 +168,8 @@ public final class FlightRecorder: SessionTransport, @unchecked Sendable {
                 if case .integer(let number)? = event[field] { event[field] = .integer(number - offset) }
             }
             if case .integer(let cause)? = event["cause"] {
+                // A run whose cause is forgotten has lost its first lines: leave out the rest.
+                if line.kind == .effect && cause <= offset { continue }
                 event["cause"] = cause > offset ? .integer(cause - offset) : nil
             }
             bytes += JSONValue.object(event).canonicalBytes() + [0x0A]
@@ -178,11 +194,15 @@ public final class FlightRecorder: SessionTransport, @unchecked Sendable {
         while heldBytes + (keyframeLine?.count ?? 0) > maxBytes, held.count - firstHeld > 1 {
             forgetOldest()
         }
-        // A dump starts right after its keyframe: never with a gap, after which the state is unknown.
-        // A gap goes with the action after it, whose state becomes the keyframe; a gap that cannot (only it and
-        // the last line are left) stays, and replay resyncs after it.
+        // A dump starts right after its keyframe: never with a gap, after which the state is unknown, nor with an
+        // effect line, whose run's cause the keyframe already holds. A gap goes with the action after it (and the
+        // effect lines between them), whose state becomes the keyframe; a gap that cannot (only it and the last
+        // line are left) stays, and replay resyncs after it.
         while held.count - firstHeld > 2, !held[firstHeld].isAction {
+            let forgotGap = held[firstHeld].kind == .gap
             forgetOldest()
+            guard forgotGap else { continue }
+            while held.count - firstHeld > 1, held[firstHeld].kind == .effect { forgetOldest() }
             if held[firstHeld].isAction { forgetOldest() }
         }
         if firstHeld > 1024 && firstHeld * 2 > held.count {

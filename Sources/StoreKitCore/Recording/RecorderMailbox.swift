@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a ``SessionRecorder``'s app side and its background thread (a ``RecorderWorker``) share, behind one lock:
-/// the queue of actions waiting to be delivered, the bound on their memory, the statistics, the request to end,
+/// the queue of actions (and effect lines) waiting to be delivered, the bound on their memory, the statistics, the request to end,
 /// and whether the background thread needs a signal to see new actions.
 ///
 /// The app's threads post actions and never wait here but for the lock, which the background thread holds only to
@@ -26,10 +26,19 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     private var bufferFullRange: ClosedRange<Int>?
     /// The store's sequence number before the first action recorded: the session numbers its actions from 1.
     private var baseStoreSequence: Int?
+    /// Whether the session holds effect lines and the `effect` of actions (format 2).
+    private let recordsEffects: Bool
+    /// The names of the effects that sent queued actions; a queued action numbers its effect's name from 1.
+    private var effectNames: [String] = []
+    /// The effect runs that lost a line to a full queue: their later lines are dropped too, so that no run the
+    /// session holds skips a call.
+    private var runsMissingLines: Set<EffectRunKey> = []
 
-    /// Creates an empty mailbox whose queue is bounded by `budget`.
-    init(budget: RecorderMemoryBudget) {
+    /// Creates an empty mailbox whose queue is bounded by `budget`; with `recordsEffects`, it queues effect lines
+    /// and the effect that sent an action.
+    init(budget: RecorderMemoryBudget, recordsEffects: Bool) {
         self.budget = budget
+        self.recordsEffects = recordsEffects
     }
 
     // MARK: - The app's side
@@ -61,9 +70,67 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
         case .app: origin = .app
         case .effect(let cause): origin = .effect(cause: cause > base ? cause - base : nil)
         }
+        let effect = recordsEffects ? context.effect.map(effectNumber) ?? 0 : 0
         budget.countQueued()
-        queue.append(action: action, state: state, sequence: sequence, time: time, origin: origin)
+        queue.append(action: action, state: state, sequence: sequence, time: time, origin: origin, effect: effect)
         wakeWorkerIfNeeded()
+    }
+
+    /// Queues an input an effect run took, its cause numbered in the session like an effect action's, or counts it
+    /// as dropped: when the queue is full, when the run lost a line before, or when its cause came before the
+    /// recording. Does nothing in a format 1 session or once the recorder is ending.
+    func post(_ call: EffectCallRecord, time: Double) {
+        postEffectLine(storeCause: call.cause, effect: call.effect, endsRun: false) { cause in
+            queue.append(
+                call: EffectCallEvent(
+                    cause: cause, effect: call.effect, index: call.index, name: call.name, time: time,
+                    input: call.input, result: call.result))
+        }
+    }
+
+    /// Queues the end of an effect run, or counts it as dropped, as a call is.
+    func post(_ end: EffectEndRecord, time: Double) {
+        postEffectLine(storeCause: end.cause, effect: end.effect, endsRun: true) { cause in
+            queue.append(
+                effectEnd: EffectEndEvent(
+                    cause: cause, effect: end.effect, outcome: end.outcome, calls: end.calls, sent: end.sent,
+                    time: time))
+        }
+    }
+
+    /// Queues an effect line with `append`, given its cause in the session, unless it is dropped.
+    private func postEffectLine(storeCause: Int, effect: String, endsRun: Bool, append: (Int) -> Void) {
+        guard recordsEffects else { return }
+        condition.lock()
+        defer { condition.unlock() }
+        guard endReason == nil else { return }
+        guard let base = baseStoreSequence, storeCause > base else {
+            stats.effectLinesDropped += 1
+            return
+        }
+        let run = EffectRunKey(cause: storeCause - base, effect: effect)
+        if runsMissingLines.contains(run) {
+            stats.effectLinesDropped += 1
+            if endsRun { runsMissingLines.remove(run) }
+            return
+        }
+        if budget.isFull(queuedEvents: queue.count) {
+            stats.effectLinesDropped += 1
+            if !endsRun { runsMissingLines.insert(run) }
+            return
+        }
+        queueBufferFullGap()
+        append(run.cause)
+        wakeWorkerIfNeeded()
+    }
+
+    /// The number of the effect `name` among ``effectNames``, from 1, adding it the first time; 0 (no name) past
+    /// the numbers an event holds. Call with the lock held.
+    private func effectNumber(_ name: String) -> UInt16 {
+        if let index = effectNames.firstIndex(of: name) { return UInt16(index + 1) }
+        guard effectNames.count < Int(UInt16.max) else { return 0 }
+        effectNames.append(name)
+        return UInt16(effectNames.count)
     }
 
     /// Asks the background thread to deliver what is queued and end the session with `reason` (only the first
@@ -114,8 +181,11 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     ///
     /// After a batch that delivered something (`nappingFirst`), waits a moment before looking, unless actions are
     /// already queued: more may be streaming in, better taken together than a few at a time through the lock.
-    /// - Returns: Why the session ends, once the recorder is ending: what is in `batch` then is the last.
-    func takeBatch(into batch: RecorderQueue<State, Action>, nappingFirst: Bool) -> EndEvent.Reason? {
+    /// - Returns: Why the session ends, once the recorder is ending (what is in `batch` then is the last), and the
+    ///   names the batch's actions number their effects by.
+    func takeBatch(
+        into batch: RecorderQueue<State, Action>, nappingFirst: Bool
+    ) -> (ending: EndEvent.Reason?, effectNames: [String]) {
         condition.lock()
         defer { condition.unlock() }
         if nappingFirst && queue.count < Self.napBelow && endReason == nil {
@@ -128,7 +198,7 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
         }
         worker = .busy
         queue.swapContents(with: batch)
-        return endReason
+        return (endReason, effectNames)
     }
 
     /// Counts `count` actions as no longer pending (their states released), and, with `encodedBytes`, estimates
@@ -169,4 +239,12 @@ private enum WorkerState {
     case napping
     /// Waiting with nothing to do: the next action must wake it.
     case sleeping
+}
+
+/// One run of an effect in a session: the sequence number of the action that started it, and the effect's name.
+struct EffectRunKey: Hashable {
+    /// The run's cause, as the session numbers it.
+    var cause: Int
+    /// The effect's name.
+    var effect: String
 }

@@ -6,10 +6,15 @@
 
 /// What a ``RecorderQueue`` holds for one event, besides an action's action and state.
 enum QueuedEvent {
-    /// An action; its action and state are the queue's next ones.
-    case action(sequence: Int, time: Double, origin: ActionEvent.Origin)
+    /// An action; its action and state are the queue's next ones. `effect` numbers the name of the effect that sent
+    /// it among the recorder's effect names, from 1 (0 for none), so an event stays 32 bytes.
+    case action(sequence: Int, time: Double, origin: ActionEvent.Origin, effect: UInt16 = 0)
     /// A gap in the session; boxed, as gaps are rare, so an event takes 32 bytes instead of 48.
     indirect case gap(GapEvent)
+    /// An input an effect run took; boxed like a gap.
+    indirect case call(EffectCallEvent)
+    /// The end of an effect run; boxed like a gap.
+    indirect case effectEnd(EffectEndEvent)
 }
 
 /// The events a ``SessionRecorder`` has queued for its background thread, or that thread's batch of them.
@@ -70,18 +75,31 @@ final class RecorderQueue<State, Action> {
     /// Whether no event is queued.
     var isEmpty: Bool { count == 0 }
 
-    /// Queues an action and the state after it.
-    func append(action: Action, state: State, sequence: Int, time: Double, origin: ActionEvent.Origin) {
+    /// Queues an action and the state after it; `effect` numbers the name of the effect that sent it (see
+    /// ``QueuedEvent/action(sequence:time:origin:effect:)``).
+    func append(
+        action: Action, state: State, sequence: Int, time: Double, origin: ActionEvent.Origin, effect: UInt16 = 0
+    ) {
         if actionCount == capacity { growActions() }
         (actions + actionCount).initialize(to: action)
         (states + actionCount).initialize(to: state)
         actionCount += 1
-        append(.action(sequence: sequence, time: time, origin: origin))
+        append(.action(sequence: sequence, time: time, origin: origin, effect: effect))
     }
 
     /// Queues a gap.
     func append(gap: GapEvent) {
         append(.gap(gap))
+    }
+
+    /// Queues an input an effect run took.
+    func append(call: EffectCallEvent) {
+        append(.call(call))
+    }
+
+    /// Queues the end of an effect run.
+    func append(effectEnd: EffectEndEvent) {
+        append(.effectEnd(effectEnd))
     }
 
     private func append(_ event: QueuedEvent) {

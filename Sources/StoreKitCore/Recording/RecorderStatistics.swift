@@ -10,6 +10,12 @@ public struct RecorderStatistics: Sendable, Hashable {
     public var droppedTransportFailed = 0
     /// Actions whose action or state could not be encoded.
     public var droppedEncodingFailed = 0
+    /// Effect lines (`call` and `effectEnd`) delivered to the transport.
+    public var effectLinesWritten = 0
+    /// Effect lines not delivered: dropped because the queue was full (then the rest of their run is dropped too,
+    /// so the session never holds a run that skips a call), because their cause came before the recording, or
+    /// lost with the transport.
+    public var effectLinesDropped = 0
     /// The most recent transport or encoding error, for diagnostics.
     public var lastError: String?
     /// Whether the recorder has finished: every queued action handled and the `end` line sent. False in what

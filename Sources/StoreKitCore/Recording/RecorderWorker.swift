@@ -2,7 +2,7 @@ import Foundation
 import StoreKitSystem
 
 /// The background side of a ``SessionRecorder``: the thread that takes the actions the app's threads posted to the
-/// ``RecorderMailbox`` a batch at a time, encodes them into lines (``SessionLineEncoder``), sends the lines through
+/// ``RecorderMailbox`` a batch at a time (and the effect lines posted between them), encodes them into lines (``SessionLineEncoder``), sends the lines through
 /// the transport (``SessionLineSender``), and writes the `end` line once the recorder is finishing.
 ///
 /// The worker owns everything it holds but the mailbox: it is created by the recorder before its thread starts and
@@ -37,11 +37,13 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
     init(
         initialState: State, transport: any SessionTransport,
         configuration: SessionRecorder<State, Action>.Configuration, mailbox: RecorderMailbox<State, Action>,
-        startedAt: Date, startNanoseconds: UInt64
+        startedAt: Date, startNanoseconds: UInt64, replayableEffects: [String]
     ) {
         self.mailbox = mailbox
         self.startNanoseconds = startNanoseconds
-        let lines = SessionLineEncoder(configuration: configuration, initialState: initialState, startedAt: startedAt)
+        let lines = SessionLineEncoder(
+            configuration: configuration, initialState: initialState, startedAt: startedAt,
+            replayableEffects: replayableEffects)
         self.lines = lines
         sender = SessionLineSender(
             transport: transport, unconfirmedBytes: configuration.unconfirmedBufferBytes, mailbox: mailbox,
@@ -66,8 +68,8 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
         while true {
             // Caught up after a batch: more may be streaming in, so nap before looking again rather than take them
             // a few at a time, each time through the lock the app takes.
-            let ending = mailbox.takeBatch(into: batch, nappingFirst: delivered)
-            deliver(batch, in: &chunk)
+            let (ending, effectNames) = mailbox.takeBatch(into: batch, nappingFirst: delivered)
+            deliver(batch, effectNames: effectNames, in: &chunk)
             delivered = !batch.isEmpty
             if let ending, batch.isEmpty {
                 writeEnd(ending)
@@ -83,8 +85,10 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
 
     /// Encodes the batch's events and sends their lines a chunk at a time, releasing the states of the encoded
     /// actions a few hundred at a time.
-    /// - Parameter chunk: Empty; its storage is reused from batch to batch.
-    private func deliver(_ batch: RecorderQueue<State, Action>, in chunk: inout Chunk) {
+    /// - Parameters:
+    ///   - effectNames: The names the batch's actions number the effects that sent them by, from 1.
+    ///   - chunk: Empty; its storage is reused from batch to batch.
+    private func deliver(_ batch: RecorderQueue<State, Action>, effectNames: [String], in chunk: inout Chunk) {
         // After a failure the lines before this batch may be lost: start it with a full state.
         if sender.needsStart { lines.forgetPreviousState() }
         // The index among the batch's actions of the next `.action` event.
@@ -93,13 +97,14 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
         for index in 0..<batch.count {
             let entry: UnconfirmedLines.Entry
             switch batch.event(at: index) {
-            case .action(let sequence, let time, let origin):
+            case .action(let sequence, let time, let origin, let effect):
                 let encodedState = stateEncodingPool.flatMap { pool in
                     window.encodedState(at: next, of: batch.actionCount, with: pool) { batch.state(at: $0) }
                 }
                 do {
                     let line = try lines.actionLine(
-                        sequence: sequence, time: time, origin: origin, action: batch.action(at: next),
+                        sequence: sequence, time: time, origin: origin,
+                        effect: effect == 0 ? nil : effectNames[Int(effect) - 1], action: batch.action(at: next),
                         state: batch.state(at: next), encodedState: encodedState)
                     entry = line.entry
                     chunk.written += 1
@@ -115,6 +120,18 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
                 next += 1
             case .gap(let gap):
                 entry = lines.gapLine(gap)
+            case .call(let call):
+                guard let line = lines.callLine(call) else {
+                    chunk.effectLinesLeftOut += 1
+                    continue
+                }
+                entry = line
+            case .effectEnd(let end):
+                guard let line = lines.effectEndLine(end) else {
+                    chunk.effectLinesLeftOut += 1
+                    continue
+                }
+                entry = line
             }
             sender.hold(entry)
             chunk.lines += entry.bytes
@@ -134,8 +151,10 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
     /// before `end` (see ``release(_:before:estimatingBy:)``).
     private func send(_ chunk: inout Chunk, releasing batch: RecorderQueue<State, Action>, before end: Int) {
         let delivered = sender.send(chunk.lines, held: true, newActions: chunk.written)
+        lines.forgetRuns(sender.takeRunsWithLostLines())
         mailbox.updateStatistics { statistics in
             statistics.droppedEncodingFailed += chunk.encodingFailures
+            statistics.effectLinesDropped += chunk.effectLinesLeftOut
             if let lastEncodingError = chunk.lastEncodingError { statistics.lastError = lastEncodingError }
         }
         release(batch, before: end, estimatingBy: &chunk)
@@ -145,6 +164,7 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
         chunk.lines.removeAll(keepingCapacity: chunk.lines.count <= Self.keptChunkBytes)
         chunk.written = 0
         chunk.encodingFailures = 0
+        chunk.effectLinesLeftOut = 0
         chunk.lastEncodingError = nil
     }
 
@@ -175,6 +195,8 @@ private struct Chunk {
     var lines: [UInt8] = []
     var written = 0
     var encodingFailures = 0
+    /// Effect lines left out because their run lost a line with the transport.
+    var effectLinesLeftOut = 0
     var lastEncodingError: String?
     /// The encoded size of the last action and its full state.
     var lastEncodedBytes: Int?

@@ -3,7 +3,8 @@ import StoreKitJSON
 import StoreKitSystem
 
 /// Turns what a recorder records into session lines: the header, an `action` line (its secrets replaced, its state
-/// in full or, under delta snapshots, as a patch against the previous line's state), or a `gap` line.
+/// in full or, under delta snapshots, as a patch against the previous action line's state), a `gap` line, or an
+/// effect's `call` (its secrets replaced) or `effectEnd` line, which leave the state a patch applies to alone.
 ///
 /// Used by one ``RecorderWorker`` on its thread. It remembers the state of the last line for the next patch; after
 /// a gap, or when the lines before may be lost, ``forgetPreviousState()`` makes the next line carry a full state.
@@ -17,6 +18,8 @@ final class SessionLineEncoder<State: Encodable & Sendable, Action: Encodable & 
     }
 
     private let configuration: SessionRecorder<State, Action>.Configuration
+    /// The store's replayable effects, for the header (format 2 when there are any).
+    private let replayableEffects: [String]
     private let initialState: State
     private let startedAt: Date
     private let encoder = CanonicalJSONEncoder()
@@ -26,10 +29,20 @@ final class SessionLineEncoder<State: Encodable & Sendable, Action: Encodable & 
     /// For delta snapshots: the state of the last line written, and how many lines since the last keyframe.
     private var previousState: JSONValue?
     private var sinceKeyframe = 0
+    /// The last sequence number an action or gap line covered: where an effect line is held.
+    private var covered = 0
+    /// The effect runs that lost a line with the transport: their later lines are not written, so that no run the
+    /// session holds skips a call.
+    private var runsMissingLines: Set<EffectRunKey> = []
 
-    /// Creates an encoder for the session of `configuration` that started at `startedAt` from `initialState`.
-    init(configuration: SessionRecorder<State, Action>.Configuration, initialState: State, startedAt: Date) {
+    /// Creates an encoder for the session of `configuration` that started at `startedAt` from `initialState`, of a
+    /// store whose replayable effects are `replayableEffects`.
+    init(
+        configuration: SessionRecorder<State, Action>.Configuration, initialState: State, startedAt: Date,
+        replayableEffects: [String]
+    ) {
         self.configuration = configuration
+        self.replayableEffects = replayableEffects
         self.initialState = initialState
         self.startedAt = startedAt
         stateMemo = EncodingMemo(reusesUnchangedParts: configuration.reusesEncodingOfUnchangedParts)
@@ -41,29 +54,32 @@ final class SessionLineEncoder<State: Encodable & Sendable, Action: Encodable & 
             sessionID: configuration.sessionID, storeID: configuration.storeID, app: configuration.app,
             startedAt: Self.iso8601(startedAt), host: HostInfo.hostName, pid: HostInfo.processID,
             initialState: configuration.redaction.redactingState(try encoder.encode(initialState)),
-            metadata: configuration.metadata, redaction: configuration.redaction)
+            metadata: configuration.metadata, redaction: configuration.redaction, effects: replayableEffects)
         return SessionEvent.header(header).line
     }
 
     /// The `action` line of `action` and the `state` after it.
-    /// - Parameter encodedState: The state's bytes when they were encoded ahead (never with redaction).
+    /// - Parameters:
+    ///   - effect: The name of the effect that sent the action, in a format 2 session.
+    ///   - encodedState: The state's bytes when they were encoded ahead (never with redaction).
     /// - Throws: The error encoding the action or the state threw (the recorder writes a ``gapLine(_:)`` instead).
     func actionLine(
-        sequence: Int, time: Double, origin: ActionEvent.Origin, action: Action, state: State,
+        sequence: Int, time: Double, origin: ActionEvent.Origin, effect: String?, action: Action, state: State,
         encodedState: StateEncodingPool<State>.Encoded?
     ) throws -> ActionLine {
+        covered = sequence
         let name = configuration.actionName?(action) ?? ActionName.of(action)
         let encoded = try encodedAction(action)
         let (snapshot, fullState) = try self.snapshot(of: state, encoded: encodedState?.get())
         var line: [UInt8] = []
         ActionLineWriter.append(
-            sequence: sequence, time: time, name: name, action: encoded, origin: origin, snapshot: snapshot,
-            to: &line)
+            sequence: sequence, time: time, name: name, action: encoded, origin: origin, effect: effect,
+            snapshot: snapshot, to: &line)
         var content = UnconfirmedLines.Entry.Content.state
         if case .patch = snapshot {
             var fullStateLine: [UInt8] = []
             ActionLineWriter.append(
-                sequence: sequence, time: time, name: name, action: encoded, origin: origin,
+                sequence: sequence, time: time, name: name, action: encoded, origin: origin, effect: effect,
                 snapshot: .state(fullState), to: &fullStateLine)
             content = .patch(fullStateLine: fullStateLine)
         }
@@ -75,8 +91,34 @@ final class SessionLineEncoder<State: Encodable & Sendable, Action: Encodable & 
     /// The `gap` line of `gap`; the next line carries a full state.
     func gapLine(_ gap: GapEvent) -> UnconfirmedLines.Entry {
         previousState = nil
+        covered = max(covered, gap.lastSequence)
         return UnconfirmedLines.Entry(
             sequences: gap.firstSequence...gap.lastSequence, bytes: SessionEvent.gap(gap).line, content: .gap(gap))
+    }
+
+    /// The `call` line of `call`, its secrets replaced; `nil` when its run lost a line before.
+    func callLine(_ call: EffectCallEvent) -> UnconfirmedLines.Entry? {
+        let redacted = configuration.redaction.callPaths.isEmpty ? call : configuration.redaction.redactingCall(call)
+        return effectLine(.call(redacted), run: EffectRunKey(cause: call.cause, effect: call.effect), endsRun: false)
+    }
+
+    /// The `effectEnd` line of `end`; `nil` when its run lost a line before.
+    func effectEndLine(_ end: EffectEndEvent) -> UnconfirmedLines.Entry? {
+        effectLine(.effectEnd(end), run: EffectRunKey(cause: end.cause, effect: end.effect), endsRun: true)
+    }
+
+    /// Leaves out the later lines of the runs (cause, effect) that lost a line with the transport.
+    func forgetRuns(_ runs: [(cause: Int, effect: String)]) {
+        for run in runs { runsMissingLines.insert(EffectRunKey(cause: run.cause, effect: run.effect)) }
+    }
+
+    private func effectLine(_ event: SessionEvent, run: EffectRunKey, endsRun: Bool) -> UnconfirmedLines.Entry? {
+        if runsMissingLines.contains(run) {
+            if endsRun { runsMissingLines.remove(run) }
+            return nil
+        }
+        return UnconfirmedLines.Entry(
+            sequences: covered...covered, bytes: event.line, content: .effect(cause: run.cause, effect: run.effect))
     }
 
     /// Makes the next action line carry a full state, for a receiver that may have lost the lines before it.

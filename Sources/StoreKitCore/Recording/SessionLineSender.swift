@@ -21,6 +21,12 @@ final class SessionLineSender<State, Action> {
     private var countedLostThrough = 0
     /// The lines sent (or tried) that the transport has not confirmed.
     private var unconfirmed: UnconfirmedLines
+    /// How many effect lines were held, and how many of those are counted as written or lost: the rest are held
+    /// and not yet taken by a write.
+    private var heldEffectLines = 0
+    private var countedEffectLines = 0
+    /// The runs (cause, effect) that lost an effect line with the transport since the encoder last took them.
+    private var runsWithLostLines: [(cause: Int, effect: String)] = []
 
     /// Creates a sender that holds at most `unconfirmedBytes` of unconfirmed lines.
     init(
@@ -35,7 +41,15 @@ final class SessionLineSender<State, Action> {
 
     /// Holds a line until the transport confirms it; send its bytes with `held: true`.
     func hold(_ entry: UnconfirmedLines.Entry) {
+        if case .effect = entry.content { heldEffectLines += 1 }
         unconfirmed.append(entry)
+    }
+
+    /// The runs that lost an effect line with the transport since the last call: their later lines must not be
+    /// written, or the session would hold a run that skips a call.
+    func takeRunsWithLostLines() -> [(cause: Int, effect: String)] {
+        defer { runsWithLostLines = [] }
+        return runsWithLostLines
     }
 
     /// Starts the transport if needed, then sends `lines`, which are held already when `held`.
@@ -70,16 +84,28 @@ final class SessionLineSender<State, Action> {
             guard !payload.isEmpty else { return true }
             try transport.write(payload)
             sentThrough = max(sentThrough, unconfirmed.lastSequence)
-            mailbox.updateStatistics { $0.actionsWritten += written }
-            unconfirmed.confirm(through: transport.persistedSequence() ?? unconfirmed.lastSequence)
+            let effectLines = heldEffectLines - countedEffectLines
+            countedEffectLines = heldEffectLines
+            mailbox.updateStatistics {
+                $0.actionsWritten += written
+                $0.effectLinesWritten += effectLines
+            }
+            if let persisted = transport.persistedSequence() {
+                unconfirmed.confirm(through: persisted)
+            } else {
+                unconfirmed.discard()
+            }
             return true
         } catch {
             needsStart = true
             mailbox.updateStatistics { $0.lastError = "\(error)" }
             if transport.persistedSequence() == nil {
                 // Nothing will confirm these lines: they are lost, and the next start records them as a gap.
-                unconfirmed.discard()
+                runsWithLostLines += unconfirmed.discard()
                 if sentThrough < unconfirmed.lastSequence { countLost((sentThrough + 1)...unconfirmed.lastSequence) }
+                let lostEffectLines = heldEffectLines - countedEffectLines
+                countedEffectLines = heldEffectLines
+                if lostEffectLines > 0 { mailbox.updateStatistics { $0.effectLinesDropped += lostEffectLines } }
             }
             return false
         }

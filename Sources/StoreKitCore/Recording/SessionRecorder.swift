@@ -8,6 +8,11 @@ import StoreKitSystem
 /// bounded queue; a background thread encodes them canonically and hands NDJSON lines to a ``SessionTransport``.
 /// Nothing proportional to the state's size happens on the dispatching thread.
 ///
+/// A store with replayable effects (``EffectReplay/rerun``) is recorded in format 2: the recorder also writes each
+/// input an effect run takes through its context (a `call` line, before any action the effect sends after it) and
+/// how a replayable effect's run ends (an `effectEnd` line), posted from the effect's task the same way, and names
+/// the effect that sent an action. A store without them is recorded in format 1, as before effects were replayed.
+///
 /// When the queue is full the recorder drops the action, counts it, and writes a `gap` line once there is room
 /// again. The lines a transport has not confirmed as persisted are held, bounded in bytes
 /// (``Configuration/unconfirmedBufferBytes``), and sent again after a reconnect from the receiver's last persisted
@@ -25,7 +30,9 @@ import StoreKitSystem
 ///
 /// > Warning: Register one recorder on one store. Call ``finish(reason:timeout:)`` when the session is over;
 /// > a recorder that is never finished keeps its background thread and leaves the session without an `end` line.
-public final class SessionRecorder<State: Encodable & Sendable, Action: Encodable & Sendable>: Interceptor {
+public final class SessionRecorder<State: Encodable & Sendable, Action: Encodable & Sendable>: Interceptor,
+    EffectInputSink
+{
     /// How a recorder names and bounds its session.
     public struct Configuration: Sendable {
         /// The id of the replayable store that replays this session.
@@ -117,13 +124,17 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     ///   - transport: Where the lines go.
     ///   - configuration: Names and bounds.
     public convenience init(initialState: State, transport: any SessionTransport, configuration: Configuration) {
-        self.init(initialState: initialState, transport: transport, configuration: configuration, storeClockOrigin: nil)
+        self.init(
+            initialState: initialState, transport: transport, configuration: configuration, storeClockOrigin: nil,
+            replayableEffects: [])
     }
 
     /// Creates a recorder for a store that counts its dispatches' `uptimeNanoseconds` from `storeClockOrigin`
-    /// (monotonic nanoseconds), or, with `nil`, one that reads the clock at each action.
+    /// (monotonic nanoseconds), or, with `nil`, one that reads the clock at each action; a store with
+    /// `replayableEffects` is recorded in format 2, with its effect lines.
     init(
-        initialState: State, transport: any SessionTransport, configuration: Configuration, storeClockOrigin: UInt64?
+        initialState: State, transport: any SessionTransport, configuration: Configuration, storeClockOrigin: UInt64?,
+        replayableEffects: [String]
     ) {
         self.configuration = configuration
         self.storeClockOrigin = storeClockOrigin
@@ -132,10 +143,11 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         mailbox = RecorderMailbox(
             budget: RecorderMemoryBudget(
                 capacity: configuration.bufferCapacity, byteLimit: configuration.bufferBytes,
-                slotBytes: RecorderQueue<State, Action>.slotBytes))
+                slotBytes: RecorderQueue<State, Action>.slotBytes),
+            recordsEffects: !replayableEffects.isEmpty)
         let worker = RecorderWorker(
             initialState: initialState, transport: transport, configuration: configuration, mailbox: mailbox,
-            startedAt: startedAt, startNanoseconds: startNanoseconds)
+            startedAt: startedAt, startNanoseconds: startNanoseconds, replayableEffects: replayableEffects)
         stateEncodingPool = worker.stateEncodingPool
         let thread = Thread { worker.run() }
         thread.name = "SessionRecorder \(configuration.storeID)"
@@ -149,9 +161,24 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
 
     /// Enqueues the action and the new state; called by the store on the dispatching thread.
     public func actionDispatched(_ action: Action, oldState: State, newState: State, context: DispatchContext) {
-        let now = storeClockOrigin.map { $0 &+ context.uptimeNanoseconds } ?? MonotonicClock.nanoseconds()
-        let time = Double(now > startNanoseconds ? now - startNanoseconds : 0) / 1e9
-        mailbox.post(action, state: newState, context: context, time: time)
+        mailbox.post(action, state: newState, context: context, time: sessionTime(context.uptimeNanoseconds))
+    }
+
+    /// Enqueues the `call` line of an input an effect run took; called on the effect's task.
+    package func record(_ call: EffectCallRecord) {
+        mailbox.post(call, time: sessionTime(call.uptimeNanoseconds))
+    }
+
+    /// Enqueues the `effectEnd` line of a replayable effect's run; called on the effect's task.
+    package func record(_ end: EffectEndRecord) {
+        mailbox.post(end, time: sessionTime(end.uptimeNanoseconds))
+    }
+
+    /// Seconds since recording started of a moment the store stamped `uptimeNanoseconds` after its creation (read
+    /// from the clock now when the store's origin is not known).
+    private func sessionTime(_ uptimeNanoseconds: UInt64) -> Double {
+        let now = storeClockOrigin.map { $0 &+ uptimeNanoseconds } ?? MonotonicClock.nanoseconds()
+        return Double(now > startNanoseconds ? now - startNanoseconds : 0) / 1e9
     }
 
     /// Flushes every queued action, writes the `end` line and closes the transport.

@@ -1,6 +1,7 @@
 extension Store {
     /// Starts recording this store's session: reads the current state and registers a ``SessionRecorder`` in one
-    /// step, so no action slips in between.
+    /// step, so no action slips in between. A store with replayable effects (``EffectReplay/rerun``) is recorded in
+    /// format 2, with the inputs its effects take; the header names the replayable effects registered by now.
     ///
     /// ```swift
     /// let recorder = store.startRecording(.init(storeID: "todos", app: AppInfo(name: "TodoApp")),
@@ -17,7 +18,7 @@ extension Store {
         register { currentState in
             SessionRecorder(
                 initialState: currentState, transport: transport, configuration: configuration,
-                storeClockOrigin: createdAt)
+                storeClockOrigin: createdAt, replayableEffects: replayableEffectNames)
         }
     }
 }

@@ -5,6 +5,12 @@
 /// Lines are kept in sequence order. When the bound is exceeded the oldest lines go first; what a resend then cannot
 /// cover is reported as missing, and the recorder writes it as a `gap`. Under delta snapshots a patch line is held
 /// with its full-state form too (both count toward the bound), because a resend must begin with a full state.
+///
+/// An effect line (`call`, `effectEnd`) has no sequence number of its own: it is held at the number of the action
+/// or gap before it, confirmed only once a later number is (the receiver stores lines in order), and sent again
+/// after a reconnect when it came after the receiver's last persisted number. A receiver that stored some of those
+/// before the connection broke gets them twice, in order, right after its last stored action or gap, and is
+/// expected to skip those equal to the effect lines it holds there.
 package struct UnconfirmedLines {
     /// One line and the sequence numbers it covers.
     package struct Entry: Equatable {
@@ -17,9 +23,12 @@ package struct UnconfirmedLines {
             case patch(fullStateLine: [UInt8])
             /// A `gap` line.
             case gap(GapEvent)
+            /// A `call` or `effectEnd` line of the run of `effect` for the action `cause`.
+            case effect(cause: Int, effect: String)
         }
 
-        /// The sequence numbers the line covers (one for an action line).
+        /// The sequence numbers the line covers (one for an action line); for an effect line, the number of the
+        /// action or gap before it (0 before any).
         package var sequences: ClosedRange<Int>
         /// The line's bytes, `\n` included.
         package var bytes: [UInt8]
@@ -38,7 +47,16 @@ package struct UnconfirmedLines {
         }
 
         var isAction: Bool {
-            if case .gap = content { false } else { true }
+            switch content {
+            case .state, .patch: true
+            case .gap, .effect: false
+            }
+        }
+
+        /// Whether the receiver has the line once it confirmed every number up to `confirmed`: an effect line only
+        /// once a number after it is.
+        func isConfirmed(through confirmed: Int) -> Bool {
+            if case .effect = content { sequences.upperBound < confirmed } else { sequences.upperBound <= confirmed }
         }
     }
 
@@ -84,18 +102,26 @@ package struct UnconfirmedLines {
     /// Records that the receiver persisted every line up to `sequence`, and drops those lines.
     package mutating func confirm(through sequence: Int) {
         confirmed = max(confirmed, sequence)
-        while head < entries.count && entries[head].sequences.upperBound <= confirmed { dropFirst() }
+        while head < entries.count && entries[head].isConfirmed(through: confirmed) { dropFirst() }
         compact()
     }
 
     /// Drops every line: the receiver keeps nothing it did not take at once, so nothing can be sent again.
-    package mutating func discard() {
-        while head < entries.count { dropFirst() }
+    /// - Returns: The runs (cause, effect) of the effect lines dropped.
+    @discardableResult
+    package mutating func discard() -> [(cause: Int, effect: String)] {
+        var runs: [(cause: Int, effect: String)] = []
+        while head < entries.count {
+            if case .effect(let cause, let effect) = entries[head].content { runs.append((cause, effect)) }
+            dropFirst()
+        }
         compact()
+        return runs
     }
 
     /// What to send to a receiver that persisted every line up to `persisted`: the held lines after it (the first
-    /// one self-contained), and the sequence numbers after it that are no longer held.
+    /// action line with its full state), the effect lines after the action or gap `persisted` among them, and the
+    /// sequence numbers after it that are no longer held.
     /// - Parameter newAfter: Action lines after this sequence number are counted in ``Resend/newActions``.
     package func resend(after persisted: Int, newAfter: Int) -> Resend {
         var lines: [UInt8] = []
@@ -103,7 +129,13 @@ package struct UnconfirmedLines {
         let newActions = held.lazy.filter { $0.isAction && $0.sequences.lowerBound > newAfter }.count
         var next = persisted + 1
         var missing: ClosedRange<Int>?
-        for entry in held where entry.sequences.upperBound >= next {
+        var sentNumberedLine = false
+        for entry in held {
+            if case .effect = entry.content {
+                if !entry.isConfirmed(through: persisted) { lines += entry.bytes }
+                continue
+            }
+            guard entry.sequences.upperBound >= next else { continue }
             if entry.sequences.lowerBound > next {
                 missing = (missing?.lowerBound ?? next)...(entry.sequences.lowerBound - 1)
             }
@@ -111,12 +143,13 @@ package struct UnconfirmedLines {
             case .gap(var gap):
                 gap.firstSequence = max(gap.firstSequence, next)
                 lines += SessionEvent.gap(gap).line
-            case .patch(let fullStateLine) where lines.isEmpty:
+            case .patch(let fullStateLine) where !sentNumberedLine:
                 // The receiver requires a full state first after a reconnect.
                 lines += fullStateLine
-            case .state, .patch:
+            case .state, .patch, .effect:
                 lines += entry.bytes
             }
+            sentNumberedLine = true
             next = entry.sequences.upperBound + 1
         }
         if next <= lastSequence { missing = (missing?.lowerBound ?? next)...lastSequence }

@@ -22,6 +22,10 @@ import StoreKitJSON
 ///           redaction: Redaction(state: ["session.token", "cards[].number"], actions: ["login.password"])),
 ///     to: UnixSocketTransport())
 /// ```
+///
+/// An effect's recorded calls are redacted by call paths: the call's name, a colon, then a path into the line's
+/// `{"input": …, "result": …}`, such as `auth.login:result.value.token` (the `token` of what `auth.login` returned)
+/// or `auth.login:input.password` (the `password` it was passed).
 public struct Redaction: Sendable, Hashable {
     /// The placeholder a secret string becomes.
     public static let placeholder = "<redacted>"
@@ -30,18 +34,23 @@ public struct Redaction: Sendable, Hashable {
     public var statePaths: [String]
     /// Paths into each action whose values are secret.
     public var actionPaths: [String]
+    /// Paths into effects' recorded calls whose values are secret: `<call name>:<path into {input, result}>`.
+    public var callPaths: [String]
 
     /// Creates a redaction.
     /// - Parameters:
     ///   - state: Paths into the encoded state, such as `"session.token"` or `"users[].password"`.
     ///   - actions: Paths into the encoded actions, starting with the case name, such as `"login.password"`.
-    public init(state: [String] = [], actions: [String] = []) {
+    ///   - calls: Paths into effects' recorded calls, the call's name before a colon, such as
+    ///     `"auth.login:result.value.token"` or `"auth.login:input.password"`.
+    public init(state: [String] = [], actions: [String] = [], calls: [String] = []) {
         self.statePaths = state
         self.actionPaths = actions
+        self.callPaths = calls
     }
 
     /// True when nothing is secret.
-    public var isEmpty: Bool { statePaths.isEmpty && actionPaths.isEmpty }
+    public var isEmpty: Bool { statePaths.isEmpty && actionPaths.isEmpty && callPaths.isEmpty }
 
     /// `state` with every secret value replaced.
     public func redactingState(_ state: JSONValue) -> JSONValue {
@@ -51,6 +60,21 @@ public struct Redaction: Sendable, Hashable {
     /// `action` with every secret value replaced.
     public func redactingAction(_ action: JSONValue) -> JSONValue {
         Self.redact(action, paths: actionPaths)
+    }
+
+    /// `call` with every secret value of its input and result replaced, by the call paths that name its call.
+    public func redactingCall(_ call: EffectCallEvent) -> EffectCallEvent {
+        var line: [String: JSONValue] = ["result": call.result.jsonValue]
+        if let input = call.input { line["input"] = input }
+        var redacted = JSONValue.object(line)
+        for path in callPaths {
+            guard let colon = path.firstIndex(of: ":"), path[..<colon] == call.name else { continue }
+            redacted = Self.redact(redacted, at: path[path.index(after: colon)...])
+        }
+        var call = call
+        call.input = call.input.map { _ in redacted["input"] ?? .null }
+        call.result = EffectCallResult(redacting: redacted["result"]) ?? call.result
+        return call
     }
 
     private static func redact(_ value: JSONValue, paths: [String]) -> JSONValue {
@@ -93,6 +117,25 @@ public struct Redaction: Sendable, Hashable {
         case .string: .string(placeholder)
         case .array(let elements): .array(elements.map(placeholder(for:)))
         case .object(let members): .object(members.mapValues(placeholder(for:)))
+        }
+    }
+}
+
+extension EffectCallResult {
+    /// The result a redacted `{"value"}`, `{"error"}` or `{"cancelled"}` object holds, keeping its JSON types.
+    fileprivate init?(redacting result: JSONValue?) {
+        guard case .object(let members)? = result else { return nil }
+        if let value = members["value"] {
+            self = .value(value)
+        } else if case .object(let error)? = members["error"] {
+            self = .error(
+                RecordedCallError(
+                    type: error["type"]?.stringValue ?? "", message: error["message"]?.stringValue ?? "",
+                    value: error["value"]))
+        } else if members["cancelled"] != nil {
+            self = .cancelled
+        } else {
+            return nil
         }
     }
 }

@@ -97,10 +97,14 @@ extension SessionEvent {
             "metadata": .object(header.metadata),
         ]
         if !header.redaction.isEmpty {
-            members["redacted"] = .object([
+            var redacted: [String: JSONValue] = [
                 "state": .array(header.redaction.statePaths.map(JSONValue.string)),
                 "action": .array(header.redaction.actionPaths.map(JSONValue.string)),
-            ])
+            ]
+            if !header.redaction.callPaths.isEmpty {
+                redacted["calls"] = .array(header.redaction.callPaths.map(JSONValue.string))
+            }
+            members["redacted"] = .object(redacted)
         }
         if !header.effects.isEmpty { members["effects"] = .array(header.effects.map(JSONValue.string)) }
         return members

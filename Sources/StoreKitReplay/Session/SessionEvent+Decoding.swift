@@ -47,7 +47,8 @@ extension SessionEvent {
     private static func redaction(_ fields: EventFields?) throws(SessionEventDecodingError) -> Redaction {
         guard let fields else { return Redaction() }
         return Redaction(
-            state: try fields.optionalStrings("state") ?? [], actions: try fields.optionalStrings("action") ?? [])
+            state: try fields.optionalStrings("state") ?? [], actions: try fields.optionalStrings("action") ?? [],
+            calls: try fields.optionalStrings("calls") ?? [])
     }
 
     private static func action(_ fields: EventFields) throws(SessionEventDecodingError) -> ActionEvent {

@@ -104,4 +104,46 @@ private enum Odometer {
         #expect(throws: FlightRecorderError.patchLine) { try flight.write(Array("\(patchLine)\n".utf8)) }
         #expect(throws: FlightRecorderError.nothingRecorded) { try FlightRecorder().sessionBytes() }
     }
+
+    @Test func keepsEffectLinesRenumberingTheirCauseAndLeavesOutTheRunsWhoseCauseItForgot() throws {
+        // Given a format 2 session's lines, with runs for the actions 1, 2 and 4
+        let header = SessionHeader(
+            sessionID: "s", storeID: "tally", app: AppInfo(name: "T"), startedAt: "2026-01-01T00:00:00.000Z",
+            host: "h", pid: 1, initialState: .object(["n": .integer(0)]), effects: ["e"])
+        func action(_ seq: Int, cause: Int? = nil) -> SessionEvent {
+            .action(
+                ActionEvent(
+                    sequence: seq, time: 0, name: "step", action: .object(["step": .integer(Int64(seq))]),
+                    origin: cause.map { .effect(cause: $0) } ?? .app, state: .object(["n": .integer(Int64(seq))]),
+                    effect: cause.map { _ in "e" }))
+        }
+        func call(_ cause: Int) -> SessionEvent {
+            .call(EffectCallEvent(cause: cause, effect: "e", index: 0, name: "fetch", time: 0, result: .value(.null)))
+        }
+        func end(_ cause: Int, sent: Int) -> SessionEvent {
+            .effectEnd(EffectEndEvent(cause: cause, effect: "e", outcome: .finished, calls: 1, sent: sent, time: 0))
+        }
+        let events = [
+            action(1), action(2), call(1), action(3, cause: 1), call(2), end(1, sent: 1), end(2, sent: 0),
+            action(4), call(4), end(4, sent: 0),
+        ]
+        let lines = events.map(\.line)
+
+        // When the flight recorder holds all but the first two actions and the call after them
+        let flight = FlightRecorder(maxBytes: lines.reduce(0) { $0 + $1.count } - lines[0].count - lines[2].count)
+        _ = try flight.start(header: SessionEvent.header(header).line)
+        try flight.write(lines.reduce([], +))
+        let session = try Session(ndjson: flight.sessionBytes())
+
+        // Then the dump starts at action 3 (now 1) from action 2's state; the runs of 1 and 2 are left out, and
+        // the run of 4 (now 2) is kept with its cause renumbered
+        #expect(session.header.initialState == .object(["n": .integer(2)]))
+        #expect(session.header.effects == ["e"])
+        #expect(session.events.map(\.kind) == [.action, .action, .call, .effectEnd])
+        #expect(session.actions.map(\.origin) == [.effect(cause: nil), .app])
+        #expect(session.actions.first?.effect == "e")
+        let calls = session.events.compactMap { if case .call(let call) = $0 { call.cause } else { nil } }
+        #expect(calls == [2])
+    }
+
 }

@@ -102,4 +102,30 @@ import Testing
         #expect(resend.missing == 2...3)
         #expect(lines.byteCount == 0)
     }
+
+    @Test func effectLinesAreHeldUntilALaterNumberIsConfirmedAndResentAfterThePersistedAction() {
+        // Given an action, an effect line after it, then two patches with an effect line between them
+        var lines = UnconfirmedLines(byteLimit: 1 << 20)
+        func effect(after sequence: Int, _ text: String) -> UnconfirmedLines.Entry {
+            UnconfirmedLines.Entry(
+                sequences: sequence...sequence, bytes: Array("\(text)\n".utf8), content: .effect(cause: 1, effect: "e"))
+        }
+        lines.append(action(1))
+        lines.append(effect(after: 1, "call a"))
+        lines.append(action(2, patch: true))
+        lines.append(effect(after: 2, "call b"))
+        lines.append(action(3, patch: true))
+
+        // When the receiver confirms 1, the effect line after it stays held; when it confirms 2, it goes
+        lines.confirm(through: 1)
+        #expect(lines.held.count == 4)
+
+        // Then a resend after 1 sends the effect line after 1 first, and the first action with its full state;
+        // a resend after 2 leaves out the effect line before action 2
+        #expect(text(lines.resend(after: 1, newAfter: 3).lines) == "call a\nfull 2\ncall b\nline 3\n")
+        #expect(text(lines.resend(after: 2, newAfter: 3).lines) == "call b\nfull 3\n")
+        lines.confirm(through: 2)
+        #expect(lines.held.map(\.bytes).map(text) == ["call b\n", "line 3\n"])
+    }
+
 }

@@ -1,0 +1,225 @@
+import Foundation
+import StoreKitCore
+import StoreKitJSON
+import StoreKitReplay
+import StoreKitSystem
+import StoreKitTestFixtures
+import Testing
+
+@Suite struct SessionRecorderEffectTests {
+    /// A replayable effect that posts a score, sleeps a second on the store's clock, draws a UUID and sends it.
+    private static let postScore = Effect<Tally.State, Tally.Action>("post score", replay: .rerun) { action, context in
+        guard case .add(let value) = action else { return }
+        do {
+            let receipt: Int = try await context.call("score.post", with: value) { $0 * 10 }
+            try await context.clock.sleep(for: .seconds(1))
+            let id = context.uuid()
+            context.send(.label("\(receipt) \(id.uuidString)"))
+        } catch {}
+    }
+
+    /// Each line without its `time` (and an action's `state`), canonically.
+    private func linesWithoutTime(_ transport: MemoryTransport) throws -> [String] {
+        try transport.lines.map { line in
+            guard case .object(var members) = try JSONValue(parsing: Array(line.utf8)) else { return line }
+            members["time"] = nil
+            members["state"] = nil
+            return String(decoding: JSONValue.object(members).canonicalBytes(), as: UTF8.self)
+        }
+    }
+
+    @Test func writesEachCallBeforeTheActionTheEffectSendsAfterItAndTheRunsEndLast() async throws {
+        // Given a store with a replayable effect, on a clock that never waits, recorded to memory
+        let transport = MemoryTransport()
+        let store = Store(
+            initialState: Tally.State(), reducer: Tally.reducer, effects: [Self.postScore], clock: SteppingClock())
+        let recorder = store.startRecording(.init(storeID: "tally", app: AppInfo(name: "T")), to: transport)
+
+        // When one action starts the effect and it has run
+        store.dispatch(.add(1))
+        try await store.waitForEffects(timeout: .seconds(60))
+        let statistics = recorder.finishWaitingGenerously()
+
+        // Then the header is format 2 and names the effect, and the lines are exactly these, in this order
+        let session = try transport.session()
+        #expect(session.header.formatVersion == 2)
+        #expect(session.header.effects == ["post score"])
+        let label = try #require(session.actions.last?.action["label"]?["_0"]?.stringValue)
+        let uuid = String(label.dropFirst(3))
+        #expect(try linesWithoutTime(transport).dropFirst() == [
+            #"{"action":{"add":{"_0":1}},"kind":"action","name":"add","origin":"app","seq":1}"#,
+            #"{"cause":1,"effect":"post score","index":0,"input":1,"kind":"call","name":"score.post","result":{"value":10}}"#,
+            #"{"cause":1,"effect":"post score","index":1,"input":{"for":1000000000},"kind":"call","name":"$clock.sleep","result":{"value":null}}"#,
+            #"{"cause":1,"effect":"post score","index":2,"kind":"call","name":"$uuid","result":{"value":"\#(uuid)"}}"#,
+            #"{"action":{"label":{"_0":"10 \#(uuid)"}},"cause":1,"effect":"post score","kind":"action","name":"label","origin":"effect","seq":2}"#,
+            #"{"calls":3,"cause":1,"effect":"post score","kind":"effectEnd","outcome":"finished","sent":1}"#,
+            #"{"actions":2,"dropped":0,"kind":"end","reason":"finished"}"#,
+        ])
+        #expect(statistics.effectLinesWritten == 4)
+        #expect(statistics.effectLinesDropped == 0)
+    }
+
+    @Test func recordsAThrownErrorAndACancellationAsSuch() async throws {
+        // Given a replayable effect whose first call throws and whose second waits until it is cancelled
+        let transport = MemoryTransport()
+        let waiting = Locked(false)
+        let fetch = Effect<Tally.State, Tally.Action>("fetch", replay: .rerun) { _, context in
+            _ = try? await context.call("fails") { () async throws -> Int in throw Boom(code: 7) }
+            waiting.withLock { $0 = true }
+            _ = try? await context.call("waits") { () async throws -> Int in
+                try await Task.sleep(for: .seconds(600))
+                return 0
+            }
+        }
+        let store = Store(initialState: Tally.State(), reducer: Tally.reducer, effects: [fetch])
+        let recorder = store.startRecording(.init(storeID: "tally", app: AppInfo(name: "T")), to: transport)
+
+        // When the effect is cancelled while it waits
+        store.dispatch(.clear)
+        try waitUntil { waiting.withLock { $0 } }
+        store.cancelEffects()
+        try await store.waitForEffects(timeout: .seconds(60))
+        recorder.finishWaitingGenerously()
+
+        // Then the error, the cancellation and the cancelled run are recorded
+        let events = try transport.session().events
+        let calls = events.compactMap { if case .call(let call) = $0 { call } else { nil } }
+        #expect(calls.map(\.name) == ["fails", "waits"])
+        guard case .error(let error) = calls.first?.result else {
+            Issue.record("the first call's result is \(String(describing: calls.first?.result)), not an error")
+            return
+        }
+        #expect(error.type.hasSuffix("Boom"))
+        #expect(error.value == .object(["code": .integer(7)]))
+        #expect(calls.last?.result == .cancelled)
+        let ends = events.compactMap { if case .effectEnd(let end) = $0 { end } else { nil } }
+        #expect(ends.map(\.outcome) == [.cancelled])
+        #expect(ends.map(\.calls) == [2])
+    }
+
+    @Test func recordsTheCallsOfASkippedEffectButNoEndForIt() async throws {
+        // Given a store with a replayable effect and a skipped one that also calls through its context
+        let transport = MemoryTransport()
+        let log = Effect<Tally.State, Tally.Action>("log") { action, context in
+            guard case .add = action else { return }
+            _ = try? await context.call("log.write") { 1 }
+        }
+        let store = Store(
+            initialState: Tally.State(), reducer: Tally.reducer, effects: [Self.postScore, log], clock: SteppingClock())
+        let recorder = store.startRecording(.init(storeID: "tally", app: AppInfo(name: "T")), to: transport)
+
+        // When an action starts both
+        store.dispatch(.add(2))
+        try await store.waitForEffects(timeout: .seconds(60))
+        recorder.finishWaitingGenerously()
+
+        // Then the skipped effect's call is in the session, and only the replayable effect's run has an end
+        let events = try transport.session().events
+        let calls = events.compactMap { if case .call(let call) = $0 { call } else { nil } }
+        #expect(calls.filter { $0.effect == "log" }.map(\.name) == ["log.write"])
+        let ends = events.compactMap { if case .effectEnd(let end) = $0 { end } else { nil } }
+        #expect(ends.map(\.effect) == ["post score"])
+        #expect(try transport.session().header.effects == ["post score"])
+    }
+
+    @Test func aFullQueueDropsEffectLinesAndCountsThemWithoutBlockingTheEffect() async throws {
+        // Given a recorder with room for one event whose transport is held up
+        let transport = ControlledTransport()
+        let draws = Effect<Tally.State, Tally.Action>("draws", replay: .rerun) { action, context in
+            guard case .label("go") = action else { return }
+            for _ in 0..<3 { _ = context.uuid() }
+        }
+        let store = Store(initialState: Tally.State(), reducer: Tally.reducer, effects: [draws])
+        transport.hold()
+        let recorder = store.startRecording(
+            .init(storeID: "tally", app: AppInfo(name: "T"), bufferCapacity: 1), to: transport)
+        store.dispatch(.add(1))
+        #expect(transport.waitUntilWriteIsHeld())
+
+        // When an action fills the queue and its effect draws three UUIDs
+        store.dispatch(.label("go"))
+        try await store.waitForEffects(timeout: .seconds(60))
+
+        // Then the effect ran to its end while the transport was stuck, its three calls and its end were dropped
+        // and counted, and the session still reads
+        #expect(recorder.statistics.effectLinesDropped == 4)
+        transport.release()
+        let statistics = recorder.finishWaitingGenerously()
+        #expect(statistics.effectLinesWritten == 0)
+        let session = try transport.session()
+        #expect(session.actions.map(\.sequence) == [1, 2])
+        #expect(!session.events.contains { if case .call = $0 { true } else { false } })
+    }
+
+    @Test func redactsTheSecretsOfACallsInputAndResult() async throws {
+        // Given a login effect whose call passes a password and returns a token, recorded with call paths
+        struct Credentials: Codable, Sendable { var user: String, password: String }
+        struct Login: Codable, Sendable { var user: String, token: String }
+        let transport = MemoryTransport()
+        let login = Effect<Tally.State, Tally.Action>("login", replay: .rerun) { action, context in
+            guard case .clear = action else { return }
+            _ = try? await context.call("auth.login", with: Credentials(user: "ann", password: "hunter2")) {
+                Login(user: $0.user, token: "t0ps3cret")
+            }
+        }
+        let store = Store(initialState: Tally.State(), reducer: Tally.reducer, effects: [login])
+        let redaction = Redaction(calls: ["auth.login:result.value.token", "auth.login:input.password"])
+        let recorder = store.startRecording(
+            .init(storeID: "tally", app: AppInfo(name: "T"), redaction: redaction), to: transport)
+
+        // When the call is made
+        store.dispatch(.clear)
+        try await store.waitForEffects(timeout: .seconds(60))
+        recorder.finishWaitingGenerously()
+
+        // Then neither secret is written, the rest is, and the header lists the call paths
+        #expect(!transport.lines.contains { $0.contains("hunter2") || $0.contains("t0ps3cret") })
+        let session = try transport.session()
+        #expect(session.header.redaction.callPaths == redaction.callPaths)
+        let call = try #require(session.events.compactMap { if case .call(let call) = $0 { call } else { nil } }.first)
+        #expect(call.input == .object(["user": .string("ann"), "password": .string(Redaction.placeholder)]))
+        #expect(call.result == .value(.object(["user": .string("ann"), "token": .string(Redaction.placeholder)])))
+    }
+
+    @Test func anEffectActionNamesNoEffectInAFormatOneSession() async throws {
+        // Given a store whose only effect is skipped and calls through its context
+        let transport = MemoryTransport()
+        let echo = Effect<Tally.State, Tally.Action>("echo") { action, context in
+            guard case .add = action else { return }
+            _ = try? await context.call("echo") { 1 }
+            context.send(.clear)
+        }
+        let store = Store(initialState: Tally.State(), reducer: Tally.reducer, effects: [echo])
+        let recorder = store.startRecording(.init(storeID: "tally", app: AppInfo(name: "T")), to: transport)
+
+        // When it runs
+        store.dispatch(.add(1))
+        try await store.waitForEffects(timeout: .seconds(60))
+        recorder.finishWaitingGenerously()
+
+        // Then the session is format 1 with neither call lines nor an effect's name
+        #expect(try transport.session().header.formatVersion == 1)
+        #expect(transport.lines.count == 4)
+        #expect(!transport.lines.contains { $0.contains(#""effect":"#) || $0.contains(#""format":2"#) })
+    }
+}
+
+/// An error a call throws, with a value the session keeps.
+private struct Boom: Error, Encodable {
+    var code: Int
+}
+
+/// A clock whose sleeps return at once, moving its time to their deadline, so effects sleep on it without waiting.
+final class SteppingClock: Clock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = EffectClock.Instant(offset: .zero)
+
+    var now: EffectClock.Instant { lock.withLock { current } }
+
+    var minimumResolution: Duration { .nanoseconds(1) }
+
+    func sleep(until deadline: EffectClock.Instant, tolerance: Duration?) async throws {
+        try Task.checkCancellation()
+        lock.withLock { current = max(current, deadline) }
+    }
+}
