@@ -68,7 +68,9 @@ final class SessionLineSender<State, Action> {
                 mailbox.estimateUnlessEstimated(encodedBytes: header.count)
                 let persisted = try transport.start(header: header)
                 needsStart = false
-                let resend = unconfirmed.resend(after: persisted ?? sentThrough, newAfter: sentThrough)
+                let resend = unconfirmed.resend(
+                    after: persisted ?? sentThrough, skippingEffectLines: persisted == nil ? 0 : transport.effectLinesHeldAfterStart(),
+                    newAfter: sentThrough)
                 payload = []
                 if let missing = resend.missing {
                     let gap = GapEvent(

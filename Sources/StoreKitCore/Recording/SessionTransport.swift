@@ -27,6 +27,10 @@ public protocol SessionTransport: Sendable {
     /// after each write, on its background thread; it must not wait.
     func persistedSequence() -> Int?
 
+    /// How many effect lines (format 2) the receiver holds after the sequence number the last ``start(header:)``
+    /// returned, so the recorder does not send them again; 0 when it cannot tell.
+    func effectLinesHeldAfterStart() -> Int
+
     /// Flushes and releases the transport after the recorder wrote the `end` line.
     func close() throws
 }
@@ -34,4 +38,7 @@ public protocol SessionTransport: Sendable {
 extension SessionTransport {
     /// A transport does not confirm what it persisted unless it says so.
     public func persistedSequence() -> Int? { nil }
+
+    /// A transport holds no effect line it did not confirm unless it says so.
+    public func effectLinesHeldAfterStart() -> Int { 0 }
 }

@@ -122,17 +122,25 @@ package struct UnconfirmedLines {
     /// What to send to a receiver that persisted every line up to `persisted`: the held lines after it (the first
     /// action line with its full state), the effect lines after the action or gap `persisted` among them, and the
     /// sequence numbers after it that are no longer held.
-    /// - Parameter newAfter: Action lines after this sequence number are counted in ``Resend/newActions``.
-    package func resend(after persisted: Int, newAfter: Int) -> Resend {
+    /// - Parameters:
+    ///   - skippingEffectLines: How many of the effect lines right after `persisted` the receiver holds already
+    ///     (the daemon's welcome says); they are not sent again.
+    ///   - newAfter: Action lines after this sequence number are counted in ``Resend/newActions``.
+    package func resend(after persisted: Int, skippingEffectLines: Int = 0, newAfter: Int) -> Resend {
         var lines: [UInt8] = []
         // Those the receiver persisted from a write that failed part way are written as much as those sent again.
         let newActions = held.lazy.filter { $0.isAction && $0.sequences.lowerBound > newAfter }.count
         var next = persisted + 1
         var missing: ClosedRange<Int>?
         var sentNumberedLine = false
+        var effectLinesToSkip = skippingEffectLines
         for entry in held {
             if case .effect = entry.content {
-                if !entry.isConfirmed(through: persisted) { lines += entry.bytes }
+                if entry.sequences.upperBound == persisted && effectLinesToSkip > 0 {
+                    effectLinesToSkip -= 1
+                } else if !entry.isConfirmed(through: persisted) {
+                    lines += entry.bytes
+                }
                 continue
             }
             guard entry.sequences.upperBound >= next else { continue }

@@ -46,6 +46,8 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
     /// Whether the last daemon that welcomed the session confirms what it persisted (protocol 2 or later).
     private var confirmsPersistence = false
     /// The last sequence number the daemon confirmed.
+    /// The effect lines the daemon holds after the last sequence number of its latest welcome.
+    private var effectLinesAfterWelcome = 0
     private var persisted = 0
     /// Reply bytes read after the last complete reply line.
     private var replyBytes: [UInt8] = []
@@ -113,6 +115,9 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
         return persisted
     }
 
+    /// The effect lines the daemon's welcome says it holds after the last sequence number it persisted.
+    public func effectLinesHeldAfterStart() -> Int { effectLinesAfterWelcome }
+
     /// Closes the connection; the daemon stores what it received and closes the session file.
     public func close() throws {
         disconnect()
@@ -169,6 +174,7 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
         case .welcome(let welcome):
             confirmsPersistence = welcome.confirmsPersistence
             persisted = welcome.lastSequence
+            effectLinesAfterWelcome = welcome.effectLinesAfterLastSequence
             return welcome.lastSequence
         case .rejected(_, let reason):
             throw Failure.refused(reason: reason)

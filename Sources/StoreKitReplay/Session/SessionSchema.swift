@@ -290,7 +290,7 @@ public enum SessionSchema {
           "minimum": 0
         },
         "name": {
-          "description": "the call's name; names starting with '$' are built in: $clock.now, $clock.sleep, $uuid, $random",
+          "description": "the call's name; names starting with '$' are built in: $clock.now, $clock.sleep, $uuid, $random, $state",
           "type": "string",
           "minLength": 1
         },

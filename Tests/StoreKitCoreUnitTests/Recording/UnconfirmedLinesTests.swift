@@ -128,4 +128,21 @@ import Testing
         #expect(lines.held.map(\.bytes).map(text) == ["call b\n", "line 3\n"])
     }
 
+    @Test func effectLinesTheReceiverHoldsAfterItsLastSequenceAreNotSentAgain() {
+        // Given an action and three effect lines after it, of which the daemon's welcome says it holds two
+        var lines = UnconfirmedLines(byteLimit: 1 << 20)
+        lines.append(action(1))
+        for name in ["a", "b", "c"] {
+            lines.append(
+                UnconfirmedLines.Entry(
+                    sequences: 1...1, bytes: Array("call \(name)\n".utf8), content: .effect(cause: 1, effect: "e")))
+        }
+        lines.append(action(2, patch: true))
+
+        // When it resends after 1, skipping the two held
+        let resend = lines.resend(after: 1, skippingEffectLines: 2, newAfter: 2)
+
+        // Then only the third effect line and the next action go again
+        #expect(text(resend.lines) == "call c\nfull 2\n")
+    }
 }

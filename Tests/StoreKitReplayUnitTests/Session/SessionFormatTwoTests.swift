@@ -99,7 +99,7 @@ import Testing
         Refusal(
             name: "an unknown built-in name",
             lines: [Self.run[0], Self.run[1], call0.replacingOccurrences(of: "$clock.now", with: "$clock.later")], line: 3,
-            reason: "field 'name' is '$clock.later'; names starting with '$' are built in: '$clock.now', '$clock.sleep', '$uuid', '$random'"),
+            reason: "field 'name' is '$clock.later'; names starting with '$' are built in: '$clock.now', '$clock.sleep', '$uuid', '$random', '$state'"),
         Refusal(
             name: "a result with two members",
             lines: [Self.run[0], Self.run[1], call0.replacingOccurrences(of: #"{"value":100000000}"#, with: #"{"cancelled":true,"value":1}"#)],
