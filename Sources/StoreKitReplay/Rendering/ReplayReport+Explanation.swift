@@ -17,7 +17,7 @@ extension ReplayReport {
             let compared =
                 effects.runsReplayed == 0
                 ? "all \(stepsMatched) replayed states equal the recorded ones"
-                : "\(stepsMatched) states and \(effects.actionsEqual) effect actions equal (\(Self.count(effects.runsReplayed, "effect run")) replayed from \(Self.count(effects.inputsFed, "recorded input")))"
+                : "\(stepsMatched) states and \(Self.count(effects.actionsEqual, "effect action")) equal (\(Self.count(effects.runsReplayed, "effect run")) replayed from \(Self.count(effects.inputsFed, "recorded input")))"
             say("match: \(compared)\(effectsNotChecked.map { "; \($0)" } ?? "")")
         case .effectDiverged(let divergence):
             lines += divergence.explanationLines(actionCount: actionCount)
@@ -184,7 +184,7 @@ extension EffectDivergence {
             say("the effect sent another action (- recorded at step \(recorded.step.map(String.init) ?? "?"), + sent)")
             removed(recorded)
             added(sent)
-            if recorded.name == sent.name { lines += diff.renderedLines().map { $0.prefixed("    ") } }
+            if recorded.name == sent.name { lines += diff.renderedLines().map { $0.prefixed("  ") } }
         case .callNotRecorded(let name, let index):
             say("the effect made call '\(name.escapingControls())' (index \(index) of its run), which the recording does not have")
         case .callNotMade(let name, let index):
@@ -193,7 +193,7 @@ extension EffectDivergence {
             say("the effect made call '\(made.escapingControls())' where the recording has '\(recorded.escapingControls())' (index \(index) of its run)")
         case .callInputDiffers(let name, let index, let diff):
             say("the effect gave call '\(name.escapingControls())' (index \(index) of its run) another input (- recorded, + given)")
-            lines += diff.renderedLines().map { $0.prefixed("    ") }
+            lines += diff.renderedLines().map { $0.prefixed("  ") }
         case .callResultDoesNotDecode(let name, let index, let expected, let message):
             say("the recorded result of call '\(name.escapingControls())' (index \(index) of its run) does not decode as \(expected.escapingControls()): \(message.escapingControls())")
         case .cancellationChanged(let name, let index, let recordedCancelled):
