@@ -234,7 +234,7 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
         self.effects = TypedEffectReplayer(
             effects: rerun, state: sharedState, appliedAction: { [weak self] in self?.appliedAction },
             encode: { action in redaction.redactingAction((try? encoder.encode(action)) ?? .null) },
-            recordedJSON: { [weak self] json in (try? self?.migrated(json, as: .action)) ?? json })
+            recordedJSON: { [weak self] json in (try? self?.migrated(json, as: .action)) ?? json }, redaction: redaction)
     }
 
     func migrated(_ value: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure) -> JSONValue {

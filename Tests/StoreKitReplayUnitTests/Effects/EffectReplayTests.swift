@@ -24,6 +24,7 @@ enum Board {
         case failed(String)
         case start
         case tick
+        case stop
     }
 
     static let reducer = Reducer<State, Action> { state, action in
@@ -31,7 +32,7 @@ enum Board {
         case .scored(let points): state.home += points
         case .posted(let receipt): state.receipt = receipt
         case .failed(let reason): state.failure = reason
-        case .start: break
+        case .start, .stop: break
         case .tick: state.ticks += 1
         }
     }
@@ -76,6 +77,25 @@ enum Board {
         }
     }
 
+    /// A timer that `start` starts and `stop` stops (when `stops`), under one cancellation id.
+    static func stoppableTimer(stops: Bool = true) -> Effect<State, Action> {
+        Effect("timer", replay: .rerun) { action, context in
+            switch action {
+            case .start:
+                await context.cancellable(id: "timer", cancelInFlight: true) {
+                    while true {
+                        try await context.clock.sleep(for: .seconds(1))
+                        context.send(.tick)
+                    }
+                }
+            case .stop where stops:
+                context.cancel(id: "timer")
+            default:
+                break
+            }
+        }
+    }
+
     static func store(_ effects: [Effect<State, Action>]) -> ReplayableStore {
         ReplayableStore(id: "board", reducer: reducer, effects: effects)
     }
@@ -88,6 +108,7 @@ struct BoardSession {
     private var sequence = 0
     let effects: [String]
     let format: Int
+    var redaction = Redaction()
 
     init(effects: [String] = ["post score"], format: Int = 2) {
         self.effects = effects
@@ -99,7 +120,8 @@ struct BoardSession {
             header: SessionHeader(
                 formatVersion: format, sessionID: "s", storeID: "board", app: AppInfo(name: "Tests"),
                 startedAt: "2026-11-26T00:00:00.000Z", host: "test", pid: 1,
-                initialState: try! CanonicalJSONEncoder().encode(Board.State()), effects: effects),
+                initialState: try! CanonicalJSONEncoder().encode(Board.State()), redaction: redaction,
+                effects: effects),
             events: events)
     }
 
@@ -259,6 +281,23 @@ struct BoardSession {
         #expect(report.effects.actionsEqual == 1)
     }
 
+    @Test func aSecretInputIsComparedAsTheRecorderWroteIt() {
+        // Given a session whose post input is secret, so the recorder wrote it as 0
+        var builder = BoardSession()
+        builder.redaction = Redaction(calls: ["score.post:input"])
+        builder.action(.scored(2))
+        builder.call(cause: 1, index: 0, name: "$state", input: nil, result: .value(json("0")))
+        builder.call(cause: 1, index: 1, input: json("0"), result: .value(json("1002")))
+        builder.action(.posted(receipt: 1002), cause: 1, effect: "post score")
+        builder.end(cause: 1, calls: 2, sent: 1)
+
+        // When it is replayed, the effect posting the real score
+        let report = replay(builder.session, [Board.postScore()])
+
+        // Then the input is masked before it is compared
+        #expect(report.verdict == .match)
+    }
+
     @Test func aReducerRegressionIsStillFoundAsBefore() {
         let broken = ReplayableStore(
             id: "board",
@@ -334,6 +373,57 @@ struct BoardSession {
             return
         }
         #expect(divergence.kind == .callNotMade(name: "$clock.sleep", index: 2))
+    }
+
+    /// A timer started, ticking twice, then stopped: its third sleep cancelled by the stop.
+    private var stoppedTimer: Session {
+        var builder = BoardSession(effects: ["timer"])
+        builder.action(.start)
+        for tick in 0..<2 {
+            builder.call(
+                cause: 1, effect: "timer", index: tick, name: "$clock.sleep", input: json(#"{"for":1000000000}"#),
+                result: .value(.null))
+            builder.action(.tick, cause: 1, effect: "timer")
+        }
+        builder.action(.stop)
+        builder.call(
+            cause: 1, effect: "timer", index: 2, name: "$clock.sleep", input: json(#"{"for":1000000000}"#),
+            result: .cancelled)
+        builder.end(cause: 1, effect: "timer", calls: 3, sent: 2)
+        return builder.session
+    }
+
+    @Test func aTimerStoppedAsInTheRecordingMatches() {
+        let report = replay(stoppedTimer, [Board.stoppableTimer()])
+        #expect(report.verdict == .match)
+        #expect(report.effects.actionsEqual == 2)
+    }
+
+    @Test func aStopThatNoLongerCancelsTheTimerIsACancellationThatChanged() {
+        let report = replay(stoppedTimer, [Board.stoppableTimer(stops: false)])
+        guard case .effectDiverged(let divergence) = report.verdict else {
+            Issue.record("expected an effect divergence, got \(report.verdict)")
+            return
+        }
+        #expect(divergence.kind == .cancellationChanged(name: "$clock.sleep", index: 2, recordedCancelled: true))
+        #expect(divergence.step == 4)
+    }
+
+    @Test func aRunThatWaitsOnSomethingOutsideItsContextIsNotCheckedAndReplayGoesOn() {
+        // Given an effect that waits on a continuation nobody resumes, as one awaiting its own task or actor would
+        var builder = BoardSession(effects: ["stuck"])
+        builder.action(.start)
+        builder.action(.tick)
+        let stuck = Effect<Board.State, Board.Action>("stuck", replay: .rerun) { action, context in
+            guard case .start = action else { return }
+            await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+            context.send(.tick)
+        }
+
+        // When it is replayed, then replay ends, the states match, and the run is reported as not checked
+        let report = replay(builder.session, [stuck])
+        #expect(report.verdict == .match)
+        #expect(report.effects.notChecked == [EffectsNotChecked(reason: .reachedOutside, effects: ["stuck"], actions: 0)])
     }
 
     @Test func twoRunsWhoseSendsInterleaveOtherwiseAreNoDivergence() {

@@ -36,6 +36,8 @@ final class RecordedEffectInputs: EffectInputSource, @unchecked Sendable {
 
     private let lock = NSLock()
     private let executor: ReplayExecutor
+    /// The session's secret paths, masked in an input before it is compared with the recorded one.
+    private let redaction: Redaction
     private var waiting: [EffectRunKey: [Int: (request: EffectInputRequest, waiter: Waiter)]] = [:]
     private var readEarly: [EffectRunKey: [Int: EffectCallEvent]] = [:]
     private var cancelledWhileWaiting: [EffectRunKey: [Int: String]] = [:]
@@ -43,9 +45,10 @@ final class RecordedEffectInputs: EffectInputSource, @unchecked Sendable {
     private var isFinishing = false
     private var inputsFed = 0
 
-    /// Inputs for runs on `executor`.
-    init(executor: ReplayExecutor) {
+    /// Inputs for runs on `executor`, of a session whose secrets `redaction` names.
+    init(executor: ReplayExecutor, redaction: Redaction) {
         self.executor = executor
+        self.redaction = redaction
     }
 
     func result(of request: EffectInputRequest) async -> EffectCallResult {
@@ -195,13 +198,20 @@ final class RecordedEffectInputs: EffectInputSource, @unchecked Sendable {
             findings.append(Finding(run: run, kind: .callChanged(index: line.index, recorded: line.name, made: request.name)))
             return .cancelled
         }
-        if request.input != line.input {
+        let input = request.input.map { input in
+            redaction.redactingCall(
+                EffectCallEvent(
+                    cause: request.cause, effect: request.effect, index: request.index, name: request.name, time: 0,
+                    input: input, result: .value(.null))
+            ).input ?? input
+        }
+        if input != line.input {
             findings.append(
                 Finding(
                     run: run,
                     kind: .callInputDiffers(
                         name: line.name, index: line.index,
-                        diff: StateDiff(from: line.input ?? .null, to: request.input ?? .null))))
+                        diff: StateDiff(from: line.input ?? .null, to: input ?? .null))))
         }
         if line.result == .cancelled {
             findings.append(

@@ -55,9 +55,10 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
     ///   - appliedAction: The action the reducer replayed last.
     ///   - encode: An action the way the session holds it (canonical JSON, secret paths masked).
     ///   - recordedJSON: A recorded action as the current types read it (migrated when the session needs it).
+    ///   - redaction: The session's secret paths.
     init(
         effects: [Effect<State, Action>], state: Locked<State?>, appliedAction: @escaping () -> Action?,
-        encode: @escaping (Action) -> JSONValue, recordedJSON: @escaping (JSONValue) -> JSONValue
+        encode: @escaping (Action) -> JSONValue, recordedJSON: @escaping (JSONValue) -> JSONValue, redaction: Redaction
     ) {
         self.effects = effects
         self.names = Set(effects.map(\.name))
@@ -65,7 +66,7 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
         self.appliedAction = appliedAction
         self.encode = encode
         self.recordedJSON = recordedJSON
-        inputs = RecordedEffectInputs(executor: executor)
+        inputs = RecordedEffectInputs(executor: executor, redaction: redaction)
         let executor = executor
         cancellations = EffectCancellations { work in Task(executorPreference: executor) { await work() } }
     }
@@ -126,12 +127,16 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
     func recorded(_ call: EffectCallEvent) {
         let key = EffectRunKey(cause: call.cause, effect: call.effect)
         guard names.contains(call.effect), call.cause >= checkedFrom, !diverged.contains(key) else { return }
-        guard runs[key] != nil, ended.withLock({ $0[key] }) == nil else {
-            report(.callNotMade(name: call.name, index: call.index), in: key, causeName: runs[key]?.causeName, at: step)
+        guard runs[key] != nil else {
+            report(.callNotMade(name: call.name, index: call.index), in: key, causeName: nil, at: step)
             return
         }
         noteActivity(key)
-        _ = inputs.deliver(call)
+        // A run that ended takes no more inputs, unless this one is what it was waiting for when it was cancelled.
+        if inputs.deliver(call) == .kept, ended.withLock({ $0[key] }) != nil {
+            report(.callNotMade(name: call.name, index: call.index), in: key, causeName: runs[key]?.causeName, at: step)
+            return
+        }
         settle()
     }
 
@@ -146,9 +151,8 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
         for (key, run) in runs {
             run.task.cancel()
             coverage.skip(.gap, effect: key.effect, actions: run.recordedSends.count)
-            inputs.forget(key)
+            forget(key)
         }
-        runs = [:]
         // The action right after a gap takes its recorded state; its effects' runs are not started either.
         checkedFrom = gap.lastSequence + 2
     }
@@ -196,10 +200,10 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
             if outside.isEmpty { return }
             if executor.waitForWork(seconds: Self.outsideWaitSeconds) { continue }
             for key in outside {
-                guard let run = runs.removeValue(forKey: key) else { continue }
+                guard let run = runs[key] else { continue }
                 run.task.cancel()
                 coverage.skip(.reachedOutside, effect: key.effect, actions: run.recordedSends.count)
-                inputs.forget(key)
+                forget(key)
             }
         }
     }
@@ -245,19 +249,16 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
             report(.actionNotSent(recorded: recorded), in: key, causeName: run.causeName, at: recorded.step ?? step)
         }
         // A run that ended having done nothing, in the recording or the rerun, is done with.
-        for (key, run) in runs where !run.hadActivity && ended.withLock({ $0[key] }) != nil {
-            runs[key] = nil
-            inputs.forget(key)
-        }
+        for (key, run) in runs where !run.hadActivity && ended.withLock({ $0[key] }) != nil { forget(key) }
     }
 
     /// Compares how a run ended with how it ended in the recording (`nil`: it had not ended when the session did),
     /// and forgets it; `awaiting` is the input the run waits for, if it waits.
     private func conclude(_ key: EffectRunKey, recordedOutcome: EffectRunOutcome?, awaiting: EffectInputRequest?) {
-        guard let run = runs.removeValue(forKey: key) else { return }
+        guard let run = runs[key] else { return }
         defer {
             run.task.cancel()
-            inputs.forget(key)
+            forget(key)
         }
         guard !diverged.contains(key) else { return }
         let replayed = ended.withLock { $0[key] }
@@ -292,6 +293,13 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
         } else if replayed == nil {
             report(.outcomeChanged(recorded: recordedOutcome, replayed: .runningAtEnd), in: key, causeName: run.causeName, at: step)
         }
+    }
+
+    /// Forgets a run replay is done with.
+    private func forget(_ key: EffectRunKey) {
+        runs[key] = nil
+        ended.withLock { $0[key] = nil }
+        inputs.forget(key)
     }
 
     /// Notes that the recording or the rerun did something in a run; the first time, counts the run as replayed.
