@@ -3,10 +3,12 @@ import StoreKitCore
 import StoreKitJSON
 import StoreKitReplay
 
-/// Replays the golden session at `path` through the current reducers and throws unless every state matches.
+/// Replays the golden session at `path` through the current reducers and throws unless every state matches; the
+/// stores' replayable effects are rerun against the golden's recorded inputs and must send, call and end as recorded.
 ///
-/// Works from XCTest and Swift Testing alike: a thrown error fails the test, and its description is the
-/// divergence with a -/+ diff.
+/// Works from XCTest and Swift Testing alike: a thrown error fails the test, and its description is the text
+/// `replay-cli diff` prints for the golden: the divergence with a -/+ diff, or for an effect the step, the effect's
+/// name and the -/+ of the action it sent.
 ///
 /// ```swift
 /// @Test func todosGoldenStillReplays() throws {
@@ -21,7 +23,8 @@ import StoreKitReplay
 ///
 /// With record mode ``GoldenRecordMode/failed`` or ``GoldenRecordMode/all`` a golden that diverges (or any golden)
 /// is rewritten with the replayed states, accepting the current reducers, and the assertion still fails so the
-/// change gets reviewed. Only states change: the header, the snapshot layout (patch lines stay patch lines) and the
+/// change gets reviewed. An effect divergence is not re-recorded (what an effect sent is the app's recording, not a
+/// replayed state): the assertion fails with it, the golden untouched. Only states change: the header, the snapshot layout (patch lines stay patch lines) and the
 /// file's mode stay, so the golden's diff in version control is the states that changed (a golden of an older schema
 /// version than its store's is written migrated: its actions, initial state and schema version change too, see
 /// `docs/migrations.md`). A missing file always fails: there is nothing to replay (record one with your app, or use
@@ -62,19 +65,28 @@ public func assertReplayMatches(
     }
     let report = engine.replay(session)
     let rewrite = mode == .all || (mode == .failed && !report.isMatch)
-    if rewrite {
+    if rewrite && report.effectDivergences.isEmpty {
         try writeRerecorded(session, engine: engine, to: path)
         throw GoldenReplayError(
             "re-recorded golden \(path) with the current reducers (record mode '\(mode.rawValue)'); review the change "
                 + "and run again without recording\n\n" + report.explanation(source: path))
     }
-    guard report.isMatch else {
+    guard report.isMatch && report.effectDivergences.isEmpty else {
         let kept = GoldenArtifacts.keep(
             golden: path, in: artifacts ?? GoldenArtifacts.directory(forTestFile: "\(filePath)"), recorded: session,
             report: report, replayed: { try engine.rerecord(session, migrating: true) })
-        throw GoldenReplayError(report.explanation(source: path) + "\n" + kept)
+        let refused = rewrite ? effectsNotRerecorded(path, mode: mode) : ""
+        throw GoldenReplayError(refused + report.explanation(source: path) + "\n" + kept)
     }
     return report
+}
+
+/// Why record mode `mode` left the golden at `path` as it was: an effect divergence is no state to take from the
+/// replay, since what an effect sent and called is the app's recording.
+private func effectsNotRerecorded(_ path: String, mode: GoldenRecordMode) -> String {
+    "did not re-record golden \(path) (record mode '\(mode.rawValue)'): a rerun effect did otherwise than in the "
+        + "recording, and what an effect sends and calls cannot be taken from a replay; fix the effect, or record the "
+        + "session again with the app\n\n"
 }
 
 /// Asserts that `actions`, run through `reducer` from `initialState`, give the states in the golden session at

@@ -9,9 +9,14 @@ import StoreKitReplay
 /// let recording = try RecordedSession<Todos.State, Todos.Action>(contentsOf: "bug-1234.jsonl")
 /// let store = recording.testStore(reducer: Todos.reducer)
 /// for step in recording.steps where step.origin == .app { await store.send(step.action) { $0 = step.state } }
-/// // or, as a golden assertion: every recorded state must come out of the current reducer
-/// try recording.assertReplays(with: Todos.reducer)
+/// // or, as a golden assertion: every recorded state must come out of the current reducer (and, given the store's
+/// // effects, every replayable effect must send and call as it did)
+/// try recording.assertReplays(with: Todos.reducer, effects: Todos.effects)
 /// ```
+///
+/// A session of format 2 also holds what the app's replayable effects took from the outside world: each step lists
+/// the recorded inputs (``Step/calls``) and ends (``Step/effectEnds``) of the effect runs its action started, and
+/// an action an effect sent names that effect (``Step/effect``).
 public struct RecordedSession<State: Codable & Equatable & Sendable, Action: Codable & Equatable & Sendable>: Sendable {
     /// One recorded step.
     public struct Step: Sendable {
@@ -23,6 +28,14 @@ public struct RecordedSession<State: Codable & Equatable & Sendable, Action: Cod
         public var origin: ActionEvent.Origin
         /// The recorded state after it.
         public var state: State
+        /// The effect that sent the action, when an effect sent it and the session names it (format 2).
+        public var effect: String?
+        /// The recorded inputs of the effect runs this action started (calls, clock readings and sleeps, UUIDs,
+        /// random values, state readings), in the order the session holds them; empty in a format 1 session.
+        public var calls: [EffectCallEvent] = []
+        /// How the effect runs this action started ended, as recorded; a run still going when the session ended has
+        /// none.
+        public var effectEnds: [EffectEndEvent] = []
     }
 
     /// The session as read.
@@ -44,11 +57,20 @@ public struct RecordedSession<State: Codable & Equatable & Sendable, Action: Cod
         let decoder = JSONValueDecoder()
         self.session = session
         self.initialState = try decoder.decode(State.self, from: session.header.initialState)
-        self.steps = try session.actions.map { event in
+        var steps = try session.actions.map { event in
             Step(
                 sequence: event.sequence, action: try decoder.decode(Action.self, from: event.action),
-                origin: event.origin, state: try decoder.decode(State.self, from: event.state))
+                origin: event.origin, state: try decoder.decode(State.self, from: event.state), effect: event.effect)
         }
+        let position = Dictionary(uniqueKeysWithValues: steps.enumerated().map { ($0.element.sequence, $0.offset) })
+        for event in session.events {
+            switch event {
+            case .call(let call): if let index = position[call.cause] { steps[index].calls.append(call) }
+            case .effectEnd(let end): if let index = position[end.cause] { steps[index].effectEnds.append(end) }
+            case .header, .action, .gap, .end: break
+            }
+        }
+        self.steps = steps
     }
 
     /// A ``TestStore`` starting from the recorded initial state.
@@ -59,10 +81,18 @@ public struct RecordedSession<State: Codable & Equatable & Sendable, Action: Cod
         TestStore(initialState: initialState, reducer: reducer, effects: effects, reportFailure: reportFailure)
     }
 
-    /// Replays the recording through `reducer` and throws unless every state matches.
-    /// - Throws: ``GoldenReplayError`` with the divergence and its -/+ diff.
-    public func assertReplays(with reducer: Reducer<State, Action>) throws(GoldenReplayError) {
-        let report = ReplayEngine(stores: [ReplayableStore(id: session.header.storeID, reducer: reducer)]).replay(session)
+    /// Replays the recording through `reducer`, rerunning the replayable ones of `effects` against their recorded
+    /// inputs, and throws unless every state matches and every rerun effect sends, calls and ends as recorded.
+    /// - Parameters:
+    ///   - reducer: The current reducer.
+    ///   - effects: The store's effects; those the session names as replayable (format 2) are rerun.
+    /// - Throws: ``GoldenReplayError`` with the explanation `replay-cli diff` prints: the divergence and its -/+
+    ///   diff, or the effect, its step and the -/+ of what it sent.
+    public func assertReplays(
+        with reducer: Reducer<State, Action>, effects: [Effect<State, Action>] = []
+    ) throws(GoldenReplayError) {
+        let store = ReplayableStore(id: session.header.storeID, reducer: reducer, effects: effects)
+        let report = ReplayEngine(stores: [store]).replay(session)
         guard report.isMatch else { throw GoldenReplayError(report.explanation(source: session.header.sessionID)) }
     }
 }

@@ -111,7 +111,7 @@ import Testing
             board=$(printf '%s' "$2" | sed 's/.*"progress":"\([^"]*\)".*/\1/')
             # A check names its session file and wants no states; `states` sends the session on standard input.
             case "$2" in *'"command":"check"'*) exec < "$(printf '%s' "$2" | sed 's/.*"sessions":\["\([^"]*\)".*/\1/')"; check=1 ;; esac
-            echo '{"kind":"hello","protocol":5,"stores":["todos"]}'
+            echo '{"kind":"hello","protocol":6,"stores":["todos"]}'
             added=0
             while IFS= read -r line; do
               case "$line" in *'"kind":"action"'*) ;; *) continue ;; esac
@@ -159,7 +159,7 @@ import Testing
         #expect(outcome.status == 2)
         #expect(
             outcome.stderr.hasSuffix(
-                "Error: \(CLI.session("todos-basic.jsonl")): nothing to minimize: the session replays as 'match' (minimize needs one that diverges or crashes the host)\n"),
+                "Error: \(CLI.session("todos-basic.jsonl")): nothing to minimize: the session replays as 'match' (minimize needs one that diverges, whose effect diverges, or that crashes the host)\n"),
             "\(outcome.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.file("small.jsonl")))
     }

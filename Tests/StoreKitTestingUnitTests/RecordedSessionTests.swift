@@ -32,3 +32,25 @@ import Testing
         #expect(failures.failures.isEmpty, "\(failures.failures.first?.message ?? "")")
     }
 }
+
+/// A recorded session of format 2 shows, step by step, what the effects took from the outside world, and replays
+/// its effects when given them.
+@Suite struct RecordedSessionEffectTests {
+    @Test func eachStepListsTheInputsAndEndsOfTheRunsItStarted() throws {
+        let recording = try RecordedSession<ScorePosting.State, ScorePosting.Action>(ScorePosting.session(scores: [2, 3]))
+        #expect(recording.steps.map(\.effect) == [nil, "post score", nil, "post score"])
+        #expect(recording.steps[0].calls.map(\.name) == ["score.post"])
+        #expect(recording.steps[0].calls.first?.result == .value(.integer(1002)))
+        #expect(recording.steps[2].calls.map(\.input) == [.integer(3)])
+        #expect(recording.steps[1].calls.isEmpty)
+        #expect(recording.steps.map { $0.effectEnds.map(\.outcome) } == [[.finished], [], [.finished], []])
+    }
+
+    @Test func assertReplaysRerunsTheEffectsAndFailsWhenOneSendsOtherwise() throws {
+        let recording = try RecordedSession<ScorePosting.State, ScorePosting.Action>(ScorePosting.session(scores: [2, 3]))
+        try recording.assertReplays(with: ScorePosting.reducer, effects: [ScorePosting.postScore()])
+        #expect(throws: GoldenReplayError.self) {
+            try recording.assertReplays(with: ScorePosting.reducer, effects: [ScorePosting.postScore(breakingOn: 3)])
+        }
+    }
+}

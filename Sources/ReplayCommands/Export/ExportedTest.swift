@@ -13,7 +13,8 @@ struct ExportedTest {
         /// An `XCTestCase` replaying the trimmed session (`assertReplayMatches`) through `stores`.
         case xctest(stores: String)
         /// A Swift Testing `@Test` sending each step through a `TestStore` of `feature` and asserting its recorded
-        /// state.
+        /// state; for a session that records its effects' inputs, a comment says that the steps do not rerun the
+        /// effects and what does.
         case testStore(Feature)
     }
 
@@ -102,6 +103,16 @@ struct ExportedTest {
             "        .appendingPathComponent(\(SwiftStringLiteral.quoted(sessionFileName))).path",
             "",
             "    /// Each recorded action, sent as recorded (an effect's too: the store runs no effects), gives its recorded state.",
+        ]
+        if !session.header.effects.isEmpty {
+            // The steps send the effects' recorded actions; nothing here reruns an effect against its recorded inputs.
+            let names = session.header.effects.map(SwiftStringLiteral.quoted).joined(separator: ", ")
+            lines += [
+                "    /// The session also records the inputs of the replayable effects \(names); these steps do not rerun them:",
+                "    /// `replay-cli diff \(sessionFileName)` (or `assertReplayMatches` with the store's effects) checks what they send.",
+            ]
+        }
+        lines += [
             "    @Test func recordedStepsGiveTheRecordedStates() async throws {",
             "        let recording = try RecordedSession<\(feature.stateType), \(feature.actionType)>(contentsOf: Self.session)",
             "        let store = recording.testStore(reducer: \(feature.reducer))",

@@ -4,8 +4,8 @@ import StoreKitCore
 import StoreKitJSON
 import StoreKitReplay
 
-/// `replay-cli minimize`: the fewest actions that still diverge the same way, or still crash the host, written as
-/// a session that `diff` reproduces.
+/// `replay-cli minimize`: the fewest actions that still diverge the same way (in a state or a rerun effect), or
+/// still crash the host, written as a session that `diff` reproduces.
 enum MinimizeCommand: Command {
     /// `-o <file>`.
     static let output = Option<String>.string("-o", valueName: "<file>", help: "where to write the smaller session (required)")
@@ -23,8 +23,10 @@ enum MinimizeCommand: Command {
         discussion: """
             Delta debugging over the app's own actions (an effect's actions go with the action that caused them); \
             every candidate is replayed through the current host. A divergence is kept when the same action takes \
-            the same places from the same values to the same wrong ones; a crash when the host crashes on an action \
-            of the same name. Exit status: 0 written, 2 nothing to minimize or trouble.
+            the same places from the same values to the same wrong ones; an effect divergence when the same effect, \
+            started by the same action, diverges the same way (each kept action keeps its effects' calls, ends and \
+            sent actions); a crash when the host crashes on an action of the same name. Exit status: 0 written, 2 \
+            nothing to minimize or trouble.
             """)
 
     static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> ExitStatus {
@@ -41,7 +43,7 @@ enum MinimizeCommand: Command {
         let identity = try host.bringUpToDate(skipBuild: parsed.isSet(SharedOptions.noBuild), terminal: context.terminal)
         context.terminal.err("minimizing \(session.displayName) within \(seconds) s (--timeout)")
         let outcome = try SessionMinimizer(
-            host: host, deadline: deadline, hostTimeout: Double(max(seconds, 30)), terminal: context.terminal, ignoring: ignoring)
+            replayer: HostCandidateReplayer(host: host), deadline: deadline, hostTimeout: Double(max(seconds, 30)), terminal: context.terminal, ignoring: ignoring)
             .minimize(session)
         let bytes = outcome.session.ndjson
         do {

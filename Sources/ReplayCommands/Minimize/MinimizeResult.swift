@@ -1,5 +1,6 @@
 import StoreKitCore
 import StoreKitJSON
+import StoreKitReplay
 
 /// What `minimize` wrote: the smaller session, what it still reproduces, and how the search went.
 struct MinimizeResult {
@@ -37,7 +38,7 @@ extension MinimizeResult: CommandOutput {
         if !outcome.finished {
             terminal.out("stopped at the time bound (\(timeBound) s, --timeout): this is the smallest session found so far, not the smallest there is")
         }
-        terminal.out("wrote \(output): replay-cli diff \(output) reproduces it at step \(kept)")
+        terminal.out("wrote \(output): replay-cli diff \(output) reproduces it at step \(outcome.reproducedStep)")
         terminal.out(host.summary)
     }
 
@@ -49,6 +50,8 @@ extension MinimizeResult: CommandOutput {
             return "kept: the same change at \(places) by \(name) (step \(step) of the original)"
         case .crash(let step, let name, _):
             return "kept: the host crashes on \(name) (step \(step) of the original)"
+        case .effectDivergence(let divergence):
+            return "kept: effect \"\(divergence.effect)\" of \(divergence.causeName) diverging the same way, \(divergence.kindName) (step \(divergence.step) of the original)"
         }
     }
 
@@ -65,6 +68,17 @@ extension MinimizeResult: CommandOutput {
                 "kind": .string("crash"), "originalStep": .integer(Int64(step)), "action": .string(name),
                 "message": .string(message),
             ])
+        case .effectDivergence(let divergence):
+            .object([
+                "kind": .string("effectDivergence"), "originalStep": .integer(Int64(divergence.step)),
+                "action": .string(divergence.causeName), "effect": .string(divergence.effect),
+                "effectDivergence": .string(divergence.kindName),
+            ])
         }
     }
+}
+
+extension EffectDivergence {
+    /// The kind's name, as the report's JSON writes it (`actionDiffers`, `callNotMade` …).
+    fileprivate var kindName: String { jsonValue["kind"]?.stringValue ?? "" }
 }

@@ -3,9 +3,9 @@ import StoreKitCore
 import StoreKitJSON
 import StoreKitReplay
 
-/// Reduces a session that diverges, or whose host crashes, to the fewest actions that still do the same, by delta
-/// debugging over the app's own actions; each candidate is replayed through the current host (`docs/replay-cli.md`,
-/// "minimize").
+/// Reduces a session that diverges, whose rerun effect diverges, or whose host crashes, to the fewest actions that
+/// still do the same, by delta debugging over the app's own actions; each candidate is replayed through the current
+/// host (`docs/replay-cli.md`, "minimize").
 ///
 /// A subset of actions has no recorded states: the code that recorded them is gone. A candidate's states are
 /// therefore the current reducers' (a `states` request), which matched the recording before the diverging step in
@@ -14,6 +14,12 @@ import StoreKitReplay
 /// those places from the same values before the step to the same replayed values as in the full session, so the
 /// recorded values are the session's own and never invented. For a crash, a candidate is kept when the host
 /// crashes on its last action and that action has the crashing one's name.
+///
+/// For an effect divergence a candidate keeps, with each kept action, the effect lines of the runs it started (their
+/// `call` and `effectEnd` lines and every action they sent, even after the divergence), so that it stays a valid
+/// format 2 session whose runs are whole; its states are the current reducers', and it is kept when its check
+/// diverges first in the same effect, started by an action of the same name that is the same original action, with
+/// the same kind of difference (the same values, steps aside).
 struct SessionMinimizer {
     /// What every kept candidate reproduces.
     enum Target {
@@ -21,11 +27,14 @@ struct SessionMinimizer {
         case divergence(step: Int, actionName: String, anchors: [Anchor])
         /// A host that crashes on the action at `step`, named `actionName`.
         case crash(step: Int, actionName: String, message: String)
+        /// A rerun effect that diverges first, the same way.
+        case effectDivergence(EffectDivergence)
 
         /// The step in the full session.
         var step: Int {
             switch self {
             case .divergence(let step, _, _), .crash(let step, _, _): step
+            case .effectDivergence(let divergence): divergence.step
             }
         }
     }
@@ -49,6 +58,8 @@ struct SessionMinimizer {
         var target: Target
         /// The session to write.
         var session: Session
+        /// The step of the written session that `diff` reproduces it at.
+        var reproducedStep: Int
         /// Actions in the full session.
         var originalActions: Int
         /// Candidates replayed.
@@ -59,7 +70,8 @@ struct SessionMinimizer {
         var seconds: Double
     }
 
-    var host: HostCommand
+    /// What replays the whole session and the candidates: the current host.
+    var replayer: any CandidateReplaying
     /// When to stop searching. The replays before the search (of the whole session, and of the actions up to the
     /// divergence or crash) are not bounded by it: without them there is nothing to write.
     var deadline: Date
@@ -70,8 +82,8 @@ struct SessionMinimizer {
     var ignoring: [JSONPathPattern]
 
     /// Minimizes `input`.
-    /// - Throws: ``CLIError`` when the session is unreadable, has gaps, neither diverges nor crashes the host, or
-    ///   the host fails otherwise.
+    /// - Throws: ``CLIError`` when the session is unreadable, has gaps, neither diverges (in a state or an effect) nor
+    ///   crashes the host, or the host fails otherwise.
     func minimize(_ input: SessionInput) throws(CLIError) -> Outcome {
         let started = Date()
         defer { terminal.endProgress() }
@@ -89,9 +101,19 @@ struct SessionMinimizer {
         let actions = session.actions
         terminal.progress("minimize \(input.displayName): replaying all \(actions.count) actions")
         let target = try findTarget(session, input: input)
-        let prefix = actions.filter { $0.sequence <= target.step }
-        let units = Self.units(of: prefix)
-        let required = units.first { $0.contains(target.step) } ?? [target.step]
+        let prefix: [ActionEvent]
+        let required: [Int]
+        let units: [[Int]]
+        if case .effectDivergence(let divergence) = target {
+            // Every action the kept runs sent stays, even after the divergence: a run is kept whole.
+            prefix = actions
+            units = Self.units(of: actions).filter { $0[0] <= target.step }
+            required = units.first { $0.contains(divergence.cause) } ?? [divergence.cause]
+        } else {
+            prefix = actions.filter { $0.sequence <= target.step }
+            units = Self.units(of: prefix)
+            required = units.first { $0.contains(target.step) } ?? [target.step]
+        }
         let optional = units.filter { $0 != required }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("replay-cli-minimize-\(UUID().uuidString.prefix(8))")
         do {
@@ -101,29 +123,41 @@ struct SessionMinimizer {
         }
         defer { try? FileManager.default.removeItem(at: scratch) }
         var candidates = 0
-        /// Replays the candidate made of `chosen` units and the required one; its session to write when it
-        /// reproduces the target. A `bounded` replay stops at the deadline and then does not count.
-        func reproduction(_ chosen: [[Int]], bounded: Bool = true) throws(CLIError) -> Session? {
+        /// Replays the candidate made of `chosen` units and the required one; its session to write, and the step it
+        /// reproduces the target at, when it does. A `bounded` replay stops at the deadline and then does not count.
+        func reproduction(_ chosen: [[Int]], bounded: Bool = true) throws(CLIError) -> (session: Session, step: Int)? {
             candidates += 1
             let steps = Set(required + chosen.flatMap { $0 })
-            let candidate = Self.candidate(session, keeping: prefix.filter { steps.contains($0.sequence) })
+            let kept = prefix.filter { steps.contains($0.sequence) }
+            let candidate = Self.candidate(session, keeping: kept)
             terminal.progress("minimize \(input.displayName): candidate \(candidates), \(candidate.actions.count) actions")
             let path = scratch.appendingPathComponent("candidate-\(candidates).jsonl").path
             guard FileManager.default.createFile(atPath: path, contents: Data(candidate.ndjson)) else {
                 throw CLIError(.output, "cannot write a candidate session to \(path)")
             }
             defer { try? FileManager.default.removeItem(atPath: path) }
-            let client = ReplayHostClient(host: host, timeout: bounded ? max(1, deadline.timeIntervalSinceNow) : hostTimeout)
-            let exchange: ReplayHostClient.Exchange
-            do {
-                exchange = try client.exchange(
-                    ReplayHostRequest(command: .states), session: SessionInput(file: path, displayName: "a candidate of \(input.displayName)"))
+            let timeout = bounded ? max(1, deadline.timeIntervalSinceNow) : hostTimeout
+            let name = "a candidate of \(input.displayName)"
+            do throws(CLIError) {
+                let exchange = try replayer.states(of: SessionInput(file: path, displayName: name), timeout: timeout)
+                guard let written = try Self.written(candidate, target: target, exchange: exchange, recordedLast: prefix.last?.state)
+                else { return nil }
+                guard case .effectDivergence(let wanted) = target else { return (written, written.actions.count) }
+                // The states are the current reducers': the check's first finding is the effects'.
+                guard FileManager.default.createFile(atPath: path, contents: Data(written.ndjson)) else {
+                    throw CLIError(.output, "cannot write a candidate session to \(path)")
+                }
+                let report = try replayer.check(
+                    SessionInput(file: path, displayName: name), ignoring: ignoring, timeout: timeout)
+                guard case .effectDiverged(let found) = report.verdict,
+                    Self.sameEffectDivergence(found, as: wanted, keptSteps: kept.map(\.sequence))
+                else { return nil }
+                return (written, found.step)
             } catch {
                 // A candidate still running at the time bound does not count; the smallest one so far is written.
                 if bounded, Date() >= deadline { return nil }
                 throw error
             }
-            return try Self.written(candidate, target: target, exchange: exchange, recordedLast: prefix.last?.state)
         }
         guard let whole = try reproduction(optional, bounded: false) else {
             throw CLIError(
@@ -137,25 +171,24 @@ struct SessionMinimizer {
             return true
         }
         return Outcome(
-            target: target, session: best, originalActions: actions.count, candidates: candidates, finished: search.finished,
-            seconds: Date().timeIntervalSince(started))
+            target: target, session: best.session, reproducedStep: best.step, originalActions: actions.count,
+            candidates: candidates, finished: search.finished, seconds: Date().timeIntervalSince(started))
     }
 
     /// Replays the whole session: a crash is the target; else the first divergence of a check is.
     private func findTarget(_ session: Session, input: SessionInput) throws(CLIError) -> Target {
-        let client = ReplayHostClient(host: host, timeout: hostTimeout)
-        let exchange = try client.exchange(ReplayHostRequest(command: .states), session: input)
-        switch exchange {
+        switch try replayer.states(of: input, timeout: hostTimeout) {
         case .stopped(let stop):
             guard let last = stop.lastStep else { throw stop.error }
             return .crash(step: last.step, actionName: last.name, message: stop.error.message)
         case .answered(let answer):
             if let failure = answer.result.failure { throw CLIError(.input, failure, file: input.displayName) }
         }
-        let outcome = try client.check(input, ReplayHostClient.Checking(ignoring: ignoring), progressOn: nil)
-        guard case .diverged(let divergence) = outcome.report.verdict else {
+        let report = try replayer.check(input, ignoring: ignoring, timeout: hostTimeout)
+        if case .effectDiverged(let divergence) = report.verdict { return .effectDivergence(divergence) }
+        guard case .diverged(let divergence) = report.verdict else {
             throw CLIError(
-                .input, "nothing to minimize: the session replays as '\(outcome.report.verdict.name)' (minimize needs one that diverges or crashes the host)",
+                .input, "nothing to minimize: the session replays as '\(report.verdict.name)' (minimize needs one that diverges, whose effect diverges, or that crashes the host)",
                 file: input.displayName)
         }
         let before = session.actions.last { $0.sequence < divergence.step }?.state ?? session.header.initialState
@@ -194,17 +227,33 @@ struct SessionMinimizer {
     }
 
     /// A session of `kept` actions under `session`'s header, numbered 1, 2, 3 ... with their causes renumbered (a
-    /// cause left out becomes unknown), states as recorded (a `states` request ignores them) and full snapshots.
+    /// cause left out becomes unknown), states as recorded (a `states` request ignores them) and full snapshots; with
+    /// the `call` and `effectEnd` lines of the effect runs the kept actions started, in their places, their causes
+    /// renumbered too.
     static func candidate(_ session: Session, keeping kept: [ActionEvent]) -> Session {
+        let keptSequences = Set(kept.map(\.sequence))
         var renumbered: [Int: Int] = [:]
         var events: [SessionEvent] = []
-        for (index, original) in kept.enumerated() {
-            var action = original
-            action.sequence = index + 1
-            renumbered[original.sequence] = index + 1
-            if case .effect(let cause) = original.origin { action.origin = .effect(cause: cause.flatMap { renumbered[$0] }) }
-            action.patch = nil
-            events.append(.action(action))
+        for event in session.events {
+            switch event {
+            case .action(let original) where keptSequences.contains(original.sequence):
+                var action = original
+                action.sequence = renumbered.count + 1
+                renumbered[original.sequence] = action.sequence
+                if case .effect(let cause) = original.origin { action.origin = .effect(cause: cause.flatMap { renumbered[$0] }) }
+                action.patch = nil
+                events.append(.action(action))
+            case .call(var call):
+                guard let cause = renumbered[call.cause] else { continue }
+                call.cause = cause
+                events.append(.call(call))
+            case .effectEnd(var end):
+                guard let cause = renumbered[end.cause] else { continue }
+                end.cause = cause
+                events.append(.effectEnd(end))
+            case .header, .action, .gap, .end:
+                continue
+            }
         }
         var header = session.header
         header.metadata["minimizedFrom"] = .object([
@@ -212,6 +261,15 @@ struct SessionMinimizer {
             "steps": .array(kept.map { .integer(Int64($0.sequence)) }),
         ])
         return Session(header: header, events: events)
+    }
+
+    /// Whether `found`, the first effect divergence of a candidate that keeps the original actions `keptSteps` (in
+    /// order), is `wanted`, the full session's: the same effect, started by the same original action, with the same
+    /// kind of difference; the steps that kind names are the candidate's own, so they do not count.
+    static func sameEffectDivergence(_ found: EffectDivergence, as wanted: EffectDivergence, keptSteps: [Int]) -> Bool {
+        found.effect == wanted.effect && found.causeName == wanted.causeName
+            && keptSteps.indices.contains(found.cause - 1) && keptSteps[found.cause - 1] == wanted.cause
+            && found.kind.withoutSteps == wanted.kind.withoutSteps
     }
 
     /// `candidate` with the states to write when its replay reproduces `target`; `nil` when it does not.
@@ -244,16 +302,40 @@ struct SessionMinimizer {
                 lastState = set
             }
             states[states.count - 1] = lastState
+        case (.effectDivergence, .answered(let answer)):
+            // The effect's finding is checked on the written session; its states are the current reducers'.
+            guard answer.states.map(\.step) == Array(1...last.sequence) else { return nil }
+            states = answer.states.map(\.state)
         default:
             return nil
         }
         var events: [SessionEvent] = []
-        for (action, state) in zip(actions, states) {
-            var written = action
+        var stateOf = Dictionary(uniqueKeysWithValues: zip(actions.map(\.sequence), states))
+        for event in candidate.events {
+            guard case .action(var written) = event else {
+                events.append(event)
+                continue
+            }
+            guard let state = stateOf.removeValue(forKey: written.sequence) else { return nil }
             written.state = state
             events.append(.action(written))
         }
         events.append(.end(EndEvent(reason: .finished, actions: actions.count, dropped: 0, time: last.time)))
         return Session(header: candidate.header, events: events)
+    }
+}
+
+extension EffectDivergence.Kind {
+    /// The kind with the recorded steps of its actions left out, for comparing a candidate's with the full
+    /// session's.
+    fileprivate var withoutSteps: Self {
+        func stepless(_ action: EffectAction) -> EffectAction { EffectAction(name: action.name, action: action.action) }
+        switch self {
+        case .actionNotRecorded(let sent): return .actionNotRecorded(sent: stepless(sent))
+        case .actionNotSent(let recorded): return .actionNotSent(recorded: stepless(recorded))
+        case .actionDiffers(let recorded, let sent, let diff):
+            return .actionDiffers(recorded: stepless(recorded), sent: stepless(sent), diff: diff)
+        default: return self
+        }
     }
 }

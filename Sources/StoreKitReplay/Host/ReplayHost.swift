@@ -26,8 +26,10 @@ public enum ReplayHost {
     /// report's `ignoring`/`ignored` and the drift's `advice`. Version 4 added the `states` command (replay without
     /// comparing, each replayed state sent as a `state` line). Version 5 replaced the `step` lines with the
     /// ``ProgressBoard`` and made `check` take a list of session files (`sessions`, checked `jobs` at a time, each
-    /// `result` or `error` naming its `session`); a `state` line carries its action's `name`.
-    public static let protocolVersion = 5
+    /// `result` or `error` naming its `session`); a `state` line carries its action's `name`. Version 6 added the
+    /// rerun of replayable effects to `check`: its report can carry the `effectDiverged` verdict, `effects` (what was
+    /// compared of the effects, and what was not) and `effectDivergences`.
+    public static let protocolVersion = 6
 
     /// Serves one request and exits the process.
     /// - Parameters:

@@ -160,7 +160,7 @@ extension String {
 
 extension EffectDivergence {
     /// The divergence as a report shows it: where, which run, and the `-` recorded / `+` rerun lines.
-    func explanationLines(actionCount: Int) -> [RenderedLine] {
+    package func explanationLines(actionCount: Int) -> [RenderedLine] {
         var lines = [
             RenderedLine(
                 .text,

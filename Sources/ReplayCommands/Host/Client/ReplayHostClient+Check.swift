@@ -124,7 +124,7 @@ extension ReplayHostClient {
             jobs: workers)
         let process: HostProcess
         do {
-            process = try HostProcess(host, request: request, slots: workers, input: nil, environment: [:])
+            process = try HostProcess(host, request: request, slots: workers, input: nil, environment: environment)
         } catch {
             return HostFailure(inFlight: [], error: { _, _ in error })
         }
