@@ -85,12 +85,16 @@ var package = Package(
             dependencies: ["StoreKitReplay", "StoreKitCore", "StoreKitJSON", "StoreKitSystem", "StoreKitTestFixtures"]),
         .testTarget(
             name: "StoreKitTestingUnitTests",
-            dependencies: ["StoreKitTesting", "StoreKitReplay", "StoreKitCore", "SampleFeatures", "SampleReplayStores"]),
+            dependencies: [
+                "StoreKitTesting", "StoreKitReplay", "StoreKitCore", "SampleFeatures", "SampleReplayStores",
+                "StoreKitTestFixtures",
+            ]),
         .testTarget(name: "CommandLineOptionsUnitTests", dependencies: ["CommandLineOptions"]),
         .testTarget(
             name: "ReplayCommandsUnitTests",
             dependencies: [
                 "ReplayCommands", "StoreKitReplay", "StoreKitCore", "StoreKitJSON", "StoreKitSystem", "CommandLineOptions",
+                "StoreKitTestFixtures",
             ]),
         .testTarget(
             name: "ReplayDaemonUnitTests",

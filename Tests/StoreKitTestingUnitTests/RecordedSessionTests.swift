@@ -1,5 +1,6 @@
 import Foundation
 import SampleFeatures
+import StoreKitTestFixtures
 import StoreKitCore
 import StoreKitTesting
 import Testing

@@ -1,3 +1,4 @@
+import StoreKitTestFixtures
 import StoreKitCore
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitTestFixtures
 import StoreKitCore
 import StoreKitJSON
 import StoreKitReplay

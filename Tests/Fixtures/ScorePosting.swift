@@ -2,18 +2,18 @@ import StoreKitCore
 import StoreKitJSON
 
 /// A tally whose replayable effect posts each score to a server and sends back the receipt.
-enum ScorePosting {
-    struct State: Codable, Equatable, Sendable {
-        var total = 0
-        var receipt: Int?
+package enum ScorePosting {
+    package struct State: Codable, Equatable, Sendable {
+        package var total = 0
+        package var receipt: Int?
     }
 
-    enum Action: Codable, Equatable, Sendable {
+    package enum Action: Codable, Equatable, Sendable {
         case scored(Int)
         case posted(receipt: Int)
     }
 
-    static let reducer = Reducer<State, Action> { state, action in
+    package static let reducer = Reducer<State, Action> { state, action in
         switch action {
         case .scored(let points): state.total += points
         case .posted(let receipt): state.receipt = receipt
@@ -22,7 +22,7 @@ enum ScorePosting {
 
     /// Posts the points of each `scored` and sends the receipt the server gives back; for a score of `broken`
     /// points it sends the receipt plus one, a regression in how the effect builds its action.
-    static func postScore(breakingOn broken: Int? = nil) -> Effect<State, Action> {
+    package static func postScore(breakingOn broken: Int? = nil) -> Effect<State, Action> {
         Effect("post score", replay: .rerun) { action, context in
             guard case .scored(let points) = action else { return }
             guard let receipt: Int = try? await context.call("score.post", with: points, { points in 1000 + points }) else { return }
@@ -32,7 +32,7 @@ enum ScorePosting {
 
     /// A format 2 session of `scores`, each posted (the server answering `1000 + points`) and its receipt sent, as
     /// the correct effect records it.
-    static func session(scores: [Int]) -> Session {
+    package static func session(scores: [Int]) -> Session {
         let encoder = CanonicalJSONEncoder()
         var state = State()
         var events: [SessionEvent] = []
