@@ -64,7 +64,7 @@ extension SessionCheck {
         switch finding {
         case .replayed(let outcome):
             let report = outcome.report
-            var line = "\(report.verdict.name.padding(toLength: 11, withPad: " ", startingAt: 0)) \(path) (\(report.actionCount) actions)"
+            var line = "\(report.verdict.name.rightPadded(11)) \(path) (\(report.actionCount) actions)"
             switch report.verdict {
             case .diverged(let divergence):
                 line += ": step \(divergence.step) \(divergence.actionName.escapingControls()), \(divergence.diff.changes.first.map { "\($0.path)" } ?? "")"

@@ -94,6 +94,7 @@ final class LogJSONPresenter: StreamPresenter {
                 "name": .string(action.name), "origin": .string(StepRendering.origin(of: action)),
                 "changes": .integer(Int64(logged.changeCount)),
             ]
+            if let effect = action.effect { fields["effect"] = .string(effect) }
             if showsChanges { fields["diff"] = logged.shown.jsonValue }
             if let comparedWith = logged.comparedWith { fields["comparedWithStep"] = .integer(Int64(comparedWith)) }
             value = .object(fields)

@@ -106,7 +106,7 @@ enum HTMLReportScript {
             mark("mark-gap", "replay: incomplete (gaps); the " + replay.stepsMatched + " checked steps match" + notChecked);
           }
           for (const divergence of replay ? replay.effectDivergences : []) {
-            mark("mark-diverged", "effect diverged at " + divergence.text, divergence.step).id = "mark-effect-divergence-" + divergence.step;
+            mark("mark-diverged", "effect diverged: " + divergence.text, divergence.step).id = "mark-effect-divergence-" + divergence.step;
           }
           for (const divergence of replay ? replay.divergences : []) {
             mark("mark-diverged", divergenceText(divergence), divergence.step).id = "mark-divergence-" + divergence.step;
@@ -155,15 +155,18 @@ enum HTMLReportScript {
             row.addEventListener("click", () => select(step.s));
             return row;
           }
-          // An effect's line: no step, its time, and its one line (data, as text) under the action's columns.
+          // An effect's line: no step, its time, its one line (data, as text) in the action's column, `call` or
+          // `effect end` in the origin's, and a link to the step that started the run in the cause's.
           function effectRow(line) {
             const row = element("tr", "effect-line");
             row.dataset.effectLine = line.k;
+            const text = element("td", "name", line.text);
+            text.title = line.text;
             const label = element("td");
             label.append(element("span", "badge effect", line.k === "call" ? "call" : "effect end"));
-            const text = element("td", "name", line.text);
-            text.colSpan = 4;
-            row.append(element("td", "num", ""), element("td", "num", seconds(line.t)), text, label);
+            const cause = element("td");
+            cause.append(stepLink(line.c, "run of " + line.c));
+            row.append(element("td", "num", ""), element("td", "num", seconds(line.t)), text, label, cause, element("td"));
             row.addEventListener("click", () => select(line.c));
             return row;
           }
