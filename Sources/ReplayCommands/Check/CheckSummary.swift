@@ -13,7 +13,8 @@ struct CheckSummary {
         var step: Int?
         /// The action at that step, when known.
         var action: String?
-        /// The first path that differs (or does not decode), when known.
+        /// Where or what differs, when known: the first path that differs (or does not decode), what an effect did
+        /// otherwise, or for a session that passed what of its effects was not checked.
         var path: String?
         /// The artifacts kept for it.
         var artifacts: [String]

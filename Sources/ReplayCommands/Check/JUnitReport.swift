@@ -4,7 +4,8 @@ import StoreKitReplay
 
 /// Writes `check` results as JUnit XML, which GitHub Actions, GitLab and Jenkins display.
 enum JUnitReport {
-    /// Writes `results` to `path`; the host that replayed them goes into the suite's `<properties>`.
+    /// Writes `results` to `path`; the host that replayed them goes into the suite's `<properties>`, and what of a
+    /// session's effects was not checked into its `<system-out>`, so that a passing case never claims more.
     ///
     /// Every string the report did not make (session paths, explanations naming actions and state paths, the host's
     /// properties) is written through ``XMLText/escaped(_:in:)``, so the document is well-formed whatever it holds.
@@ -22,12 +23,15 @@ enum JUnitReport {
         xml += "    </properties>\n"
         for result in results {
             xml += #"    <testcase classname="replay" name="\#(XMLText.escaped(result.path, in: .attribute))">"#
+            let notChecked = result.effectsNotChecked.map { "      <system-out>\(XMLText.escaped($0, in: .content))</system-out>\n" } ?? ""
             switch result.status {
-            case .ok:
+            case .ok where notChecked.isEmpty:
                 xml += "</testcase>\n"
+            case .ok:
+                xml += "\n" + notChecked + "    </testcase>\n"
             case .different:
                 xml += "\n" + #"      <failure message="\#(XMLText.escaped(result.verdict, in: .attribute))">"#
-                    + #"\#(XMLText.escaped(result.explanation.text, in: .content))</failure>"# + "\n    </testcase>\n"
+                    + #"\#(XMLText.escaped(result.explanation.text, in: .content))</failure>"# + "\n" + notChecked + "    </testcase>\n"
             default:
                 xml += "\n" + #"      <error message="\#(XMLText.escaped(result.explanation.text, in: .attribute))"/>"# + "\n    </testcase>\n"
             }

@@ -54,14 +54,26 @@ extension SessionCheck {
         return outcome.report
     }
 
-    /// The session's line in the text output: verdict, path, length, and where it failed.
+    /// What of the session's effects the replay did not check, in one clause; `nil` when it checked them all or
+    /// did not replay.
+    var effectsNotChecked: String? { report?.effectsNotChecked }
+
+    /// The session's line in the text output: verdict, path, length, and where it failed; for an effect divergence
+    /// the step, the effect and what it did otherwise; for a match, what of its effects was not checked.
     var line: String {
         switch finding {
         case .replayed(let outcome):
             let report = outcome.report
-            var line = "\(report.verdict.name.padding(toLength: 11, withPad: " ", startingAt: 0)) \(path) (\(report.actionCount) actions)"
-            if case .diverged(let divergence) = report.verdict {
+            var line = "\(report.verdict.name.rightPadded(11)) \(path) (\(report.actionCount) actions)"
+            switch report.verdict {
+            case .diverged(let divergence):
                 line += ": step \(divergence.step) \(divergence.actionName.escapingControls()), \(divergence.diff.changes.first.map { "\($0.path)" } ?? "")"
+            case .effectDiverged(let divergence):
+                line += ": \(divergence.summary)"
+            case .match, .incomplete:
+                if let notChecked = report.effectsNotChecked { line += "; \(notChecked)" }
+            case .undecodable, .unknownStore:
+                break
             }
             if !outcome.drift.isEmpty { line += "; schema drift in \(outcome.drift.entries.count) kind(s) of value" }
             for ignored in report.ignored { line += "; ignored '\(ignored.pattern)' at \(ignored.steps) step\(ignored.steps == 1 ? "" : "s")" }
@@ -92,7 +104,9 @@ extension SessionCheck {
         return .object(fields)
     }
 
-    /// The session as a row of the `--summary` table: the step, action and first path where it failed, when known.
+    /// The session as a row of the `--summary` table: the step, action and first path where it failed, when known;
+    /// for an effect divergence the step, the effect and what it did otherwise; for a match, what of its effects
+    /// was not checked.
     var summaryRow: CheckSummary.Row {
         var row = CheckSummary.Row(
             session: path, verdict: verdict, passed: status == .ok, artifacts: artifacts?.paths ?? [],
@@ -100,6 +114,10 @@ extension SessionCheck {
         switch report?.verdict {
         case .diverged(let divergence)?:
             (row.step, row.action, row.path) = (divergence.step, divergence.actionName, divergence.diff.changes.first.map { "\($0.path)" })
+        case .effectDiverged(let divergence)?:
+            (row.step, row.action, row.path) = (divergence.step, "effect '\(divergence.effect)'", divergence.whatDiffers)
+        case .match?, .incomplete?:
+            row.path = report?.effectsNotChecked
         case .undecodable(let undecodable)?:
             (row.step, row.action, row.path) = (undecodable.step, undecodable.actionName, "\(undecodable.part.rawValue) \(undecodable.path)")
         default:

@@ -4,7 +4,9 @@ import StoreKitJSON
 import StoreKitReplay
 
 /// `replay-cli log`: one line per event; an action's line is its step, time, origin, how many paths of the state
-/// changed, and its whole name. With `--diff`, the changes under it; filters choose the actions shown.
+/// changed, and its whole name; an effect's call or end (format 2) is a line between them. With `--diff`, the
+/// changes under an action; filters choose the actions shown, and an effect's lines follow the action that started
+/// its run.
 ///
 /// It streams: each action is compared with the state before it, and only that state is kept.
 enum LogCommand: Command {
@@ -27,10 +29,12 @@ enum LogCommand: Command {
         options: [diff.declaration, full.declaration, follow.declaration, latest.declaration, SessionsCommand.directory.declaration]
             + StepFilter.declarations + [SharedOptions.json.declaration],
         discussion: """
-            Filters combine: an action is listed when it passes all of them. Gaps within the steps listed and the \
-            end are always listed. Each action is compared with the state recorded before it; after a gap, that \
+            Filters combine: an action is listed when it passes all of them. A replayable effect's call and \
+            'effect end' lines (sessions of format 2) are listed when the action that started the run is. Gaps \
+            within the steps listed and the end are always listed. Each action is compared with the state recorded before it; after a gap, that \
             state is from before the gap, and --diff says so. With --json, an action listed with --diff carries \
-            'diff', its changes as 'diff --json' writes them. Reads the session only; no replay host runs.
+            'diff', its changes as 'diff --json' writes them; call, effectEnd, gap and end entries are the session's \
+            lines. Reads the session only; no replay host runs.
             """)
 
     static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> ExitStatus {
@@ -55,6 +59,9 @@ enum LogCommand: Command {
         _ session: SessionInput, _ filter: StepFilter, following: Bool, into presenter: any StreamPresenter<LogEntry>
     ) throws(CLIError) {
         var changes = ActionChanges()
+        // The steps listed, for the effect lines of their runs; not kept when everything is listed.
+        var listed = Set<Int>()
+        func admits(cause: Int) -> Bool { filter.admitsEverything || listed.contains(cause) }
         let read = following ? SessionFollower.read : SessionScan.read
         try read(session) { event throws(CLIError) in
             switch event {
@@ -67,14 +74,17 @@ enum LogCommand: Command {
                     return true
                 }
                 guard let logged = changes.changes(of: action, under: filter.changes) else { return true }
+                if !filter.admitsEverything { listed.insert(action.sequence) }
                 presenter.present(.action(logged))
+            case .call(let call):
+                if admits(cause: call.cause) { presenter.present(.call(call)) }
+            case .effectEnd(let end):
+                if admits(cause: end.cause) { presenter.present(.effectEnd(end)) }
             case .gap(let gap):
                 changes.noteGap()
                 if filter.admits(gap) { presenter.present(.gap(gap)) }
             case .end(let end):
                 presenter.present(.end(end))
-            case .call, .effectEnd:
-                break
             }
             return true
         }

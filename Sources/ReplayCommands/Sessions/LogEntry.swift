@@ -2,12 +2,17 @@ import StoreKitCore
 import StoreKitJSON
 import StoreKitReplay
 
-/// One thing `log` lists, as data: the session's header, an action that passed the filters, a gap, the end.
+/// One thing `log` lists, as data: the session's header, an action that passed the filters, an effect's call or
+/// end whose cause was listed, a gap, the end.
 enum LogEntry {
     /// The session's header.
     case header(SessionHeader)
     /// An action listed.
     case action(LoggedAction)
+    /// An input an effect run took (a call line).
+    case call(EffectCallEvent)
+    /// An effect run's end.
+    case effectEnd(EffectEndEvent)
     /// A gap touching the steps listed.
     case gap(GapEvent)
     /// The session's end line.
@@ -36,16 +41,23 @@ struct LogTextPresenter: StreamPresenter {
     /// `--full`: also the `-`/`+` dump around them.
     var full: Bool
 
+    /// The width of the changes column, which an effect's line leaves blank so that its text lines up with the names.
+    private static let middleWidth = 11
+
     func present(_ entry: LogEntry) {
         switch entry {
         case .header(let header):
             terminal.out(StepRendering.headline(of: header))
         case .action(let logged):
             let count = logged.changeCount
-            terminal.out(StepRendering.line(logged.action, middle: "\(count) change\(count == 1 ? "" : "s")".rightPadded(11)))
+            terminal.out(StepRendering.line(logged.action, middle: "\(count) change\(count == 1 ? "" : "s")".rightPadded(Self.middleWidth)))
             if showsChanges && count > 0 {
                 terminal.out(StepRendering.changes(logged.shown, comparedWith: logged.comparedWith, full: full))
             }
+        case .call(let call):
+            terminal.out(StepRendering.effectLine(time: call.time, label: "call", text: call.summary, middle: Self.middleWidth))
+        case .effectEnd(let end):
+            terminal.out(StepRendering.effectLine(time: end.time, label: "effect end", text: end.summary, middle: Self.middleWidth))
         case .gap(let gap):
             terminal.out(terminal.yellow(StepRendering.gap(gap)))
         case .end(let end):
@@ -82,9 +94,14 @@ final class LogJSONPresenter: StreamPresenter {
                 "name": .string(action.name), "origin": .string(StepRendering.origin(of: action)),
                 "changes": .integer(Int64(logged.changeCount)),
             ]
+            if let effect = action.effect { fields["effect"] = .string(effect) }
             if showsChanges { fields["diff"] = logged.shown.jsonValue }
             if let comparedWith = logged.comparedWith { fields["comparedWithStep"] = .integer(Int64(comparedWith)) }
             value = .object(fields)
+        case .call(let call):
+            value = SessionEvent.call(call).jsonValue
+        case .effectEnd(let end):
+            value = SessionEvent.effectEnd(end).jsonValue
         case .gap(let gap):
             value = SessionEvent.gap(gap).jsonValue
         case .end(let end):

@@ -3,8 +3,19 @@ import StoreKitCore
 import StoreKitJSON
 import StoreKitReplay
 
-/// What `stats` counts in a session: actions by name and origin, duration, gaps and sizes.
+/// What `stats` counts in a session: actions by name and origin, each replayable effect's lines, duration, gaps and
+/// sizes.
 struct SessionStats {
+    /// What one effect's lines add up to.
+    struct EffectCounts {
+        /// Its call lines (the inputs its runs took).
+        var calls = 0
+        /// Its `effectEnd` lines (the runs that ended having called or sent).
+        var ends = 0
+        /// The actions it sent (action lines naming it).
+        var actions = 0
+    }
+
     /// How the session is named.
     var session: String
     /// Its header, once read.
@@ -17,6 +28,8 @@ struct SessionStats {
     var patches = 0
     /// How many actions of each name.
     var names: [String: Int] = [:]
+    /// Per effect named by a call, an effect end or an action: what its lines add up to.
+    var effects: [String: EffectCounts] = [:]
     /// Seconds from the start to the last action or the end line.
     var duration = 0.0
     /// The gaps.
@@ -37,6 +50,7 @@ struct SessionStats {
             names[action.name, default: 0] += 1
             if case .effect = action.origin { fromEffects += 1 }
             if action.patch != nil { patches += 1 }
+            if let effect = action.effect { effects[effect, default: EffectCounts()].actions += 1 }
             duration = max(duration, action.time)
         case .gap(let gap):
             gaps += 1
@@ -44,8 +58,10 @@ struct SessionStats {
         case .end(let found):
             end = found
             duration = max(duration, found.time)
-        case .call, .effectEnd:
-            break
+        case .call(let call):
+            effects[call.effect, default: EffectCounts()].calls += 1
+        case .effectEnd(let ended):
+            effects[ended.effect, default: EffectCounts()].ends += 1
         }
     }
 
@@ -55,16 +71,27 @@ struct SessionStats {
 
 extension SessionStats: CommandOutput {
     var jsonValue: JSONValue {
-        .object([
+        var fields: [String: JSONValue] = [
             "session": .string(session), "storeId": .string(header?.storeID ?? ""),
             "actions": .integer(Int64(actions)), "fromEffects": .integer(Int64(fromEffects)),
             "byName": .object(names.mapValues { .integer(Int64($0)) }), "durationSeconds": .double(duration),
             "gaps": .integer(Int64(gaps)), "dropped": .integer(Int64(dropped)), "bytes": .integer(Int64(bytes)),
             "patchLines": .integer(Int64(patches)), "status": .string(status),
-        ])
+        ]
+        if !effects.isEmpty {
+            fields["effects"] = .object(
+                effects.mapValues { counts in
+                    .object([
+                        "calls": .integer(Int64(counts.calls)), "ends": .integer(Int64(counts.ends)),
+                        "actions": .integer(Int64(counts.actions)),
+                    ])
+                })
+        }
+        return .object(fields)
     }
 
-    /// A label and value per line, then the actions by name, most frequent first.
+    /// A label and value per line, then the actions by name, most frequent first; then, for a session with effect
+    /// lines, each effect's calls, ended runs and actions, by name.
     func writeText(to terminal: Terminal) {
         let app = header?.app
         let recordedBy = "\(app?.name ?? "") \(app?.version ?? "") build \(app?.build ?? "") on \(header?.startedAt ?? "")"
@@ -83,5 +110,19 @@ extension SessionStats: CommandOutput {
         for (name, count) in names.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
             terminal.out("  " + String(count).leftPadded(6) + "  " + name.escapingControls())
         }
+        for row in effectRows { terminal.out(row) }
+    }
+}
+
+extension SessionStats {
+    /// `by effect:` and a row per effect, by name: its call lines, ended runs and actions sent; nothing without
+    /// effect lines.
+    var effectRows: [String] {
+        guard !effects.isEmpty else { return [] }
+        return ["by effect (calls, runs ended, actions sent):"]
+            + effects.sorted { $0.key < $1.key }.map { name, counts in
+                "  " + String(counts.calls).leftPadded(6) + String(counts.ends).leftPadded(7) + String(counts.actions).leftPadded(9)
+                    + "  " + name.escapingControls()
+            }
     }
 }

@@ -4,11 +4,12 @@ import StoreKitCore
 import StoreKitJSON
 import StoreKitReplay
 
-/// `replay-cli stats`: counts, duration, gaps and sizes.
+/// `replay-cli stats`: counts (actions by name and origin, each effect's calls, ends and actions), duration, gaps and
+/// sizes.
 enum StatsCommand: Command {
     static let command = CommandDescription(
         name: "replay-cli stats",
-        abstract: "Summarize a session: actions by name and origin, duration, gaps and sizes.",
+        abstract: "Summarize a session: actions by name and origin, each effect's calls, duration, gaps and sizes.",
         arguments: [ArgumentDeclaration("<session>", help: "a recorded session (.jsonl), or '-' for standard input")], options: [SharedOptions.json.declaration])
 
     static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> ExitStatus {

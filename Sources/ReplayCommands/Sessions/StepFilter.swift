@@ -58,6 +58,11 @@ struct StepFilter {
         changes = try parsed.value(of: Self.path).map { text throws(CLIError) in try ChangesUnderPattern(text, option: "--path") }
     }
 
+    /// True when no filter was given: every action is listed.
+    var admitsEverything: Bool {
+        namePrefix == nil && wantedOrigin == nil && text == nil && steps == 1...Int.max && changes == nil
+    }
+
     /// Whether the action passes the filters that need no diff: step range, name, origin and text.
     func admits(_ action: ActionEvent) -> Bool {
         guard steps.contains(action.sequence) else { return false }

@@ -31,6 +31,14 @@ enum StepRendering {
         return "\(step) \(time)  \(origin) \(middle.map { $0 + "  " } ?? "")\(action.name.escapingControls())"
     }
 
+    /// An effect's line between the actions: no step, the time, `label` (`call`, `effect end`) in the origin
+    /// column, the middle column of `middle` characters left blank, then `text`, which lines up with the actions'
+    /// names.
+    static func effectLine(time: Double, label: String, text: String, middle: Int) -> String {
+        let blank = String(repeating: " ", count: 6)
+        return "\(blank) \(String(format: "%9.3fs", time))  \(label.rightPadded(16)) \(String(repeating: " ", count: middle + 2))\(text)"
+    }
+
     /// The changes under a step's line, one summary line each (`todos[id: 3].isComplete  false -> true`), then
     /// with `full` the `-`/`+` dump of them; first, when the state compared with is from before a gap (`earlier`,
     /// the step of that state, 0 for the initial one), a line saying so.

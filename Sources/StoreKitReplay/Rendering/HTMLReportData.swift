@@ -8,14 +8,19 @@ import StoreKitJSON
 ///  "initialState": …,
 ///  "steps": [{"s": step, "n": name, "o": "app"|"effect", "c": cause|null, "t": seconds, "a": action,
 ///             "d": changes, "p": patch}],
+///  "effectLines": [{"after": step, "k": "call"|"end", "t": seconds, "c": cause, "text": line}],
 ///  "gaps": [{"first", "last", "count", "reason", "message"}],
 ///  "replay": null | {"verdict", "explanation", "stepsReplayed", "stepsMatched",
-///                    "divergences": [{"step", "name", "replayed", "changes", "dump"}], "undecodable": …|null},
+///                    "divergences": [{"step", "name", "replayed", "changes", "dump"}], "undecodable": …|null,
+///                    "effectDivergences": [{"step", "effect", "cause", "text", "dump"}], "effectsNotChecked": …|null},
 ///  "drift": [{"part", "case", "path", "message", "count", "firstStep"}]}
 /// ```
 /// A step's `d` is what the action changed, as ``StateDiff/jsonValue`` gives it without `components` (paths as the
 /// diff renders them); `p` is the RFC 6902 patch from the state before to the state after, which the script
 /// applies to rebuild a state only when it is shown. A step's keys are short: a session holds thousands of them.
+/// An effect line (a call or an effect run's end, format 2) is shown after the action line it follows in the
+/// session (`after`, 0 before the first), as its one-line ``EffectCallEvent/summary`` or
+/// ``EffectEndEvent/summary``.
 struct HTMLReportData {
     /// The data.
     let value: JSONValue
@@ -24,6 +29,8 @@ struct HTMLReportData {
         let header = session.header
         var steps: [JSONValue] = []
         var gaps: [JSONValue] = []
+        var effectLines: [JSONValue] = []
+        var lastStep = 0
         var previous = header.initialState
         var end: EndEvent?
         for event in session.events {
@@ -31,11 +38,16 @@ struct HTMLReportData {
             case .action(let action):
                 steps.append(Self.step(action, after: previous))
                 previous = action.state
+                lastStep = action.sequence
+            case .call(let call):
+                effectLines.append(Self.effectLine(after: lastStep, kind: "call", time: call.time, cause: call.cause, text: call.summary))
+            case .effectEnd(let ended):
+                effectLines.append(Self.effectLine(after: lastStep, kind: "end", time: ended.time, cause: ended.cause, text: ended.summary))
             case .gap(let gap):
                 gaps.append(Self.gap(gap))
             case .end(let ended):
                 end = ended
-            case .header, .call, .effectEnd:
+            case .header:
                 break
             }
         }
@@ -58,6 +70,7 @@ struct HTMLReportData {
             "note": note.map(JSONValue.string) ?? .null,
             "initialState": header.initialState,
             "steps": .array(steps),
+            "effectLines": .array(effectLines),
             "gaps": .array(gaps),
             "replay": report.map { Self.replay($0, source: source) } ?? .null,
             "drift": drift?.jsonValue["entries"] ?? .array([]),
@@ -90,6 +103,13 @@ struct HTMLReportData {
             "t": .double(action.time), "a": action.action,
             "d": changes(StateDiff(from: previous, to: action.state)),
             "p": JSONPatch(from: previous, to: action.state).jsonValue,
+        ])
+    }
+
+    private static func effectLine(after step: Int, kind: String, time: Double, cause: Int, text: String) -> JSONValue {
+        .object([
+            "after": .integer(Int64(step)), "k": .string(kind), "t": .double(time), "c": .integer(Int64(cause)),
+            "text": .string(text),
         ])
     }
 
@@ -133,6 +153,19 @@ struct HTMLReportData {
                     ])
                 }),
             "undecodable": undecodable,
+            "effectDivergences": .array(
+                report.effectDivergences.map { divergence in
+                    // The explanation's lines under its first, one indentation less, so that `-`/`+` start them.
+                    let dump = divergence.explanationLines(actionCount: report.actionCount).dropFirst().map {
+                        $0.text.hasPrefix("  ") ? String($0.text.dropFirst(2)) : $0.text
+                    }
+                    return .object([
+                        "step": .integer(Int64(divergence.step)), "effect": .string(divergence.effect),
+                        "cause": .integer(Int64(divergence.cause)), "text": .string(divergence.summary),
+                        "dump": .string(dump.joined(separator: "\n")),
+                    ])
+                }),
+            "effectsNotChecked": report.effectsNotChecked.map(JSONValue.string) ?? .null,
         ])
     }
 }

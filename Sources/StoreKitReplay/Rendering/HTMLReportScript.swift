@@ -14,6 +14,18 @@ enum HTMLReportScript {
           const replay = data.replay;
           const divergenceAt = new Map();
           if (replay) for (const divergence of replay.divergences) divergenceAt.set(divergence.step, divergence);
+          const effectDivergenceAt = new Map();
+          if (replay) for (const divergence of replay.effectDivergences) {
+            if (!effectDivergenceAt.has(divergence.step)) effectDivergenceAt.set(divergence.step, []);
+            effectDivergenceAt.get(divergence.step).push(divergence);
+          }
+          // An effect's lines (calls and ends), by the step of the action line they follow.
+          const effectLinesAfter = new Map();
+          for (const line of data.effectLines) {
+            if (!effectLinesAfter.has(line.after)) effectLinesAfter.set(line.after, []);
+            effectLinesAfter.get(line.after).push(line);
+          }
+          const effectRows = [];
           const driftAt = new Map();
           for (const entry of data.drift) {
             if (!driftAt.has(entry.firstStep)) driftAt.set(entry.firstStep, []);
@@ -87,10 +99,14 @@ enum HTMLReportScript {
             return "diverged at step " + divergence.step + ": " + divergence.name + " — " +
               (changes.length === 1 ? described(changes[0]) : changes.length + " differences, first " + changes[0].path);
           }
+          const notChecked = replay && replay.effectsNotChecked ? "; effects " + replay.effectsNotChecked : "";
           if (replay && replay.verdict === "match") {
-            mark("mark-match", "replay: match, all " + replay.stepsMatched + " states equal");
+            mark("mark-match", "replay: match, all " + replay.stepsMatched + " states equal" + notChecked);
           } else if (replay && replay.verdict === "incomplete") {
-            mark("mark-gap", "replay: incomplete (gaps); the " + replay.stepsMatched + " checked steps match");
+            mark("mark-gap", "replay: incomplete (gaps); the " + replay.stepsMatched + " checked steps match" + notChecked);
+          }
+          for (const divergence of replay ? replay.effectDivergences : []) {
+            mark("mark-diverged", "effect diverged: " + divergence.text, divergence.step).id = "mark-effect-divergence-" + divergence.step;
           }
           for (const divergence of replay ? replay.divergences : []) {
             mark("mark-diverged", divergenceText(divergence), divergence.step).id = "mark-divergence-" + divergence.step;
@@ -125,7 +141,7 @@ enum HTMLReportScript {
             const row = element("tr");
             row.dataset.step = step.s;
             row.id = "step-" + step.s;
-            if (divergenceAt.has(step.s)) row.dataset.diverged = "";
+            if (divergenceAt.has(step.s) || effectDivergenceAt.has(step.s)) row.dataset.diverged = "";
             if (driftAt.has(step.s) || (replay && replay.undecodable && replay.undecodable.step === step.s)) row.dataset.drift = "";
             row.append(element("td", "num", String(step.s)), element("td", "num", seconds(step.t)), element("td", "name", step.n));
             const origin = element("td");
@@ -139,10 +155,34 @@ enum HTMLReportScript {
             row.addEventListener("click", () => select(step.s));
             return row;
           }
+          // An effect's line: no step, its time, its one line (data, as text) in the action's column, `call` or
+          // `effect end` in the origin's, and a link to the step that started the run in the cause's.
+          function effectRow(line) {
+            const row = element("tr", "effect-line");
+            row.dataset.effectLine = line.k;
+            const text = element("td", "name", line.text);
+            text.title = line.text;
+            const label = element("td");
+            label.append(element("span", "badge effect", line.k === "call" ? "call" : "effect end"));
+            const cause = element("td");
+            cause.append(stepLink(line.c, "run of " + line.c));
+            row.append(element("td", "num", ""), element("td", "num", seconds(line.t)), text, label, cause, element("td"));
+            row.addEventListener("click", () => select(line.c));
+            return row;
+          }
+          function appendEffectRows(fragment, after, index) {
+            for (const line of effectLinesAfter.get(after) || []) {
+              const row = effectRow(line);
+              row.hidden = index >= 0 && rows[index].hidden;
+              effectRows.push([row, index]);
+              fragment.append(row);
+            }
+          }
           const chunk = 400;
           function renderUpTo(limit) {
             const fragment = document.createDocumentFragment();
             const end = Math.min(limit, steps.length);
+            if (rows.length === 0) appendEffectRows(fragment, 0, -1);
             while (rows.length < end) {
               const step = steps[rows.length];
               while (nextGap < gaps.length && gaps[nextGap].first < step.s) fragment.append(gapRow(gaps[nextGap++]));
@@ -150,6 +190,7 @@ enum HTMLReportScript {
               row.hidden = !matches(rows.length);
               rows.push(row);
               fragment.append(row);
+              appendEffectRows(fragment, step.s, rows.length - 1);
             }
             if (rows.length === steps.length) while (nextGap < gaps.length) fragment.append(gapRow(gaps[nextGap++]));
             rowsBody.append(fragment);
@@ -187,6 +228,7 @@ enum HTMLReportScript {
           }
           function applyFilter() {
             rows.forEach((row, index) => { row.hidden = !matches(index); });
+            for (const [row, index] of effectRows) row.hidden = index >= 0 && rows[index].hidden;
             updateCount();
           }
           searchBox.addEventListener("input", applyFilter);
@@ -313,6 +355,13 @@ enum HTMLReportScript {
               box.append(replayedTree);
               detail.append(box);
             }
+            for (const effectDivergence of effectDivergenceAt.get(step.s) || []) {
+              const box = element("section", "divergence");
+              box.append(element("h2", "", "effect diverged: '" + effectDivergence.effect + "', started by step " + effectDivergence.cause));
+              box.append(element("p", "hint", effectDivergence.text));
+              box.append(dump(effectDivergence.dump));
+              detail.append(box);
+            }
             for (const entry of driftAt.get(step.s) || []) {
               detail.append(element("p", "mark-drift", "drift: the recorded " + entry.part + " '" + entry.case + "'" + (entry.path ? " at " + entry.path : "") + " no longer decodes: " + entry.message));
             }
@@ -349,7 +398,8 @@ enum HTMLReportScript {
           // first rows built, to the first frame after them, and to the last row built.
           document.body.dataset.firstRowsMs = performance.now().toFixed(0);
           requestAnimationFrame(() => { document.body.dataset.firstFrameMs = performance.now().toFixed(0); });
-          const first = replay && replay.divergences.length > 0 ? replay.divergences[0].step : null;
+          const firstSteps = replay ? replay.divergences.concat(replay.effectDivergences).map((divergence) => divergence.step) : [];
+          const first = firstSteps.length > 0 ? Math.min(...firstSteps) : null;
           const start = fragment.has("step") ? Number(fragment.get("step")) : first;
           if (start !== null && indexOfStep.has(start)) {
             select(start);

@@ -98,8 +98,10 @@ extension ReplayReport {
         return "\(source): store \"\(storeID)\", \(actionCount) actions, recorded by \(recordedBy) on \(day)\(unfinished)"
     }
 
-    /// What of the session's effects was not checked, and why, in one clause; `nil` when everything was.
-    var effectsNotChecked: String? {
+    /// What of the session's effects was not checked, and why, in one clause (`not checked: 3 effect actions from
+    /// effects not marked replayable ('retry')`); `nil` when everything was. Every place that reports a verdict says
+    /// it, so that a `match` never claims more than was checked.
+    public var effectsNotChecked: String? {
         guard !effects.notChecked.isEmpty else { return nil }
         let parts = effects.notChecked.map { skipped in
             let subject = skipped.actions > 0 ? Self.count(skipped.actions, "effect action") : "effect runs"
@@ -205,6 +207,37 @@ extension EffectDivergence {
             say("the run \(replayed.sentencePart) in the rerun; in the recording it \(recorded.sentencePart)")
         }
         return lines
+    }
+}
+
+extension EffectDivergence {
+    /// The divergence in one line, for a list of sessions or a table: `step 2 effect 'post score': sent failed
+    /// instead of posted`.
+    public var summary: String { "step \(step) effect '\(effect.escapingControls())': \(whatDiffers)" }
+
+    /// What the effect did otherwise, in a clause: `sent failed instead of posted`, `did not make call 'score.post'
+    /// (index 1)`.
+    public var whatDiffers: String {
+        func call(_ name: String, _ index: Int) -> String { "call '\(name.escapingControls())' (index \(index))" }
+        switch kind {
+        case .actionNotRecorded(let sent): return "sent \(sent.name.escapingControls()), which the recording does not have"
+        case .actionNotSent(let recorded): return "did not send \(recorded.name.escapingControls())"
+        case .actionDiffers(let recorded, let sent, let diff):
+            guard recorded.name == sent.name else {
+                return "sent \(sent.name.escapingControls()) instead of \(recorded.name.escapingControls())"
+            }
+            return "sent \(sent.name.escapingControls()) with another payload\(diff.changes.first.map { ", at \($0.path)" } ?? "")"
+        case .callNotRecorded(let name, let index): return "made \(call(name, index)), which the recording does not have"
+        case .callNotMade(let name, let index): return "did not make \(call(name, index))"
+        case .callChanged(let index, let recorded, let made):
+            return "made \(call(made, index)) where the recording has '\(recorded.escapingControls())'"
+        case .callInputDiffers(let name, let index, _): return "gave \(call(name, index)) another input"
+        case .callResultDoesNotDecode(let name, let index, let expected, _):
+            return "the recorded result of \(call(name, index)) does not decode as \(expected.escapingControls())"
+        case .cancellationChanged(let name, let index, let recordedCancelled):
+            return "\(call(name, index)) was cancelled in the \(recordedCancelled ? "recording, not the rerun" : "rerun, not the recording")"
+        case .outcomeChanged(let recorded, let replayed): return "\(replayed.sentencePart); in the recording it \(recorded.sentencePart)"
+        }
     }
 }
 
