@@ -162,6 +162,16 @@ struct BoardSession {
         end(cause: cause, calls: 2, sent: 1)
     }
 
+    /// `count` ticks of the timer that step 1 started: each a second's sleep and a tick.
+    mutating func ticks(_ count: Int) {
+        for tick in 0..<count {
+            call(
+                cause: 1, effect: "timer", index: tick, name: "$clock.sleep", input: json(#"{"for":1000000000}"#),
+                result: .value(.null))
+            action(.tick, cause: 1, effect: "timer")
+        }
+    }
+
     /// A score of `points`, its post, and the posted receipt, as the correct effect records them.
     mutating func scoreAndPost(_ points: Int, home: Int) {
         action(.scored(points))
@@ -335,12 +345,7 @@ struct BoardSession {
         // Given a timer that ticked three times, and was sleeping when the session ended
         var builder = BoardSession(effects: ["timer"])
         builder.action(.start)
-        for tick in 0..<3 {
-            builder.call(
-                cause: 1, effect: "timer", index: tick, name: "$clock.sleep", input: json(#"{"for":1000000000}"#),
-                result: .value(.null))
-            builder.action(.tick, cause: 1, effect: "timer")
-        }
+        builder.ticks(3)
 
         // When it is replayed
         let report = replay(builder.session, [Board.timer])
@@ -354,12 +359,7 @@ struct BoardSession {
     @Test func aTimerThatStopsEarlyIsACallTheEffectDidNotMake() {
         var builder = BoardSession(effects: ["timer"])
         builder.action(.start)
-        for tick in 0..<3 {
-            builder.call(
-                cause: 1, effect: "timer", index: tick, name: "$clock.sleep", input: json(#"{"for":1000000000}"#),
-                result: .value(.null))
-            builder.action(.tick, cause: 1, effect: "timer")
-        }
+        builder.ticks(3)
         let stopsAfterTwo = Effect<Board.State, Board.Action>("timer", replay: .rerun) { action, context in
             guard case .start = action else { return }
             for _ in 0..<2 {
@@ -379,12 +379,7 @@ struct BoardSession {
     private var stoppedTimer: Session {
         var builder = BoardSession(effects: ["timer"])
         builder.action(.start)
-        for tick in 0..<2 {
-            builder.call(
-                cause: 1, effect: "timer", index: tick, name: "$clock.sleep", input: json(#"{"for":1000000000}"#),
-                result: .value(.null))
-            builder.action(.tick, cause: 1, effect: "timer")
-        }
+        builder.ticks(2)
         builder.action(.stop)
         builder.call(
             cause: 1, effect: "timer", index: 2, name: "$clock.sleep", input: json(#"{"for":1000000000}"#),
