@@ -73,12 +73,12 @@ import Testing
                 "    the effect sent another action (- recorded at step 4, + sent)",
                 #"    - posted {"posted":{"receipt":1003}}"#,
                 #"    + posted {"posted":{"receipt":1004}}"#,
-                "        {",
-                #"          "posted": {"#,
-                #"      -     "receipt": 1003"#,
-                #"      +     "receipt": 1004"#,
-                "          }",
+                "      {",
+                #"        "posted": {"#,
+                #"    -     "receipt": 1003"#,
+                #"    +     "receipt": 1004"#,
                 "        }",
+                "      }",
             ])
         #expect(finding.jsonValue["effect"]?["secondReplay"]?["kind"] == .string("actionDiffers"))
     }
