@@ -8,7 +8,7 @@ import Testing
 /// (so long end-to-end waits never starve the async tests running beside them); fails after `timeout` seconds.
 @discardableResult
 func waitUntil(
-    _ what: String, timeout: Double = 30, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () throws -> Bool
+    _ what: String, timeout: Double = 120, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () throws -> Bool
 ) async rethrows -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {

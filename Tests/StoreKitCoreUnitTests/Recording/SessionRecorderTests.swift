@@ -283,7 +283,7 @@ import Testing
 }
 
 /// Waits until `condition` holds, polling, and fails after a generous timeout.
-func waitUntil(timeout: TimeInterval = 30, _ condition: () -> Bool) throws {
+func waitUntil(timeout: TimeInterval = 120, _ condition: () -> Bool) throws {
     let deadline = Date(timeIntervalSinceNow: timeout)
     while !condition() {
         guard Date() < deadline else { throw WaitTimedOut() }
