@@ -69,13 +69,17 @@ enum RecordingBenchmarks {
 
     /// Actions per second from dispatch to a flushed session, with a buffer large enough to drop nothing:
     /// to a file directly, and through a running `replayd` when `daemon` is given; with the recorder's default
-    /// number of encoding threads, or two when `onTwoThreads`.
+    /// number of encoding threads, or two when `onTwoThreads`. With `recordedCallPerAction`, the store has a
+    /// replayable effect that makes one recorded call for each action, and the session is flushed once every effect
+    /// has ended, so it also holds a `call` and an `effectEnd` line per action.
     static func sustainedRate(
         label: String, bytes: Int, actions: Int, daemon: BenchmarkDaemon? = nil, reusingUnchangedParts: Bool = false,
-        onTwoThreads: Bool = false
+        onTwoThreads: Bool = false, recordedCallPerAction: Bool = false
     ) -> (Row, Int) {
         let itemCount = Inventory.itemCount(forBytes: bytes)
-        let store = Store(initialState: Inventory.state(itemCount: itemCount), reducer: Inventory.reducer)
+        let store = Store(
+            initialState: Inventory.state(itemCount: itemCount), reducer: Inventory.reducer,
+            effects: recordedCallPerAction ? [Inventory.recordedCall] : [])
         let path = "/tmp/skr-bench-rate-\(getpid()).jsonl"
         defer { unlink(path) }
         let transport: any SessionTransport = daemon.map { UnixSocketTransport(path: $0.socket) } ?? FileTransport(path: path)
@@ -88,12 +92,14 @@ enum RecordingBenchmarks {
         var statistics = RecorderStatistics()
         let seconds = Measure.seconds {
             for index in 0..<actions { store.dispatch(.restock(index: index, amount: 1)) }
+            if recordedCallPerAction { waitForEffects(of: store) }
             statistics = recorder.finish(timeout: .seconds(600))
         }
         let row = Row(
             name: "recorded \(daemon == nil ? "to a file" : "through replayd"), \(label) state"
                 + (reusingUnchangedParts ? ", reusing unchanged parts" : "")
-                + (onTwoThreads ? ", two encoding threads" : ""),
+                + (onTwoThreads ? ", two encoding threads" : "")
+                + (recordedCallPerAction ? ", a recorded call per action" : ""),
             figure: Double(actions) / seconds, unit: "actions/s",
             reference: foundationEncodeRate(Inventory.state(itemCount: itemCount)),
             referenceName: "Foundation JSONEncoder alone", target: ">= 10000 actions/s")
