@@ -19,6 +19,7 @@ enum RecordingBenchmarks {
     ) -> [Row] {
         let itemCount = Inventory.itemCount(forBytes: bytes)
         let effects = recordedCallPerAction ? [Inventory.recordedCall] : []
+        let linesPerAction = recordedCallPerAction ? Inventory.linesPerActionWithRecordedCall : 1
         func run(recording: Bool) -> [Double] {
             let store = Store(
                 initialState: Inventory.state(itemCount: itemCount), reducer: Inventory.reducer, effects: effects)
@@ -26,9 +27,11 @@ enum RecordingBenchmarks {
             defer { unlink(path) }
             let recorder = recording
                 ? store.startRecording(
-                    // Room for every action, so that each dispatch takes the recording path, never the cheaper
-                    // one of an action dropped because the queue is full.
-                    .init(storeID: "inventory", app: AppInfo(name: "bench"), bufferCapacity: dispatches + 1),
+                    // Room for every action (and its call and effect end), so that each dispatch takes the
+                    // recording path, never the cheaper one of an action dropped because the queue is full.
+                    .init(
+                        storeID: "inventory", app: AppInfo(name: "bench"),
+                        bufferCapacity: dispatches * linesPerAction + 1),
                     to: FileTransport(path: path))
                 : nil
             var samples: [Double] = []
@@ -85,7 +88,8 @@ enum RecordingBenchmarks {
         let transport: any SessionTransport = daemon.map { UnixSocketTransport(path: $0.socket) } ?? FileTransport(path: path)
         let recorder = store.startRecording(
             .init(
-                storeID: "inventory", app: AppInfo(name: "bench"), bufferCapacity: actions + 1,
+                storeID: "inventory", app: AppInfo(name: "bench"),
+                bufferCapacity: actions * (recordedCallPerAction ? Inventory.linesPerActionWithRecordedCall : 1) + 1,
                 reusesEncodingOfUnchangedParts: reusingUnchangedParts,
                 encodesStatesInParallel: onTwoThreads ? true : nil),
             to: transport)
@@ -126,6 +130,10 @@ extension Inventory {
     static let recordedCall = Effect<State, Action>("restock sync", replay: .rerun) { _, context in
         _ = try? await context.call("stock.sync") { 1 }
     }
+
+    /// The events each action queues in the recorder when ``recordedCall`` runs for it: the action, its call and
+    /// its run's end.
+    static let linesPerActionWithRecordedCall = 3
 }
 
 /// Waits, on this thread, until every effect task of `store` has finished.
