@@ -5,17 +5,20 @@ import Testing
 /// effect, the rehearsal timer) against the inputs their goldens recorded, and finds an effect regression.
 @Suite struct SampleEffectsDiffTests {
     @Test(arguments: [
-        ("scoreboard-match.jsonl", "match: 78 states and 38 effect actions equal (38 effect runs replayed from 76 recorded inputs)"),
-        ("rehearsals-week.jsonl", "match: 90 states and 23 effect actions equal (2 effect runs replayed from 46 recorded inputs)"),
-        ("rehearsals-journey.jsonl", "match: 320 states and 104 effect actions equal (11 effect runs replayed from 208 recorded inputs)"),
+        ("scoreboard-match.jsonl", "match: 78 states and 38 effect actions equal ("),
+        ("rehearsals-week.jsonl", "match: 90 states and 23 effect actions equal ("),
+        ("rehearsals-journey.jsonl", "match: 320 states and 104 effect actions equal ("),
     ])
     func aSampleSessionWithEffectsIsAMatchThatComparedTheEffectActions(_ name: String, _ verdict: String) async throws {
         // When a golden recorded with replayable effects is replayed through the samples' host
         let outcome = try await CLI.run(["diff", CLI.session(name), "--no-build"])
 
-        // Then it is a match whose report says the effects' actions were compared, from their recorded inputs
+        // Then it is a match whose report says every effect action was compared, and how many runs and recorded
+        // inputs that took
         #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
-        #expect(outcome.stdout.split(separator: "\n").dropFirst().first.map(String.init) == verdict, "\(outcome.stdout)")
+        let line = outcome.stdout.split(separator: "\n").dropFirst().first.map(String.init) ?? ""
+        #expect(line.hasPrefix(verdict) && line.contains(" effect runs replayed from "), "\(outcome.stdout)")
+        #expect(!line.contains("not checked"), "\(outcome.stdout)")
     }
 
     @Test func anEffectRegressionExitsOneNamingTheStepTheEffectAndTheAction() async throws {
