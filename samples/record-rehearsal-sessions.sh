@@ -1,7 +1,11 @@
 #!/bin/sh
-# Re-records the rehearsal planner's golden sessions in samples/sessions/. The journey is deterministic: the same
-# seed gives the same actions, causes and states (only the header's session id, start time and pid, and the
-# actions' timestamps, differ from one recording to the next).
+# Re-records the golden sessions of the samples' replayable effects in samples/sessions/: the rehearsal planner's
+# (its timer) and the scoreboard's (its post-score effect). Each is format 2: beside the actions, the effects'
+# inputs (`call` lines: each second the timer slept and each state it read, each score posted and the server's
+# answer) and the ends of their runs (`effectEnd` lines). The scripts are deterministic: the same seed gives the same
+# actions, causes, states and inputs (only the header's session id, start time and pid, the lines' timestamps, the
+# order of a Set's members in the scoreboard's states, and where the line of a cancelled timer's last sleep falls
+# among the user actions that follow its cancellation differ from one recording to the next).
 #   samples/record-rehearsal-sessions.sh
 set -eu
 cd "$(dirname "$0")/.."
@@ -10,5 +14,8 @@ swift build --product sample-app
 .build/debug/sample-app --feature rehearsals --actions 150 --delta --out samples/sessions/rehearsals-journey.jsonl
 # The first week alone (90 actions), every state in full.
 .build/debug/sample-app --feature rehearsals --actions 40 --out samples/sessions/rehearsals-week.jsonl
+# A match (78 actions: 40 from the script, 38 from the post-score effect, every fifth post refused by the server).
+.build/debug/sample-app --feature scoreboard --actions 40 --out samples/sessions/scoreboard-match.jsonl
 # Readable by all, like the other goldens (the recorder creates its files private).
-chmod 644 samples/sessions/rehearsals-journey.jsonl samples/sessions/rehearsals-week.jsonl
+chmod 644 samples/sessions/rehearsals-journey.jsonl samples/sessions/rehearsals-week.jsonl \
+    samples/sessions/scoreboard-match.jsonl

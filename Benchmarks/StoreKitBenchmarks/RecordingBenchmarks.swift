@@ -19,6 +19,7 @@ enum RecordingBenchmarks {
     ) -> [Row] {
         let itemCount = Inventory.itemCount(forBytes: bytes)
         let effects = recordedCallPerAction ? [Inventory.recordedCall] : []
+        let linesPerAction = recordedCallPerAction ? Inventory.linesPerActionWithRecordedCall : 1
         func run(recording: Bool) -> [Double] {
             let store = Store(
                 initialState: Inventory.state(itemCount: itemCount), reducer: Inventory.reducer, effects: effects)
@@ -26,9 +27,11 @@ enum RecordingBenchmarks {
             defer { unlink(path) }
             let recorder = recording
                 ? store.startRecording(
-                    // Room for every action, so that each dispatch takes the recording path, never the cheaper
-                    // one of an action dropped because the queue is full.
-                    .init(storeID: "inventory", app: AppInfo(name: "bench"), bufferCapacity: dispatches + 1),
+                    // Room for every action (and its call and effect end), so that each dispatch takes the
+                    // recording path, never the cheaper one of an action dropped because the queue is full.
+                    .init(
+                        storeID: "inventory", app: AppInfo(name: "bench"),
+                        bufferCapacity: dispatches * linesPerAction + 1),
                     to: FileTransport(path: path))
                 : nil
             var samples: [Double] = []
@@ -69,31 +72,38 @@ enum RecordingBenchmarks {
 
     /// Actions per second from dispatch to a flushed session, with a buffer large enough to drop nothing:
     /// to a file directly, and through a running `replayd` when `daemon` is given; with the recorder's default
-    /// number of encoding threads, or two when `onTwoThreads`.
+    /// number of encoding threads, or two when `onTwoThreads`. With `recordedCallPerAction`, the store has a
+    /// replayable effect that makes one recorded call for each action, and the session is flushed once every effect
+    /// has ended, so it also holds a `call` and an `effectEnd` line per action.
     static func sustainedRate(
         label: String, bytes: Int, actions: Int, daemon: BenchmarkDaemon? = nil, reusingUnchangedParts: Bool = false,
-        onTwoThreads: Bool = false
+        onTwoThreads: Bool = false, recordedCallPerAction: Bool = false
     ) -> (Row, Int) {
         let itemCount = Inventory.itemCount(forBytes: bytes)
-        let store = Store(initialState: Inventory.state(itemCount: itemCount), reducer: Inventory.reducer)
+        let store = Store(
+            initialState: Inventory.state(itemCount: itemCount), reducer: Inventory.reducer,
+            effects: recordedCallPerAction ? [Inventory.recordedCall] : [])
         let path = "/tmp/skr-bench-rate-\(getpid()).jsonl"
         defer { unlink(path) }
         let transport: any SessionTransport = daemon.map { UnixSocketTransport(path: $0.socket) } ?? FileTransport(path: path)
         let recorder = store.startRecording(
             .init(
-                storeID: "inventory", app: AppInfo(name: "bench"), bufferCapacity: actions + 1,
+                storeID: "inventory", app: AppInfo(name: "bench"),
+                bufferCapacity: actions * (recordedCallPerAction ? Inventory.linesPerActionWithRecordedCall : 1) + 1,
                 reusesEncodingOfUnchangedParts: reusingUnchangedParts,
                 encodesStatesInParallel: onTwoThreads ? true : nil),
             to: transport)
         var statistics = RecorderStatistics()
         let seconds = Measure.seconds {
             for index in 0..<actions { store.dispatch(.restock(index: index, amount: 1)) }
+            if recordedCallPerAction { waitForEffects(of: store) }
             statistics = recorder.finish(timeout: .seconds(600))
         }
         let row = Row(
             name: "recorded \(daemon == nil ? "to a file" : "through replayd"), \(label) state"
                 + (reusingUnchangedParts ? ", reusing unchanged parts" : "")
-                + (onTwoThreads ? ", two encoding threads" : ""),
+                + (onTwoThreads ? ", two encoding threads" : "")
+                + (recordedCallPerAction ? ", a recorded call per action" : ""),
             figure: Double(actions) / seconds, unit: "actions/s",
             reference: foundationEncodeRate(Inventory.state(itemCount: itemCount)),
             referenceName: "Foundation JSONEncoder alone", target: ">= 10000 actions/s")
@@ -120,6 +130,10 @@ extension Inventory {
     static let recordedCall = Effect<State, Action>("restock sync", replay: .rerun) { _, context in
         _ = try? await context.call("stock.sync") { 1 }
     }
+
+    /// The events each action queues in the recorder when ``recordedCall`` runs for it: the action, its call and
+    /// its run's end.
+    static let linesPerActionWithRecordedCall = 3
 }
 
 /// Waits, on this thread, until every effect task of `store` has finished.

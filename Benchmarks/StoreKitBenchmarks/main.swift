@@ -76,7 +76,8 @@ func replayRows() -> [Row] {
 }
 
 /// The sustained recording rows, to a file and through a running replayd, and how many actions each dropped.
-/// By default, on two encoding threads, and reusing the encoding of unchanged parts of the state.
+/// By default, on two encoding threads, reusing the encoding of unchanged parts of the state, and by default with a
+/// recorded call per action.
 func sustainedRows(actions: Int) throws -> (rows: [Row], dropped: (file: Int, daemon: Int)) {
     var rows: [Row] = []
     var dropped = (file: 0, daemon: 0)
@@ -93,6 +94,14 @@ func sustainedRows(actions: Int) throws -> (rows: [Row], dropped: (file: Int, da
         dropped.file += fileDropped
         dropped.daemon += daemonDropped
     }
+    // By default, with a replayable effect that makes a recorded call per action.
+    let (callRate, callFileDropped) = RecordingBenchmarks.sustainedRate(
+        label: "10 KB", bytes: 10_000, actions: actions, recordedCallPerAction: true)
+    let (callDaemonRate, callDaemonDropped) = RecordingBenchmarks.sustainedRate(
+        label: "10 KB", bytes: 10_000, actions: actions, daemon: daemon, recordedCallPerAction: true)
+    rows += [callRate, callDaemonRate]
+    dropped.file += callFileDropped
+    dropped.daemon += callDaemonDropped
     return (rows, dropped)
 }
 let sustainedActions = quick ? 5_000 : 20_000

@@ -203,21 +203,21 @@ import Testing
         #expect(
             outcome.stdout == """
                 history of setlists.setlists[*].name in \(CLI.session("rehearsals-journey.jsonl")), store "rehearsals"
-                    15     0.001s  app              setlists.confirmAddTapped
+                    15     0.003s  app              setlists.confirmAddTapped
                        setlists.setlists[id: C1675E0B-B980-4575-A896-61FEC08AA83B].name  (absent) -> "Warm-ups"
-                    49     0.002s  app              setlists.confirmAddTapped
+                    49     0.004s  app              setlists.confirmAddTapped
                        setlists.setlists[id: 6FD66C7B-5A26-4EA2-9712-2FC402BB22DE].name  (absent) -> "Friday at The Anchor"
-                   168     0.009s  app              setlists.confirmAddTapped
+                   168     0.022s  app              setlists.confirmAddTapped
                        setlists.setlists[id: A6F81F05-768E-4321-8D18-9A894B2364E7].name  (absent) -> "Sunday jam"
-                   169     0.009s  app              setlists.deleteSetlist
+                   169     0.022s  app              setlists.deleteSetlist
                        setlists.setlists[id: A6F81F05-768E-4321-8D18-9A894B2364E7].name  "Sunday jam" -> (absent)
-                   225     0.012s  app              setlists.confirmAddTapped
+                   225     0.048s  app              setlists.confirmAddTapped
                        setlists.setlists[id: 84B3B39A-6811-4B97-B084-AF58440A05AC].name  (absent) -> "Covers to learn"
-                   230     0.013s  app              path.element.detail.destination.deletionConfirmed
+                   230     0.048s  app              path.element.detail.destination.deletionConfirmed
                        setlists.setlists[id: 84B3B39A-6811-4B97-B084-AF58440A05AC].name  "Covers to learn" -> (absent)
-                   246     0.013s  app              setlists.confirmAddTapped
+                   246     0.049s  app              setlists.confirmAddTapped
                        setlists.setlists[id: 32F61522-9F55-4E67-AD77-91272A9FFCA3].name  (absent) -> "Warm-ups (2)"
-                   279     0.014s  app              setlists.confirmAddTapped
+                   279     0.050s  app              setlists.confirmAddTapped
                        setlists.setlists[id: C2CCF7DD-1B77-4BDC-8140-A71C2107AE66].name  (absent) -> "Friday at The Anchor (2)"
                 8 of 320 recorded steps changed setlists.setlists[*].name
 

@@ -219,18 +219,18 @@ import Testing
         #expect(elements.status == 0, "\(elements.stderr)")
         #expect(
             elements.stdout == """
-                session eb442d5b-9d8b-497e-95e4-c729f0362b41, store "rehearsals", SampleApp 1.0, started 2026-11-23T22:37:34.034Z
-                    50     0.002s  app              1 change     setlists.moveSetlist
+                session 6bb99fd6-a459-4823-b266-087198599cc3, store "rehearsals", SampleApp 1.0, started 2026-11-26T05:50:33.324Z
+                    50     0.004s  app              1 change     setlists.moveSetlist
                        setlists.setlists[id: 6FD66C7B-5A26-4EA2-9712-2FC402BB22DE]  moved from 1 to 0
-                   280     0.014s  app              1 change     setlists.moveSetlist
+                   280     0.050s  app              1 change     setlists.moveSetlist
                        setlists.setlists[id: C2CCF7DD-1B77-4BDC-8140-A71C2107AE66]  moved from 3 to 0
-                     - end: finished after 0.519 s, 320 actions, 0 dropped
+                     - end: finished after 1.292 s, 320 actions, 0 dropped
 
                 """)
         #expect(
             names.stdout == """
-                session eb442d5b-9d8b-497e-95e4-c729f0362b41, store "rehearsals", SampleApp 1.0, started 2026-11-23T22:37:34.034Z
-                     - end: finished after 0.519 s, 320 actions, 0 dropped
+                session 6bb99fd6-a459-4823-b266-087198599cc3, store "rehearsals", SampleApp 1.0, started 2026-11-26T05:50:33.324Z
+                     - end: finished after 1.292 s, 320 actions, 0 dropped
 
                 """)
     }
@@ -263,23 +263,23 @@ import Testing
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(
             outcome.stdout == """
-                session eb442d5b-9d8b-497e-95e4-c729f0362b41, store "rehearsals", SampleApp 1.0, started 2026-11-23T22:37:34.034Z
-                    53     0.003s  app              2 changes    path.element.rehearsal.startTapped
+                session 6bb99fd6-a459-4823-b266-087198599cc3, store "rehearsals", SampleApp 1.0, started 2026-11-26T05:50:33.324Z
+                    53     0.005s  app              2 changes    path.element.rehearsal.startTapped
                        path.entries[id: 2].element.rehearsal.phase.countingIn  (absent) -> {"beatsLeft":4}
                        path.entries[id: 2].element.rehearsal.phase.ready  {} -> (absent)
-                    61     0.004s  app              2 changes    path.element.rehearsal.pauseTapped
+                    61     0.007s  app              2 changes    path.element.rehearsal.pauseTapped
                        path.entries[id: 2].element.rehearsal.phase.paused  (absent) -> {}
                        path.entries[id: 2].element.rehearsal.phase.playing  {} -> (absent)
-                    62     0.004s  app              1 change     path.element.rehearsal.notesChanged
+                    62     0.007s  app              1 change     path.element.rehearsal.notesChanged
                        path.entries[id: 2].element.rehearsal.notes  "" -> "Groove"
-                    63     0.004s  app              1 change     path.element.rehearsal.notesChanged
+                    63     0.007s  app              1 change     path.element.rehearsal.notesChanged
                        path.entries[id: 2].element.rehearsal.notes  "Groove" -> "Groove drags a"
-                    64     0.004s  app              1 change     path.element.rehearsal.notesChanged
+                    64     0.007s  app              1 change     path.element.rehearsal.notesChanged
                        path.entries[id: 2].element.rehearsal.notes  "Groove drags a" -> "Groove drags a little"
-                    65     0.004s  app              2 changes    path.element.rehearsal.resumeTapped
+                    65     0.007s  app              2 changes    path.element.rehearsal.resumeTapped
                        path.entries[id: 2].element.rehearsal.phase.paused  {} -> (absent)
                        path.entries[id: 2].element.rehearsal.phase.playing  (absent) -> {}
-                     - end: finished after 0.519 s, 320 actions, 0 dropped
+                     - end: finished after 1.292 s, 320 actions, 0 dropped
 
                 """)
     }

@@ -4,12 +4,12 @@ import StoreKitCore
 import StoreKitTesting
 import Testing
 
-/// The rehearsal timer effect in a real store, on a ``ScriptedClock``: it ticks while a rehearsal counts in or
+/// The rehearsal timer effect in a real store whose clock is a ``ScriptedClock``: it ticks while a rehearsal counts in or
 /// plays, a second start cancels the first in flight, and pausing, popping or finishing stops it.
 @Suite struct RehearsalTimerTests {
     typealias Fixtures = RehearsalFixtures
 
-    /// A store with one setlist's rehearsal pushed (screen 2 on the stack), its timer on `clock`.
+    /// A store with one setlist's rehearsal pushed (screen 2 on the stack), its timer on the store's clock, `clock`.
     private func rehearsing(
         songs: Int = 2, seconds: Int64 = 2, on clock: ScriptedClock
     ) -> (Store<RehearsalApp.State, RehearsalApp.Action>, TestInterceptor<RehearsalApp.State, RehearsalApp.Action>) {
@@ -17,8 +17,8 @@ import Testing
         state.setlists.setlists = [Fixtures.setlist(1, songs: songs, seconds: seconds)]
         let interceptor = TestInterceptor<RehearsalApp.State, RehearsalApp.Action>()
         let store = Store(
-            initialState: state, reducer: RehearsalApp.reducer, effects: [RehearsalApp.timer(clock: clock)],
-            interceptors: [interceptor])
+            initialState: state, reducer: RehearsalApp.reducer, effects: [RehearsalApp.timer],
+            interceptors: [interceptor], clock: clock)
         store.dispatch(.setlists(.setlistTapped(id: Fixtures.id(1))))
         store.dispatch(.path(.element(id: 1, action: .detail(.startRehearsalTapped(id: Fixtures.id(50), at: Fixtures.date())))))
         return (store, interceptor)
@@ -85,15 +85,20 @@ import Testing
     @Test func theTimerStopsItselfWhenTheRehearsalFinishes() async throws {
         // Given a rehearsal of one two-second song, counted in and played to its end
         let clock = ScriptedClock()
-        let (store, _) = rehearsing(songs: 1, seconds: 2, on: clock)
+        let (store, interceptor) = rehearsing(songs: 1, seconds: 2, on: clock)
         store.dispatch(.path(.element(id: 2, action: .rehearsal(.startTapped))))
         #expect(await Fixtures.within { await clock.waitUntil(sleepCalls: 1, sleepers: 1) })
         for _ in 0..<(Rehearsal.countInBeats + 2) { #expect(await tick(clock)) }
         #expect(rehearsal(store)?.phase == .finished)
 
-        // Then the timer, reading the current state after its tick, stops: nothing sleeps and every effect ends
+        // When one more second passes
+        let ticks = interceptor.stateChanges.count
+        clock.advance(by: .seconds(1))
+
+        // Then the timer, reading the current state before it ticks, stops: no tick, nothing sleeps, every effect ends
         #expect(await Fixtures.within { await clock.waitUntil(sleepCalls: 0, sleepers: 0) })
         try await store.waitForEffects(timeout: .seconds(10))
+        #expect(interceptor.stateChanges.count == ticks)
     }
 
     @Test func poppingTheRehearsalStopsItsTimer() async throws {

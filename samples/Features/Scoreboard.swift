@@ -61,18 +61,42 @@ public enum Scoreboard {
         func post(home: Int, away: Int) async throws -> Int
     }
 
-    /// After every score, posts the new score and reports the outcome as an action.
+    /// A score as the post-score effect sends it to the server, and as the session records the call's input.
+    public struct ScorePost: Codable, Equatable, Sendable {
+        /// The home team's points.
+        public var home: Int
+        /// The away team's points.
+        public var away: Int
+
+        /// A score of `home` to `away`.
+        public init(home: Int, away: Int) {
+            self.home = home
+            self.away = away
+        }
+    }
+
+    /// After every score, posts the current score and reports the outcome as an action: `scorePosted` with the
+    /// server's receipt, or `postFailed` with the server's error.
+    ///
+    /// The effect is replayable: it reads the state and calls the server through its context, so a session records
+    /// the score it posted and the server's answer, and replay reruns the effect against them without the server.
     public static func postScore(to server: any ScoreServer) -> Effect<State, Action> {
-        .dispatchingOne { action, state in
+        Effect("post score", replay: .rerun) { action, context in
             switch action {
             case .homeScored, .awayScored:
+                let state = context.state
                 do {
-                    return .scorePosted(receipt: try await server.post(home: state.home, away: state.away))
+                    let receipt = try await context.call(
+                        "score.post", with: ScorePost(home: state.home, away: state.away)
+                    ) { post in
+                        try await server.post(home: post.home, away: post.away)
+                    }
+                    context.send(.scorePosted(receipt: receipt))
                 } catch {
-                    return .postFailed(reason: "\(error)")
+                    context.send(.postFailed(reason: "\(error)"))
                 }
             default:
-                return nil
+                break
             }
         }
     }

@@ -7,7 +7,8 @@ import StoreKitReplay
 /// Every sample feature as a replayable store, for the samples' replay host and golden tests (the sample app
 /// itself links only `StoreKitCore` and the features).
 public enum SampleStores {
-    /// The counter, the todo list, the scoreboard and the rehearsal planner.
+    /// The counter, the todo list, the scoreboard and the rehearsal planner, with their replayable effects: the
+    /// scoreboard's post-score effect and the rehearsal timer.
     public static let all: [ReplayableStore] = [counter, todos, scoreboard, rehearsals]
 
     /// The same stores with a deliberate regression: toggling a todo does nothing.
@@ -41,7 +42,8 @@ public enum SampleStores {
                     state.elapsedInSong += .seconds(1)
                     state.elapsed += .seconds(1)
                     state.songTimes[song.id, default: .zero] += .seconds(1)
-                })),
+                }),
+            effects: [RehearsalApp.timer]),
     ]
 
     /// The same stores with a counter reducer that crashes the process on `reset`, as a reducer that traps does.
@@ -54,6 +56,36 @@ public enum SampleStores {
             }),
         todos, scoreboard, rehearsals,
     ]
+
+    /// The same stores with a deliberate regression in the scoreboard's post-score effect: a refactor that words a
+    /// failed post in its own message, so the `postFailed` it sends carries another reason than the recorded one.
+    public static let withScorePostRegression: [ReplayableStore] = [
+        counter, todos,
+        ReplayableStore(id: Scoreboard.storeID, reducer: Scoreboard.reducer, effects: [postScoreReworded]),
+        rehearsals,
+    ]
+
+    /// The post-score effect as the regression has it: the same call to the server, but a failure reported in the
+    /// effect's own words ("could not post the score: …") rather than as the server's error.
+    private static let postScoreReworded = Effect<Scoreboard.State, Scoreboard.Action>("post score", replay: .rerun) {
+        action, context in
+        switch action {
+        case .homeScored, .awayScored:
+            let state = context.state
+            do {
+                let receipt = try await context.call(
+                    "score.post", with: Scoreboard.ScorePost(home: state.home, away: state.away)
+                ) { post in
+                    try await unreachableServer.post(home: post.home, away: post.away)
+                }
+                context.send(.scorePosted(receipt: receipt))
+            } catch {
+                context.send(.postFailed(reason: "could not post the score: \(error)"))
+            }
+        default:
+            break
+        }
+    }
 
     /// The same stores with a nondeterministic todo reducer: toggling a todo also rewrites its title from a `Set` of
     /// its characters, whose order is the process's hash seed, so two replays of the same actions disagree.
@@ -78,8 +110,14 @@ public enum SampleStores {
     public static let counter = ReplayableStore(id: Counter.storeID, reducer: Counter.reducer)
     /// The todo list.
     public static let todos = ReplayableStore(id: Todos.storeID, reducer: Todos.reducer)
-    /// The scoreboard.
-    public static let scoreboard = ReplayableStore(id: Scoreboard.storeID, reducer: Scoreboard.reducer)
-    /// The rehearsal planner.
-    public static let rehearsals = ReplayableStore(id: RehearsalApp.storeID, reducer: RehearsalApp.reducer)
+    /// The scoreboard, with its post-score effect, whose server replay never reaches.
+    public static let scoreboard = ReplayableStore(
+        id: Scoreboard.storeID, reducer: Scoreboard.reducer, effects: [Scoreboard.postScore(to: unreachableServer)])
+    /// The rehearsal planner, with its timer.
+    public static let rehearsals = ReplayableStore(
+        id: RehearsalApp.storeID, reducer: RehearsalApp.reducer, effects: [RehearsalApp.timer])
+
+    /// The score server of the replayable scoreboard: replay hands the post-score effect the recorded receipts and
+    /// errors without running its call, so a replay that reaches the server is a bug, and it stops the process.
+    static let unreachableServer = UnreachableScoreServer()
 }

@@ -83,12 +83,12 @@ enum SampleApp {
             await SampleScripts.scoreboard(store, actions: options.actions, random: &random)
             return recorder.finish(timeout: flushTimeout)
         case .rehearsals:
-            // The timer runs on a clock the script advances, so the journey records in milliseconds, the same
-            // way every time.
+            // The store's clock, which the timer sleeps on, is one the script advances, so the journey records in
+            // milliseconds, the same way every time.
             let clock = ScriptedClock()
             let store = Store(
-                initialState: RehearsalApp.State(), reducer: RehearsalApp.reducer,
-                effects: [RehearsalApp.timer(clock: clock)])
+                initialState: RehearsalApp.State(), reducer: RehearsalApp.reducer, effects: [RehearsalApp.timer],
+                clock: clock)
             let recorder = store.startRecording(
                 .init(storeID: RehearsalApp.storeID, app: app, snapshots: snapshots), to: transport)
             await SampleScripts.rehearsals(store, clock: clock, actions: options.actions, random: &random)

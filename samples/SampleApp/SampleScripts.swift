@@ -59,7 +59,8 @@ extension SampleScripts {
     }
 }
 
-/// A pretend score server: every receipt counts up, and every fifth post fails as a busy server would.
+/// A pretend score server: every receipt counts up, and every fifth post fails as a busy server would (with a
+/// ``ServerBusy`` error, whose type name the session records; a `private` type's name would hold an address).
 struct FakeScoreServer: Scoreboard.ScoreServer {
     private let counter = ReceiptCounter()
 
@@ -69,7 +70,7 @@ struct FakeScoreServer: Scoreboard.ScoreServer {
         return receipt
     }
 
-    private struct ServerBusy: Error, CustomStringConvertible {
+    struct ServerBusy: Error, CustomStringConvertible {
         var description: String { "server busy (HTTP 503)" }
     }
 

@@ -2,8 +2,8 @@ import Foundation
 
 /// A clock whose time moves only when a script (or a test) advances it, and which tells when someone sleeps on it.
 ///
-/// The sample app's scripted journey drives the rehearsal timer with it, so a recording takes milliseconds and its
-/// ticks land between the same user actions every time:
+/// The sample app's scripted journey gives it to the rehearsal store (`Store(…, clock: clock)`), whose timer sleeps on
+/// it, so a recording takes milliseconds and its ticks land between the same user actions every time:
 /// ```swift
 /// let calls = clock.sleepCallCount
 /// clock.advance(by: .seconds(1))                     // wakes the timer, which sends a tick

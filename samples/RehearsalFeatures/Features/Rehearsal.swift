@@ -4,7 +4,7 @@ import StoreKitCore
 /// The rehearsal screen: a count-in, then the setlist's songs one after another on a one-second timer, moving on
 /// when a song's planned length is up; the band can pause, skip back and forth, take notes, end or discard.
 ///
-/// The timer is the app's effect (``RehearsalApp/timer(clock:)``); this feature only counts its ticks.
+/// The timer is the app's effect (``RehearsalApp/timer``); this feature only counts its ticks.
 public enum Rehearsal {
     /// How many ticks the count-in lasts.
     public static let countInBeats = 4
