@@ -404,6 +404,26 @@ struct BoardSession {
         #expect(divergence.step == 4)
     }
 
+    @Test func aTimerStartedAgainBeforeItsFirstTickIsCancelledAsInTheRecording() {
+        // Given a start tapped twice: the second start cancels the first timer while it waits for its first sleep
+        var builder = BoardSession(effects: ["timer"])
+        builder.action(.start)
+        builder.action(.start)
+        builder.call(
+            cause: 1, effect: "timer", index: 0, name: "$clock.sleep", input: json(#"{"for":1000000000}"#),
+            result: .cancelled)
+        builder.end(cause: 1, effect: "timer", calls: 1, sent: 0)
+        builder.call(
+            cause: 2, effect: "timer", index: 0, name: "$clock.sleep", input: json(#"{"for":1000000000}"#),
+            result: .value(.null))
+        builder.action(.tick, cause: 2, effect: "timer")
+
+        // When it is replayed, then the first run's cancelled sleep is the one the rerun was cancelled in
+        let report = replay(builder.session, [Board.stoppableTimer()])
+        #expect(report.verdict == .match)
+        #expect(report.effects.actionsEqual == 1)
+    }
+
     @Test func aRunThatWaitsOnSomethingOutsideItsContextIsNotCheckedAndReplayGoesOn() {
         // Given an effect that waits on a continuation nobody resumes, as one awaiting its own task or actor would
         var builder = BoardSession(effects: ["stuck"])

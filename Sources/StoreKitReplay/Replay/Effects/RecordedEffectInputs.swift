@@ -151,6 +151,11 @@ final class RecordedEffectInputs: EffectInputSource, @unchecked Sendable {
         lock.withLock { (readEarly[run] ?? [:]).values.sorted { $0.index < $1.index } }
     }
 
+    /// Whether `run` asked for an input and was cancelled while it waited for the recorded line.
+    func wasCancelledWhileWaiting(_ run: EffectRunKey) -> Bool {
+        lock.withLock { cancelledWhileWaiting[run]?.isEmpty == false }
+    }
+
     /// How many recorded inputs were handed to runs.
     var fedCount: Int { lock.withLock { inputsFed } }
 

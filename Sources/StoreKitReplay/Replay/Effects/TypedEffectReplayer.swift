@@ -249,7 +249,10 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
             report(.actionNotSent(recorded: recorded), in: key, causeName: run.causeName, at: recorded.step ?? step)
         }
         // A run that ended having done nothing, in the recording or the rerun, is done with.
-        for (key, run) in runs where !run.hadActivity && ended.withLock({ $0[key] }) != nil { forget(key) }
+        for (key, run) in runs
+        where !run.hadActivity && ended.withLock({ $0[key] }) != nil && !inputs.wasCancelledWhileWaiting(key) {
+            forget(key)
+        }
     }
 
     /// Compares how a run ended with how it ended in the recording (`nil`: it had not ended when the session did),
