@@ -57,19 +57,22 @@ public final class TestStore<State: Codable & Equatable & Sendable, Action: Coda
     ///   - initialState: The state before the first action.
     ///   - reducer: The reducer under test.
     ///   - effects: The effects under test, with their test doubles.
+    ///   - clock: The clock the effects read and sleep on through their context (`EffectContext.clock`); a test
+    ///     passes one it advances itself.
     ///   - exhaustivity: How much the test must assert.
     ///   - receiveTimeout: How long a `receive` waits by default.
     ///   - reportFailure: Where failures go; by default the running test framework.
     public init(
         initialState: State, reducer: Reducer<State, Action>, effects: [Effect<State, Action>] = [],
-        exhaustivity: Exhaustivity = .on, receiveTimeout: Duration = .seconds(5),
+        clock: any Clock<Duration> = ContinuousClock(), exhaustivity: Exhaustivity = .on,
+        receiveTimeout: Duration = .seconds(5),
         reportFailure: @escaping @Sendable (TestFailure) -> Void = TestFailure.reportToTestFramework
     ) {
         self.state = initialState
         self.exhaustivity = exhaustivity
         self.receiveTimeout = receiveTimeout
         self.reportFailure = reportFailure
-        self.store = Store(initialState: initialState, reducer: reducer, effects: effects)
+        self.store = Store(initialState: initialState, reducer: reducer, effects: effects, clock: clock)
         store.register(interceptor: interceptor)
     }
 
