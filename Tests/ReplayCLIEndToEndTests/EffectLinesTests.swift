@@ -4,7 +4,8 @@ import Testing
 /// Every command shows a format 2 session's effect lines and an effect divergence: `log` (text, `--json`,
 /// `--follow`), `stats`, `verify`, and through a host with a replayable effect `diff`, `check` (its lines, JUnit and
 /// summary) and `report`. The host is a fake that prints what a real one answers (`Tests/Sessions/*.answer`, kept
-/// equal to the replay engine's answer by `EffectHostAnswersTests`): the samples' host has no replayable effect.
+/// equal to the replay engine's answer by `EffectHostAnswersTests`), so these small hand-written sessions need no store
+/// of their own in the samples' host; `SampleEffectsDiffTests` replays the samples' sessions through the real host.
 @Suite struct EffectLinesTests {
     static let sessions = CLI.packageRoot.appendingPathComponent("Tests/Sessions")
     static let formatTwo = sessions.appendingPathComponent("board-effects.jsonl").path

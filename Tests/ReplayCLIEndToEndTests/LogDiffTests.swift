@@ -259,7 +259,8 @@ import Testing
             "70", "--diff",
         ])
 
-        // Then the timer's effect ticks are left out and each change reads as a path
+        // Then the timer's effect ticks are left out and each change reads as a path, with the inputs of the timer
+        // runs those actions started
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(
             outcome.stdout == """
@@ -267,6 +268,20 @@ import Testing
                     53     0.005s  app              2 changes    path.element.rehearsal.startTapped
                        path.entries[id: 2].element.rehearsal.phase.countingIn  (absent) -> {"beatsLeft":4}
                        path.entries[id: 2].element.rehearsal.phase.ready  {} -> (absent)
+                           0.006s  call                          step 53 effect 'rehearsal timer' call 0: $clock.sleep({"for":1000000000}) -> null
+                           0.006s  call                          step 53 effect 'rehearsal timer' call 1: $state -> 0
+                           0.006s  call                          step 53 effect 'rehearsal timer' call 2: $clock.sleep({"for":1000000000}) -> null
+                           0.006s  call                          step 53 effect 'rehearsal timer' call 3: $state -> 1
+                           0.006s  call                          step 53 effect 'rehearsal timer' call 4: $clock.sleep({"for":1000000000}) -> null
+                           0.006s  call                          step 53 effect 'rehearsal timer' call 5: $state -> 2
+                           0.006s  call                          step 53 effect 'rehearsal timer' call 6: $clock.sleep({"for":1000000000}) -> null
+                           0.006s  call                          step 53 effect 'rehearsal timer' call 7: $state -> 3
+                           0.006s  call                          step 53 effect 'rehearsal timer' call 8: $clock.sleep({"for":1000000000}) -> null
+                           0.006s  call                          step 53 effect 'rehearsal timer' call 9: $state -> 4
+                           0.007s  call                          step 53 effect 'rehearsal timer' call 10: $clock.sleep({"for":1000000000}) -> null
+                           0.007s  call                          step 53 effect 'rehearsal timer' call 11: $state -> 5
+                           0.007s  call                          step 53 effect 'rehearsal timer' call 12: $clock.sleep({"for":1000000000}) -> null
+                           0.007s  call                          step 53 effect 'rehearsal timer' call 13: $state -> 6
                     61     0.007s  app              2 changes    path.element.rehearsal.pauseTapped
                        path.entries[id: 2].element.rehearsal.phase.paused  (absent) -> {}
                        path.entries[id: 2].element.rehearsal.phase.playing  {} -> (absent)
@@ -279,6 +294,42 @@ import Testing
                     65     0.007s  app              2 changes    path.element.rehearsal.resumeTapped
                        path.entries[id: 2].element.rehearsal.phase.paused  {} -> (absent)
                        path.entries[id: 2].element.rehearsal.phase.playing  (absent) -> {}
+                           0.011s  call                          step 53 effect 'rehearsal timer' call 14: $clock.sleep({"for":1000000000}) cancelled
+                           0.011s  effect end                    step 53 effect 'rehearsal timer' finished: 15 calls, 7 actions sent
+                           0.012s  call                          step 65 effect 'rehearsal timer' call 0: $clock.sleep({"for":1000000000}) -> null
+                           0.012s  call                          step 65 effect 'rehearsal timer' call 1: $state -> 0
+                           0.012s  call                          step 65 effect 'rehearsal timer' call 2: $clock.sleep({"for":1000000000}) -> null
+                           0.012s  call                          step 65 effect 'rehearsal timer' call 3: $state -> 1
+                           0.012s  call                          step 65 effect 'rehearsal timer' call 4: $clock.sleep({"for":1000000000}) -> null
+                           0.012s  call                          step 65 effect 'rehearsal timer' call 5: $state -> 2
+                           0.012s  call                          step 65 effect 'rehearsal timer' call 6: $clock.sleep({"for":1000000000}) -> null
+                           0.012s  call                          step 65 effect 'rehearsal timer' call 7: $state -> 3
+                           0.012s  call                          step 65 effect 'rehearsal timer' call 8: $clock.sleep({"for":1000000000}) -> null
+                           0.012s  call                          step 65 effect 'rehearsal timer' call 9: $state -> 4
+                           0.012s  call                          step 65 effect 'rehearsal timer' call 10: $clock.sleep({"for":1000000000}) -> null
+                           0.012s  call                          step 65 effect 'rehearsal timer' call 11: $state -> 5
+                           0.012s  call                          step 65 effect 'rehearsal timer' call 12: $clock.sleep({"for":1000000000}) -> null
+                           0.012s  call                          step 65 effect 'rehearsal timer' call 13: $state -> 6
+                           0.012s  call                          step 65 effect 'rehearsal timer' call 14: $clock.sleep({"for":1000000000}) -> null
+                           0.012s  call                          step 65 effect 'rehearsal timer' call 15: $state -> 7
+                           0.012s  call                          step 65 effect 'rehearsal timer' call 16: $clock.sleep({"for":1000000000}) -> null
+                           0.012s  call                          step 65 effect 'rehearsal timer' call 17: $state -> 8
+                           0.012s  call                          step 65 effect 'rehearsal timer' call 18: $clock.sleep({"for":1000000000}) -> null
+                           0.012s  call                          step 65 effect 'rehearsal timer' call 19: $state -> 9
+                           0.012s  call                          step 65 effect 'rehearsal timer' call 20: $clock.sleep({"for":1000000000}) -> null
+                           0.012s  call                          step 65 effect 'rehearsal timer' call 21: $state -> 10
+                           0.013s  call                          step 65 effect 'rehearsal timer' call 22: $clock.sleep({"for":1000000000}) -> null
+                           0.013s  call                          step 65 effect 'rehearsal timer' call 23: $state -> 11
+                           0.013s  call                          step 65 effect 'rehearsal timer' call 24: $clock.sleep({"for":1000000000}) -> null
+                           0.013s  call                          step 65 effect 'rehearsal timer' call 25: $state -> 12
+                           0.013s  call                          step 65 effect 'rehearsal timer' call 26: $clock.sleep({"for":1000000000}) -> null
+                           0.013s  call                          step 65 effect 'rehearsal timer' call 27: $state -> 13
+                           0.013s  call                          step 65 effect 'rehearsal timer' call 28: $clock.sleep({"for":1000000000}) -> null
+                           0.013s  call                          step 65 effect 'rehearsal timer' call 29: $state -> 14
+                           0.013s  call                          step 65 effect 'rehearsal timer' call 30: $clock.sleep({"for":1000000000}) -> null
+                           0.013s  call                          step 65 effect 'rehearsal timer' call 31: $state -> 15
+                           0.014s  call                          step 65 effect 'rehearsal timer' call 32: $clock.sleep({"for":1000000000}) cancelled
+                           0.014s  effect end                    step 65 effect 'rehearsal timer' finished: 33 calls, 16 actions sent
                      - end: finished after 1.292 s, 320 actions, 0 dropped
 
                 """)

@@ -40,8 +40,9 @@ import Testing
         let outcome = try await CLI.run(["log", CLI.session("scoreboard-match.jsonl")])
         #expect(outcome.status == 0)
         let lines = outcome.stdout.split(separator: "\n")
-        #expect(lines.count == 80)
+        #expect(lines.count == 194)
         #expect(lines.contains { $0.contains("scorePosted") && $0.contains("effect of") })
+        #expect(lines.contains { $0.contains("call 1: score.post(") })
         #expect(lines.last?.contains("- end: finished") == true)
     }
 

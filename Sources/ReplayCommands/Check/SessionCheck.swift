@@ -64,7 +64,11 @@ extension SessionCheck {
         switch finding {
         case .replayed(let outcome):
             let report = outcome.report
-            var line = "\(report.verdict.name.rightPadded(11)) \(path) (\(report.actionCount) actions)"
+            let isMatch = report.verdict == .match || { if case .incomplete = report.verdict { true } else { false } }()
+            let compared =
+                isMatch && report.effects.actionsCompared > 0
+                ? ", \(report.effects.actionsEqual) of them effect actions rerun and equal" : ""
+            var line = "\(report.verdict.name.rightPadded(11)) \(path) (\(report.actionCount) actions\(compared))"
             switch report.verdict {
             case .diverged(let divergence):
                 line += ": step \(divergence.step) \(divergence.actionName.escapingControls()), \(divergence.diff.changes.first.map { "\($0.path)" } ?? "")"
