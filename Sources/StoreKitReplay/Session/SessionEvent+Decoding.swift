@@ -182,7 +182,9 @@ extension SessionEvent {
         guard cause >= 1 else {
             throw SessionEventDecodingError(path: "cause", message: "is \(cause); sequence numbers start at 1")
         }
-        return (cause, try fields.string("effect"))
+        let effect = try fields.string("effect")
+        guard !effect.isEmpty else { throw SessionEventDecodingError(path: "effect", message: "is empty (an effect has a name)") }
+        return (cause, effect)
     }
 }
 

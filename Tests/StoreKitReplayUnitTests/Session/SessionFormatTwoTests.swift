@@ -101,6 +101,10 @@ import Testing
             lines: [Self.run[0], Self.run[1], call0.replacingOccurrences(of: "$clock.now", with: "$clock.later")], line: 3,
             reason: "field 'name' is '$clock.later'; names starting with '$' are built in: '$clock.now', '$clock.sleep', '$uuid', '$random', '$state'"),
         Refusal(
+            name: "an empty effect name",
+            lines: [Self.run[0], Self.run[1], call0.replacingOccurrences(of: #""effect":"post score""#, with: #""effect":"""#)],
+            line: 3, reason: "field 'effect' is empty (an effect has a name)"),
+        Refusal(
             name: "a result with two members",
             lines: [Self.run[0], Self.run[1], call0.replacingOccurrences(of: #"{"value":100000000}"#, with: #"{"cancelled":true,"value":1}"#)],
             line: 3, reason: "field 'result' has 2 members; expected one of 'value', 'error' or 'cancelled'"),
