@@ -147,10 +147,12 @@ struct BoardSession {
                     result: result)))
     }
 
-    mutating func end(cause: Int, effect: String = "post score", calls: Int, sent: Int) {
+    mutating func end(
+        cause: Int, effect: String = "post score", calls: Int, sent: Int, outcome: EffectEndEvent.Outcome = .finished
+    ) {
         events.append(
             .effectEnd(
-                EffectEndEvent(cause: cause, effect: effect, outcome: .finished, calls: calls, sent: sent, time: Double(sequence))))
+                EffectEndEvent(cause: cause, effect: effect, outcome: outcome, calls: calls, sent: sent, time: Double(sequence))))
     }
 
     /// The post-score run of `cause`: it reads the state `stepsLater` steps after its cause, posts `home` and sends
@@ -421,6 +423,29 @@ struct BoardSession {
         // When it is replayed, then the first run's cancelled sleep is the one the rerun was cancelled in
         let report = replay(builder.session, [Board.stoppableTimer()])
         #expect(report.verdict == .match)
+        #expect(report.effects.actionsEqual == 1)
+    }
+
+    @Test func aRunThatEndsOtherwiseThanInTheRecordingIsAnOutcomeThatChanged() {
+        // Given a run whose task was cancelled in the recording after it sent its tick
+        var builder = BoardSession(effects: ["ticks once"])
+        builder.action(.start)
+        builder.action(.tick, cause: 1, effect: "ticks once")
+        builder.end(cause: 1, effect: "ticks once", calls: 0, sent: 1, outcome: .cancelled)
+        let ticksOnce = Effect<Board.State, Board.Action>("ticks once", replay: .rerun) { action, context in
+            guard case .start = action else { return }
+            context.send(.tick)
+        }
+
+        // When the rerun finishes
+        let report = replay(builder.session, [ticksOnce])
+
+        // Then the end differs, after the tick compared equal
+        guard case .effectDiverged(let divergence) = report.verdict else {
+            Issue.record("expected an effect divergence, got \(report.verdict)")
+            return
+        }
+        #expect(divergence.kind == .outcomeChanged(recorded: .cancelled, replayed: .finished))
         #expect(report.effects.actionsEqual == 1)
     }
 
