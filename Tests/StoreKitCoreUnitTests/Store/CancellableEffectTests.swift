@@ -7,12 +7,14 @@ import Testing
 /// The id the tests' long-running work runs under.
 private struct TickerID: Hashable, Sendable {}
 
-/// Waits until `condition` holds, at most a generous real-time bound; returns whether it held.
+/// Waits until `condition` holds, at most a generous real-time bound; returns whether it held. It checks every few
+/// milliseconds and sleeps in between: a loop of `Task.yield()` keeps a thread of the shared pool busy, and on a busy
+/// machine the effects' tasks it waits for once did not run within a minute.
 private func eventually(_ condition: () -> Bool) async -> Bool {
-    let limit = ContinuousClock.now + .seconds(60)
+    let limit = ContinuousClock.now + .seconds(120)
     while !condition() {
         if ContinuousClock.now > limit { return false }
-        await Task.yield()
+        try? await Task.sleep(for: .milliseconds(5))
     }
     return true
 }
