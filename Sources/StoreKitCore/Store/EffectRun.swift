@@ -32,6 +32,14 @@ package final class EffectRun: Sendable {
     /// How many inputs it has taken and actions it has sent.
     package var activity: (calls: Int, sent: Int) { counts.withLock { $0 } }
 
+    /// The index of the run's next input, counted as taken.
+    private func nextIndex() -> Int {
+        counts.withLock { counts in
+            defer { counts.calls += 1 }
+            return counts.calls
+        }
+    }
+
     /// Counts an action the run sent.
     package func noteSent() {
         counts.withLock { $0.sent += 1 }
@@ -43,10 +51,7 @@ package final class EffectRun: Sendable {
         _ name: String, input: JSONValue?, isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Value
     ) async throws -> Value {
-        let index = counts.withLock { counts in
-            defer { counts.calls += 1 }
-            return counts.calls
-        }
+        let index = nextIndex()
         switch inputs {
         case .live(let sinks, let clock):
             let result: EffectCallResult
@@ -84,10 +89,7 @@ package final class EffectRun: Sendable {
     /// Takes the next input without suspending (a clock reading, a UUID, a random number): live, `produce` makes
     /// it and it is recorded; replayed, it is the recorded value.
     package func takeNow<Value: Codable & Sendable>(_ name: String, input: JSONValue?, _ produce: () -> Value) -> Value {
-        let index = counts.withLock { counts in
-            defer { counts.calls += 1 }
-            return counts.calls
-        }
+        let index = nextIndex()
         switch inputs {
         case .live(let sinks, let clock):
             let value = produce()
