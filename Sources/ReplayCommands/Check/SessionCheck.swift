@@ -41,7 +41,7 @@ extension SessionCheck {
                 explanation: drift + outcome.report.explanationLines(source: path), finding: finding)
         case .nondeterministic(let found):
             self.init(
-                path: path, verdict: "nondeterministic", status: .different, explanation: found.explanationLines(source: path),
+                path: path, verdict: "nondeterministic", status: .different, explanation: HostDeterminism.explanationLines(of: found, source: path),
                 finding: finding)
         case .failed(let error):
             self.init(path: path, verdict: "error", status: .trouble, explanation: [RenderedLine(.text, error.description)], finding: finding)

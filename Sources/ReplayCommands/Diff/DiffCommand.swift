@@ -25,10 +25,19 @@ enum DiffCommand: Command {
             ArgumentDeclaration(
                 "<other-session>", help: "compare the two sessions step by step instead (no reducers needed)", isOptional: true),
         ],
-        options: [all.declaration, contextActions.declaration, states.declaration, report.declaration, HostDeterminism.flag.declaration]
+        options: [
+            all.declaration, contextActions.declaration, states.declaration, report.declaration, HostDeterminism.flag.declaration,
+            BaselineRevision.option.declaration,
+        ]
             + SharedOptions.ignoring
             + SharedOptions.replaying,
-        alternativeUsages: ["--states <old.json> <new.json> [--ignore <path> ...] [--json]"])
+        alternativeUsages: ["--states <old.json> <new.json> [--ignore <path> ...] [--json]"],
+        discussion: """
+            With --baseline, the session's actions are replayed through the host built from that revision as well, \
+            and the first step where the two versions disagree (a state, an effect run, a host that stops) is shown \
+            whatever the recorded states say: - the baseline, + the current code. Exit status: 0 the same (a match), \
+            1 different, 2 trouble.
+            """)
 
     static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> ExitStatus {
         let ignoring = try IgnoredPaths.resolve(parsed, context: context)
@@ -37,6 +46,14 @@ enum DiffCommand: Command {
         }
         if parsed.isSet(HostDeterminism.flag), parsed.isSet(states) || parsed.positionals.count == 2 {
             throw CLIError("--determinism replays one session; it does not go with two sessions or --states", usage: command.usage)
+        }
+        if parsed.value(of: BaselineRevision.option) != nil {
+            guard !parsed.isSet(states), parsed.positionals.count == 1, !parsed.isSet(HostDeterminism.flag),
+                parsed.value(of: report) == nil, !parsed.isSet(all)
+            else {
+                throw CLIError("--baseline replays one session through two versions of the code; it does not go with a second session, --states, --determinism, --report or --all", usage: command.usage)
+            }
+            return try BaselineDiff.run(parsed, context, ignoring: ignoring)
         }
         if parsed.isSet(states) { return try StateFileComparison.run(parsed, context, ignoring: ignoring) }
         if parsed.positionals.count == 2 { return try SessionComparison.run(parsed, context, ignoring: ignoring) }

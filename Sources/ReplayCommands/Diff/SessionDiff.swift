@@ -47,7 +47,7 @@ extension NondeterministicReplay: CommandOutput {
     }
 
     func writeText(to terminal: Terminal) {
-        terminal.out(finding.explanationLines(source: session))
+        terminal.out(HostDeterminism.explanationLines(of: finding, source: session))
         terminal.out(host.summary)
     }
 }

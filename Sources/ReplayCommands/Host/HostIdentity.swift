@@ -23,7 +23,7 @@ struct HostIdentity {
     static func of(_ host: HostCommand, build: (command: String, outcome: HostBuild.Outcome)?) -> HostIdentity {
         let executable = host.executablePath
         let attributes = executable.flatMap { try? FileManager.default.attributesOfItem(atPath: $0) }
-        let status = git(["status", "--porcelain=v2", "--branch"], in: host.directory)?.split(separator: "\n") ?? []
+        let status = Git(directory: host.directory).output(["status", "--porcelain=v2", "--branch"])?.split(separator: "\n") ?? []
         let commit = status.first { $0.hasPrefix("# branch.oid ") }.map { String($0.dropFirst("# branch.oid ".count)) }
             .flatMap { $0 == "(initial)" ? nil : $0 }
         let dirty = commit != nil && status.contains { !$0.hasPrefix("#") }
@@ -80,25 +80,5 @@ struct HostIdentity {
             pairs.append(("host.dirty", dirty ? "true" : "false"))
         }
         return pairs
-    }
-
-    /// The standard output of `git -C directory arguments...`, or `nil` when git fails (not a checkout, no git).
-    private static func git(_ arguments: [String], in directory: String) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "-C", directory] + arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let output = Pipe()
-        process.standardOutput = output
-        do {
-            try process.run()
-        } catch {
-            return nil
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self)
     }
 }

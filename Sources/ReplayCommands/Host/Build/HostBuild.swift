@@ -18,6 +18,8 @@ struct HostBuild {
     var directory: String
     /// Where the command came from, for messages.
     var origin: String
+    /// How the progress line names the host: `the replay host`, or a baseline's.
+    var name = "the replay host"
 
     /// Lines shown before and after each `error:` line.
     static let linesBefore = 2
@@ -53,7 +55,7 @@ struct HostBuild {
     /// Runs the build and waits for it.
     /// - Throws: ``CLIError`` when it cannot start or exits with a status other than 0.
     func run(_ terminal: Terminal) throws(CLIError) {
-        terminal.progress("building the replay host (\(command))...")
+        terminal.progress("building \(name) (\(command))...")
         defer { terminal.endProgress() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")

@@ -96,10 +96,13 @@ package struct HostCommand {
 
     /// Brings the host up to date (runs its build step unless `skipBuild`, or skips it when nothing it reads changed
     /// since it last succeeded) and says what it is.
+    /// - Parameter describedAs: How the progress line names the host.
     /// - Throws: ``CLIError`` when the build step fails, with the compiler's error lines.
-    func bringUpToDate(skipBuild: Bool, terminal: Terminal) throws(CLIError) -> HostIdentity {
+    func bringUpToDate(
+        skipBuild: Bool, terminal: Terminal, describedAs name: String = "the replay host"
+    ) throws(CLIError) -> HostIdentity {
         guard let build, !skipBuild else { return HostIdentity.of(self, build: nil) }
-        let outcome = try HostBuild(command: build, directory: directory, origin: "\(buildOrigin ?? origin)").bringUpToDate(
+        let outcome = try HostBuild(command: build, directory: directory, origin: "\(buildOrigin ?? origin)", name: name).bringUpToDate(
             executable: executablePath, environment: ProcessInfo.processInfo.environment, terminal: terminal)
         return HostIdentity.of(self, build: (build, outcome))
     }

@@ -1,0 +1,149 @@
+import StoreKitCore
+import StoreKitJSON
+import StoreKitReplay
+
+/// The first step where two replays of one session (``ReplayPair``) disagree: in the state after it, in what an
+/// effect run did against the recording, or in whether the host got past it.
+struct ReplayDisagreement {
+    /// The step (the action's sequence number).
+    var step: Int
+    /// The action's display name.
+    var actionName: String
+    /// What differs between the two replays.
+    var difference: Difference
+    /// How many actions the session has.
+    var actionCount: Int
+    /// How messages name the first replay (`-` in a state's diff).
+    var first: String
+    /// How messages name the second replay (`+` in a state's diff).
+    var second: String
+
+    /// What two replays of the same session did differently.
+    enum Difference {
+        /// The state after the step, from the first replay's to the second's.
+        case state(StateDiff)
+        /// An effect run that did otherwise in each replay.
+        case effect(EffectDisagreement)
+        /// One replay's host stopped at the step (a crash, an exit) and the other's did not, or stopped elsewhere;
+        /// each side's error, `nil` for the one that got past it.
+        case stop(first: CLIError?, second: CLIError?)
+    }
+
+    /// The first line of the finding: `<source>: <verdict> at step 3 of 40 (toggleCompleted)`, or for an effect
+    /// `<source>: <verdict> at step 3 of 40: effect "post score", started by step 2 scored`.
+    func headline(source: String, verdict: String) -> RenderedLine {
+        let at = "\(source): \(verdict) at step \(step) of \(actionCount)"
+        guard case .effect(let disagreement) = difference else {
+            return RenderedLine(.text, "\(at) (\(actionName.escapingControls()))")
+        }
+        return RenderedLine(
+            .text,
+            "\(at): effect \"\(disagreement.effect.escapingControls())\", started by step \(disagreement.cause) \(disagreement.causeName.escapingControls())")
+    }
+
+    /// The difference as a person reads it, indented, after the headline and whatever the caller says of it: a
+    /// blank line and the state's diff, each side's findings of the effect run, or what each side's host did.
+    var detailLines: [RenderedLine] {
+        switch difference {
+        case .state(let diff):
+            var lines = [RenderedLine(.text, ""), RenderedLine(.text, "  state after step \(step) (- \(first), + \(second))")]
+            lines += diff.renderedLines().map { RenderedLine($0.kind, "  " + $0.text) }
+            lines += diff.summary.split(separator: "\n", omittingEmptySubsequences: false).map { RenderedLine(.text, "  " + $0) }
+            return lines
+        case .effect(let disagreement):
+            return disagreement.sideLines(disagreement.first, replay: first, actionCount: actionCount)
+                + disagreement.sideLines(disagreement.second, replay: second, actionCount: actionCount)
+        case .stop(let firstError, let secondError):
+            return [RenderedLine(.text, "")] + [(first, firstError), (second, secondError)].map { name, error in
+                RenderedLine(.text, "  \(name): " + (error.map { "stopped: \($0.description)" } ?? "replayed it"))
+            }
+        }
+    }
+
+    /// `step 3 toggleCompleted, todos[id: …].title`, `step 2, effect "post score" of step 1 scored`, or
+    /// `step 5 advance, the host of current stopped`.
+    var oneLine: String {
+        switch difference {
+        case .state(let diff):
+            "step \(step) \(actionName.escapingControls()), \(diff.changes.map { "\($0.path)" }.prefix(3).joined(separator: ", "))"
+        case .effect(let disagreement):
+            "step \(step), effect \"\(disagreement.effect.escapingControls())\" of step \(disagreement.cause) \(disagreement.causeName.escapingControls())"
+        case .stop(let firstError, _):
+            "step \(step) \(actionName.escapingControls()), the host of \(firstError == nil ? second : first) stopped"
+        }
+    }
+
+    /// The disagreement as data: the step, the action, the two replays' names (`first`, `second`), and a state's
+    /// `changes`, an effect's run and what each replay found of it (`firstReplay`, `secondReplay`: an effect
+    /// divergence as a report writes it, or `null` for a rerun that did as recorded), or each replay's `stopped`
+    /// error (`null` for the one that got past the step).
+    var jsonValue: JSONValue {
+        var members: [String: JSONValue] = [
+            "step": .integer(Int64(step)), "action": .string(actionName), "first": .string(first), "second": .string(second),
+        ]
+        switch difference {
+        case .state(let diff):
+            members["changes"] = diff.jsonValue
+        case .effect(let disagreement):
+            members["effect"] = .object([
+                "name": .string(disagreement.effect), "cause": .integer(Int64(disagreement.cause)),
+                "causeName": .string(disagreement.causeName),
+                "firstReplay": disagreement.first?.jsonValue ?? .null,
+                "secondReplay": disagreement.second?.jsonValue ?? .null,
+            ])
+        case .stop(let firstError, let secondError):
+            members["stopped"] = .object([
+                "first": firstError.map { .string($0.description) } ?? .null,
+                "second": secondError.map { .string($0.description) } ?? .null,
+            ])
+        }
+        return .object(members)
+    }
+}
+
+/// One effect run whose rerun found something else against the recording in each of two replays.
+struct EffectDisagreement {
+    /// The effect's name.
+    var effect: String
+    /// The step of the action that started the run.
+    var cause: Int
+    /// That action's display name.
+    var causeName: String
+    /// What the first replay found of the run; `nil` when it did as recorded.
+    var first: EffectDivergence?
+    /// What the second replay found of the run; `nil` when it did as recorded.
+    var second: EffectDivergence?
+
+    /// What one replay found of the run, under a line naming the replay.
+    func sideLines(_ divergence: EffectDivergence?, replay: String, actionCount: Int) -> [RenderedLine] {
+        guard let divergence else {
+            return [RenderedLine(.text, ""), RenderedLine(.text, "  replay with \(replay): the effect did as recorded")]
+        }
+        // The divergence's own headline names the run and the step, which the finding's first line already does.
+        return [RenderedLine(.text, ""), RenderedLine(.text, "  replay with \(replay):")]
+            + divergence.explanationLines(actionCount: actionCount).dropFirst().map { RenderedLine($0.kind, "  " + $0.text) }
+    }
+
+    /// The first effect run, by the step its findings show at, whose findings differ between two replays' lists.
+    static func first(between first: [EffectDivergence], and second: [EffectDivergence]) -> EffectDisagreement? {
+        func byRun(_ divergences: [EffectDivergence]) -> [Run: EffectDivergence] {
+            Dictionary(divergences.map { (Run(cause: $0.cause, effect: $0.effect), $0) }) { earlier, _ in earlier }
+        }
+        let firstRuns = byRun(first)
+        let secondRuns = byRun(second)
+        let differing = (first + second).filter { firstRuns[Run(cause: $0.cause, effect: $0.effect)] != secondRuns[Run(cause: $0.cause, effect: $0.effect)] }
+        guard let earliest = differing.min(by: { ($0.step, $0.cause, $0.effect) < ($1.step, $1.cause, $1.effect) }) else {
+            return nil
+        }
+        let run = Run(cause: earliest.cause, effect: earliest.effect)
+        return EffectDisagreement(
+            effect: earliest.effect, cause: earliest.cause, causeName: earliest.causeName, first: firstRuns[run],
+            second: secondRuns[run])
+    }
+
+    /// An effect run: the step that started it and the effect's name.
+    private struct Run: Hashable {
+        var cause: Int
+        var effect: String
+    }
+}

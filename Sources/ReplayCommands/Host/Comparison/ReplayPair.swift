@@ -1,0 +1,130 @@
+import Foundation
+import StoreKitCore
+import StoreKitJSON
+import StoreKitReplay
+import StoreKitSystem
+
+/// Two replays of one session, by two versions of the code or by one host in two environments, compared with each
+/// other rather than with the recording: the state after each step as canonical JSON (the places `ignoring` names
+/// left out), then what each rerun effect did against the recorded inputs. The two replays run side by side.
+///
+/// States are compared first, step by step, so the first disagreement is the first step whose state differs, or
+/// whose replay one host did not get past; when the states agree everywhere and the session's effects were rerun,
+/// each effect run's findings against the recording (what it sent and called where that differs, or nothing) must
+/// be the same in both.
+struct ReplayPair {
+    /// One of the two replays.
+    struct Side {
+        /// How messages name it: `baseline 1a2b3c4`, `current`, `SWIFT_DETERMINISTIC_HASHING=1`.
+        var name: String
+        /// The host that replays it, in its environment.
+        var client: ReplayHostClient
+    }
+
+    /// What comparing the two replays came to.
+    struct Comparison {
+        /// How many actions the session has (the steps the first replay went through).
+        var actionCount: Int
+        /// How many effect runs the replays reran.
+        var effectRuns: Int
+        /// Where they first disagree; `nil` when they agree everywhere.
+        var disagreement: ReplayDisagreement?
+    }
+
+    /// The first replay (`-` in a state's diff).
+    var first: Side
+    /// The second replay (`+` in a state's diff).
+    var second: Side
+    /// The places whose values do not count.
+    var ignoring: [JSONPathPattern] = []
+
+    /// Replays `session` on both sides and compares them.
+    /// - Parameter stopsDisagree: Whether a host that stops on one side and not the other (or at another step) is a
+    ///   disagreement; when `false`, a stop is thrown.
+    /// - Throws: ``CLIError`` when a replay fails otherwise (an unknown store, a value that no longer decodes), or a
+    ///   host stops at the same step on both sides before any disagreement.
+    func compare(_ session: SessionInput, stopsDisagree: Bool) throws(CLIError) -> Comparison {
+        let (firstStates, secondStates) = try both { side throws(CLIError) in try side.client.exchange(ReplayHostRequest(command: .states), session: session) }
+        let firstReplayed = try replayed(firstStates, session: session, stopsDisagree: stopsDisagree)
+        let secondReplayed = try replayed(secondStates, session: session, stopsDisagree: stopsDisagree)
+        let actionCount = max(firstReplayed.states.count, secondReplayed.states.count)
+        for (left, right) in zip(firstReplayed.states, secondReplayed.states) {
+            let compared = ignoring.isEmpty ? right.state : ignoring.overlay(from: left.state, onto: right.state).value
+            guard left.state != compared else { continue }
+            return Comparison(
+                actionCount: actionCount, effectRuns: 0,
+                disagreement: disagreement(
+                    at: left.step, name: left.name, .state(StateDiff(from: left.state, to: compared)), actionCount))
+        }
+        if firstReplayed.stop != nil || secondReplayed.stop != nil {
+            let firstStep = firstReplayed.stop?.lastStep?.step
+            let secondStep = secondReplayed.stop?.lastStep?.step
+            if firstStep == secondStep, let stop = firstReplayed.stop { throw stop.error }
+            let stopped = [firstReplayed, secondReplayed].compactMap(\.stop).min { ($0.lastStep?.step ?? 0) < ($1.lastStep?.step ?? 0) }!
+            let step = stopped.lastStep?.step ?? 0
+            let firstError = firstStep == step ? firstReplayed.stop?.error : nil
+            let secondError = secondStep == step ? secondReplayed.stop?.error : nil
+            return Comparison(
+                actionCount: actionCount, effectRuns: 0,
+                disagreement: disagreement(
+                    at: step, name: stopped.lastStep?.name ?? "", .stop(first: firstError, second: secondError), actionCount))
+        }
+        let (firstReport, secondReport) = try both { side throws(CLIError) in try report(of: session, side) }
+        let runs = max(firstReport.effects.runsReplayed, secondReport.effects.runsReplayed)
+        guard let effect = EffectDisagreement.first(between: firstReport.effectDivergences, and: secondReport.effectDivergences)
+        else { return Comparison(actionCount: actionCount, effectRuns: runs, disagreement: nil) }
+        let step = min(effect.first?.step ?? .max, effect.second?.step ?? .max)
+        let name = firstReplayed.states.first { $0.step == step }?.name ?? ""
+        return Comparison(
+            actionCount: actionCount, effectRuns: runs, disagreement: disagreement(at: step, name: name, .effect(effect), actionCount))
+    }
+
+    private func disagreement(
+        at step: Int, name: String, _ difference: ReplayDisagreement.Difference, _ actionCount: Int
+    ) -> ReplayDisagreement {
+        ReplayDisagreement(
+            step: step, actionName: name, difference: difference, actionCount: actionCount, first: first.name, second: second.name)
+    }
+
+    /// One side's replayed states, and where its host stopped when it did.
+    private struct Replayed {
+        var states: [ReplayHostClient.ReplayedState]
+        var stop: ReplayHostClient.Stop?
+    }
+
+    private func replayed(
+        _ exchange: ReplayHostClient.Exchange, session: SessionInput, stopsDisagree: Bool
+    ) throws(CLIError) -> Replayed {
+        switch exchange {
+        case .answered(let answer):
+            if let failure = answer.result.failure { throw CLIError(.input, failure, file: session.displayName) }
+            return Replayed(states: answer.states, stop: nil)
+        case .stopped(let stop):
+            guard stopsDisagree else { throw stop.error }
+            return Replayed(states: stop.partial.states, stop: stop)
+        }
+    }
+
+    /// The report of checking `session` on `side`, every divergence found, so that the effect runs after a state's
+    /// divergence from the recording are compared too.
+    private func report(of session: SessionInput, _ side: Side) throws(CLIError) -> ReplayReport {
+        try side.client.check(session, ReplayHostClient.Checking(findAll: true, ignoring: ignoring), progressOn: nil).report
+    }
+
+    /// `work` done for the first side on another thread and for the second on this one.
+    private func both<Value: Sendable>(
+        _ work: @escaping @Sendable (Side) throws(CLIError) -> Value
+    ) throws(CLIError) -> (Value, Value) {
+        let firstResult = Locked<Result<Value, CLIError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let firstSide = first
+        Thread {
+            let result = Result { () throws(CLIError) -> Value in try work(firstSide) }
+            firstResult.withLock { $0 = result }
+            done.signal()
+        }.start()
+        let secondResult = Result { () throws(CLIError) -> Value in try work(second) }
+        done.wait()
+        return (try firstResult.withLock { $0! }.get(), try secondResult.get())
+    }
+}

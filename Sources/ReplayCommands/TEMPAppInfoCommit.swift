@@ -1,0 +1,2 @@
+import StoreKitCore
+extension AppInfo { var commit: String { "" } }
