@@ -28,8 +28,17 @@ enum CheckCommand: Command {
         arguments: [
             ArgumentDeclaration("<path>", help: "session files (.jsonl) and folders to search for them", isRepeating: true)
         ],
-        options: [jobs.declaration, junit.declaration, artifacts.declaration, summary.declaration, HostDeterminism.flag.declaration]
-            + SharedOptions.ignoring + SharedOptions.replaying)
+        options: [
+            jobs.declaration, junit.declaration, artifacts.declaration, summary.declaration, HostDeterminism.flag.declaration,
+            BaselineRevision.option.declaration,
+        ]
+            + SharedOptions.ignoring + SharedOptions.replaying,
+        discussion: """
+            With --baseline, each session is replayed through the host built from that revision as well as the \
+            current one, and the verdict is 'same' or 'changed' (the first step where the two versions disagree, \
+            whatever the recorded states say): for pull-request CI, '--baseline origin/main'. \
+            Exit status: 0 every session passed, 1 one diverged, drifted or changed, 2 trouble.
+            """)
 
     static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> ExitStatus {
         let ignoring = try IgnoredPaths.resolve(parsed, context: context)
@@ -37,6 +46,14 @@ enum CheckCommand: Command {
         guard !paths.isEmpty else { throw CLIError(.input, "no session files (.jsonl) under \(parsed.positionals.map { "'\($0)'" }.joined(separator: ", "))") }
         let hostOptions = try HostOptions.resolve(parsed, context: context)
         let identity = try hostOptions.bringUpToDate(context.terminal)
+        if let baseline = parsed.value(of: BaselineRevision.option) {
+            guard !parsed.isSet(HostDeterminism.flag), parsed.value(of: artifacts) == nil else {
+                throw CLIError("--baseline compares two versions of the code; it does not go with --determinism or --artifacts", usage: command.usage)
+            }
+            return try compareWithBaseline(
+                paths, revision: BaselineRevision(baseline), hostOptions: hostOptions, identity: identity, ignoring: ignoring,
+                parsed, context)
+        }
         let keeper = try parsed.value(of: artifacts).map { directory throws(CLIError) in
             try CheckArtifacts(directory: directory, sessions: paths)
         }
@@ -47,13 +64,69 @@ enum CheckCommand: Command {
             ReplayHostClient.Checking(ignoring: ignoring), jobs: jobs, context.terminal)
         if let keeper { keepArtifacts(of: &checks, keeper, client: hostOptions.client, jobs: jobs) }
         context.terminal.endProgress()
-        let result = CheckResult(sessions: checks, host: identity)
+        return try report(CheckResult(sessions: checks, host: identity), parsed, context)
+    }
+
+    /// Writes `result` as text or JSON, and as JUnit XML and a Markdown summary when asked; its exit status.
+    private static func report(_ result: CheckResult, _ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> ExitStatus {
+        let identity = result.host
         if let junit = parsed.value(of: junit) { try JUnitReport.write(result.sessions, host: identity, to: junit) }
         if let summaryPath = parsed.value(of: self.summary) {
             try append(CheckSummary(rows: result.sessions.map(\.summaryRow), counts: result.countsLine).markdown, to: summaryPath)
         }
         context.terminal.present(result, json: parsed.isSet(SharedOptions.json))
         return result.status
+    }
+
+    /// Compares each session at `paths` between the baseline `revision` names (for each session, with `recorded`) and
+    /// the current code, `jobs` at a time. A revision that names no commit, or whose host does not build, is the
+    /// command's trouble when it is the one given, a session's error when it is the session's recorded commit.
+    private static func compareWithBaseline(
+        _ paths: [String], revision: BaselineRevision, hostOptions: HostOptions, identity: HostIdentity,
+        ignoring: [JSONPathPattern], _ parsed: ParsedCommandLine, _ context: CommandContext
+    ) throws(CLIError) -> ExitStatus {
+        let sessions = paths.map { SessionInput(file: $0) }
+        var baselines = BaselineHosts(current: hostOptions.host, terminal: context.terminal)
+        var checks: [SessionCheck?] = Array(repeating: nil, count: paths.count)
+        var pairs: [(index: Int, baseline: (host: BaselineHost, identity: HostIdentity))] = []
+        for (index, session) in sessions.enumerated() {
+            do {
+                try session.refuseUnreadable()
+                pairs.append((index, try baselines.baseline(try revision.revision(for: session))))
+            } catch {
+                guard revision == .recorded else { throw error }
+                checks[index] = SessionCheck(path: paths[index], finding: .failed(error))
+            }
+        }
+        let jobs = parsed.value(of: jobs) ?? ProcessInfo.processInfo.activeProcessorCount
+        let done = Locked(0)
+        let terminal = context.terminal
+        let toCompare = pairs
+        let compared = madeInParallel(count: toCompare.count, jobs: max(1, jobs / 2)) { position in
+            let (index, baseline) = toCompare[position]
+            let pair = BaselineComparison.pair(
+                baseline: baseline.host, current: hostOptions.host, timeout: hostOptions.timeout, ignoring: ignoring)
+            let finding: SessionCheck.Finding
+            do throws(CLIError) {
+                finding = .comparedWithBaseline(
+                    BaselineComparison(
+                        baseline: baseline.host, baselineHost: baseline.identity,
+                        comparison: try pair.compare(sessions[index], stopsDisagree: true)))
+            } catch {
+                finding = .failed(error)
+            }
+            let count = done.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            terminal.progress("compared \(count) of \(toCompare.count) sessions with the baseline")
+            return SessionCheck(path: paths[index], finding: finding)
+        }
+        for (position, pair) in pairs.enumerated() { checks[pair.index] = compared[position] }
+        context.terminal.endProgress()
+        var result = CheckResult(sessions: checks.map { $0! }, host: identity)
+        result.baselines = baselines.all
+        return try report(result, parsed, context)
     }
 
     /// Checks the sessions at `paths`, `jobs` at a time: with `determinism`, first whether two replays of each

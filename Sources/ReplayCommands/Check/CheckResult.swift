@@ -8,6 +8,8 @@ struct CheckResult {
     var sessions: [SessionCheck]
     /// What replayed them.
     var host: HostIdentity
+    /// The baselines they were compared with (`--baseline`), in the order first used.
+    var baselines: [(host: BaselineHost, identity: HostIdentity)] = []
 
     /// How many sessions got each verdict.
     var counts: [String: Int] { Dictionary(grouping: sessions, by: \.verdict).mapValues(\.count) }
@@ -27,6 +29,12 @@ extension CheckResult: CommandOutput {
         .object([
             "sessions": .array(sessions.map(\.jsonValue)), "summary": .object(counts.mapValues { .integer(Int64($0)) }),
             "host": host.jsonValue,
+            "baselines": .array(baselines.map {
+                .object([
+                    "revision": .string($0.host.revision), "commit": .string($0.host.commit), "subject": .string($0.host.subject),
+                    "host": $0.identity.jsonValue,
+                ])
+            }),
         ])
     }
 
@@ -43,5 +51,6 @@ extension CheckResult: CommandOutput {
         }
         terminal.out("\n" + countsLine)
         terminal.out(host.summary)
+        for baseline in baselines { terminal.out("baseline \(baseline.host.title): \(baseline.identity.summary)") }
     }
 }

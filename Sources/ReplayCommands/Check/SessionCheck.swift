@@ -11,6 +11,8 @@ struct SessionCheck {
         case replayed(ReplayHostClient.Outcome)
         /// Two replays of the session disagree (`--determinism`).
         case nondeterministic(HostDeterminism.Finding)
+        /// The session was replayed through the baseline's code and the current code (`--baseline`).
+        case comparedWithBaseline(BaselineComparison)
         /// The session could not be checked.
         case failed(CLIError)
     }
@@ -43,6 +45,10 @@ extension SessionCheck {
             self.init(
                 path: path, verdict: "nondeterministic", status: .different, explanation: HostDeterminism.explanationLines(of: found, source: path),
                 finding: finding)
+        case .comparedWithBaseline(let comparison):
+            self.init(
+                path: path, verdict: comparison.verdict, status: comparison.exitStatus,
+                explanation: comparison.explanationLines(source: path), finding: finding)
         case .failed(let error):
             self.init(path: path, verdict: "error", status: .trouble, explanation: [RenderedLine(.text, error.description)], finding: finding)
         }
@@ -84,6 +90,12 @@ extension SessionCheck {
             return line
         case .nondeterministic(let found):
             return "nondeterministic \(path) (\(found.actionCount) actions): \(found.oneLine)"
+        case .comparedWithBaseline(let comparison):
+            let compared = comparison.comparison
+            guard let disagreement = compared.disagreement else {
+                return "\("same".rightPadded(11)) \(path) (\(compared.actionCount) actions, as the baseline \(comparison.baseline.shortCommit))"
+            }
+            return "\("changed".rightPadded(11)) \(path) (\(compared.actionCount) actions): \(disagreement.oneLine)"
         case .failed(let error):
             return "error       \(path): \(error.description)"
         }
@@ -98,6 +110,8 @@ extension SessionCheck {
             fields["report"] = outcome.report.jsonValue
         case .nondeterministic(let found):
             fields["nondeterministic"] = found.jsonValue
+        case .comparedWithBaseline(let comparison):
+            fields["baseline"] = comparison.jsonValue
         case .failed(let error):
             fields["error"] = .string(error.description)
         }
@@ -115,6 +129,10 @@ extension SessionCheck {
         var row = CheckSummary.Row(
             session: path, verdict: verdict, passed: status == .ok, artifacts: artifacts?.paths ?? [],
             artifactProblems: artifacts?.problems ?? [])
+        if case .comparedWithBaseline(let comparison) = finding, let disagreement = comparison.comparison.disagreement {
+            (row.step, row.action, row.path) = (disagreement.step, disagreement.actionName, disagreement.place)
+            return row
+        }
         switch report?.verdict {
         case .diverged(let divergence)?:
             (row.step, row.action, row.path) = (divergence.step, divergence.actionName, divergence.diff.changes.first.map { "\($0.path)" })

@@ -8,6 +8,11 @@ struct BaselineHosts {
     /// Where progress goes.
     var terminal: Terminal
     private var prepared: [String: (host: BaselineHost, identity: HostIdentity)] = [:]
+    /// The commits prepared, in the order first asked for.
+    private var order: [String] = []
+
+    /// Every baseline prepared, in the order first asked for.
+    var all: [(host: BaselineHost, identity: HostIdentity)] { order.compactMap { prepared[$0] } }
 
     /// Baselines of `current`.
     init(current: HostCommand, terminal: Terminal) {
@@ -26,6 +31,7 @@ struct BaselineHosts {
         let host = try BaselineHost.prepare(revision: revision, current: current, terminal: terminal)
         let built = (host: host, identity: try host.bringUpToDate(terminal))
         prepared[commit] = built
+        order.append(commit)
         return built
     }
 }

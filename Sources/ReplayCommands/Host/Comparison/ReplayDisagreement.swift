@@ -54,8 +54,10 @@ struct ReplayDisagreement {
             return disagreement.sideLines(disagreement.first, replay: first, actionCount: actionCount)
                 + disagreement.sideLines(disagreement.second, replay: second, actionCount: actionCount)
         case .stop(let firstError, let secondError):
-            return [RenderedLine(.text, "")] + [(first, firstError), (second, secondError)].map { name, error in
-                RenderedLine(.text, "  \(name): " + (error.map { "stopped: \($0.description)" } ?? "replayed it"))
+            return [RenderedLine(.text, "")] + [(first, firstError), (second, secondError)].flatMap { name, error in
+                // The host's own words (its stderr) may run over many lines; each is indented under the replay's name.
+                let said = (error.map { "stopped: \($0.description)" } ?? "replayed it").split(separator: "\n", omittingEmptySubsequences: false)
+                return [RenderedLine(.text, "  \(name): \(said[0])")] + said.dropFirst().map { RenderedLine(.text, "    \($0)") }
             }
         }
     }
@@ -70,6 +72,16 @@ struct ReplayDisagreement {
             "step \(step), effect \"\(disagreement.effect.escapingControls())\" of step \(disagreement.cause) \(disagreement.causeName.escapingControls())"
         case .stop(let firstError, _):
             "step \(step) \(actionName.escapingControls()), the host of \(firstError == nil ? second : first) stopped"
+        }
+    }
+
+    /// Where or what differs, in a few words: the first path whose value differs, the effect that did otherwise, or
+    /// the replay whose host stopped.
+    var place: String {
+        switch difference {
+        case .state(let diff): diff.changes.first.map { "\($0.path)" } ?? ""
+        case .effect(let disagreement): "effect \"\(disagreement.effect)\" of step \(disagreement.cause)"
+        case .stop(let firstError, _): "the host of \(firstError == nil ? second : first) stopped"
         }
     }
 
