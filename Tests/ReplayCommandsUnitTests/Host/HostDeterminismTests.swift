@@ -62,7 +62,7 @@ import Testing
         #expect(disagreement.first == nil)
         #expect(disagreement.second?.cause == 3)
         #expect(
-            finding.explanationLines(source: "s.jsonl").map(\.text) == [
+            HostDeterminism.explanationLines(of: finding, source: "s.jsonl").map(\.text) == [
                 #"s.jsonl: nondeterministic at step 4 of 4: effect "post score", started by step 3 scored"#,
                 "  two reruns of the effect from the same recorded inputs did not do the same, so a diff against the recording means nothing until this is fixed",
                 "  the effect reads something besides its action, its state and its context: Date() instead of context.clock, UUID() instead of context.uuid(), a Set's or Dictionary's order",
