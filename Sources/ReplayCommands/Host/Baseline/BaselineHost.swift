@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitReplay
+import StoreKitSystem
 
 /// The replay host as another revision of its repository has it, for comparing two versions of the code: the same
 /// host and build commands, run in a git worktree of that revision kept under the host's folder's `.build`
@@ -17,6 +18,8 @@ struct BaselineHost {
     var subject: String
     /// The host, in the worktree.
     var host: HostCommand
+    /// The worktree's folder.
+    var worktree: String
 
     /// The folder under the host's folder that holds the worktrees.
     static let folder = ".build/replay-baselines"
@@ -75,21 +78,52 @@ struct BaselineHost {
         let subject = try repository.subject(of: commit)
         let folder = URL(fileURLWithPath: current.directory).appendingPathComponent(Self.folder)
             .appendingPathComponent(worktree ?? commit).path
-        terminal.progress("checking out \(String(commit.prefix(7))) in \(folder)...")
-        defer { terminal.endProgress() }
-        try checkOut(commit, at: folder, repository: repository)
+        try whileLocking(folder, terminal) { () throws(CLIError) in
+            terminal.progress("checking out \(String(commit.prefix(7))) in \(folder)...")
+            defer { terminal.endProgress() }
+            try checkOut(commit, at: folder, repository: repository)
+        }
         let directory = repository.hostFolder.isEmpty ? folder : "\(folder)/\(repository.hostFolder)"
         var host = current
         host.directory = directory
         host.command = try command(current.command, movedFrom: repository.root, to: folder)
-        return BaselineHost(revision: revision, commit: commit, subject: subject, host: host)
+        return BaselineHost(revision: revision, commit: commit, subject: subject, host: host, worktree: folder)
     }
 
     /// Brings the baseline's host up to date (its build step, skipped when nothing it reads changed) and says what
     /// it is.
     /// - Throws: ``CLIError`` when the build step fails.
     func bringUpToDate(_ terminal: Terminal) throws(CLIError) -> HostIdentity {
-        try host.bringUpToDate(skipBuild: false, terminal: terminal, describedAs: "the replay host of \(shortCommit)")
+        try Self.whileLocking(worktree, terminal) { () throws(CLIError) in
+            try host.bringUpToDate(skipBuild: false, terminal: terminal, describedAs: "the replay host of \(shortCommit)")
+        }
+    }
+
+    /// Runs `body` holding the lock of the worktree at `folder` (`<folder>.lock`), so that two commands never check
+    /// out or build in the same worktree at once; waits, saying so, while another holds it.
+    private static func whileLocking<Value>(
+        _ folder: String, _ terminal: Terminal, _ body: () throws(CLIError) -> Value
+    ) throws(CLIError) -> Value {
+        let path = folder + ".lock"
+        let fd: Int32
+        do {
+            try FileManager.default.createDirectory(
+                atPath: (folder as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            fd = try Syscall.open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o600)
+        } catch {
+            throw CLIError(.output, "cannot make the lock \(path) of a baseline's worktree: \(error)")
+        }
+        defer { try? Syscall.close(fd) }
+        do {
+            if try !Syscall.tryLockExclusively(fd, subject: path) {
+                terminal.progress("waiting for another replay-cli that uses \(folder)...")
+                try Syscall.lockExclusively(fd, subject: path)
+                terminal.endProgress()
+            }
+        } catch {
+            throw CLIError(.output, "cannot lock \(path): \(error)")
+        }
+        return try body()
     }
 
     /// Checks `commit` out at `folder`: a worktree of the repository there already is moved to it (tracked files

@@ -1,7 +1,3 @@
-// A call only this tool makes, wrapped here rather than in StoreKitSystem so that apps do not link it; the C
-// library comes through StoreKitSystem's Platform.swift.
-import StoreKitSystem
-
 extension Syscall {
     /// Takes an exclusive advisory lock on `fd` without waiting.
     /// - Returns: False when another process holds the lock.
@@ -12,6 +8,11 @@ extension Syscall {
         } catch where error.errno == EWOULDBLOCK {
             return false
         }
+    }
+
+    /// Takes an exclusive advisory lock on `fd`, waiting while another process holds it.
+    package static func lockExclusively(_ fd: Int32, subject: String? = nil) throws(SystemError) {
+        try retrying("flock", subject: subject) { systemFlock(fd, LOCK_EX) }
     }
 }
 
