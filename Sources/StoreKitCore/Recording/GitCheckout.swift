@@ -19,7 +19,8 @@ package enum GitCheckout {
     /// The commit of the checkout the running executable lives in, or an empty string when not known.
     package static func commitOfRunningExecutable() -> String {
         guard let executable = runningExecutablePath() else { return "" }
-        return commit(containing: URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent().path)
+        let folder = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
+        return commit(containing: folder.path)
     }
 
     /// The commit of the checkout `folder` lies in (the first folder from it upwards holding `.git`), or an empty
@@ -66,7 +67,9 @@ package enum GitCheckout {
     }
 
     /// The commit that `content` (of `HEAD` or a loose ref) names, following a `ref:` link.
-    private static func commit(named content: String, gitDirectory: String, commonDirectory: String, links: Int) -> String {
+    private static func commit(
+        named content: String, gitDirectory: String, commonDirectory: String, links: Int
+    ) -> String {
         if AppInfo.isCommitID(content) { return content }
         guard content.hasPrefix("ref: "), links < maximumRefLinks else { return "" }
         let name = String(content.dropFirst("ref: ".count))
@@ -111,9 +114,8 @@ package enum GitCheckout {
         defer { try? Syscall.close(fd, subject: path) }
         var bytes: [UInt8] = []
         while bytes.count <= limit {
-            guard let chunk = try? Syscall.read(fd, at: bytes.count, count: min(64 << 10, limit + 1 - bytes.count)) else {
-                return nil
-            }
+            let count = min(64 << 10, limit + 1 - bytes.count)
+            guard let chunk = try? Syscall.read(fd, at: bytes.count, count: count) else { return nil }
             if chunk.isEmpty { return String(decoding: bytes, as: UTF8.self) }
             bytes += chunk
         }
