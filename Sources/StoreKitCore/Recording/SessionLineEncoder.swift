@@ -22,6 +22,13 @@ final class SessionLineEncoder<State: Encodable & Sendable, Action: Encodable & 
     private let replayableEffects: [String]
     private let initialState: State
     private let startedAt: Date
+    /// The app the header names: the configuration's, with the commit of the checkout the running executable lives
+    /// in when the configuration gave none, looked up once, on the recorder's thread, by the first header.
+    private lazy var app: AppInfo = {
+        var app = configuration.app
+        if app.commit.isEmpty { app.commit = GitCheckout.commitOfRunningExecutable() }
+        return app
+    }()
     private let encoder = CanonicalJSONEncoder()
     /// The state encoder's writer, and the parts of the last state encoded when
     /// ``SessionRecorder/Configuration/reusesEncodingOfUnchangedParts`` is on.
@@ -51,7 +58,7 @@ final class SessionLineEncoder<State: Encodable & Sendable, Action: Encodable & 
     /// The session's header line, its initial state redacted.
     func headerLine() throws -> [UInt8] {
         let header = SessionHeader(
-            sessionID: configuration.sessionID, storeID: configuration.storeID, app: configuration.app,
+            sessionID: configuration.sessionID, storeID: configuration.storeID, app: app,
             startedAt: Self.iso8601(startedAt), host: HostInfo.hostName, pid: HostInfo.processID,
             initialState: configuration.redaction.redactingState(try encoder.encode(initialState)),
             metadata: configuration.metadata, redaction: configuration.redaction, effects: replayableEffects)

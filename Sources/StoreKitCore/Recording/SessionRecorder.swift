@@ -37,7 +37,8 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     public struct Configuration: Sendable {
         /// The id of the replayable store that replays this session.
         public var storeID: String
-        /// The app that records.
+        /// The app that records. When its ``AppInfo/commit`` is empty, the header names the commit of the git
+        /// checkout the running executable lives in, if any, read as the recorder starts.
         public var app: AppInfo
         /// The session's id; a fresh UUID unless given.
         public var sessionID: String

@@ -79,17 +79,19 @@ extension SessionEvent {
     }
 
     private static func headerMembers(_ header: SessionHeader) -> [String: JSONValue] {
+        var app: [String: JSONValue] = [
+            "name": .string(header.app.name),
+            "version": .string(header.app.version),
+            "build": .string(header.app.build),
+            "schemaVersion": .string(header.app.schemaVersion),
+        ]
+        if !header.app.commit.isEmpty { app["commit"] = .string(header.app.commit) }
         var members: [String: JSONValue] = [
             "kind": .string(Kind.session.rawValue),
             "format": .integer(Int64(header.formatVersion)),
             "sessionId": .string(header.sessionID),
             "storeId": .string(header.storeID),
-            "app": .object([
-                "name": .string(header.app.name),
-                "version": .string(header.app.version),
-                "build": .string(header.app.build),
-                "schemaVersion": .string(header.app.schemaVersion),
-            ]),
+            "app": .object(app),
             "startedAt": .string(header.startedAt),
             "host": .string(header.host),
             "pid": .integer(Int64(header.pid)),

@@ -34,7 +34,8 @@ extension SessionEvent {
                 name: try app.string("name"),
                 version: try app.optionalString("version") ?? "",
                 build: try app.optionalString("build") ?? "",
-                schemaVersion: try app.optionalString("schemaVersion") ?? ""),
+                schemaVersion: try app.optionalString("schemaVersion") ?? "",
+                commit: try commit(app)),
             startedAt: try fields.string("startedAt"),
             host: try fields.optionalString("host") ?? "",
             pid: try fields.optionalInteger("pid") ?? 0,
@@ -42,6 +43,17 @@ extension SessionEvent {
             metadata: try fields.optionalObject("metadata")?.members ?? [:],
             redaction: try redaction(fields.optionalObject("redacted")),
             effects: try fields.optionalStrings("effects") ?? [])
+    }
+
+    /// The header's `app.commit`: empty when absent, else a git commit id.
+    private static func commit(_ app: EventFields) throws(SessionEventDecodingError) -> String {
+        guard let commit = try app.optionalString("commit") else { return "" }
+        guard AppInfo.isCommitID(commit) else {
+            throw SessionEventDecodingError(
+                path: "app.commit",
+                message: "is '\(commit.escapingControls())'; expected a git commit id: 40 or 64 lowercase hex digits")
+        }
+        return commit
     }
 
     private static func redaction(_ fields: EventFields?) throws(SessionEventDecodingError) -> Redaction {

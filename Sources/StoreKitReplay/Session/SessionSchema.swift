@@ -84,6 +84,11 @@ public enum SessionSchema {
             },
             "schemaVersion": {
               "type": "string"
+            },
+            "commit": {
+              "description": "the git commit the app was built from, when known",
+              "type": "string",
+              "pattern": "^([0-9a-f]{40}|[0-9a-f]{64})$"
             }
           }
         },

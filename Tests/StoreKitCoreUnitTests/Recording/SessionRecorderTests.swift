@@ -11,7 +11,9 @@ import Testing
 
         // Then the header holds the initial state and each action line the state after it, in order
         #expect(session.header.storeID == "tally")
-        #expect(session.header.app == AppInfo(name: "TallyApp", version: "2.0", build: "7"))
+        #expect(
+            session.header.app
+                == AppInfo(name: "TallyApp", version: "2.0", build: "7", commit: GitCheckout.commitOfRunningExecutable()))
         #expect(session.header.initialState["total"] == .integer(0))
         let actions = session.actions
         #expect(actions.map(\.sequence) == [1, 2, 3])
@@ -239,6 +241,34 @@ import Testing
         #expect(statistics.actionsWritten == 0)
         #expect(statistics.dropped == 5)
         #expect(statistics.lastError?.contains("No such file or directory") == true)
+    }
+
+    @Test func theHeaderNamesTheCommitOfTheCheckoutTheAppRunsFrom() throws {
+        // Given the commit git finds from this test executable's folder ("" when it was not built in a checkout)
+        let executable = try #require(Bundle.main.executableURL).resolvingSymlinksInPath()
+        let expected = (try? git(["rev-parse", "HEAD"], in: executable.deletingLastPathComponent().path)) ?? ""
+
+        // When a recorder whose app names no commit records a session
+        let session = try recordTally([.add(1)])
+
+        // Then the header names that commit
+        #expect(session.header.app.commit == expected)
+    }
+
+    @Test func anAppsOwnCommitIsKeptAsGiven() throws {
+        // Given an app that names its commit, as one built by Xcode from a build setting would
+        let commit = String(repeating: "0f", count: 20)
+        let transport = MemoryTransport()
+        let store = Store(initialState: Tally.State(), reducer: Tally.reducer)
+        let recorder = store.startRecording(
+            .init(storeID: "tally", app: AppInfo(name: "T", commit: commit)), to: transport)
+
+        // When it records
+        store.dispatch(.add(1))
+        recorder.finishWaitingGenerously()
+
+        // Then the header holds that commit, not the checkout's
+        #expect(try transport.session().header.app.commit == commit)
     }
 
     @Test func writesExactlyTheCanonicalLinesOfItsEvents() async throws {
