@@ -1,2 +1,0 @@
-import StoreKitCore
-extension AppInfo { var commit: String { "" } }
