@@ -228,4 +228,38 @@ import Testing
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("must be in a git repository"), "\(outcome.stderr)")
     }
+
+    /// The journey session as if recorded from `commit`: its header's `app` names it.
+    private func journey(recordedFrom commit: String, in scratch: Scratch) throws -> String {
+        var lines = try String(contentsOfFile: CLI.session("rehearsals-journey.jsonl"), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines[0] = lines[0].replacingOccurrences(of: #""app":{"#, with: #""app":{"commit":"\#(commit)","#)
+        return try scratch.write("journey.jsonl", lines.joined(separator: "\n"))
+    }
+
+    @Test func recordedBuildsTheCommitTheSessionWasRecordedFrom() async throws {
+        // Given a session recorded from the first commit, replayed after the second broke the timer
+        let repository = try VersionedRepository.make([
+            .init(subject: "Rehearsals move on"), .init(subject: "Rework the timer", regression: "rehearsal-advance"),
+        ])
+        defer { repository.remove() }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let session = try journey(recordedFrom: repository.commits[0], in: scratch)
+        try FileManager.default.copyItem(atPath: CLI.session("counter-basic.jsonl"), toPath: scratch.file("no-commit.jsonl"))
+
+        // When diff and check compare it with the commit it was recorded from
+        let diff = try await CLI.run(["diff", "--baseline", "recorded", session, "--json"], directory: repository.root)
+        let check = try await CLI.run(["check", "--baseline", "recorded", scratch.path, "--json"], directory: repository.root)
+
+        // Then the baseline is that commit, the session changed, and a session without a commit is that session's error
+        #expect(diff.status == 1, "\(diff.stderr)")
+        let baseline = try #require(try json(diff.stdout)["baseline"] as? [String: Any])
+        #expect(baseline["commit"] as? String == repository.commits[0])
+        #expect(baseline["revision"] as? String == repository.commits[0])
+        #expect(check.status == 2, "\(check.stderr)")
+        let sessions = try #require(try json(check.stdout)["sessions"] as? [[String: Any]])
+        #expect(sessions.map { $0["verdict"] as? String } == ["changed", "error"])
+        #expect((sessions[1]["error"] as? String)?.contains("its header names none") == true)
+    }
 }
