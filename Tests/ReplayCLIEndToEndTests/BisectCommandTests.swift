@@ -225,8 +225,19 @@ import Testing
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let lines = stable(outcome.stdout, repository).split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.prefix(3).joined(separator: "\n") == #"""
+            first changing commit: <hash 5> "Commit 5"
+            counter-basic.jsonl: changed at step 10 of 40 (reset)
+              <5> replays it otherwise than good <1> "Commit 1"; the commit before it, <4>, replays it as good does
             """#)
+        #expect(lines.contains { $0.hasPrefix("  good <1>: replayed it") })
+        #expect(lines.contains { $0.hasPrefix("  <5>: stopped: ") })
         #expect(lines.suffix(6).joined(separator: "\n") == #"""
+            tested 4 of 7 commits after good <1> "Commit 1":
+              <8> "Commit 8": changed at step 10 (reset): the host of <8> stopped
+              <4> "Commit 4": same
+              <6> "Commit 6": changed at step 10 (reset): the host of <6> stopped
+              <5> "Commit 5": changed at step 10 (reset): the host of <5> stopped
+
             """#)
     }
 
