@@ -24,6 +24,7 @@ public enum ReplayCLI {
         DiffCommand.self, CheckCommand.self, ReplayCommand.self, ReportCommand.self, ShowCommand.self, LogCommand.self,
         HistoryCommand.self, StatsCommand.self, MinimizeCommand.self, ExportTestCommand.self, SessionsCommand.self,
         VerifyCommand.self, UpdateCommand.self, HostShowCommand.self,
+        BisectCommand.self,
     ]
 
     /// The root command: what `replay-cli --help` shows.
