@@ -5,44 +5,48 @@ import StoreKitTestFixtures
 import Testing
 
 @Suite struct ReplaydSocketPathTests {
-    static let simulatorHome = "/Users/ana/Library/Developer/CoreSimulator/Devices/5E1C/data/Containers/Data/Application/9A2F"
-
-    @Test func anExplicitSocketWinsInEveryEnvironment() {
-        let environment = [
-            "REPLAYD_SOCKET": "/tmp/r.sock", "SIMULATOR_HOST_HOME": "/Users/ana", "XDG_RUNTIME_DIR": "/run/user/501",
-            "HOME": Self.simulatorHome,
-        ]
-        #expect(ReplaydSocketPath.resolve(environment: environment) == "/tmp/r.sock")
-    }
+    static let container = "/Users/ana/Library/Developer/CoreSimulator/Devices/5E1C/data/Containers/Data/Application/9A2F"
 
     @Test func inTheSimulatorTheMacUsersSocketIsUsedNotTheContainers() {
         // Given the simulator's environment: HOME is the app's container, SIMULATOR_HOST_HOME the Mac user's home
-        let environment = ["SIMULATOR_HOST_HOME": "/Users/ana", "HOME": Self.simulatorHome]
+        let environment = ["SIMULATOR_HOST_HOME": "/Users/ana", "HOME": Self.container]
 
-        // Then the path is the one the Mac's replayd listens at by default
+        // Then the path is the one the Mac's replayd listens at by default (it has no XDG_RUNTIME_DIR)
         #expect(ReplaydSocketPath.resolve(environment: environment) == "/Users/ana/.replayd/replayd.sock")
         #expect(
             ReplaydSocketPath.resolve(environment: environment)
                 == ReplaydSocketPath.resolve(environment: ["HOME": "/Users/ana"]))
     }
 
-    @Test func theSimulatorsHostHomeComesBeforeTheRuntimeDirectory() {
-        let environment = ["SIMULATOR_HOST_HOME": "/Users/ana", "XDG_RUNTIME_DIR": "/run/user/501", "HOME": "/h"]
-        #expect(ReplaydSocketPath.resolve(environment: environment) == "/Users/ana/.replayd/replayd.sock")
-    }
-
-    @Test func onLinuxTheRuntimeDirectoryIsUsed() {
-        let environment = ["XDG_RUNTIME_DIR": "/run/user/1000", "HOME": "/home/ana"]
-        #expect(ReplaydSocketPath.resolve(environment: environment) == "/run/user/1000/replayd/replayd.sock")
-    }
-
-    @Test func onAMacTheHomeFolderIsUsed() {
-        #expect(ReplaydSocketPath.resolve(environment: ["HOME": "/Users/ana"]) == "/Users/ana/.replayd/replayd.sock")
-    }
-
-    @Test func emptyVariablesCountAsUnset() {
-        let environment = ["REPLAYD_SOCKET": "", "SIMULATOR_HOST_HOME": "", "XDG_RUNTIME_DIR": "", "HOME": "/home/ana"]
-        #expect(ReplaydSocketPath.resolve(environment: environment) == "/home/ana/.replayd/replayd.sock")
+    @Test func eachEnvironmentHasItsPath() {
+        let cases: [(environment: [String: String], path: String)] = [
+            // REPLAYD_SOCKET wins everywhere, the simulator included
+            (
+                [
+                    "REPLAYD_SOCKET": "/tmp/r.sock", "SIMULATOR_HOST_HOME": "/Users/ana",
+                    "XDG_RUNTIME_DIR": "/run/user/501", "HOME": Self.container,
+                ],
+                "/tmp/r.sock"
+            ),
+            // the simulator: the Mac user's home, before a runtime folder
+            (["SIMULATOR_HOST_HOME": "/Users/ana", "HOME": Self.container], "/Users/ana/.replayd/replayd.sock"),
+            (
+                ["SIMULATOR_HOST_HOME": "/Users/ana", "XDG_RUNTIME_DIR": "/run/user/501", "HOME": Self.container],
+                "/Users/ana/.replayd/replayd.sock"
+            ),
+            // Linux
+            (["XDG_RUNTIME_DIR": "/run/user/1000", "HOME": "/home/ana"], "/run/user/1000/replayd/replayd.sock"),
+            // macOS
+            (["HOME": "/Users/ana"], "/Users/ana/.replayd/replayd.sock"),
+            // an empty variable counts as unset
+            (
+                ["REPLAYD_SOCKET": "", "SIMULATOR_HOST_HOME": "", "XDG_RUNTIME_DIR": "", "HOME": "/home/ana"],
+                "/home/ana/.replayd/replayd.sock"
+            ),
+        ]
+        for (environment, path) in cases {
+            #expect(ReplaydSocketPath.resolve(environment: environment) == path, "\(environment)")
+        }
     }
 }
 
