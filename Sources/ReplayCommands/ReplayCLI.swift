@@ -6,7 +6,7 @@ import StoreKitReplay
 // The layers of ReplayCommands, arrows pointing down only:
 //
 //   ReplayCLI.swift   the command line: the list of commands, and `main`, which runs one and maps its end to a status
-//   Diff/ Check/ Sessions/ Export/ Minimize/   the command families, each a command (or a few) with the helpers
+//   Diff/ Check/ Sessions/ Export/ Minimize/ Device/   the command families, each a command (or a few) with the helpers
 //                     only it uses; a family uses Host and Core, never another family
 //   Host/             the replay host: where it is found (Configuration/), its build step (Build/), the one client
 //                     that talks to it (Client/), what replayed (HostIdentity); `host --show` lives here too
@@ -23,8 +23,7 @@ public enum ReplayCLI {
     static let commands: [any Command.Type] = [
         DiffCommand.self, CheckCommand.self, ReplayCommand.self, ReportCommand.self, ShowCommand.self, LogCommand.self,
         HistoryCommand.self, StatsCommand.self, MinimizeCommand.self, ExportTestCommand.self, SessionsCommand.self,
-        VerifyCommand.self, UpdateCommand.self, HostShowCommand.self,
-        BisectCommand.self,
+        VerifyCommand.self, UpdateCommand.self, HostShowCommand.self, BisectCommand.self, PullCommand.self,
     ]
 
     /// The root command: what `replay-cli --help` shows.

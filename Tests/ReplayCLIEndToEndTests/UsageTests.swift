@@ -39,7 +39,7 @@ import Testing
         #expect(
             outcome.stderr
                 == "Error: missing '<session>'\nUsage: replay-cli diff <session> [<other-session>] [--all] [--context <n>] "
-                + "[--states] [--report <file.html>] [--determinism] [--ignore <path>] [--no-default-ignore] [--host <command>] [--build <command>] [--no-build] "
+                + "[--states] [--report <file.html>] [--determinism] [--baseline <rev>] [--ignore <path>] [--no-default-ignore] [--host <command>] [--build <command>] [--no-build] "
                 + "[--timeout <seconds>] [--json]\n")
     }
 }

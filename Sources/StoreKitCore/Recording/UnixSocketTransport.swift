@@ -22,6 +22,9 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
         case refused(reason: String)
         /// The daemon answered with something other than a welcome.
         case unexpectedReply(String)
+        /// The socket's path is `bytes` long and a Unix socket address (`sun_path`) holds at most `limit` bytes of
+        /// path here, so no connection is tried.
+        case socketPathTooLong(path: String, bytes: Int, limit: Int)
 
         /// A sentence for logs and gap messages.
         public var description: String {
@@ -30,6 +33,10 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
                 "replayd is unreachable; next attempt in \(Int((seconds * 1000).rounded())) ms"
             case .refused(let reason): "replayd refused the session: \(reason)"
             case .unexpectedReply(let reply): "replayd sent an unexpected reply: \(reply)"
+            case .socketPathTooLong(let path, let bytes, let limit):
+                "the socket path '\(path)' is \(bytes) bytes long, and a Unix socket path (sun_path) holds at most "
+                    + "\(limit) bytes on this system; set REPLAYD_SOCKET to a shorter path (and start replayd with "
+                    + "the same)"
             }
         }
     }
@@ -38,6 +45,8 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
     public let path: String
     /// The longest a send or the wait for the welcome may take, in seconds.
     public let timeout: Double
+    /// Why ``path`` can never be connected to, when it cannot.
+    private let unusablePath: Failure?
     private var fd: Int32 = -1
     /// The wait after the first failed attempt, in seconds; it doubles with each failure in a row.
     private let firstRetryDelay: Double
@@ -65,7 +74,11 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
     /// Creates a transport that waits `firstRetryDelay` seconds after a first failed attempt (for tests that must
     /// not depend on how fast the machine is).
     package init(path: String?, timeout: Double, firstRetryDelay: Double) {
-        self.path = path ?? ReplaydSocketPath.resolve()
+        let path = path ?? ReplaydSocketPath.resolve()
+        self.path = path
+        let limit = UnixSocketAddress.maxPathBytes
+        let bytes = path.utf8.count
+        unusablePath = bytes > limit ? .socketPathTooLong(path: path, bytes: bytes, limit: limit) : nil
         self.timeout = timeout
         self.firstRetryDelay = firstRetryDelay
         self.retryDelay = firstRetryDelay
@@ -77,9 +90,11 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
 
     /// Connects (again), sends the header and reads the welcome.
     /// - Returns: The last sequence number the daemon has stored for this session (0 for a new one).
-    /// - Throws: ``Failure`` or ``SystemError``; the recorder retries with its next batch.
+    /// - Throws: ``Failure`` or ``SystemError``; the recorder retries with its next batch. A path too long for a
+    ///   Unix socket fails every start with ``Failure/socketPathTooLong(path:bytes:limit:)``.
     public func start(header: [UInt8]) throws -> Int? {
         disconnect()
+        if let unusablePath { throw unusablePath }
         let now = MonotonicClock.nanoseconds()
         guard now >= nextAttempt else {
             throw Failure.backingOff(seconds: Double(nextAttempt - now) / 1e9)
