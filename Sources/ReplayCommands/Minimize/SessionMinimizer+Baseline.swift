@@ -33,6 +33,20 @@ extension SessionMinimizer {
         let file = SessionInput(file: scratch.appendingPathComponent("baseline-states.jsonl").path, displayName: input.displayName)
         try Self.write(written, to: file)
         let own = try baseline.replayer.check(file, ignoring: ignoring, timeout: hostTimeout)
+        var crash: Target?
+        if case .stopped(let stop) = try replayer.states(of: file, timeout: hostTimeout) {
+            guard let last = stop.lastStep else { throw stop.error }
+            // Up to the crash the current code agrees with the baseline: the crash is the first difference.
+            if agrees(stop.partial.states, with: written.actions.prefix { $0.sequence < last.step }) {
+                crash = .crash(step: last.step, actionName: last.name, message: stop.error.message)
+            }
+        }
+        let report = try crash == nil ? replayer.check(file, ignoring: ignoring, timeout: hostTimeout).report : nil
+        if let report, report.verdict == own.report.verdict {
+            throw CLIError(
+                .input, "nothing to minimize: the current code replays the session as the baseline \(baseline.title) does",
+                file: input.displayName)
+        }
         guard case .match = own.report.verdict, own.drift.isEmpty else {
             let found = own.drift.isEmpty ? "as '\(own.report.verdict.name)'" : "with schema drift"
             throw CLIError(
@@ -40,27 +54,16 @@ extension SessionMinimizer {
                 "the baseline \(baseline.title) replays the session, written with its own states, \(found), so no smaller session it matches can be written (an effect that does otherwise than recorded, or a nondeterministic reducer, does this: see diff --baseline and diff --determinism)",
                 file: input.displayName)
         }
-        if case .stopped(let stop) = try replayer.states(of: file, timeout: hostTimeout) {
-            guard let last = stop.lastStep else { throw stop.error }
-            // Up to the crash the current code agrees with the baseline: the crash is the first difference.
-            if agrees(stop.partial.states, with: written.actions.prefix { $0.sequence < last.step }) {
-                return .crash(step: last.step, actionName: last.name, message: stop.error.message)
-            }
-        }
-        let report = try replayer.check(file, ignoring: ignoring, timeout: hostTimeout).report
-        switch report.verdict {
+        if let crash { return crash }
+        switch report?.verdict {
         case .diverged(let divergence):
             return .divergence(step: divergence.step, actionName: divergence.actionName, anchors: Self.anchors(of: divergence, in: written))
         case .effectDiverged(let divergence):
             return .effectDivergence(divergence)
-        case .match:
-            throw CLIError(
-                .input, "nothing to minimize: the current code replays the session as the baseline \(baseline.title) does",
-                file: input.displayName)
         default:
             throw CLIError(
                 .input,
-                "nothing to minimize: written with the baseline \(baseline.title)'s states, the session replays through the current code as '\(report.verdict.name)' (minimize needs one where the current code diverges from the baseline, or crashes)",
+                "nothing to minimize: written with the baseline \(baseline.title)'s states, the session replays through the current code as '\(report?.verdict.name ?? "")' (minimize needs one where the current code diverges from the baseline, or crashes)",
                 file: input.displayName)
         }
     }
