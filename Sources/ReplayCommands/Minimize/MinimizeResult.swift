@@ -2,8 +2,17 @@ import StoreKitCore
 import StoreKitJSON
 import StoreKitReplay
 
-/// What `minimize` wrote: the smaller session, what it still reproduces, and how the search went.
+/// What `minimize` wrote: the smaller session, what it still reproduces, what it was checked against, and how the
+/// search went.
 struct MinimizeResult {
+    /// The baseline every kept candidate was checked against, and what replayed it.
+    struct CheckedBaseline {
+        /// The baseline.
+        var host: BaselineHost
+        /// Its host, as built.
+        var identity: HostIdentity
+    }
+
     /// How the original session is named.
     var session: String
     /// Where the smaller one was written.
@@ -12,8 +21,10 @@ struct MinimizeResult {
     var outcome: SessionMinimizer.Outcome
     /// The search's bound, in seconds (`--timeout`).
     var timeBound: Int
-    /// What replayed the candidates.
+    /// What replayed the candidates with the current code.
     var host: HostIdentity
+    /// The baseline; `nil` with `--without-baseline`.
+    var baseline: CheckedBaseline?
 
     /// The actions kept.
     var kept: Int { outcome.session.actions.count }
@@ -24,8 +35,16 @@ extension MinimizeResult: CommandOutput {
         .object([
             "session": .string(session), "output": .string(output),
             "actions": .object(["before": .integer(Int64(outcome.originalActions)), "after": .integer(Int64(kept))]),
-            "kept": keptJSON, "candidates": .integer(Int64(outcome.candidates)),
+            "kept": keptJSON, "reproducedStep": .integer(Int64(outcome.reproducedStep)),
+            "candidates": .integer(Int64(outcome.candidates)),
             "finished": .bool(outcome.finished), "timeBound": .integer(Int64(timeBound)),
+            "checkedAgainstBaseline": .bool(baseline != nil),
+            "baseline": baseline.map {
+                .object([
+                    "revision": .string($0.host.revision), "commit": .string($0.host.commit), "subject": .string($0.host.subject),
+                    "host": $0.identity.jsonValue,
+                ])
+            } ?? .null,
             "host": host.jsonValue,
         ])
     }
@@ -34,12 +53,32 @@ extension MinimizeResult: CommandOutput {
         terminal.out(
             "minimized \(session): \(outcome.originalActions) -> \(kept) action\(kept == 1 ? "" : "s") "
                 + "(\(outcome.candidates) candidates replayed in \(String(format: "%.1f", outcome.seconds)) s)")
+        if let baseline {
+            terminal.out("checked against baseline \(baseline.host.title)")
+        } else {
+            terminal.out(
+                "not checked against a correct version (--without-baseline): its states are the current code's, so it may fail through a fixed version too")
+        }
         terminal.out(keptText)
         if !outcome.finished {
             terminal.out("stopped at the time bound (\(timeBound) s, --timeout): this is the smallest session found so far, not the smallest there is")
         }
-        terminal.out("wrote \(output): replay-cli diff \(output) reproduces it at step \(outcome.reproducedStep)")
         terminal.out(host.summary)
+        if let baseline { terminal.out("baseline " + baseline.identity.summary) }
+        terminal.out("wrote \(output): " + writtenText)
+    }
+
+    /// What `diff` does with the written session.
+    private var writtenText: String {
+        let step = outcome.reproducedStep
+        guard let baseline else { return "replay-cli diff \(output) reproduces it at step \(step)" }
+        let current: String
+        if case .crash = outcome.target {
+            current = "crashes the current host at step \(step)"
+        } else {
+            current = "diverges at step \(step) through the current code"
+        }
+        return "replay-cli diff \(output) \(current) and matches through the baseline \(baseline.host.shortCommit)"
     }
 
     /// The rule every kept candidate met, in words.

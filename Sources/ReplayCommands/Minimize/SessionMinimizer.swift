@@ -3,23 +3,25 @@ import StoreKitCore
 import StoreKitJSON
 import StoreKitReplay
 
-/// Reduces a session that diverges, whose rerun effect diverges, or whose host crashes, to the fewest actions that
-/// still do the same, by delta debugging over the app's own actions; each candidate is replayed through the current
-/// host (`docs/replay-cli.md`, "minimize").
+/// Reduces a session on which the current code goes wrong (a state diverges, a rerun effect diverges, or the host
+/// crashes) to the fewest actions that still do the same, by delta debugging over the app's own actions
+/// (`docs/replay-cli.md`, "minimize").
 ///
-/// A subset of actions has no recorded states: the code that recorded them is gone. A candidate's states are
-/// therefore the current reducers' (a `states` request), which matched the recording before the diverging step in
-/// the full session. At the diverging step, the last of every candidate, the state is the replayed one with the
-/// diverging places set back to their recorded values; a candidate is kept only when the current reducers take
-/// those places from the same values before the step to the same replayed values as in the full session, so the
-/// recorded values are the session's own and never invented. For a crash, a candidate is kept when the host
-/// crashes on its last action and that action has the crashing one's name.
+/// A subset of actions has no recorded states: the code that recorded them is gone. With a ``Baseline`` (a version
+/// of the code that is right about the session), the states come from it: the full session, written with the
+/// baseline's states, shows how the current code differs from the baseline (the target), and a candidate is kept
+/// only when, written with the baseline's states too, the current code differs from them the same way and the
+/// baseline replays it as a match. The session written is then an exact test: it fails through the current code
+/// and passes through the baseline.
 ///
-/// For an effect divergence a candidate keeps, with each kept action, the effect lines of the runs it started (their
-/// `call` and `effectEnd` lines and every action they sent, even after the divergence), so that it stays a valid
-/// format 2 session whose runs are whole; its states are the current reducers', and it is kept when its check
-/// diverges first in the same effect, started by an action of the same name that is the same original action, with
-/// the same kind of difference (the same values, steps aside).
+/// Without one (``Baseline`` `nil`), the old rule stands, unchecked against a correct version: a candidate's states
+/// are the current reducers', and a divergence is kept when the current reducers take the diverging places from the
+/// same values to the same wrong ones as in the full session (their recorded values written at the last step); a
+/// crash when the host crashes on the last action, of the crashing one's name; an effect divergence when the
+/// check's first finding is the same run's, the same way.
+///
+/// A candidate keeps, with each kept action, the effect lines of the runs it started (their `call` and `effectEnd`
+/// lines) up to its last action, so that it stays a valid format 2 session.
 struct SessionMinimizer {
     /// What every kept candidate reproduces.
     enum Target {
@@ -44,12 +46,22 @@ struct SessionMinimizer {
     struct Anchor {
         /// Where.
         var path: JSONPath
-        /// The value before the diverging step (the recorded state before it, which the replay matched).
+        /// The value before the diverging step (the state written before it, which the replay matched).
         var before: JSONValue?
         /// The value the current reducer sets.
         var replayed: JSONValue?
-        /// The value the session recorded.
+        /// The value the session holds (recorded, or the baseline's).
         var recorded: JSONValue?
+    }
+
+    /// The version of the code that candidates are checked against.
+    struct Baseline {
+        /// Its host.
+        var replayer: any CandidateReplaying
+        /// Its commit, in full, for the written session's header.
+        var commit: String
+        /// `1a2b3c4 "Subject"`, as messages name it.
+        var title: String
     }
 
     /// The smallest session found and how it was found.
@@ -72,6 +84,8 @@ struct SessionMinimizer {
 
     /// What replays the whole session and the candidates: the current host.
     var replayer: any CandidateReplaying
+    /// What they are checked against; `nil` for the current code alone (`--without-baseline`).
+    var baseline: Baseline?
     /// When to stop searching. The replays before the search (of the whole session, and of the actions up to the
     /// divergence or crash) are not bounded by it: without them there is nothing to write.
     var deadline: Date
@@ -82,8 +96,9 @@ struct SessionMinimizer {
     var ignoring: [JSONPathPattern]
 
     /// Minimizes `input`.
-    /// - Throws: ``CLIError`` when the session is unreadable, has gaps, neither diverges (in a state or an effect) nor
-    ///   crashes the host, or the host fails otherwise.
+    /// - Throws: ``CLIError`` when the session is unreadable, has gaps, has nothing to minimize (the current code
+    ///   neither diverges from the recording, or from the baseline, nor crashes), the baseline does not replay it,
+    ///   or a host fails otherwise.
     func minimize(_ input: SessionInput) throws(CLIError) -> Outcome {
         let started = Date()
         defer { terminal.endProgress() }
@@ -98,23 +113,6 @@ struct SessionMinimizer {
                 .input, "the session has gaps: what happened in them is unknown, so no smaller session can stand for it",
                 file: input.displayName)
         }
-        let actions = session.actions
-        terminal.progress("minimize \(input.displayName): replaying all \(actions.count) actions")
-        let target = try findTarget(session, input: input)
-        let prefix: [ActionEvent]
-        let required: [Int]
-        let units: [[Int]]
-        if case .effectDivergence(let divergence) = target {
-            // Every action the kept runs sent stays, even after the divergence: a run is kept whole.
-            prefix = actions
-            units = Self.units(of: actions).filter { $0[0] <= target.step }
-            required = units.first { $0.contains(divergence.cause) } ?? [divergence.cause]
-        } else {
-            prefix = actions.filter { $0.sequence <= target.step }
-            units = Self.units(of: prefix)
-            required = units.first { $0.contains(target.step) } ?? [target.step]
-        }
-        let optional = units.filter { $0 != required }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("replay-cli-minimize-\(UUID().uuidString.prefix(8))")
         do {
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -122,6 +120,31 @@ struct SessionMinimizer {
             throw CLIError(.output, "cannot make a scratch folder \(scratch.path): \(error.localizedDescription)")
         }
         defer { try? FileManager.default.removeItem(at: scratch) }
+        let actions = session.actions
+        terminal.progress("minimize \(input.displayName): replaying all \(actions.count) actions")
+        let target: Target
+        if let baseline {
+            target = try self.target(of: session, input: input, against: baseline, scratch: scratch)
+        } else {
+            target = try uncheckedTarget(of: session, input: input)
+        }
+        let prefix: [ActionEvent]
+        let required: [Int]
+        let units: [[Int]]
+        let through: Int?
+        if case .effectDivergence(let divergence) = target {
+            // Every action the kept runs sent stays, even after the divergence: a run is kept whole.
+            prefix = actions
+            units = Self.units(of: actions).filter { $0[0] <= target.step }
+            required = units.first { $0.contains(divergence.cause) } ?? [divergence.cause]
+            through = nil
+        } else {
+            prefix = actions.filter { $0.sequence <= target.step }
+            units = Self.units(of: prefix)
+            required = units.first { $0.contains(target.step) } ?? [target.step]
+            through = target.step
+        }
+        let optional = units.filter { $0 != required }
         var candidates = 0
         /// Replays the candidate made of `chosen` units and the required one; its session to write, and the step it
         /// reproduces the target at, when it does. A `bounded` replay stops at the deadline and then does not count.
@@ -129,30 +152,19 @@ struct SessionMinimizer {
             candidates += 1
             let steps = Set(required + chosen.flatMap { $0 })
             let kept = prefix.filter { steps.contains($0.sequence) }
-            let candidate = Self.candidate(session, keeping: kept)
+            let candidate = Self.candidate(session, keeping: kept, through: through, baseline: baseline?.commit)
             terminal.progress("minimize \(input.displayName): candidate \(candidates), \(candidate.actions.count) actions")
-            let path = scratch.appendingPathComponent("candidate-\(candidates).jsonl").path
-            guard FileManager.default.createFile(atPath: path, contents: Data(candidate.ndjson)) else {
-                throw CLIError(.output, "cannot write a candidate session to \(path)")
-            }
-            defer { try? FileManager.default.removeItem(atPath: path) }
+            let file = SessionInput(
+                file: scratch.appendingPathComponent("candidate-\(candidates).jsonl").path, displayName: "a candidate of \(input.displayName)")
+            try Self.write(candidate, to: file)
+            defer { try? FileManager.default.removeItem(atPath: file.path) }
             let timeout = bounded ? max(1, deadline.timeIntervalSinceNow) : hostTimeout
-            let name = "a candidate of \(input.displayName)"
             do throws(CLIError) {
-                let exchange = try replayer.states(of: SessionInput(file: path, displayName: name), timeout: timeout)
-                guard let written = try Self.written(candidate, target: target, exchange: exchange, recordedLast: prefix.last?.state)
-                else { return nil }
-                guard case .effectDivergence(let wanted) = target else { return (written, written.actions.count) }
-                // The states are the current reducers': the check's first finding is the effects'.
-                guard FileManager.default.createFile(atPath: path, contents: Data(written.ndjson)) else {
-                    throw CLIError(.output, "cannot write a candidate session to \(path)")
+                if let baseline {
+                    return try checkedReproduction(candidate, in: file, of: target, against: baseline, keptSteps: kept.map(\.sequence), timeout: timeout)
                 }
-                let report = try replayer.check(
-                    SessionInput(file: path, displayName: name), ignoring: ignoring, timeout: timeout)
-                guard case .effectDiverged(let found) = report.verdict,
-                    Self.sameEffectDivergence(found, as: wanted, keptSteps: kept.map(\.sequence))
-                else { return nil }
-                return (written, found.step)
+                return try uncheckedReproduction(
+                    candidate, in: file, of: target, keptSteps: kept.map(\.sequence), recordedLast: prefix.last?.state, timeout: timeout)
             } catch {
                 // A candidate still running at the time bound does not count; the smallest one so far is written.
                 if bounded, Date() >= deadline { return nil }
@@ -175,41 +187,6 @@ struct SessionMinimizer {
             candidates: candidates, finished: search.finished, seconds: Date().timeIntervalSince(started))
     }
 
-    /// Replays the whole session: a crash is the target; else the first divergence of a check is.
-    private func findTarget(_ session: Session, input: SessionInput) throws(CLIError) -> Target {
-        switch try replayer.states(of: input, timeout: hostTimeout) {
-        case .stopped(let stop):
-            guard let last = stop.lastStep else { throw stop.error }
-            return .crash(step: last.step, actionName: last.name, message: stop.error.message)
-        case .answered(let answer):
-            if let failure = answer.result.failure { throw CLIError(.input, failure, file: input.displayName) }
-        }
-        let report = try replayer.check(input, ignoring: ignoring, timeout: hostTimeout)
-        if case .effectDiverged(let divergence) = report.verdict { return .effectDivergence(divergence) }
-        guard case .diverged(let divergence) = report.verdict else {
-            throw CLIError(
-                .input, "nothing to minimize: the session replays as '\(report.verdict.name)' (minimize needs one that diverges, whose effect diverges, or that crashes the host)",
-                file: input.displayName)
-        }
-        let before = session.actions.last { $0.sequence < divergence.step }?.state ?? session.header.initialState
-        var paths: [JSONPath] = []
-        for change in divergence.diff.changes {
-            let path: JSONPath
-            if case .changed = change.kind {
-                path = change.path
-            } else {
-                path = JSONPath(Array(change.path.components.dropLast()))
-            }
-            if !paths.contains(path) { paths.append(path) }
-        }
-        let anchors = paths.map {
-            Anchor(
-                path: $0, before: before.value(at: $0), replayed: divergence.replayed.value(at: $0),
-                recorded: divergence.recorded.value(at: $0))
-        }
-        return .divergence(step: divergence.step, actionName: divergence.actionName, anchors: anchors)
-    }
-
     /// The actions grouped by the app action that caused them: an effect's actions join their cause's group
     /// (transitively); an action whose cause is before the recording starts its own. Groups in order of their first action.
     static func units(of actions: [ActionEvent]) -> [[Int]] {
@@ -229,8 +206,10 @@ struct SessionMinimizer {
     /// A session of `kept` actions under `session`'s header, numbered 1, 2, 3 ... with their causes renumbered (a
     /// cause left out becomes unknown), states as recorded (a `states` request ignores them) and full snapshots; with
     /// the `call` and `effectEnd` lines of the effect runs the kept actions started, in their places, their causes
-    /// renumbered too.
-    static func candidate(_ session: Session, keeping kept: [ActionEvent]) -> Session {
+    /// renumbered too, up to the original action `through` when given (what its runs did after it is left out, as
+    /// in a session that ended there). The header's `metadata.minimizedFrom` names the original session, its
+    /// action count, the steps kept and the `baseline` commit the candidate is checked against, when there is one.
+    static func candidate(_ session: Session, keeping kept: [ActionEvent], through: Int? = nil, baseline: String? = nil) -> Session {
         let keptSequences = Set(kept.map(\.sequence))
         var renumbered: [Int: Int] = [:]
         var events: [SessionEvent] = []
@@ -254,13 +233,72 @@ struct SessionMinimizer {
             case .header, .action, .gap, .end:
                 continue
             }
+            if case .action(let original) = event, original.sequence == through { break }
         }
         var header = session.header
-        header.metadata["minimizedFrom"] = .object([
+        var origin: [String: JSONValue] = [
             "sessionId": .string(session.header.sessionID), "actions": .integer(Int64(session.actions.count)),
             "steps": .array(kept.map { .integer(Int64($0.sequence)) }),
-        ])
+        ]
+        if let baseline { origin["baseline"] = .string(baseline) }
+        header.metadata["minimizedFrom"] = .object(origin)
         return Session(header: header, events: events)
+    }
+
+    /// `session` with `states` as its actions' states, in order, as full snapshots, and an `end` line for its
+    /// actions; `nil` when there are not as many states as actions.
+    static func session(_ session: Session, withStates states: [JSONValue]) -> Session? {
+        let actions = session.actions
+        guard states.count == actions.count, let last = actions.last else { return nil }
+        var remaining = states[...]
+        var events: [SessionEvent] = []
+        for event in session.events {
+            switch event {
+            case .action(var action):
+                action.state = remaining.removeFirst()
+                action.patch = nil
+                events.append(.action(action))
+            case .end:
+                continue
+            default:
+                events.append(event)
+            }
+        }
+        events.append(.end(EndEvent(reason: .finished, actions: actions.count, dropped: 0, time: last.time)))
+        return Session(header: session.header, events: events)
+    }
+
+    /// Writes `session` to `file`'s path.
+    static func write(_ session: Session, to file: SessionInput) throws(CLIError) {
+        guard FileManager.default.createFile(atPath: file.path, contents: Data(session.ndjson)) else {
+            throw CLIError(.output, "cannot write a session to \(file.path)")
+        }
+    }
+
+    /// The places `divergence` sets wrongly in `session` (the state before its step taken from `session`).
+    static func anchors(of divergence: Divergence, in session: Session) -> [Anchor] {
+        let before = session.actions.last { $0.sequence < divergence.step }?.state ?? session.header.initialState
+        return places(of: divergence).map {
+            Anchor(
+                path: $0, before: before.value(at: $0), replayed: divergence.replayed.value(at: $0),
+                recorded: divergence.recorded.value(at: $0))
+        }
+    }
+
+    /// The places a divergence sets wrongly: each changed value's path, or for an added, removed or moved value the
+    /// object or array that holds it; in the diff's order, each once.
+    static func places(of divergence: Divergence) -> [JSONPath] {
+        var paths: [JSONPath] = []
+        for change in divergence.diff.changes {
+            let path: JSONPath
+            if case .changed = change.kind {
+                path = change.path
+            } else {
+                path = JSONPath(Array(change.path.components.dropLast()))
+            }
+            if !paths.contains(path) { paths.append(path) }
+        }
+        return paths
     }
 
     /// Whether `found`, the first effect divergence of a candidate that keeps the original actions `keptSteps` (in
@@ -270,58 +308,6 @@ struct SessionMinimizer {
         found.effect == wanted.effect && found.causeName == wanted.causeName
             && keptSteps.indices.contains(found.cause - 1) && keptSteps[found.cause - 1] == wanted.cause
             && found.kind.withoutSteps == wanted.kind.withoutSteps
-    }
-
-    /// `candidate` with the states to write when its replay reproduces `target`; `nil` when it does not.
-    static func written(
-        _ candidate: Session, target: Target, exchange: ReplayHostClient.Exchange, recordedLast: JSONValue?
-    ) throws(CLIError) -> Session? {
-        let actions = candidate.actions
-        guard let last = actions.last else { return nil }
-        var states: [JSONValue]
-        switch (target, exchange) {
-        case (.crash(_, let name, _), .stopped(let stop)):
-            guard stop.lastStep?.step == last.sequence, last.name == name,
-                stop.partial.states.map(\.step) == Array(1..<last.sequence)
-            else { return nil }
-            // The host never gets past the last step, so its recorded state is never compared: the full session's.
-            states = stop.partial.states.map(\.state) + [recordedLast ?? last.state]
-        case (.divergence(_, let name, let anchors), .answered(let answer)):
-            guard last.name == name, answer.states.map(\.step) == Array(1...last.sequence) else { return nil }
-            states = answer.states.map(\.state)
-            let before = states.count > 1 ? states[states.count - 2] : candidate.header.initialState
-            var lastState = states[states.count - 1]
-            for anchor in anchors {
-                guard before.value(at: anchor.path) == anchor.before, lastState.value(at: anchor.path) == anchor.replayed
-                else { return nil }
-            }
-            for anchor in anchors {
-                guard let recorded = anchor.recorded, let set = lastState.replacing(at: anchor.path, with: recorded) else {
-                    return nil
-                }
-                lastState = set
-            }
-            states[states.count - 1] = lastState
-        case (.effectDivergence, .answered(let answer)):
-            // The effect's finding is checked on the written session; its states are the current reducers'.
-            guard answer.states.map(\.step) == Array(1...last.sequence) else { return nil }
-            states = answer.states.map(\.state)
-        default:
-            return nil
-        }
-        var events: [SessionEvent] = []
-        var stateOf = Dictionary(uniqueKeysWithValues: zip(actions.map(\.sequence), states))
-        for event in candidate.events {
-            guard case .action(var written) = event else {
-                events.append(event)
-                continue
-            }
-            guard let state = stateOf.removeValue(forKey: written.sequence) else { return nil }
-            written.state = state
-            events.append(.action(written))
-        }
-        events.append(.end(EndEvent(reason: .finished, actions: actions.count, dropped: 0, time: last.time)))
-        return Session(header: candidate.header, events: events)
     }
 }
 

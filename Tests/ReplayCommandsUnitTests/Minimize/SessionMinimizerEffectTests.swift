@@ -7,32 +7,6 @@ import Testing
 
 @testable import ReplayCommands
 
-/// Replays in this process, as a host built from the posting feature would: `states` through a re-record, `check`
-/// through the engine.
-private struct InProcessReplayer: CandidateReplaying {
-    var engine: ReplayEngine
-
-    func states(of session: SessionInput, timeout: Double) throws(CLIError) -> ReplayHostClient.Exchange {
-        do {
-            let replayed = try engine.rerecord(try Session(contentsOf: session.path))
-            return .answered(
-                ReplayHostClient.Answer(
-                    stores: ["posting"], result: HostMessage.Result(replayed: replayed.actions.count), lines: [],
-                    states: replayed.actions.map { ReplayHostClient.ReplayedState(step: $0.sequence, name: $0.name, state: $0.state) }))
-        } catch {
-            throw CLIError(.host, "\(error)", file: session.displayName)
-        }
-    }
-
-    func check(_ session: SessionInput, ignoring: [JSONPathPattern], timeout: Double) throws(CLIError) -> ReplayReport {
-        do {
-            return try engine.replay(path: session.path)
-        } catch {
-            throw CLIError(.host, "\(error)", file: session.displayName)
-        }
-    }
-}
-
 /// `minimize` shrinks a session whose rerun effect diverges, keeping with each action the effect lines of the runs
 /// it started, so that what it writes is a valid format 2 session with the same effect divergence.
 @Suite struct SessionMinimizerEffectTests {
@@ -41,17 +15,8 @@ private struct InProcessReplayer: CandidateReplaying {
     private let engine = ReplayEngine(
         stores: [ReplayableStore(id: "posting", reducer: ScorePosting.reducer, effects: [ScorePosting.postScore(breakingOn: 3)])])
 
-    private func withSessionFile(_ body: (String) throws -> Void) throws {
-        let folder = NSTemporaryDirectory() + "minimize-effects-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/posting.jsonl"
-        try Data(session.ndjson).write(to: URL(fileURLWithPath: path))
-        try body(path)
-    }
-
     @Test func anEffectDivergenceShrinksToTheScoreWhosePostDiverges() throws {
-        try withSessionFile { path in
+        try withSessionFile(session) { path in
             // Given the full session, which diverges in the effect started by step 5
             guard case .effectDiverged(let original) = engine.replay(session).verdict else {
                 Issue.record("the fixture does not diverge in its effect")
