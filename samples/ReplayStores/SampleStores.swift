@@ -9,7 +9,7 @@ import StoreKitReplay
 public enum SampleStores {
     /// The counter, the todo list, the scoreboard and the rehearsal planner, with their replayable effects: the
     /// scoreboard's post-score effect and the rehearsal timer.
-    public static let all: [ReplayableStore] = [counter, todos, scoreboard, rehearsals]
+    public static let all: [ReplayableStore] = [counter, todos, scoreboard, rehearsals, groceries]
 
     /// The same stores with a deliberate regression: toggling a todo does nothing.
     public static let withTodoToggleRegression: [ReplayableStore] = [
@@ -22,6 +22,18 @@ public enum SampleStores {
             }),
         scoreboard,
         rehearsals,
+    ]
+
+    /// The same stores with a deliberate regression in the grocery list, whose actions are separate structs: putting
+    /// an item in the basket does nothing.
+    public static let withGroceryToggleRegression: [ReplayableStore] = [
+        counter, todos, scoreboard, rehearsals,
+        ReplayableStore(
+            id: Groceries.storeID,
+            reducer: Reducer<Groceries.State, Groceries.Action> { state, action in
+                if action.is(Groceries.ToggleBought.self) { return }
+                Groceries.reducer.reduce(&state, action)
+            }),
     ]
 
     /// The same stores with a deliberate regression deep in the rehearsal planner: when a song's time is up, the
@@ -113,6 +125,9 @@ public enum SampleStores {
     /// The scoreboard, with its post-score effect, whose server replay never reaches.
     public static let scoreboard = ReplayableStore(
         id: Scoreboard.storeID, reducer: Scoreboard.reducer, effects: [Scoreboard.postScore(to: unreachableServer)])
+    /// The grocery list, whose actions are separate structs (its fetch effect is not replayed: the recorded answers
+    /// are).
+    public static let groceries = ReplayableStore(id: Groceries.storeID, reducer: Groceries.reducer)
     /// The rehearsal planner, with its timer.
     public static let rehearsals = ReplayableStore(
         id: RehearsalApp.storeID, reducer: RehearsalApp.reducer, effects: [RehearsalApp.timer])
