@@ -7,8 +7,8 @@ import StoreKitReplay
 /// Every sample feature as a replayable store, for the samples' replay host and golden tests (the sample app
 /// itself links only `StoreKitCore` and the features).
 public enum SampleStores {
-    /// The counter, the todo list, the scoreboard and the rehearsal planner, with their replayable effects: the
-    /// scoreboard's post-score effect and the rehearsal timer.
+    /// The counter, the todo list, the scoreboard, the rehearsal planner and the grocery list, with their
+    /// replayable effects: the scoreboard's post-score effect and the rehearsal timer.
     public static let all: [ReplayableStore] = [counter, todos, scoreboard, rehearsals, groceries]
 
     /// The same stores with a deliberate regression: toggling a todo does nothing.
@@ -21,7 +21,7 @@ public enum SampleStores {
                 Todos.reducer.reduce(&state, action)
             }),
         scoreboard,
-        rehearsals,
+        rehearsals, groceries,
     ]
 
     /// The same stores with a deliberate regression in the grocery list, whose actions are separate structs: putting
@@ -56,6 +56,7 @@ public enum SampleStores {
                     state.songTimes[song.id, default: .zero] += .seconds(1)
                 }),
             effects: [RehearsalApp.timer]),
+        groceries,
     ]
 
     /// The same stores with a counter reducer that crashes the process on `reset`, as a reducer that traps does.
@@ -66,7 +67,7 @@ public enum SampleStores {
                 if case .reset = action { fatalError("the counter cannot reset") }
                 Counter.reducer.reduce(&state, action)
             }),
-        todos, scoreboard, rehearsals,
+        todos, scoreboard, rehearsals, groceries,
     ]
 
     /// The same stores with a deliberate regression in the scoreboard's post-score effect: a refactor that words a
@@ -74,7 +75,7 @@ public enum SampleStores {
     public static let withScorePostRegression: [ReplayableStore] = [
         counter, todos,
         ReplayableStore(id: Scoreboard.storeID, reducer: Scoreboard.reducer, effects: [postScoreReworded]),
-        rehearsals,
+        rehearsals, groceries,
     ]
 
     /// The post-score effect as the regression has it: the same call to the server, but a failure reported in the
@@ -115,7 +116,7 @@ public enum SampleStores {
             else { return }
             change(&state.todos[index])
         }
-        return [counter, ReplayableStore(id: Todos.storeID, reducer: reducer), scoreboard, rehearsals]
+        return [counter, ReplayableStore(id: Todos.storeID, reducer: reducer), scoreboard, rehearsals, groceries]
     }
 
     /// The counter.
