@@ -17,7 +17,8 @@ public struct ActionType: Sendable {
     /// Writes a value of the type as `{"<name>": <value>}`.
     let encode: @Sendable (_ value: Any, _ encoder: any Encoder) throws -> Void
     /// Reads a value of the type from the member `key` of `container`.
-    let decode: @Sendable (_ container: KeyedDecodingContainer<ActionTypeKey>, _ key: ActionTypeKey) throws -> any Sendable
+    let decode:
+        @Sendable (_ container: KeyedDecodingContainer<ActionTypeKey>, _ key: ActionTypeKey) throws -> any Sendable
 
     /// Registers `type` under `name`.
     /// - Parameters:

@@ -107,9 +107,8 @@ public struct RegisteredAction<Registry: ActionRegistry>: Codable, Sendable, Equ
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(
                     codingPath: decoder.codingPath,
-                    debugDescription:
-                        "a registered action is an object with one key, its type's name, but this one has \(keys.count) keys"
-                ))
+                    debugDescription: "a registered action is an object with one key, its type's name, "
+                        + "but this one has \(keys.count) keys"))
         }
         guard let entry = Registry.types.entry(named: key.stringValue) else {
             let unregistered = UnregisteredActionType(typeName: key.stringValue, registry: Self.registryName)
