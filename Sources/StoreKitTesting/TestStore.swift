@@ -21,7 +21,8 @@ import StoreKitReplay
 /// `CompactDescription`) and shows a -/+ diff of the expected and the actual state.
 ///
 /// `receive` takes the expected action, a case (`receive(Scoreboard.Action.scorePosted)`) or a predicate
-/// (`receive(where:)`). With ``Exhaustivity/off`` a test asserts only what it cares about: unasserted state changes
+/// (`receive(where:)`); with a ``RegisteredAction`` store, also a registered type (`receive(DidFetchTodos.self)`),
+/// and `send` and `receive` take a registered type's value without wrapping (`send(AddTodo(title: "Milk"))`). With ``Exhaustivity/off`` a test asserts only what it cares about: unasserted state changes
 /// and received actions pass, and `receive` skips actions until one matches. ``finish(timeout:fileID:file:line:column:)``
 /// fails for effects still running (naming each one and the step that started it) and, when exhaustive, for
 /// effect actions never received.
@@ -152,7 +153,69 @@ public final class TestStore<State: Codable & Equatable & Sendable, Action: Coda
         fileID: StaticString = #fileID, file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
         await receive(
-            "an action matching the predicate", timeout: timeout, matching: predicate, update,
+            "an action the predicate accepts", timeout: timeout, matching: predicate, update,
+            CallSite(fileID: fileID, file: file, line: line, column: column))
+    }
+
+    /// Sends a value of a registered action type from "the user", wrapped in the store's ``RegisteredAction``, and
+    /// asserts how the state changed: `await store.send(AddTodo(title: "Milk")) { $0.todos = ["Milk"] }`.
+    /// - Parameters:
+    ///   - action: The action.
+    ///   - update: Mutates the previous state into the expected one.
+    public func send<Registry, Wrapped: Codable & Sendable>(
+        _ action: Wrapped, assert update: ((inout State) -> Void)? = nil,
+        fileID: StaticString = #fileID, file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async where Action == RegisteredAction<Registry> {
+        await send(RegisteredAction(action), assert: update, fileID: fileID, file: file, line: line, column: column)
+    }
+
+    /// Waits for the next action an effect dispatched, checks it is `expected` (a value of a registered action
+    /// type), and asserts the state change: `await store.receive(DidFetchTodos(todos: ["Milk"])) { … }`.
+    /// - Parameters:
+    ///   - expected: The action.
+    ///   - timeout: How long to wait; ``receiveTimeout`` when nil.
+    ///   - update: Mutates the previous state into the expected one.
+    public func receive<Registry, Wrapped: Codable & Sendable>(
+        _ expected: Wrapped, timeout: Duration? = nil, assert update: ((inout State) -> Void)? = nil,
+        fileID: StaticString = #fileID, file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async where Action == RegisteredAction<Registry> {
+        await receive(
+            RegisteredAction(expected), timeout: timeout, assert: update, fileID: fileID, file: file, line: line,
+            column: column)
+    }
+
+    /// Waits for the next action an effect dispatched, checks it is of the registered type `type`, and asserts the
+    /// state change: `await store.receive(DidFetchTodos.self) { $0.todos = ["Milk"] }`. A failure names the type
+    /// waited for.
+    /// - Parameters:
+    ///   - type: The action type.
+    ///   - timeout: How long to wait; ``receiveTimeout`` when nil.
+    ///   - update: Mutates the previous state into the expected one.
+    public func receive<Registry, Wrapped>(
+        _ type: Wrapped.Type, timeout: Duration? = nil, assert update: ((inout State) -> Void)? = nil,
+        fileID: StaticString = #fileID, file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async where Action == RegisteredAction<Registry> {
+        await receive(
+            "an action of type \(Wrapped.self)", timeout: timeout, matching: { $0.is(Wrapped.self) }, update,
+            CallSite(fileID: fileID, file: file, line: line, column: column))
+    }
+
+    /// Waits for the next action an effect dispatched, checks it is of the registered type `type` and that
+    /// `predicate` accepts it, and asserts the state change:
+    /// `await store.receive(DidFetchTodos.self, where: { $0.todos.count == 2 }) { … }`.
+    /// - Parameters:
+    ///   - type: The action type.
+    ///   - predicate: Whether an action of that type is the one expected.
+    ///   - timeout: How long to wait; ``receiveTimeout`` when nil.
+    ///   - update: Mutates the previous state into the expected one.
+    public func receive<Registry, Wrapped>(
+        _ type: Wrapped.Type, where predicate: @escaping (Wrapped) -> Bool, timeout: Duration? = nil,
+        assert update: ((inout State) -> Void)? = nil,
+        fileID: StaticString = #fileID, file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async where Action == RegisteredAction<Registry> {
+        await receive(
+            "an action of type \(Wrapped.self) that the predicate accepts", timeout: timeout,
+            matching: { action in action.as(Wrapped.self).map(predicate) ?? false }, update,
             CallSite(fileID: fileID, file: file, line: line, column: column))
     }
 

@@ -9,9 +9,9 @@ import Testing
         let outcome = try await CLI.run(["check", "samples/sessions", "--jobs", "2", "--junit", junit, "--no-build"])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("✓ match       samples/sessions/todos-basic.jsonl (40 actions)"))
-        #expect(outcome.stdout.contains("6 sessions: 6 match"))
+        #expect(outcome.stdout.contains("7 sessions: 7 match"))
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
-        #expect(xml.contains(#"<testsuites name="replay-cli check" tests="6" failures="0" errors="0">"#))
+        #expect(xml.contains(#"<testsuites name="replay-cli check" tests="7" failures="0" errors="0">"#))
 
         let regressed = try await CLI.run(["check", "samples/sessions", "--junit", junit, "--no-build"], environment: ["SAMPLE_HOST_REGRESSION": "todos-toggle"])
         #expect(regressed.status == 1)

@@ -7,9 +7,9 @@ import StoreKitReplay
 /// Every sample feature as a replayable store, for the samples' replay host and golden tests (the sample app
 /// itself links only `StoreKitCore` and the features).
 public enum SampleStores {
-    /// The counter, the todo list, the scoreboard and the rehearsal planner, with their replayable effects: the
-    /// scoreboard's post-score effect and the rehearsal timer.
-    public static let all: [ReplayableStore] = [counter, todos, scoreboard, rehearsals]
+    /// The counter, the todo list, the scoreboard, the rehearsal planner and the grocery list, with their
+    /// replayable effects: the scoreboard's post-score effect and the rehearsal timer.
+    public static let all: [ReplayableStore] = [counter, todos, scoreboard, rehearsals, groceries]
 
     /// The same stores with a deliberate regression: toggling a todo does nothing.
     public static let withTodoToggleRegression: [ReplayableStore] = [
@@ -21,7 +21,19 @@ public enum SampleStores {
                 Todos.reducer.reduce(&state, action)
             }),
         scoreboard,
-        rehearsals,
+        rehearsals, groceries,
+    ]
+
+    /// The same stores with a deliberate regression in the grocery list, whose actions are separate structs: putting
+    /// an item in the basket does nothing.
+    public static let withGroceryToggleRegression: [ReplayableStore] = [
+        counter, todos, scoreboard, rehearsals,
+        ReplayableStore(
+            id: Groceries.storeID,
+            reducer: Reducer<Groceries.State, Groceries.Action> { state, action in
+                if action.is(Groceries.ToggleBought.self) { return }
+                Groceries.reducer.reduce(&state, action)
+            }),
     ]
 
     /// The same stores with a deliberate regression deep in the rehearsal planner: when a song's time is up, the
@@ -44,6 +56,7 @@ public enum SampleStores {
                     state.songTimes[song.id, default: .zero] += .seconds(1)
                 }),
             effects: [RehearsalApp.timer]),
+        groceries,
     ]
 
     /// The same stores with a counter reducer that crashes the process on `reset`, as a reducer that traps does.
@@ -54,7 +67,7 @@ public enum SampleStores {
                 if case .reset = action { fatalError("the counter cannot reset") }
                 Counter.reducer.reduce(&state, action)
             }),
-        todos, scoreboard, rehearsals,
+        todos, scoreboard, rehearsals, groceries,
     ]
 
     /// The same stores with a deliberate regression in the scoreboard's post-score effect: a refactor that words a
@@ -62,7 +75,7 @@ public enum SampleStores {
     public static let withScorePostRegression: [ReplayableStore] = [
         counter, todos,
         ReplayableStore(id: Scoreboard.storeID, reducer: Scoreboard.reducer, effects: [postScoreReworded]),
-        rehearsals,
+        rehearsals, groceries,
     ]
 
     /// The post-score effect as the regression has it: the same call to the server, but a failure reported in the
@@ -103,7 +116,7 @@ public enum SampleStores {
             else { return }
             change(&state.todos[index])
         }
-        return [counter, ReplayableStore(id: Todos.storeID, reducer: reducer), scoreboard, rehearsals]
+        return [counter, ReplayableStore(id: Todos.storeID, reducer: reducer), scoreboard, rehearsals, groceries]
     }
 
     /// The counter.
@@ -113,6 +126,9 @@ public enum SampleStores {
     /// The scoreboard, with its post-score effect, whose server replay never reaches.
     public static let scoreboard = ReplayableStore(
         id: Scoreboard.storeID, reducer: Scoreboard.reducer, effects: [Scoreboard.postScore(to: unreachableServer)])
+    /// The grocery list, whose actions are separate structs (its fetch effect is not replayed: the recorded answers
+    /// are).
+    public static let groceries = ReplayableStore(id: Groceries.storeID, reducer: Groceries.reducer)
     /// The rehearsal planner, with its timer.
     public static let rehearsals = ReplayableStore(
         id: RehearsalApp.storeID, reducer: RehearsalApp.reducer, effects: [RehearsalApp.timer])

@@ -82,6 +82,13 @@ enum SampleApp {
             let recorder = store.startRecording(.init(storeID: Scoreboard.storeID, app: app, snapshots: snapshots), to: transport)
             await SampleScripts.scoreboard(store, actions: options.actions, random: &random)
             return recorder.finish(timeout: flushTimeout)
+        case .groceries:
+            let store = Store(
+                initialState: Groceries.State(), reducer: Groceries.reducer,
+                effects: [Groceries.fetchItems(from: ScriptedPantry())])
+            let recorder = store.startRecording(.init(storeID: Groceries.storeID, app: app, snapshots: snapshots), to: transport)
+            await SampleScripts.groceries(store, actions: options.actions, random: &random)
+            return recorder.finish(timeout: flushTimeout)
         case .rehearsals:
             // The store's clock, which the timer sleeps on, is one the script advances, so the journey records in
             // milliseconds, the same way every time.

@@ -4,7 +4,7 @@ import CommandLineOptions
 struct SampleAppOptions {
     /// Which sample feature to drive.
     enum Feature: String, CaseIterable {
-        case counter, todos, scoreboard, rehearsals
+        case counter, todos, scoreboard, rehearsals, groceries
     }
 
     var feature = Feature.todos
@@ -16,7 +16,7 @@ struct SampleAppOptions {
     var socketTimeout = 2.0
 
     static let featureOption = Option<Feature>.choice(
-        "--feature", valueName: "<name>", default: .todos, help: "counter, todos, scoreboard or rehearsals")
+        "--feature", valueName: "<name>", default: .todos, help: "counter, todos, scoreboard, rehearsals or groceries")
     static let out = Option<String>.string("--out", valueName: "<file>", help: "where to write the session (NDJSON)")
     static let socket = Option<String>.string(
         "--socket", valueName: "<path>",

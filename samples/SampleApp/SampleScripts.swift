@@ -47,6 +47,27 @@ enum SampleScripts {
 }
 
 extension SampleScripts {
+    /// A shopper with a grocery list of separate struct actions: the saved list fetched by the effect, items added
+    /// and put in the basket, the basket cleared, and the saved list fetched again now and then.
+    static func groceries(
+        _ store: Store<Groceries.State, Groceries.Action>, actions: Int, random: inout SeededRandom
+    ) async {
+        let names = ["Milk", "Eggs", "Bread", "Apples", "Coffee", "Rice", "Cheese", "Tea"]
+        for index in 0..<actions {
+            let items = store.state.items
+            switch (index % 12, Int.random(in: 0..<3, using: &random)) {
+            case (0, _):
+                store.dispatch(Groceries.FetchItems())
+                // The effect's answer is part of the journey: wait for it, as the shopper would.
+                await store.waitForEffects()
+            case (11, _): store.dispatch(Groceries.ClearBought())
+            case (_, 0) where !items.isEmpty:
+                store.dispatch(Groceries.ToggleBought(id: items.randomElement(using: &random)!.id))
+            default: store.dispatch(Groceries.AddItem(name: names.randomElement(using: &random)!))
+            }
+        }
+    }
+
     /// A band's weeks with the rehearsal planner (see ``RehearsalJourney``), until at least `actions` user actions
     /// were dispatched; the rehearsal timer runs on `clock`, which the journey advances itself.
     static func rehearsals(
@@ -57,6 +78,11 @@ extension SampleScripts {
         await journey.run(actions: actions)
         random = journey.random
     }
+}
+
+/// A pretend pantry whose saved list is always the same two items.
+struct ScriptedPantry: Groceries.Pantry {
+    func savedItems() async -> [String] { ["Flour", "Sugar"] }
 }
 
 /// A pretend score server: every receipt counts up, and every fifth post fails as a busy server would (with a

@@ -176,6 +176,8 @@ struct ReplayStepFailure: Error {
     var part: Undecodable.Part
     var path: String
     var message: String
+    /// The action type a ``RegisteredAction`` found no registration for, when that is why decoding failed.
+    var unregisteredActionType: UnregisteredActionType? = nil
 }
 
 /// Replays one session for one store type; created fresh per session.
@@ -357,9 +359,24 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
         do {
             return try decoder.decode(type, from: json)
         } catch let error as DecodingError {
-            throw ReplayStepFailure(part: part, path: error.jsonPath, message: error.summary)
+            throw ReplayStepFailure(
+                part: part, path: error.jsonPath, message: error.summary,
+                unregisteredActionType: error.underlyingError as? UnregisteredActionType)
         } catch {
             throw ReplayStepFailure(part: part, path: "", message: "\(error)")
+        }
+    }
+}
+
+extension DecodingError {
+    /// The error the decoding failure wraps, when it wraps one.
+    fileprivate var underlyingError: (any Error)? {
+        switch self {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+            .dataCorrupted(let context):
+            context.underlyingError
+        @unknown default:
+            nil
         }
     }
 }

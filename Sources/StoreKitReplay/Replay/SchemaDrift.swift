@@ -30,6 +30,9 @@ public struct SchemaDrift: Sendable, Equatable {
         case writeMigration(storeID: String, sessionSchema: String, storeSchema: String?)
         /// The store's migration from the session's schema version ran and left values that do not decode.
         case extendMigration(storeID: String, sessionSchema: String, storeSchema: String)
+        /// Every action that drifts (and no initial state) is of a type its ``RegisteredAction``'s registry does not
+        /// list: register each type (or, when it was renamed or removed since, migrate its actions).
+        case registerActionTypes([UnregisteredActionType])
 
         /// What to do, in a sentence.
         public var text: String {
@@ -40,6 +43,8 @@ public struct SchemaDrift: Sendable, Equatable {
                 "write a migration for store '\(store)': give its ReplayableStore a schemaVersion\(current.map { " newer than '\($0)'" } ?? "") and a migrate: function that brings values \(session.isEmpty ? "recorded without a schema version" : "of schema '\(session)'") up to date (docs/migrations.md)"
             case .extendMigration(let store, let session, let current):
                 "extend the migration of store '\(store)' from schema '\(session)' to '\(current)': it leaves these values undecodable (docs/migrations.md)"
+            case .registerActionTypes(let types):
+                Self.registering(types)
             }
         }
 
@@ -58,6 +63,13 @@ public struct SchemaDrift: Sendable, Equatable {
                     "kind": .string("extendMigration"), "store": .string(store), "from": .string(session),
                     "to": .string(current), "text": .string(text),
                 ])
+            case .registerActionTypes(let types):
+                .object([
+                    "kind": .string("registerActionTypes"),
+                    "types": .array(
+                        types.map { .object(["type": .string($0.typeName), "registry": .string($0.registry)]) }),
+                    "text": .string(text),
+                ])
             }
         }
 
@@ -69,8 +81,35 @@ public struct SchemaDrift: Sendable, Equatable {
             case "rerecordStates": self = .rerecordStates(migrating: jsonValue["migrate"] == .bool(true))
             case "writeMigration": self = .writeMigration(storeID: store, sessionSchema: from, storeSchema: jsonValue["to"]?.stringValue)
             case "extendMigration": self = .extendMigration(storeID: store, sessionSchema: from, storeSchema: jsonValue["to"]?.stringValue ?? "")
+            case "registerActionTypes":
+                self = .registerActionTypes(
+                    (jsonValue["types"]?.arrayValue ?? []).map { type in
+                        UnregisteredActionType(
+                            typeName: type["type"]?.stringValue ?? "", registry: type["registry"]?.stringValue ?? "")
+                    })
             default: return nil
             }
+        }
+
+        /// `register the action type 'X' in AppActions.types …`, naming each type under its registry.
+        private static func registering(_ types: [UnregisteredActionType]) -> String {
+            var registries: [String] = []
+            var names: [String: [String]] = [:]
+            for type in types {
+                if names[type.registry] == nil { registries.append(type.registry) }
+                names[type.registry, default: []].append("'\(type.typeName.escapingControls())'")
+            }
+            let places = registries.map { registry in
+                "\(listed(names[registry]!)) in \(registry.escapingControls()).types"
+            }
+            let noun = types.count == 1 ? "the action type" : "the action types"
+            let pronoun = types.count == 1 ? "it was" : "they were"
+            return "register \(noun) \(listed(places)): this build has no type by \(types.count == 1 ? "that name" : "those names") to decode the recorded actions with (if \(pronoun) renamed or removed since the session was recorded, write a migration instead, docs/migrations.md)"
+        }
+
+        /// `a`, `a and b`, `a, b and c`.
+        private static func listed(_ items: [String]) -> String {
+            items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items.last!
         }
     }
 
@@ -166,9 +205,20 @@ extension ReplayEngine {
         }
         return drift.result
     }
-    /// What to do about `entries`: re-record when only recorded states drift, else write or extend a migration.
-    static func advice(for entries: [SchemaDrift.Entry], header: SessionHeader, store: ReplayableStore) -> SchemaDrift.Advice? {
+    /// What to do about `entries`: re-record when only recorded states drift, register the action types when every
+    /// other entry is an action of an unregistered type (`unregistered`, by entry index), else write or extend a
+    /// migration.
+    static func advice(
+        for entries: [SchemaDrift.Entry], unregistered: [Int: UnregisteredActionType], header: SessionHeader,
+        store: ReplayableStore
+    ) -> SchemaDrift.Advice? {
         guard !entries.isEmpty else { return nil }
+        let decodingInputs = entries.indices.filter { entries[$0].part != .recordedState }
+        if !decodingInputs.isEmpty, decodingInputs.allSatisfy({ unregistered[$0] != nil }) {
+            var types: [UnregisteredActionType] = []
+            for index in decodingInputs where !types.contains(unregistered[index]!) { types.append(unregistered[index]!) }
+            return .registerActionTypes(types)
+        }
         let migration = store.sessionMigration(for: header)
         if entries.allSatisfy({ $0.part == .recordedState }) { return .rerecordStates(migrating: migration != nil) }
         if let migration {
@@ -205,6 +255,8 @@ struct DriftCheck {
     private let store: ReplayableStore
     private let replayer: any StateReplayer
     private var entries: [SchemaDrift.Entry] = []
+    /// The unregistered action type behind an entry, by the entry's index.
+    private var unregistered: [Int: UnregisteredActionType] = [:]
     private var checked = 0
 
     /// Starts checking the session with `header` (its initial state first) with `replayer`, which decodes without
@@ -226,7 +278,7 @@ struct DriftCheck {
     var result: SchemaDrift {
         SchemaDrift(
             header: header, entries: entries, checkedValues: checked,
-            advice: ReplayEngine.advice(for: entries, header: header, store: store))
+            advice: ReplayEngine.advice(for: entries, unregistered: unregistered, header: header, store: store))
     }
 
     private mutating func check(_ value: JSONValue, _ part: Undecodable.Part, step: Int, caseName: String) {
@@ -238,6 +290,7 @@ struct DriftCheck {
             if let index = entries.firstIndex(where: { $0.part == part && $0.caseName == caseName && $0.path == path }) {
                 entries[index].count += 1
             } else {
+                if let type = error.unregisteredActionType { unregistered[entries.count] = type }
                 entries.append(
                     SchemaDrift.Entry(
                         part: part, caseName: caseName, path: path, message: error.message, count: 1, firstStep: step))
