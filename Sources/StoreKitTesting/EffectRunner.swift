@@ -71,19 +71,8 @@ public struct EffectRunner<State: Codable & Equatable & Sendable, Action: Codabl
             store.dispatch(event.value)
         }
         await clock.advance(to: TestClock.Instant(offset: end ?? ordered.last?.element.time ?? clock.elapsed))
-        let cancelled: [RunningEffect]
-        do {
-            try await store.waitForEffects(timeout: .zero)
-            cancelled = []
-        } catch {
-            cancelled = error.running
-            store.cancelEffects()
-            do {
-                try await store.waitForEffects(timeout: cancelTimeout)
-            } catch {
-                // An effect that ignores its cancellation is left running; the run names it among the cancelled.
-            }
-        }
+        // An effect that ignores its cancellation is left running; the run names it among the cancelled.
+        let cancelled = await store.endRunningEffects(timeout: cancelTimeout).cancelled
         let changes = seen.all
         return Run(
             states: changes.map { Timed(at: $0.time, $0.value.newState) },
