@@ -8,7 +8,9 @@ import StoreKitReplay
 ///
 /// Works from XCTest and Swift Testing alike: a thrown error fails the test, and its description is the text
 /// `replay-cli diff` prints for the golden: the divergence with a -/+ diff, or for an effect the step, the effect's
-/// name and the -/+ of the action it sent.
+/// name and the -/+ of the action it sent. The framework reports a thrown error where it reports every thrown error
+/// (XCTest on Linux at `<EXPR>:0`, Swift Testing at the test function); ``expectReplayMatches(session:stores:ignoring:record:artifacts:fileID:filePath:line:column:reportFailure:)``
+/// reports the same text at the line that calls it instead of throwing.
 ///
 /// ```swift
 /// @Test func todosGoldenStillReplays() throws {
@@ -19,7 +21,8 @@ import StoreKitReplay
 /// ```
 ///
 /// A relative `path` is looked up from the folder of the test file that calls the assertion (as
-/// swift-snapshot-testing does), not from the working directory, which differs between `swift test`, Xcode and CI.
+/// swift-snapshot-testing does), not from the working directory, which differs between `swift test`, Xcode and CI;
+/// `RecordedSession(contentsOf:)` follows the same rule.
 ///
 /// With record mode ``GoldenRecordMode/failed`` or ``GoldenRecordMode/all`` a golden that diverges (or any golden)
 /// is rewritten with the replayed states, accepting the current reducers, and the assertion still fails so the
@@ -54,7 +57,7 @@ public func assertReplayMatches(
     session path: String, stores: [ReplayableStore], ignoring: [String] = [], record: GoldenRecordMode? = nil,
     artifacts: String? = nil, filePath: StaticString = #filePath
 ) throws(GoldenReplayError) -> ReplayReport {
-    let path = goldenPath(path, calledFrom: filePath)
+    let path = TestFileRelativePath.resolve(path, calledFrom: filePath)
     let mode = try resolvedMode(record)
     let engine = ReplayEngine(stores: stores, options: ReplayEngine.Options(ignoring: try patterns(ignoring)))
     let session: Session
@@ -99,6 +102,8 @@ private func effectsNotRerecorded(_ path: String, mode: GoldenRecordMode) -> Str
 /// layout and its file mode: with the same script only states change; with a new one, the actions and states.
 ///
 /// A relative `path` is looked up from the folder of the calling test file, not from the working directory.
+/// ``expectGolden(_:storeID:initialState:reducer:actions:ignoring:record:artifacts:fileID:filePath:line:column:reportFailure:)``
+/// reports a failure at the line that calls it instead of throwing.
 ///
 /// With `ignoring`, the values at those paths do not count, in the states and in the script's actions and
 /// initial state alike (a fresh random id in an action is still the same script).
@@ -118,7 +123,7 @@ public func assertGolden<State: Codable & Equatable & Sendable, Action: Codable 
     ignoring: [String] = [], record: GoldenRecordMode? = nil, artifacts: String? = nil,
     filePath: StaticString = #filePath
 ) throws(GoldenReplayError) {
-    let path = goldenPath(path, calledFrom: filePath)
+    let path = TestFileRelativePath.resolve(path, calledFrom: filePath)
     let mode = try resolvedMode(record)
     let ignored = try patterns(ignoring)
     guard FileManager.default.fileExists(atPath: path) else {
@@ -182,12 +187,6 @@ private func patterns(_ texts: [String]) throws(GoldenReplayError) -> [JSONPathP
 /// Whether `fresh` equals `golden` once it takes golden's values at the places `ignoring` names.
 private func sameIgnoring(_ ignoring: [JSONPathPattern], _ golden: JSONValue, _ fresh: JSONValue) -> Bool {
     ignoring.isEmpty ? golden == fresh : golden == ignoring.overlay(from: golden, onto: fresh).value
-}
-
-/// `path` as given when absolute, else from the folder of the test file `filePath`.
-private func goldenPath(_ path: String, calledFrom filePath: StaticString) -> String {
-    guard !path.hasPrefix("/") else { return path }
-    return URL(fileURLWithPath: "\(filePath)").deletingLastPathComponent().appendingPathComponent(path).path
 }
 
 /// The record mode given, else the one the environment chooses.

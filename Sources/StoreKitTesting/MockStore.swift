@@ -26,7 +26,10 @@ import StoreKitReplay
 /// ```
 /// The state type need not be `Equatable`, so observers get every new state, changed or not; ``values(of:)``
 /// yields only values that differ from the last, and honours selector overrides.
-public final class MockStore<State: Sendable, Action: Sendable>: StoreProtocol, @unchecked Sendable {
+///
+/// Effects a view model registers (``register(effect:)``) are kept, not started: ``runEffects(for:expecting:timeout:)``
+/// runs them for an action when the test asks, dispatches what they send into the mock, and returns it.
+public final class MockStore<State: Sendable, Action: Sendable>: EffectRegisteringStore, @unchecked Sendable {
     /// One dispatched action, with its sequence number and the virtual time of its dispatch.
     public struct Dispatched: Sendable {
         /// The action.
@@ -43,6 +46,7 @@ public final class MockStore<State: Sendable, Action: Sendable>: StoreProtocol, 
     private var overrides: [ObjectIdentifier: any Sendable] = [:]
     private var observers: [UInt64: @Sendable (State) -> Void] = [:]
     private var nextObserverID: UInt64 = 0
+    private var effects: [Effect<State, Action>] = []
     private let reducer: Reducer<State, Action>?
     private let clock: TestClock?
 
@@ -81,10 +85,15 @@ public final class MockStore<State: Sendable, Action: Sendable>: StoreProtocol, 
         lock.withLock { overrides.removeAll() }
     }
 
-    /// The overridden value of `selector`, or what it selects from the state.
+    /// The overridden value of `selector`, or, when it is not overridden, what it selects from the current state.
+    ///
+    /// An override holds whatever value the test gave, `nil` included: a selector of an optional overridden with
+    /// `nil` selects `nil`, and one that is not overridden selects from the state.
     public func select<Value>(_ selector: Selector<State, Value>) -> Value {
         let (override, state) = lock.withLock { (overrides[selector.id], current) }
-        if let value = override as? Value { return value }
+        // Only a stored override counts: a missing one (`nil` of `(any Sendable)?`) would otherwise cast to any
+        // optional `Value` as `nil`.
+        if let override, let value = override as? Value { return value }
         return selector(state)
     }
 
@@ -124,6 +133,42 @@ public final class MockStore<State: Sendable, Action: Sendable>: StoreProtocol, 
                 return observe(yieldIfNew)
             }
         }
+    }
+
+    /// Keeps `effect`, in registration order, for ``runEffects(for:expecting:timeout:)``; dispatching to the mock
+    /// never starts it.
+    public func register(effect: Effect<State, Action>) {
+        lock.withLock { effects.append(effect) }
+    }
+
+    /// Runs every registered effect once for `action`, with the mock's current state, dispatches each action they
+    /// send into the mock (so ``dispatchedActions`` and observers see it) and returns them in the order sent.
+    ///
+    /// The effects run side by side and this returns when every one's work has returned; with `count`, it also
+    /// waits (at most `timeout`) until that many actions were sent, for effects that send from work they start in
+    /// the background. Actions the effects send do not run the effects again, as they would in a ``Store``.
+    /// ```swift
+    /// let mock = MockStore<Scoreboard.State, Scoreboard.Action>(initialState: Scoreboard.State())
+    /// let viewModel = ScoreboardViewModel(store: mock)          // registers its "reset after posting" effect
+    /// #expect(try await mock.runEffects(for: .scorePosted(receipt: 1)) == [.reset])
+    /// ```
+    /// - Throws: ``StoreTestingError/timedOut(_:)`` when `count` actions were not sent in time.
+    public func runEffects(
+        for action: Action, expecting count: Int? = nil, timeout: Duration = .seconds(5)
+    ) async throws -> [Action] {
+        let (registered, state) = lock.withLock { (effects, current) }
+        let sent = ActionLog<Action>()
+        let send = Send<Action> { [self] answer in
+            sent.append(answer)
+            dispatch(answer)
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for effect in registered {
+                group.addTask { await effect.perform(action, state: state, send: send) }
+            }
+        }
+        guard let count else { return sent.all }
+        return try await sent.wait(forCount: count, timeout: timeout)
     }
 
     /// Calls every observer with the current state; call with the lock held.

@@ -1,3 +1,4 @@
+import Foundation
 import StoreKitCore
 import StoreKitJSON
 import StoreKitReplay
@@ -6,6 +7,7 @@ import StoreKitReplay
 /// a regression test in a few lines.
 ///
 /// ```swift
+/// // Tests/TodosTests/bug-1234.jsonl, beside this test file
 /// let recording = try RecordedSession<Todos.State, Todos.Action>(contentsOf: "bug-1234.jsonl")
 /// let store = recording.testStore(reducer: Todos.reducer)
 /// for step in recording.steps where step.origin == .app { await store.send(step.action) { $0 = step.state } }
@@ -45,9 +47,41 @@ public struct RecordedSession<State: Codable & Equatable & Sendable, Action: Cod
     /// Every recorded step, in order.
     public let steps: [Step]
 
-    /// Reads and decodes the session at `path`.
-    /// - Throws: `SessionReadError` for a malformed file, `DecodingError` when a value no longer decodes.
-    public init(contentsOf path: String) throws {
+    /// Reads and decodes the session at `path`: absolute, or relative to the folder of the calling test file, as
+    /// `assertReplayMatches(session:stores:ignoring:record:artifacts:filePath:)` looks golden files up.
+    ///
+    /// Before this rule a relative path was looked up from the working directory. So that such a test keeps
+    /// working, a relative path with no file beside the test file but one under the working directory still opens
+    /// that file, and reports a note at the caller's line (a Swift Testing warning, under XCTest a line on standard
+    /// output) asking for the path from the test file's folder; this fallback goes away in the next major version.
+    /// - Parameters:
+    ///   - path: The session file: absolute, or relative to the folder of the calling test file.
+    ///   - fileID: The calling test file's id, for the note; leave the default.
+    ///   - filePath: The calling test file, which relative paths start from; leave the default.
+    ///   - line: The caller's line, for the note; leave the default.
+    ///   - column: The caller's column, for the note; leave the default.
+    ///   - reportNote: Where the note goes; by default the running test framework.
+    /// - Throws: `SessionReadError` for a file that is missing or malformed (naming the path looked up from the test
+    ///   file's folder), `DecodingError` when a value no longer decodes.
+    public init(
+        contentsOf path: String, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column,
+        reportNote: @Sendable (TestFailure) -> Void = TestFailure.reportToTestFramework
+    ) throws {
+        let resolved = TestFileRelativePath.resolve(path, calledFrom: filePath)
+        let fileManager = FileManager.default
+        guard resolved != path, !fileManager.fileExists(atPath: resolved), fileManager.fileExists(atPath: path) else {
+            try self.init(try Session(contentsOf: resolved))
+            return
+        }
+        let fromWorkingDirectory = URL(fileURLWithPath: path).standardizedFileURL.path
+        reportNote(
+            TestFailure(
+                message: "RecordedSession(contentsOf: \"\(path)\") read \(fromWorkingDirectory), from the working "
+                    + "directory, since \(resolved) does not exist; relative paths are now looked up from the test file's "
+                    + "folder and the working directory is no longer tried in the next major version: pass the path "
+                    + "from the test file's folder, or an absolute one",
+                fileID: fileID, filePath: filePath, line: line, column: column, severity: .note))
         try self.init(try Session(contentsOf: path))
     }
 

@@ -80,3 +80,31 @@ private final class CounterLabelModel: Sendable {
         #expect(model.labels == ["count 1"])
     }
 }
+
+/// `MockStore.select` of a selector whose value is optional: the override when there is one, else the state.
+@Suite struct MockStoreOptionalSelectorTests {
+    private struct Profile: Sendable {
+        var nickname: String?
+    }
+
+    private static let nickname = Selector<Profile, String?> { $0.nickname }
+
+    @Test func anOptionalSelectorThatIsNotOverriddenReadsTheState() {
+        let store = MockStore<Profile, Counter.Action>(initialState: Profile(nickname: "Ada"))
+        #expect(store.select(Self.nickname) == "Ada")
+    }
+
+    @Test func anOptionalSelectorOverriddenWithNilSelectsNil() {
+        let store = MockStore<Profile, Counter.Action>(initialState: Profile(nickname: "Ada"))
+        store.overrideSelector(Self.nickname, value: nil)
+        #expect(store.select(Self.nickname) == nil)
+        store.resetOverrides()
+        #expect(store.select(Self.nickname) == "Ada")
+    }
+
+    @Test func anOptionalSelectorOverriddenWithAValueSelectsIt() {
+        let store = MockStore<Profile, Counter.Action>(initialState: Profile(nickname: nil))
+        store.overrideSelector(Self.nickname, value: "Grace")
+        #expect(store.select(Self.nickname) == "Grace")
+    }
+}
