@@ -364,6 +364,9 @@ public final class TestStore<State: Codable & Equatable & Sendable, Action: Coda
     /// The last step the store applied (0 before any).
     private var lastStep: Int { interceptor.stateChanges.last?.context.sequence ?? 0 }
 
+    /// The store, its last step and where failures go, for the in-flight effect controls (TestStore+Effects.swift).
+    var effectControl: EffectControl { EffectControl(store: store, lastStep: lastStep, reportFailure: reportFailure) }
+
     /// Reports `message` about `step` (`step 7: …`), or about what happened after it (`after step 7: …`).
     private func report(
         _ message: String, step: Int, after: Bool = false, _ site: CallSite, severity: TestFailure.Severity = .failure
