@@ -12,7 +12,7 @@ import Testing
             cat > /dev/null &
             board=$(printf '%s' "$2" | sed 's/.*"progress":"\\([^"]*\\)".*/\\1/')
             step() { printf '0 %s %s\\n' "$1" "$2" > "$board"; }
-            echo '{"kind":"hello","protocol":6,"stores":["todos"]}'
+            echo '{"kind":"hello","protocol":7,"stores":["todos"]}'
             \(body)
             """, executable: true)
     }

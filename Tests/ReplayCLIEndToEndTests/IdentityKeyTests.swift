@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+/// `.replay.json`'s `"identity"` names the member that identifies the elements of an array (ReSwift's `toDoID`):
+/// `diff` through a host, `check` and `diff --states` match those elements by it, and a pattern that names no array
+/// in the states compared is a warning.
+@Suite struct IdentityKeyTests {
+    /// A session of the ReSwift-style todo list (`todo-list` in the samples' host): two todos, then a third added at
+    /// the end.
+    static func toDoSession(in scratch: Scratch) throws -> String {
+        func toDo(_ id: String, _ title: String) -> String { #"{"completed":false,"title":"\#(title)","toDoID":"\#(id)"}"# }
+        let two = [toDo("t1", "Milk"), toDo("t2", "Eggs")].joined(separator: ",")
+        return try scratch.write(
+            "todo-list.jsonl",
+            [
+                #"{"app":{"build":"1","name":"SampleApp","schemaVersion":"1","version":"1.0"},"format":1,"host":"vm","initialState":{"todos":[\#(two)]},"kind":"session","metadata":{},"pid":1,"sessionId":"00000000-0000-0000-0000-000000000030","startedAt":"2026-11-23T10:00:00.000Z","storeId":"todo-list"}"#,
+                #"{"action":{"add":{"title":"Tea","toDoID":"t3"}},"kind":"action","name":"add","origin":"app","seq":1,"state":{"todos":[\#(two),\#(toDo("t3", "Tea"))]},"time":0.001}"#,
+            ].joined(separator: "\n") + "\n")
+    }
+
+    /// `diff` of the session through the samples' host whose todo list inserts first (`todo-insert`).
+    private func diffWithWrongInsert(in scratch: Scratch, _ extra: [String] = []) async throws -> CLI.Outcome {
+        try await CLI.run(
+            ["diff", try Self.toDoSession(in: scratch), "--no-build"] + extra, environment: ["REPLAY_HOST": CLI.sampleHost, "SAMPLE_HOST_REGRESSION": "todo-insert"],
+            directory: scratch.url)
+    }
+
+    /// The output without the line naming the host build, which differs machine to machine.
+    private func withoutHostLine(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("replayed through ") }.joined(separator: "\n")
+    }
+
+    @Test func aWrongInsertIsOneMovedTodoWhenReplayJSONNamesToDoID() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+
+        // Given a todo list whose reducer now inserts a new todo first, and no identity for its todos
+        let before = try await diffWithWrongInsert(in: scratch)
+        #expect(before.status == 1, "\(before.stderr)")
+        #expect(before.stdout.contains("6 differences:"), "\(before.stdout)")
+
+        // When .replay.json says the todos are identified by toDoID
+        try scratch.write(".replay.json", #"{"identity": {"todos": "toDoID"}}"#)
+        let after = try await diffWithWrongInsert(in: scratch)
+
+        // Then the divergence is one todo that moved
+        #expect(after.status == 1, "\(after.stderr)")
+        #expect(after.stderr == "")
+        #expect(
+            withoutHostLine(after.stdout) == """
+                \(scratch.file("todo-list.jsonl")): store "todo-list", 1 action, recorded by SampleApp 1.0 (build 1) on 2026-11-23
+                diverged at step 1 of 1
+                  action  add {"add":{"title":"Tea","toDoID":"t3"}}    (from the app, 0.001 s in)
+
+                  state after step 1 (- recorded, + replayed)
+                    {
+                      "todos": [
+                        (moved from 2 to 0) {
+                          "completed": false,
+                          "title": "Tea",
+                          "toDoID": "t3"
+                        },
+                        ... (2 unchanged)
+                      ]
+                    }
+                  1 difference: todos[id: t3]  moved from 2 to 0
+
+                """)
+        let check = try await CLI.run(
+            ["check", scratch.file("todo-list.jsonl"), "--no-build"],
+            environment: ["REPLAY_HOST": CLI.sampleHost, "SAMPLE_HOST_REGRESSION": "todo-insert"], directory: scratch.url)
+        #expect(check.status == 1, "\(check.stderr)")
+        #expect(check.stdout.contains("todos[id: t3]  moved from 2 to 0"), "\(check.stdout)")
+    }
+
+    @Test func aPatternNamingNoArrayInTheComparedStatesIsAWarning() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let file = try scratch.write(".replay.json", #"{"identity": {"todoz": "toDoID"}}"#)
+
+        let outcome = try await diffWithWrongInsert(in: scratch)
+
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.contains("6 differences:"), "\(outcome.stdout)")
+        #expect(
+            outcome.stderr
+                == "warning: \(file): identity 'todoz' names no array in the states compared; no element was matched by 'toDoID' there\n")
+    }
+
+    @Test func twoStateFilesAreDiffedByTheKeyToo() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.write(".replay.json", #"{"identity": {"todos": "toDoID"}}"#)
+        let old = try scratch.write("old.json", #"{"todos": [{"toDoID": "a", "title": "Milk"}, {"toDoID": "b", "title": "Eggs"}]}"#)
+        let new = try scratch.write("new.json", #"{"todos": [{"toDoID": "c", "title": "Tea"}, {"toDoID": "a", "title": "Milk"}, {"toDoID": "b", "title": "Eggs"}]}"#)
+
+        let outcome = try await CLI.run(["diff", "--states", old, new], directory: scratch.url)
+
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(
+            outcome.stdout == """
+                1 difference: todos[id: c]  (absent) -> {"title":"Tea","toDoID":"c"}
+                  {
+                    "todos": [
+                +     {
+                +       "title": "Tea",
+                +       "toDoID": "c"
+                +     },
+                      ... (2 unchanged)
+                    ]
+                  }
+
+                """)
+    }
+
+    @Test func aMalformedIdentityIsExitTwoNamingTheFile() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let file = try scratch.write(".replay.json", #"{"identity": ["todos"]}"#)
+        let old = try scratch.write("old.json", "{}")
+
+        let outcome = try await CLI.run(["diff", "--states", old, old], directory: scratch.url)
+
+        #expect(outcome.status == 2)
+        #expect(
+            outcome.stderr
+                == "Error: \(file): field 'identity' must be an object from path patterns to member names, such as {\"todos\": \"toDoID\"}\n")
+    }
+}
