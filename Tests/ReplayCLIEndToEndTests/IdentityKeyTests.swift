@@ -5,16 +5,19 @@ import Testing
 /// `diff` through a host, `check` and `diff --states` match those elements by it, and a pattern that names no array
 /// in the states compared is a warning.
 @Suite struct IdentityKeyTests {
-    /// A session of the ReSwift-style todo list (`todo-list` in the samples' host): two todos, then a third added at
-    /// the end.
+    /// A session of the ReSwift-style todo list (`todo-list` in the samples' host): two todos, a third added at the
+    /// end, then the first one done.
     static func toDoSession(in scratch: Scratch) throws -> String {
         func toDo(_ id: String, _ title: String) -> String { #"{"completed":false,"title":"\#(title)","toDoID":"\#(id)"}"# }
         let two = [toDo("t1", "Milk"), toDo("t2", "Eggs")].joined(separator: ",")
+        let done = #"{"completed":true,"title":"Milk","toDoID":"t1"}"#
         return try scratch.write(
             "todo-list.jsonl",
             [
                 #"{"app":{"build":"1","name":"SampleApp","schemaVersion":"1","version":"1.0"},"format":1,"host":"vm","initialState":{"todos":[\#(two)]},"kind":"session","metadata":{},"pid":1,"sessionId":"00000000-0000-0000-0000-000000000030","startedAt":"2026-11-23T10:00:00.000Z","storeId":"todo-list"}"#,
                 #"{"action":{"add":{"title":"Tea","toDoID":"t3"}},"kind":"action","name":"add","origin":"app","seq":1,"state":{"todos":[\#(two),\#(toDo("t3", "Tea"))]},"time":0.001}"#,
+                #"{"action":{"toggle":{"toDoID":"t1"}},"kind":"action","name":"toggle","origin":"app","seq":2,"state":{"todos":[\#(done),\#(toDo("t2", "Eggs")),\#(toDo("t3", "Tea"))]},"time":0.002}"#,
+                #"{"actions":2,"dropped":0,"kind":"end","reason":"finished","time":0.003}"#,
             ].joined(separator: "\n") + "\n")
     }
 
@@ -49,8 +52,8 @@ import Testing
         #expect(after.stderr == "")
         #expect(
             withoutHostLine(after.stdout) == """
-                \(scratch.file("todo-list.jsonl")): store "todo-list", 1 action, recorded by SampleApp 1.0 (build 1) on 2026-11-23
-                diverged at step 1 of 1
+                \(scratch.file("todo-list.jsonl")): store "todo-list", 2 actions, recorded by SampleApp 1.0 (build 1) on 2026-11-23
+                diverged at step 1 of 2
                   action  add {"add":{"title":"Tea","toDoID":"t3"}}    (from the app, 0.001 s in)
 
                   state after step 1 (- recorded, + replayed)

@@ -63,11 +63,11 @@ import Testing
         ),
         (
             [#"{"kind":"hello","protocol":4,"stores":[]}"#],
-            #"the replay host does not speak replay-host protocol 6: its first line was '{"kind":"hello","protocol":4,"stores":[]}'"#
+            #"the replay host does not speak replay-host protocol 7: its first line was '{"kind":"hello","protocol":4,"stores":[]}'"#
         ),
         (
             [#"{"kind":"result","replayed":0}"#],
-            #"the replay host does not speak replay-host protocol 6: its first line was '{"kind":"result","replayed":0}'"#
+            #"the replay host does not speak replay-host protocol 7: its first line was '{"kind":"result","replayed":0}'"#
         ),
     ])
     func aLineOfAnUnknownKindOrVersionIsRefusedQuotingIt(_ lines: [String], _ message: String) throws {
