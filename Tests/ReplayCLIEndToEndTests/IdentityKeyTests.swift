@@ -117,6 +117,27 @@ import Testing
                 """)
     }
 
+    @Test func twoSessionsAreDiffedByTheKeyToo() async throws {
+        // Given the todo session, and the same with the third todo inserted first
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.write(".replay.json", #"{"identity": {"todos": "toDoID"}}"#)
+        let recorded = try Self.toDoSession(in: scratch)
+        let text = try String(contentsOfFile: recorded, encoding: .utf8)
+        let insertedFirst = try scratch.write(
+            "inserted-first.jsonl",
+            text.replacingOccurrences(
+                of: #"{"todos":[{"completed":false,"title":"Milk","toDoID":"t1"},{"completed":false,"title":"Eggs","toDoID":"t2"},{"completed":false,"title":"Tea","toDoID":"t3"}]}"#,
+                with: #"{"todos":[{"completed":false,"title":"Tea","toDoID":"t3"},{"completed":false,"title":"Milk","toDoID":"t1"},{"completed":false,"title":"Eggs","toDoID":"t2"}]}"#))
+
+        // When the two recordings are compared
+        let outcome = try await CLI.run(["diff", recorded, insertedFirst], directory: scratch.url)
+
+        // Then the difference is the one moved todo
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("1 difference: todos[id: t3]  moved from 2 to 0"), "\(outcome.stdout)")
+    }
+
     @Test func aMalformedIdentityIsExitTwoNamingTheFile() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
