@@ -45,6 +45,8 @@ import StoreKitReplay
 ///   - path: The golden session file: absolute, or relative to the folder of the calling test file.
 ///   - stores: The replayable stores; the session's header names which one replays it.
 ///   - ignoring: Path patterns whose values do not count (`*` any member, `[*]` any element).
+///   - identity: Which member identifies the elements of the arrays each path pattern names, where it is not `id`
+///     (`["todos": "toDoID"]`): a divergence's diff matches them by it (see ``IdentityKey``).
 ///   - record: The record mode; `nil` uses ``GoldenRecordMode/fromEnvironment(_:)``.
 ///   - artifacts: The folder a failure writes its artifacts into; `nil` uses
 ///     ``GoldenArtifacts/directory(forTestFile:environment:)``.
@@ -54,12 +56,14 @@ import StoreKitReplay
 ///   pattern that does not parse.
 @discardableResult
 public func assertReplayMatches(
-    session path: String, stores: [ReplayableStore], ignoring: [String] = [], record: GoldenRecordMode? = nil,
-    artifacts: String? = nil, filePath: StaticString = #filePath
+    session path: String, stores: [ReplayableStore], ignoring: [String] = [], identity: [String: String] = [:],
+    record: GoldenRecordMode? = nil, artifacts: String? = nil, filePath: StaticString = #filePath
 ) throws(GoldenReplayError) -> ReplayReport {
     let path = TestFileRelativePath.resolve(path, calledFrom: filePath)
     let mode = try resolvedMode(record)
-    let engine = ReplayEngine(stores: stores, options: ReplayEngine.Options(ignoring: try patterns(ignoring)))
+    let identity = try identityKeys(identity)
+    let engine = ReplayEngine(
+        stores: stores, options: ReplayEngine.Options(ignoring: try patterns(ignoring), identity: identity))
     let session: Session
     do {
         session = try Session(contentsOf: path)
@@ -79,7 +83,7 @@ public func assertReplayMatches(
             golden: path, in: artifacts ?? GoldenArtifacts.directory(forTestFile: "\(filePath)"), recorded: session,
             report: report, replayed: { try engine.rerecord(session, migrating: true) })
         let refused = rewrite ? effectsNotRerecorded(path, mode: mode) : ""
-        throw GoldenReplayError(refused + report.explanation(source: path) + "\n" + kept)
+        throw GoldenReplayError(refused + report.explanation(source: path) + "\n" + identityWarnings(identity, report) + kept)
     }
     return report
 }
@@ -106,7 +110,8 @@ private func effectsNotRerecorded(_ path: String, mode: GoldenRecordMode) -> Str
 /// reports a failure at the line that calls it instead of throwing.
 ///
 /// With `ignoring`, the values at those paths do not count, in the states and in the script's actions and
-/// initial state alike (a fresh random id in an action is still the same script).
+/// initial state alike (a fresh random id in an action is still the same script). With `identity`, the elements of
+/// the arrays each pattern names are matched by that member in a divergence's diff (`["todos": "toDoID"]`).
 ///
 /// A failure keeps the golden as the test's script and the current reducer make it (`<golden>.replayed.jsonl`) and
 /// the golden's HTML report (`<golden>.html`) in `artifacts` (else ``GoldenArtifacts/directory(forTestFile:environment:)``)
@@ -120,12 +125,13 @@ private func effectsNotRerecorded(_ path: String, mode: GoldenRecordMode) -> Str
 /// - Throws: ``GoldenReplayError`` on any difference, and after recording.
 public func assertGolden<State: Codable & Equatable & Sendable, Action: Codable & Sendable>(
     _ path: String, storeID: String, initialState: State, reducer: Reducer<State, Action>, actions: [Action],
-    ignoring: [String] = [], record: GoldenRecordMode? = nil, artifacts: String? = nil,
-    filePath: StaticString = #filePath
+    ignoring: [String] = [], identity: [String: String] = [:], record: GoldenRecordMode? = nil,
+    artifacts: String? = nil, filePath: StaticString = #filePath
 ) throws(GoldenReplayError) {
     let path = TestFileRelativePath.resolve(path, calledFrom: filePath)
     let mode = try resolvedMode(record)
     let ignored = try patterns(ignoring)
+    let identity = try identityKeys(identity)
     guard FileManager.default.fileExists(atPath: path) else {
         guard mode != .never else {
             throw GoldenReplayError(
@@ -139,7 +145,8 @@ public func assertGolden<State: Codable & Equatable & Sendable, Action: Codable 
             "recorded golden \(path) (\(actions.count) actions, record mode '\(mode.rawValue)'); review it and run again")
     }
     let engine = ReplayEngine(
-        stores: [ReplayableStore(id: storeID, reducer: reducer)], options: ReplayEngine.Options(ignoring: ignored))
+        stores: [ReplayableStore(id: storeID, reducer: reducer)],
+        options: ReplayEngine.Options(ignoring: ignored, identity: identity))
     let golden: Session
     do {
         golden = try Session(contentsOf: path)
@@ -167,7 +174,7 @@ public func assertGolden<State: Codable & Equatable & Sendable, Action: Codable 
     guard sameScript else {
         throw GoldenReplayError(scriptDifference(golden: golden, fresh: fresh, path: path) + "\n" + kept)
     }
-    throw GoldenReplayError(report.explanation(source: path) + "\n" + kept)
+    throw GoldenReplayError(report.explanation(source: path) + "\n" + identityWarnings(identity, report) + kept)
 }
 
 /// The patterns parsed.
@@ -182,6 +189,21 @@ private func patterns(_ texts: [String]) throws(GoldenReplayError) -> [JSONPathP
         }
     }
     return patterns
+}
+
+/// The identity keys of `mapping`, from path patterns to member names, in the patterns' order.
+/// - Throws: ``GoldenReplayError`` naming the pattern that does not parse, or the member that is empty.
+private func identityKeys(_ mapping: [String: String]) throws(GoldenReplayError) -> [IdentityKey] {
+    do {
+        return try [IdentityKey](jsonValue: .object(mapping.mapValues { .string($0) }))
+    } catch {
+        throw GoldenReplayError("identity: \(error)")
+    }
+}
+
+/// The warning lines about the keys of `identity` that name no array in the states `report`'s divergences compared.
+private func identityWarnings(_ identity: [IdentityKey], _ report: ReplayReport) -> String {
+    identity.warnings(comparedIn: [report], source: "identity").map { $0 + "\n" }.joined()
 }
 
 /// Whether `fresh` equals `golden` once it takes golden's values at the places `ignoring` names.

@@ -12,7 +12,7 @@ import Testing
             cat > /dev/null &
             board=$(printf '%s' "$2" | sed 's/.*"progress":"\\([^"]*\\)".*/\\1/')
             step() { printf '0 %s %s\\n' "$1" "$2" > "$board"; }
-            echo '{"kind":"hello","protocol":6,"stores":["todos"]}'
+            echo '{"kind":"hello","protocol":7,"stores":["todos"]}'
             \(body)
             """, executable: true)
     }
@@ -65,7 +65,7 @@ import Testing
         let session = try scratch.write("other.jsonl", text.replacingOccurrences(of: #""storeId":"counter""#, with: #""storeId":"checkout""#))
         let outcome = try await CLI.run(["diff", session, "--no-build"])
         #expect(outcome.status == 2)
-        #expect(outcome.stderr.contains("the replay host does not know store 'checkout' (it knows: counter, rehearsals, scoreboard, todos)"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("the replay host does not know store 'checkout' (it knows: counter, groceries, rehearsals, scoreboard, todo-list, todos)"), "\(outcome.stderr)")
     }
 
     @Test func aHostThatCannotStartIsNamed() async throws {

@@ -115,7 +115,7 @@ import Testing
             board=$(printf '%s' "$2" | sed 's/.*"progress":"\([^"]*\)".*/\1/')
             # A check names its session file and wants no states; `states` sends the session on standard input.
             case "$2" in *'"command":"check"'*) exec < "$(printf '%s' "$2" | sed 's/.*"sessions":\["\([^"]*\)".*/\1/')"; check=1 ;; esac
-            echo '{"kind":"hello","protocol":6,"stores":["todos"]}'
+            echo '{"kind":"hello","protocol":7,"stores":["todos"]}'
             added=0
             while IFS= read -r line; do
               case "$line" in *'"kind":"action"'*) ;; *) continue ;; esac

@@ -25,7 +25,7 @@ import Testing
             """
             #!/bin/sh
             cat > /dev/null
-            echo '{"kind":"hello","protocol":6,"stores":["items"]}'
+            echo '{"kind":"hello","protocol":7,"stores":["items"]}'
             case "$2" in *'"migrate":true'*) ;; *) echo '{"kind":"result","failure":"not asked to migrate"}'; exit 0 ;; esac
             \(lines)
             echo '{"kind":"result","rerecorded":1}'

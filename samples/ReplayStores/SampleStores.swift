@@ -7,9 +7,16 @@ import StoreKitReplay
 /// Every sample feature as a replayable store, for the samples' replay host and golden tests (the sample app
 /// itself links only `StoreKitCore` and the features).
 public enum SampleStores {
-    /// The counter, the todo list, the scoreboard, the rehearsal planner and the grocery list, with their
-    /// replayable effects: the scoreboard's post-score effect and the rehearsal timer.
-    public static let all: [ReplayableStore] = [counter, todos, scoreboard, rehearsals, groceries]
+    /// The counter, the todo list, the scoreboard, the rehearsal planner, the grocery list and the ReSwift-style
+    /// todo list, with their replayable effects: the scoreboard's post-score effect and the rehearsal timer.
+    public static let all: [ReplayableStore] = [counter, todos, scoreboard, rehearsals, groceries, toDoList]
+
+    /// The same stores with a deliberate regression in the ReSwift-style todo list: a new todo is inserted first
+    /// instead of last.
+    public static let withToDoInsertRegression: [ReplayableStore] = [
+        counter, todos, scoreboard, rehearsals, groceries,
+        ReplayableStore(id: ToDoList.storeID, reducer: ToDoList.reducerInsertingFirst),
+    ]
 
     /// The same stores with a deliberate regression: toggling a todo does nothing.
     public static let withTodoToggleRegression: [ReplayableStore] = [
@@ -129,6 +136,8 @@ public enum SampleStores {
     /// The grocery list, whose actions are separate structs (its fetch effect is not replayed: the recorded answers
     /// are).
     public static let groceries = ReplayableStore(id: Groceries.storeID, reducer: Groceries.reducer)
+    /// The ReSwift-style todo list, whose todos are identified by `toDoID`.
+    public static let toDoList = ReplayableStore(id: ToDoList.storeID, reducer: ToDoList.reducer)
     /// The rehearsal planner, with its timer.
     public static let rehearsals = ReplayableStore(
         id: RehearsalApp.storeID, reducer: RehearsalApp.reducer, effects: [RehearsalApp.timer])

@@ -59,11 +59,13 @@ enum CheckCommand: Command {
         }
         let determinism = parsed.isSet(HostDeterminism.flag) ? HostDeterminism(host: hostOptions.host, timeout: hostOptions.timeout) : nil
         let jobs = parsed.value(of: jobs) ?? ProcessInfo.processInfo.activeProcessorCount
+        let configuredIdentity = try ConfiguredIdentity.resolve(context)
         var checks = check(
             paths, client: hostOptions.client, determinism: determinism,
-            ReplayHostClient.Checking(ignoring: ignoring), jobs: jobs, context.terminal)
+            ReplayHostClient.Checking(ignoring: ignoring, identity: configuredIdentity.keys), jobs: jobs, context.terminal)
         if let keeper { keepArtifacts(of: &checks, keeper, client: hostOptions.client, jobs: jobs) }
         context.terminal.endProgress()
+        for warning in configuredIdentity.warnings(about: checks.compactMap(\.report)) { context.terminal.err(warning) }
         return try report(CheckResult(sessions: checks, host: identity), parsed, context)
     }
 

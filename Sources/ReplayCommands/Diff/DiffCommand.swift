@@ -68,9 +68,12 @@ enum DiffCommand: Command {
                 NondeterministicReplay(session: session.displayName, finding: finding, host: identity), json: parsed.isSet(SharedOptions.json))
             return .different
         }
+        let configuredIdentity = try ConfiguredIdentity.resolve(context)
         let checking = ReplayHostClient.Checking(
-            findAll: parsed.isSet(all), contextActions: parsed.value(ofDefaulted: contextActions), ignoring: ignoring)
+            findAll: parsed.isSet(all), contextActions: parsed.value(ofDefaulted: contextActions), ignoring: ignoring,
+            identity: configuredIdentity.keys)
         let outcome = try hostOptions.client.check(session, checking, progressOn: context.terminal)
+        for warning in configuredIdentity.warnings(about: [outcome.report]) { context.terminal.err(warning) }
         if let path = parsed.value(of: report) {
             context.terminal.err(try ReportCommand.write(session, outcome: outcome, note: nil, to: path, context))
         }

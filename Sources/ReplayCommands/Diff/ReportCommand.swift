@@ -43,8 +43,12 @@ enum ReportCommand: Command {
             return .ok
         }
         let identity = try hostOptions.bringUpToDate(context.terminal)
+        let configuredIdentity = try ConfiguredIdentity.resolve(context)
         let outcome = try hostOptions.client.check(
-            session, ReplayHostClient.Checking(findAll: parsed.isSet(all), ignoring: ignoring), progressOn: context.terminal)
+            session,
+            ReplayHostClient.Checking(findAll: parsed.isSet(all), ignoring: ignoring, identity: configuredIdentity.keys),
+            progressOn: context.terminal)
+        for warning in configuredIdentity.warnings(about: [outcome.report]) { context.terminal.err(warning) }
         context.terminal.out(try write(session, outcome: outcome, note: nil, to: path, context))
         context.terminal.out(identity.summary)
         return outcome.exitStatus

@@ -6,21 +6,25 @@ import StoreKitReplay
 /// `replay-cli diff A B`: two recordings compared step by step, actions and states, without reducers.
 ///
 /// With ignored places (`--ignore`, `.replay.json`), each of B's actions and states takes A's values there before
-/// the two are compared as JSON, so a difference lists only what is left; the report says what was ignored.
+/// the two are compared as JSON, so a difference lists only what is left; the report says what was ignored. The
+/// states' arrays that `.replay.json`'s `"identity"` names are diffed by the member it gives.
 enum SessionComparison {
     static func run(_ parsed: ParsedCommandLine, _ context: CommandContext, ignoring: [JSONPathPattern]) throws(CLIError) -> ExitStatus {
         let first = try SessionInput(parsed.positionals[0])
         defer { first.cleanUp() }
         let second = try SessionInput(parsed.positionals[1])
         defer { second.cleanUp() }
-        let result = try compare(first, second, all: parsed.isSet(DiffCommand.all), ignoring: ignoring)
+        let identity = try ConfiguredIdentity.resolve(context)
+        let result = try compare(first, second, all: parsed.isSet(DiffCommand.all), ignoring: ignoring, identity: identity.keys)
+        let comparedStates = result.differences.filter { $0.what != "action" }.flatMap { [$0.diff.old, $0.diff.new] }
+        for warning in identity.warnings(about: comparedStates) { context.terminal.err(warning) }
         context.terminal.present(result, json: parsed.isSet(SharedOptions.json))
         return result.differences.isEmpty ? .ok : .different
     }
 
     /// Compares the two sessions step by step: up to the first difference, or with `all` every one.
     private static func compare(
-        _ first: SessionInput, _ second: SessionInput, all: Bool, ignoring: [JSONPathPattern]
+        _ first: SessionInput, _ second: SessionInput, all: Bool, ignoring: [JSONPathPattern], identity: [IdentityKey]
     ) throws(CLIError) -> SessionComparisonResult {
         var result = SessionComparisonResult(first: first.displayName, second: second.displayName, ignoring: ignoring.map(\.text))
         /// `right` with `left`'s values at the ignored places, noting what differed there at `step`.
@@ -33,6 +37,10 @@ enum SessionComparison {
         func differ(_ step: Int, _ what: String, _ diff: StateDiff) {
             result.differences.append(SessionComparisonResult.Difference(step: step, what: what, diff: diff))
         }
+        /// The diff of two states, the arrays `identity` names matched by their members.
+        func stateDiff(_ old: JSONValue, _ new: JSONValue) -> StateDiff {
+            StateDiff(from: old, to: new, typeNotes: identity.noting([old, new], in: EncodedTypeNotes()))
+        }
         do {
             let a = try SessionReader(path: first.path)
             let b = try SessionReader(path: second.path)
@@ -40,7 +48,7 @@ enum SessionComparison {
                 throw CLIError(.session, "a session without its header line")
             }
             let initialB = comparable(headerA.initialState, headerB.initialState, step: 0)
-            if headerA.initialState != initialB { differ(0, "initial state", StateDiff(from: headerA.initialState, to: initialB)) }
+            if headerA.initialState != initialB { differ(0, "initial state", stateDiff(headerA.initialState, initialB)) }
             while result.differences.isEmpty || all {
                 let left = try nextAction(a)
                 let right = try nextAction(b)
@@ -56,7 +64,7 @@ enum SessionComparison {
                 if left.action != rightAction {
                     differ(left.sequence, "action", StateDiff(from: left.action, to: rightAction))
                 } else if left.state != rightState {
-                    differ(left.sequence, "state after \(left.name.escapingControls())", StateDiff(from: left.state, to: rightState))
+                    differ(left.sequence, "state after \(left.name.escapingControls())", stateDiff(left.state, rightState))
                 }
             }
             // A verdict needs both files whole: the rest is read, so a broken line after a difference is still exit 2.

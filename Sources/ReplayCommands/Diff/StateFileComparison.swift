@@ -17,7 +17,9 @@ enum StateFileComparison {
         var new = parsedNew
         var ignored: [IgnoredDifferences] = []
         if !ignoring.isEmpty { (new, ignored) = ignoring.overlay(from: old, onto: parsedNew) }
-        let diff = StateDiff(from: old, to: new)
+        let identity = try ConfiguredIdentity.resolve(context)
+        let diff = StateDiff(from: old, to: new, typeNotes: identity.keys.noting([old, new], in: EncodedTypeNotes()))
+        if !diff.isEmpty { for warning in identity.warnings(about: [old, new]) { context.terminal.err(warning) } }
         if parsed.isSet(SharedOptions.json) {
             context.terminal.out(
                 JSONValue.object([

@@ -12,6 +12,9 @@
 /// - A `Duration` is written by its own `Codable` as `[high, low]`, its attoseconds in two 64-bit halves;
 ///   ``StateDiff`` compares it as one value, and the text of a diff shows it in seconds (`12.5 s`).
 ///
+/// The notes also say which member identifies the elements of an array (``identityKeys``) where it is not `id`
+/// (ReSwift's todos use `toDoID`): ``StateDiff`` matches such elements by that member.
+///
 /// The notes never change the encoded bytes. The places inside a `Set`'s elements are not noted.
 ///
 /// ```swift
@@ -43,14 +46,23 @@ public struct EncodedTypeNotes: Sendable, Hashable {
 
     /// The generalised paths of each kind of place.
     public var paths: [Kind: Set<[Step]>]
+    /// The member that identifies the elements of the arrays at each generalised path, where it is not `id`
+    /// (see ``StateDiff``); the arrays elsewhere are identified by `id`.
+    public var identityKeys: [[Step]: String]
 
-    /// Creates the notes from their paths; none unless told.
-    public init(_ paths: [Kind: Set<[Step]>] = [:]) {
+    /// Creates the notes from their paths and identity keys; none unless told.
+    public init(_ paths: [Kind: Set<[Step]>] = [:], identityKeys: [[Step]: String] = [:]) {
         self.paths = paths.filter { !$0.value.isEmpty }
+        self.identityKeys = identityKeys
     }
 
     /// True when nothing is noted.
-    public var isEmpty: Bool { paths.values.allSatisfy(\.isEmpty) }
+    public var isEmpty: Bool { paths.values.allSatisfy(\.isEmpty) && identityKeys.isEmpty }
+
+    /// The member that identifies the elements of the array at `path`: its ``identityKeys`` entry, else `id`.
+    public func identityKey(at path: JSONPath) -> String {
+        identityKeys.isEmpty ? "id" : identityKeys[Self.generalised(path)] ?? "id"
+    }
 
     /// Notes a place of `kind` at `path`.
     mutating func insert(_ path: [Step], as kind: Kind) {
@@ -62,11 +74,12 @@ public struct EncodedTypeNotes: Sendable, Hashable {
         for (kind, paths) in other.paths {
             for path in paths { insert(prefix + path, as: kind) }
         }
+        for (path, key) in other.identityKeys { identityKeys[prefix + path] = key }
     }
 
     /// What the place at `path` holds, if it was noted.
     public func kind(at path: JSONPath) -> Kind? {
-        guard !isEmpty else { return nil }
+        guard !paths.isEmpty else { return nil }
         let generalised = Self.generalised(path)
         return Kind.allCases.first { paths[$0]?.contains(generalised) == true }
     }
@@ -90,23 +103,38 @@ public struct EncodedTypeNotes: Sendable, Hashable {
 
     /// The notes as JSON members, one per kind noted (`keyedPairArrays`, `dates`, `durations`): an array of paths
     /// in canonical order, each an array of steps where a string is an object member, `[]` any array element, and
-    /// `{}` the value of any pair.
+    /// `{}` the value of any pair; and `identityKeys`, when there are any: an array of `[path, member]` pairs.
     public var jsonMembers: [String: JSONValue] {
         var members: [String: JSONValue] = [:]
         for (kind, paths) in self.paths where !paths.isEmpty {
-            let encoded = paths.map { path in
-                JSONValue.array(
-                    path.map { step in
-                        switch step {
-                        case .member(let key): .string(key)
-                        case .element: .array([])
-                        case .pairValue: .object([:])
-                        }
-                    })
-            }
-            members[kind.rawValue] = .array(encoded.sorted { $0.canonicalBytes().lexicographicallyPrecedes($1.canonicalBytes()) })
+            members[kind.rawValue] = Self.canonicallySorted(paths.map(Self.json(of:)))
+        }
+        if !identityKeys.isEmpty {
+            members[Self.identityKeysMember] = Self.canonicallySorted(
+                identityKeys.map { .array([Self.json(of: $0.key), .string($0.value)]) })
         }
         return members
+    }
+
+    /// The name of ``identityKeys``' member in ``jsonMembers``.
+    private static let identityKeysMember = "identityKeys"
+
+    /// A generalised path as JSON: a string for an object member, `[]` for any array element, `{}` for any pair's
+    /// value.
+    private static func json(of path: [Step]) -> JSONValue {
+        .array(
+            path.map { step in
+                switch step {
+                case .member(let key): .string(key)
+                case .element: .array([])
+                case .pairValue: .object([:])
+                }
+            })
+    }
+
+    /// `values` as an array in canonical order.
+    private static func canonicallySorted(_ values: [JSONValue]) -> JSONValue {
+        .array(values.sorted { $0.canonicalBytes().lexicographicallyPrecedes($1.canonicalBytes()) })
     }
 
     /// Reads notes written by ``jsonMembers`` from the members of `object` (others are ignored; an absent kind is
@@ -118,25 +146,41 @@ public struct EncodedTypeNotes: Sendable, Hashable {
             guard let json = object[kind.rawValue] else { continue }
             guard case .array(let encoded) = json else { throw FormError(member: kind.rawValue) }
             for path in encoded {
-                guard case .array(let steps) = path else { throw FormError(member: kind.rawValue) }
-                var decoded: [Step] = []
-                for step in steps {
-                    switch step {
-                    case .string(let key): decoded.append(.member(key))
-                    case .array(let elements) where elements.isEmpty: decoded.append(.element)
-                    case .object(let members) where members.isEmpty: decoded.append(.pairValue)
-                    default: throw FormError(member: kind.rawValue)
-                    }
-                }
-                paths[kind, default: []].insert(decoded)
+                paths[kind, default: []].insert(try Self.path(of: path, member: kind.rawValue))
             }
         }
-        self.init(paths)
+        var identityKeys: [[Step]: String] = [:]
+        if let json = object[Self.identityKeysMember] {
+            guard case .array(let entries) = json else { throw FormError(member: Self.identityKeysMember) }
+            for entry in entries {
+                guard case .array(let pair) = entry, pair.count == 2, case .string(let key) = pair[1] else {
+                    throw FormError(member: Self.identityKeysMember)
+                }
+                identityKeys[try Self.path(of: pair[0], member: Self.identityKeysMember)] = key
+            }
+        }
+        self.init(paths, identityKeys: identityKeys)
+    }
+
+    /// The generalised path written as ``json(of:)`` writes it.
+    /// - Throws: ``FormError`` naming `member` when it is not of that form.
+    private static func path(of json: JSONValue, member: String) throws(FormError) -> [Step] {
+        guard case .array(let steps) = json else { throw FormError(member: member) }
+        var decoded: [Step] = []
+        for step in steps {
+            switch step {
+            case .string(let key): decoded.append(.member(key))
+            case .array(let elements) where elements.isEmpty: decoded.append(.element)
+            case .object(let members) where members.isEmpty: decoded.append(.pairValue)
+            default: throw FormError(member: member)
+            }
+        }
+        return decoded
     }
 
     /// A member of ``jsonMembers``' form that is not an array of paths of strings, `[]` and `{}`.
     public struct FormError: Error, Sendable, Equatable {
-        /// The member's name: `keyedPairArrays`, `dates` or `durations`.
+        /// The member's name: `keyedPairArrays`, `dates`, `durations` or `identityKeys`.
         public var member: String
     }
 }

@@ -13,6 +13,11 @@
 /// longest run that kept its order stay, every other one moved. Reversing two elements is one move, not a change
 /// at every index. Arrays without ids keep the positional comparison.
 ///
+/// The member that identifies an array's elements is `id` unless the type notes name another for that array
+/// (``EncodedTypeNotes/identityKeys``: ReSwift's todos are identified by `toDoID`); the path still names such an
+/// element `todos[id: 3]`, by its identity. An array whose elements do not all hold that member as a scalar, unique
+/// within each array, is compared by position: no other member is ever guessed at.
+///
 /// A dictionary whose keys are not strings is JSON's array of alternating keys and values; told where those are
 /// (``EncodedTypeNotes``, which the canonical encoder takes), the diff compares them as maps, pair by pair, with
 /// paths such as `counts[key: "3F2504E0-4F89-11D3-9A0C-0305E82C3301"]`.
@@ -64,7 +69,7 @@ public struct StateDiff: Sendable, Equatable {
     /// - Parameters:
     ///   - typeNotes: Where both values hold dictionaries written as alternating keys and values, which are
     ///     compared as maps, and durations, each compared as one value (and dates, which renderings show as
-    ///     such); none unless told.
+    ///     such), and which member identifies the elements of which arrays; none unless told.
     ///   - matchingElementsByID: Whether arrays of identified elements are compared by id (the default); `false`
     ///     compares every array by position, so that every change's path is a JSON Pointer (as a patch needs).
     public init(
@@ -156,7 +161,7 @@ private struct Collector {
             }
         case (.array(let oldElements), .array(let newElements)):
             if matchesElementsByID, oldElements != newElements,
-                let matching = IdentifiedMatching(oldElements, newElements)
+                let matching = IdentifiedMatching(oldElements, newElements, key: typeNotes.identityKey(at: path))
             {
                 collect(matching, path: path, into: &changes)
                 return
@@ -219,10 +224,11 @@ package struct IdentifiedMatching {
     /// Every element of the new array, in order.
     package let newOrder: [NewElement]
 
-    /// Matches `old` with `new` by id; `nil` unless both hold identified elements (see ``StateDiff``) and at least
-    /// one is not empty.
-    package init?(_ old: [JSONValue], _ new: [JSONValue]) {
-        guard !(old.isEmpty && new.isEmpty), let oldIDs = Self.ids(of: old), let newIDs = Self.ids(of: new),
+    /// Matches `old` with `new` by the member `key` (`id` unless told); `nil` unless both hold elements identified
+    /// by it (see ``StateDiff``) and at least one is not empty.
+    package init?(_ old: [JSONValue], _ new: [JSONValue], key: String = "id") {
+        guard !(old.isEmpty && new.isEmpty), let oldIDs = Self.ids(of: old, key: key),
+            let newIDs = Self.ids(of: new, key: key),
             let oldIndex = Self.index(of: oldIDs)
         else { return nil }
         if oldIDs == newIDs {
@@ -252,12 +258,13 @@ package struct IdentifiedMatching {
         }
     }
 
-    /// The elements' ids, in order, when every element is an object with a string or integer `id`; else `nil`.
-    private static func ids(of elements: [JSONValue]) -> [JSONValue]? {
+    /// The elements' ids, in order, when every element is an object with a string or integer member `key`; else
+    /// `nil`.
+    private static func ids(of elements: [JSONValue], key: String) -> [JSONValue]? {
         var ids: [JSONValue] = []
         ids.reserveCapacity(elements.count)
         for element in elements {
-            guard case .object(let members) = element, let id = members[exactKey: "id"] else { return nil }
+            guard case .object(let members) = element, let id = members[exactKey: key] else { return nil }
             switch id {
             case .string, .integer, .unsignedInteger, .bigInteger: ids.append(id)
             default: return nil

@@ -28,8 +28,10 @@ public enum ReplayHost {
     /// ``ProgressBoard`` and made `check` take a list of session files (`sessions`, checked `jobs` at a time, each
     /// `result` or `error` naming its `session`); a `state` line carries its action's `name`. Version 6 added the
     /// rerun of replayable effects to `check`: its report can carry the `effectDiverged` verdict, `effects` (what was
-    /// compared of the effects, and what was not) and `effectDivergences`.
-    public static let protocolVersion = 6
+    /// compared of the effects, and what was not) and `effectDivergences`. Version 7 added `identity` to `check`
+    /// (which member identifies the elements of which arrays, for the divergences' diffs) and the diffs'
+    /// `identityKeys`.
+    public static let protocolVersion = 7
 
     /// Serves one request and exits the process.
     /// - Parameters:
@@ -48,6 +50,7 @@ public enum ReplayHost {
         } catch {
             switch error {
             case .pattern(let error): send(.error(HostMessage.Failure(message: "the request's 'ignore': \(error)")))
+            case .identity(let error): send(.error(HostMessage.Failure(message: "the request's 'identity' \(error)")))
             case .protocolError(let error): send(.error(HostMessage.Failure(message: "\(expected); it was sent \(error)")))
             }
             exit(2)
@@ -139,7 +142,7 @@ public enum ReplayHost {
     ) -> HostMessage {
         let options = ReplayEngine.Options(
             findAllDivergences: request.findAllDivergences, lastStep: request.lastStep, willReplay: willReplay,
-            ignoring: request.ignoring)
+            ignoring: request.ignoring, identity: request.identity)
         do {
             let reader = try SessionReader(path: path)
             let check = try ReplayEngine(stores: stores, options: options).check(reader: reader, contextActions: request.contextActions)

@@ -29,6 +29,8 @@ public struct ReplayHostRequest: Sendable, Equatable {
     public var contextActions: Int
     /// For `check`: the places whose values do not count (``ReplayEngine/Options/ignoring``).
     public var ignoring: [JSONPathPattern]
+    /// For `check`: which member identifies the elements of which arrays (``ReplayEngine/Options/identity``).
+    public var identity: [IdentityKey]
     /// For `rerecord`: write a session of another schema version back migrated to the store's
     /// (``ReplayEngine/rerecord(_:migrating:)``).
     public var migrating: Bool
@@ -44,14 +46,15 @@ public struct ReplayHostRequest: Sendable, Equatable {
     /// Creates a request.
     public init(
         command: Command, findAllDivergences: Bool = false, lastStep: Int? = nil, contextActions: Int = 0,
-        ignoring: [JSONPathPattern] = [], migrating: Bool = false, sessions: [String] = [], jobs: Int = 1,
-        progress: String? = nil
+        ignoring: [JSONPathPattern] = [], identity: [IdentityKey] = [], migrating: Bool = false, sessions: [String] = [],
+        jobs: Int = 1, progress: String? = nil
     ) {
         self.command = command
         self.findAllDivergences = findAllDivergences
         self.lastStep = lastStep
         self.contextActions = contextActions
         self.ignoring = ignoring
+        self.identity = identity
         self.migrating = migrating
         self.sessions = sessions
         self.jobs = max(1, jobs)
@@ -63,7 +66,8 @@ public struct ReplayHostRequest: Sendable, Equatable {
         do {
             return try CanonicalJSONEncoder().encode(self)
         } catch {
-            // Every field is a Boolean, an integer, a string or an array of strings, which always encode.
+            // Every field is a Boolean, an integer, a string, an array of strings or an object of strings, which
+            // always encode.
             preconditionFailure("a replay-host request did not encode: \(error)")
         }
     }
@@ -83,6 +87,8 @@ public struct ReplayHostRequest: Sendable, Equatable {
     package enum ReadError: Error {
         /// A pattern in `ignore` does not parse.
         case pattern(JSONPathPatternError)
+        /// The `identity` field is not an object from path patterns to member names.
+        case identity(IdentityKey.FormError)
         /// The request is not one of this protocol version (another version, an unknown command, a field that
         /// does not fit), quoting the request.
         case protocolError(HostProtocolError)
@@ -95,6 +101,8 @@ public struct ReplayHostRequest: Sendable, Equatable {
             self = try JSONValueDecoder().decode(ReplayHostRequest.self, from: json)
         } catch let error as JSONPathPatternError {
             throw .pattern(error)
+        } catch let error as IdentityKey.FormError {
+            throw .identity(error)
         } catch let problem as HostProtocolError.Problem {
             throw .protocolError(HostProtocolError(problem, line: json.canonicalBytes()))
         } catch {
@@ -106,14 +114,15 @@ public struct ReplayHostRequest: Sendable, Equatable {
 extension ReplayHostRequest: Codable {
     /// Every field of a request: the one list both ends read and write.
     private enum Key: String, CodingKey {
-        case `protocol`, command, findAll, lastStep, context, ignore, migrate, sessions, jobs, progress
+        case `protocol`, command, findAll, lastStep, context, ignore, identity, migrate, sessions, jobs, progress
     }
 
     /// Reads a request of this protocol version; absent fields take their defaults (`findAll` and `migrate` false,
-    /// `lastStep` and `progress` none, `context` 0, `ignore` and `sessions` empty, `jobs` 1).
+    /// `lastStep` and `progress` none, `context` 0, `ignore`, `identity` and `sessions` empty, `jobs` 1).
     /// - Throws: ``HostProtocolError/Problem/unsupportedVersion(_:)`` for another `protocol`,
     ///   ``HostProtocolError/Problem/unknownCommand(_:)``, ``JSONPathPatternError`` for a pattern of `ignore` that
-    ///   does not parse, or the `DecodingError` of a field that does not fit.
+    ///   does not parse, ``IdentityKey/FormError`` for an `identity` that is not an object from patterns to member
+    ///   names, or the `DecodingError` of a field that does not fit.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         _ = try HostProtocolVersion(from: container, forKey: .protocol)
@@ -126,6 +135,7 @@ extension ReplayHostRequest: Codable {
         ignoring = try (container.decodeIfPresent([String].self, forKey: .ignore) ?? []).map { text throws(JSONPathPatternError) in
             try JSONPathPattern(text)
         }
+        identity = try [IdentityKey](jsonValue: try container.decodeIfPresent(JSONValue.self, forKey: .identity) ?? .object([:]))
         migrating = try container.decodeIfPresent(Bool.self, forKey: .migrate) ?? false
         sessions = try container.decodeIfPresent([String].self, forKey: .sessions) ?? []
         jobs = max(1, try container.decodeIfPresent(Int.self, forKey: .jobs) ?? 1)
@@ -142,6 +152,7 @@ extension ReplayHostRequest: Codable {
         if let lastStep { try container.encode(lastStep, forKey: .lastStep) } else { try container.encodeNil(forKey: .lastStep) }
         try container.encode(contextActions, forKey: .context)
         try container.encode(ignoring.map(\.text), forKey: .ignore)
+        try container.encode(identity.jsonValue, forKey: .identity)
         try container.encode(migrating, forKey: .migrate)
         try container.encode(sessions, forKey: .sessions)
         try container.encode(jobs, forKey: .jobs)

@@ -204,7 +204,8 @@ private struct DumpWriter {
         where changes.below.keys.contains(where: \.isIdentified):
             // Identified elements, matched by id as `StateDiff` matched them: the new array's order, a moved element
             // marked with where it came from, a removed one at its old index.
-            guard let matching = IdentifiedMatching(oldElements, newElements) else { fallthrough }
+            guard let matching = IdentifiedMatching(oldElements, newElements, key: typeNotes.identityKey(at: path))
+            else { fallthrough }
             emit(" ", level: level, prefix + "[")
             var children = matching.newOrder.map { element in
                 let moved = element.old.map { "(moved from \($0.index) to \(element.index)) " } ?? ""

@@ -28,17 +28,22 @@ public struct ReplayEngine: Sendable {
         /// Places whose values do not count: before each comparison the replayed state takes the recorded values
         /// there (see ``JSONPathPattern/overlay(from:onto:)``), and the state type's `==` judges the rest.
         public var ignoring: [JSONPathPattern]
+        /// Which member identifies the elements of which arrays, where it is not `id`: a divergence's diff matches
+        /// their elements by it (see ``IdentityKey``).
+        public var identity: [IdentityKey]
 
-        /// Creates options; by default the engine stops at the first divergence, replays every step and ignores
-        /// nothing.
+        /// Creates options; by default the engine stops at the first divergence, replays every step, ignores
+        /// nothing and identifies elements by `id`.
         public init(
             findAllDivergences: Bool = false, lastStep: Int? = nil,
-            willReplay: (@Sendable (ActionEvent) -> Void)? = nil, ignoring: [JSONPathPattern] = []
+            willReplay: (@Sendable (ActionEvent) -> Void)? = nil, ignoring: [JSONPathPattern] = [],
+            identity: [IdentityKey] = []
         ) {
             self.findAllDivergences = findAllDivergences
             self.lastStep = lastStep
             self.willReplay = willReplay
             self.ignoring = ignoring
+            self.identity = identity
         }
     }
 
@@ -213,7 +218,9 @@ public struct ReplayEngine: Sendable {
                         step: action.sequence, actionName: action.name, action: action.action, origin: action.origin,
                         time: action.time, recorded: difference.recorded, replayed: difference.replayed,
                         diff: StateDiff(
-                            from: difference.recorded, to: difference.replayed, typeNotes: difference.typeNotes),
+                            from: difference.recorded, to: difference.replayed,
+                            typeNotes: options.identity.noting(
+                                [difference.recorded, difference.replayed], in: difference.typeNotes)),
                         precedingActions: preceding.actions, ignored: difference.ignored,
                         comparedAsJSON: difference.comparedAsJSON))
                 guard options.findAllDivergences else { return false }

@@ -30,7 +30,7 @@ import Testing
     @Test func theDocumentedLinesGiveTheAnswer() throws {
         // Given a host that greets, sends two states and its result, as the protocol's hosts write them
         let answer = try run(printing: [
-            #"{"kind":"hello","protocol":6,"stores":["counter","todos"]}"#,
+            #"{"kind":"hello","protocol":7,"stores":["counter","todos"]}"#,
             #"{"kind":"state","name":"increment","seq":1,"state":{"count":1}}"#,
             #"{"kind":"state","name":"reset","seq":2,"state":{"count":0}}"#,
             #"{"kind":"result","replayed":2}"#,
@@ -47,27 +47,27 @@ import Testing
     }
 
     @Test func aHostErrorIsTheSessionsError() throws {
-        let outcome = try run(printing: [#"{"kind":"hello","protocol":6,"stores":[]}"#, #"{"kind":"error","line":3,"message":"bad"}"#])
+        let outcome = try run(printing: [#"{"kind":"hello","protocol":7,"stores":[]}"#, #"{"kind":"error","line":3,"message":"bad"}"#])
         #expect(throws: CLIError.self) { try outcome.get() }
         if case .failure(let error) = outcome { #expect(error.description.contains("bad")) }
     }
 
     @Test(arguments: [
         (
-            [#"{"kind":"hello","protocol":6,"stores":[]}"#, #"{"kind":"step","seq":1}"#],
+            [#"{"kind":"hello","protocol":7,"stores":[]}"#, #"{"kind":"step","seq":1}"#],
             #"the replay host sent an unknown message kind 'step': '{"kind":"step","seq":1}' before the first step"#
         ),
         (
-            [#"{"kind":"hello","protocol":6,"stores":[]}"#, #"{"kind":"state","name":"a","state":{}}"#],
+            [#"{"kind":"hello","protocol":7,"stores":[]}"#, #"{"kind":"state","name":"a","state":{}}"#],
             #"the replay host sent a 'state' line that does not fit the protocol (missing key 'seq'): '{"kind":"state","name":"a","state":{}}' before the first step"#
         ),
         (
             [#"{"kind":"hello","protocol":4,"stores":[]}"#],
-            #"the replay host does not speak replay-host protocol 6: its first line was '{"kind":"hello","protocol":4,"stores":[]}'"#
+            #"the replay host does not speak replay-host protocol 7: its first line was '{"kind":"hello","protocol":4,"stores":[]}'"#
         ),
         (
             [#"{"kind":"result","replayed":0}"#],
-            #"the replay host does not speak replay-host protocol 6: its first line was '{"kind":"result","replayed":0}'"#
+            #"the replay host does not speak replay-host protocol 7: its first line was '{"kind":"result","replayed":0}'"#
         ),
     ])
     func aLineOfAnUnknownKindOrVersionIsRefusedQuotingIt(_ lines: [String], _ message: String) throws {

@@ -12,7 +12,7 @@ import Testing
 
     /// Lines as the protocol's hosts write them (docs/replay-host-protocol.md), each with the message it is.
     private static let lines: [(String, HostMessage)] = [
-        (#"{"kind":"hello","protocol":6,"stores":["counter","todos"]}"#, .hello(stores: ["counter", "todos"])),
+        (#"{"kind":"hello","protocol":7,"stores":["counter","todos"]}"#, .hello(stores: ["counter", "todos"])),
         (
             #"{"kind":"state","name":"todo.toggle","seq":3,"state":{"count":2,"todos":[{"id":"A","t":"é"}]}}"#,
             .state(
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func fieldsAMessageDoesNotKnowAreIgnored() throws {
-        let line = #"{"colour":"red","kind":"hello","protocol":6,"stores":[]}"#
+        let line = #"{"colour":"red","kind":"hello","protocol":7,"stores":[]}"#
         #expect(try HostMessage(line: Array(line.utf8)) == .hello(stores: []))
     }
 

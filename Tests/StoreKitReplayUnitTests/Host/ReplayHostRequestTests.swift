@@ -9,7 +9,7 @@ import Testing
 @Suite struct ReplayHostRequestTests {
     /// The request of docs/replay-host-protocol.md.
     private static let line =
-        #"{"command":"check","context":2,"findAll":false,"ignore":["todos[*].id"],"jobs":2,"lastStep":null,"migrate":false,"progress":"/tmp/replay-cli-board-81234-1F2E3D4C","protocol":6,"sessions":["/work/app/sessions/a.jsonl","/work/app/sessions/b.jsonl"]}"#
+        #"{"command":"check","context":2,"findAll":false,"identity":{},"ignore":["todos[*].id"],"jobs":2,"lastStep":null,"migrate":false,"progress":"/tmp/replay-cli-board-81234-1F2E3D4C","protocol":7,"sessions":["/work/app/sessions/a.jsonl","/work/app/sessions/b.jsonl"]}"#
 
     @Test func theDocumentedRequestReadsAndWritesTheSameBytes() throws {
         let request = try ReplayHostRequest(json: try JSONValue(parsing: Self.line))
@@ -34,7 +34,7 @@ import Testing
     @Test(arguments: [
         (#"{"command":"check","protocol":4}"#, HostProtocolError.Problem.unsupportedVersion(4)),
         (#"{"command":"check"}"#, .unsupportedVersion(nil)),
-        (#"{"command":"replay","protocol":6}"#, .unknownCommand("replay")),
+        (#"{"command":"replay","protocol":7}"#, .unknownCommand("replay")),
     ])
     func anotherVersionOrAnUnknownCommandIsANamedError(_ line: String, _ problem: HostProtocolError.Problem) throws {
         let json = try JSONValue(parsing: line)
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func aBadPatternIsThePatternsError() throws {
-        let json = try JSONValue(parsing: #"{"command":"check","ignore":["todos["],"protocol":6}"#)
+        let json = try JSONValue(parsing: #"{"command":"check","ignore":["todos["],"protocol":7}"#)
         #expect {
             try ReplayHostRequest(json: json)
         } throws: { error in

@@ -33,6 +33,8 @@ extension ReplayHostClient {
         var contextActions = 0
         /// The places whose values do not count.
         var ignoring: [JSONPathPattern] = []
+        /// Which member identifies the elements of which arrays in the divergences' diffs.
+        var identity: [IdentityKey] = []
     }
 
     /// Checks `session`: the host reads it once, checks its drift, replays it (the values at the places
@@ -119,7 +121,7 @@ extension ReplayHostClient {
         let directory = FileManager.default.currentDirectoryPath
         let request = ReplayHostRequest(
             command: .check, findAllDivergences: checking.findAll, lastStep: checking.lastStep,
-            contextActions: checking.contextActions, ignoring: checking.ignoring,
+            contextActions: checking.contextActions, ignoring: checking.ignoring, identity: checking.identity,
             sessions: indices.map { URL(fileURLWithPath: sessions[$0].path, relativeTo: URL(fileURLWithPath: directory)).path },
             jobs: workers)
         let process: HostProcess

@@ -1,0 +1,71 @@
+import Foundation
+import SampleReplayStores
+import StoreKitCore
+import StoreKitReplay
+import StoreKitTesting
+import Testing
+
+/// The golden assertions take `identity:` as `.replay.json` does: a divergence's diff matches the elements of the
+/// arrays it names by that member.
+@Suite struct GoldenIdentityTests {
+    /// A golden of the ReSwift-style todo list adding a third todo, recorded with its correct reducer.
+    private func withToDoGolden(_ body: (String) throws -> Void) throws {
+        let directory = "/tmp/skr-identity-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/golden.jsonl"
+        let initial = ToDoList.State(todos: [ToDoList.ToDo(toDoID: "t1", title: "Milk"), ToDoList.ToDo(toDoID: "t2", title: "Eggs")])
+        _ = #expect(throws: GoldenReplayError.self) {
+            try assertGolden(
+                path, storeID: ToDoList.storeID, initialState: initial, reducer: ToDoList.reducer,
+                actions: [.add(toDoID: "t3", title: "Tea")], record: .missing)
+        }
+        try body(path)
+    }
+
+    @Test func aWrongInsertIsOneMoveWithTheIdentityKey() throws {
+        try withToDoGolden { path in
+            // When the golden replays through a reducer that inserts first, with and without the key
+            let withKey = #expect(throws: GoldenReplayError.self) {
+                try assertReplayMatches(
+                    session: path, stores: SampleStores.withToDoInsertRegression, identity: ["todos": "toDoID"],
+                    record: .never, artifacts: path + ".artifacts")
+            }
+            let withoutKey = #expect(throws: GoldenReplayError.self) {
+                try assertReplayMatches(
+                    session: path, stores: SampleStores.withToDoInsertRegression, record: .never,
+                    artifacts: path + ".artifacts")
+            }
+
+            // Then with the key the failure is one moved todo, without it six field changes
+            #expect(withKey?.description.contains("1 difference: todos[id: t3]  moved from 2 to 0") == true, "\(withKey?.description ?? "")")
+            #expect(withoutKey?.description.contains("6 differences:") == true, "\(withoutKey?.description ?? "")")
+        }
+    }
+
+    @Test func aKeyNamingNoArrayIsAWarningInTheFailure() throws {
+        try withToDoGolden { path in
+            let error = #expect(throws: GoldenReplayError.self) {
+                try assertReplayMatches(
+                    session: path, stores: SampleStores.withToDoInsertRegression, identity: ["todoz": "toDoID"],
+                    record: .never, artifacts: path + ".artifacts")
+            }
+            #expect(
+                error?.description.contains(
+                    "warning: identity: identity 'todoz' names no array in the states compared; no element was matched by 'toDoID' there")
+                    == true, "\(error?.description ?? "")")
+        }
+    }
+
+    @Test func assertGoldenTakesTheKeyToo() throws {
+        try withToDoGolden { path in
+            let initial = ToDoList.State(todos: [ToDoList.ToDo(toDoID: "t1", title: "Milk"), ToDoList.ToDo(toDoID: "t2", title: "Eggs")])
+            let error = #expect(throws: GoldenReplayError.self) {
+                try assertGolden(
+                    path, storeID: ToDoList.storeID, initialState: initial, reducer: ToDoList.reducerInsertingFirst,
+                    actions: [.add(toDoID: "t3", title: "Tea")], identity: ["todos": "toDoID"], record: .never,
+                    artifacts: path + ".artifacts")
+            }
+            #expect(error?.description.contains("1 difference: todos[id: t3]  moved from 2 to 0") == true, "\(error?.description ?? "")")
+        }
+    }
+}
