@@ -138,7 +138,10 @@ var package = Package(
         // Every Swift block of the README and docs/, compiled as a marked region of a file under Snippets/.
         .testTarget(
             name: "DocSnippetTests",
-            dependencies: ["SampleFeatures", "StoreKitCore", "StoreKitReplay", "StoreKitTesting"],
+            dependencies: [
+                "SampleFeatures", "StoreKitCore", "StoreKitReplay", "StoreKitTesting", "ReSwiftAdapter", "ReSwiftStandIn",
+                "FluxorAdapter", "FluxorStandIn", "ComposableArchitectureAdapter", "ComposableArchitectureStandIn",
+            ],
             exclude: ["Snippets/Goldens"]),
     ],
     swiftLanguageModes: [.v6]

@@ -16,14 +16,15 @@
 // is recorded as dispatched by the app, including those your effects dispatch.
 // Register it right after creating the store's recorder, from the state the store holds then.
 
-#if STOREKIT_ADAPTER_STAND_IN
-import FluxorStandIn  // this repository's tests compile the adapter against a stand-in of Fluxor
-#else
-import Fluxor
-#endif
-import class StoreKitCore.SessionRecorder
 import protocol StoreKitCore.ActionRegistry
 import struct StoreKitCore.RegisteredAction
+import class StoreKitCore.SessionRecorder
+
+#if STOREKIT_ADAPTER_STAND_IN
+    import FluxorStandIn  // this repository's tests compile the adapter against a stand-in of Fluxor
+#else
+    import Fluxor
+#endif
 
 /// A Fluxor interceptor that records each action the store dispatches, with the state after it.
 struct RecordingInterceptor<State: Encodable & Sendable, Registry: ActionRegistry>: Interceptor {

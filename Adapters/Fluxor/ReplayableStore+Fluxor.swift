@@ -3,19 +3,20 @@
 // walk-through.
 //
 //     let todos = ReplayableStore.fluxor(id: "todos", actions: AppActions.self) { [todosReducer, filterReducer] }
-//     try ReplayHost.main(stores: [todos])
+//     ReplayHost.run(stores: [todos])
 //
 // Replay decodes each recorded action through the registry and runs your Fluxor reducers on it, in the order
 // given; effects do not run, because the actions they dispatched are in the session like any other.
 
-#if STOREKIT_ADAPTER_STAND_IN
-import FluxorStandIn  // this repository's tests compile the adapter against a stand-in of Fluxor
-#else
-import Fluxor
-#endif
 import protocol StoreKitCore.ActionRegistry
 import struct StoreKitCore.RegisteredAction
 import struct StoreKitReplay.ReplayableStore
+
+#if STOREKIT_ADAPTER_STAND_IN
+    import FluxorStandIn  // this repository's tests compile the adapter against a stand-in of Fluxor
+#else
+    import Fluxor
+#endif
 
 extension ReplayableStore {
     /// A replayable store that reruns recorded sessions through Fluxor reducers.

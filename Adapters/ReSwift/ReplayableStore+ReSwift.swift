@@ -3,18 +3,19 @@
 // walk-through.
 //
 //     let todos = ReplayableStore.reSwift(id: "todos", reducer: appReducer, actions: AppActions.self)
-//     try ReplayHost.main(stores: [todos])
+//     ReplayHost.run(stores: [todos])
 //
 // Replay decodes each recorded action through the registry and runs your ReSwift reducer on it; middleware and
 // thunks do not run, because the actions they dispatched are in the session like any other.
 
-#if STOREKIT_ADAPTER_STAND_IN
-import ReSwiftStandIn  // this repository's tests compile the adapter against a stand-in of ReSwift
-#else
-import ReSwift
-#endif
 import StoreKitCore
 import StoreKitReplay
+
+#if STOREKIT_ADAPTER_STAND_IN
+    import ReSwiftStandIn  // this repository's tests compile the adapter against a stand-in of ReSwift
+#else
+    import ReSwift
+#endif
 
 extension ReplayableStore {
     /// A replayable store that reruns recorded sessions through a ReSwift reducer.

@@ -16,16 +16,18 @@
 // Put it last in `middleware:` so it sees the actions the reducer sees (after other middleware changed or dropped
 // them). Create the recorder with the same initial state the store starts from.
 
-#if STOREKIT_ADAPTER_STAND_IN
-import ReSwiftStandIn  // this repository's tests compile the adapter against a stand-in of ReSwift
-#else
-import ReSwift
-#endif
 import StoreKitCore
+
+#if STOREKIT_ADAPTER_STAND_IN
+    import ReSwiftStandIn  // this repository's tests compile the adapter against a stand-in of ReSwift
+#else
+    import ReSwift
+#endif
 
 extension SessionRecorder {
     /// A ReSwift middleware that records each action the reducer runs, with the state after it.
-    func middleware<Registry: ActionRegistry>() -> Middleware<State> where Action == RegisteredAction<Registry> {
+    func middleware<Registry: ActionRegistry>() -> Middleware<State>
+    where Action == RegisteredAction<Registry> {
         { _, getState in
             { next in
                 { action in

@@ -15,14 +15,16 @@
 // inputs effects take from dependencies (replay feeds the actions they sent back to the reducer instead of
 // rerunning them). Wrap the root reducer, outside `Scope`s and `forEach`es, so it sees every action once.
 
-#if STOREKIT_ADAPTER_STAND_IN
-import ComposableArchitectureStandIn  // this repository's tests compile the adapter against a stand-in of TCA
-#else
-import ComposableArchitecture
-#endif
 import Foundation
+
+import struct StoreKitCore.ActionEvent
 import class StoreKitCore.SessionRecorder
-import enum StoreKitCore.ActionEvent
+
+#if STOREKIT_ADAPTER_STAND_IN
+    import ComposableArchitectureStandIn  // this repository's tests compile the adapter against a stand-in of TCA
+#else
+    import ComposableArchitecture
+#endif
 
 /// Wraps a feature's reducer: records each action with the state after it, and marks the actions its effects send
 /// with their cause.
@@ -38,7 +40,9 @@ where Base.State: Encodable & Sendable, Base.Action: Encodable & Sendable {
     func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
         let effect = base.reduce(into: &state, action: action)
         let origin: ActionEvent.Origin = causes.takeOldest().map { .effect(cause: $0) } ?? .app
-        guard let sequence = recorder.record(action, state: state, origin: origin) else { return effect }
+        guard let sequence = recorder.record(action, state: state, origin: origin) else {
+            return effect
+        }
         // The store reduces an effect's actions one at a time, in the order they pass through `map`, and nothing
         // else in between: the transform queues each one's cause just before the store reduces it.
         return effect.map { [causes] action in

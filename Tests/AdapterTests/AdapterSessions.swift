@@ -2,6 +2,7 @@ import Foundation
 import StoreKitCore
 import StoreKitReplay
 import StoreKitTestFixtures
+import Testing
 
 /// A todo list's state, the same in every style's test app.
 struct TodoState: Codable, Equatable, Sendable {
@@ -13,16 +14,18 @@ struct TodoState: Codable, Equatable, Sendable {
 /// Records a session to a file in a fresh temporary folder with `record`, then replays it through each store of
 /// `stores` in turn, and removes the folder.
 /// - Returns: The session as read back, and one report per store.
-func recordAndReplay<State: Encodable & Sendable, Action: Encodable & Sendable>(
+@MainActor func recordAndReplay<State: Encodable & Sendable, Action: Encodable & Sendable>(
     initialState: State, storeID: String, stores: [ReplayableStore],
-    record: (SessionRecorder<State, Action>) async throws -> Void
+    record: @MainActor (SessionRecorder<State, Action>) async throws -> Void
 ) async throws -> (session: Session, reports: [ReplayReport]) {
     let folder = try TemporaryDirectory()
     defer { folder.remove() }
     let path = folder.file("\(storeID).jsonl")
     let recorder = SessionRecorder<State, Action>(
         initialState: initialState, transport: FileTransport(path: path),
-        configuration: .init(storeID: storeID, app: AppInfo(name: "AdapterTests", commit: "0000000")))
+        configuration: .init(
+            storeID: storeID,
+            app: AppInfo(name: "AdapterTests", commit: String(repeating: "0", count: 40))))
     try await record(recorder)
     recorder.finishWaitingGenerously()
     let reports = try stores.map { try ReplayEngine(stores: [$0]).replay(path: path) }
@@ -30,9 +33,12 @@ func recordAndReplay<State: Encodable & Sendable, Action: Encodable & Sendable>(
 }
 
 extension ReplayReport {
-    /// The first line of the replay's explanation after the header line: its verdict, as `replay-cli diff` shows it.
-    var verdictLine: String {
-        String(explanation(source: "session").split(separator: "\n")[1])
+    /// The replay's explanation without its header line (which names the recording's date), as `replay-cli diff`
+    /// prints it.
+    var verdictText: String {
+        explanation(source: "session").split(separator: "\n", omittingEmptySubsequences: false)
+            .dropFirst()
+            .joined(separator: "\n")
     }
 }
 

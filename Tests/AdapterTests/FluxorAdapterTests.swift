@@ -1,9 +1,15 @@
 import FluxorStandIn
-@testable import FluxorAdapter
 import Foundation
-import StoreKitCore
-import StoreKitReplay
 import Testing
+
+import protocol StoreKitCore.ActionRegistry
+import struct StoreKitCore.ActionTypes
+import struct StoreKitCore.GapEvent
+import struct StoreKitCore.RegisteredAction
+import class StoreKitCore.SessionRecorder
+import struct StoreKitReplay.ReplayableStore
+
+@testable import FluxorAdapter
 
 /// A Fluxor-style todo app as its users write it: action structs conforming to Fluxor's `Action`, and reducers.
 enum FluxorTodos {
@@ -26,7 +32,9 @@ enum FluxorTodos {
             },
             Reducer { state, action in
                 guard togglesWork, let toggle = action as? ToggleTodo else { return }
-                if let at = state.done.firstIndex(of: toggle.index) { state.done.remove(at: at) } else {
+                if let at = state.done.firstIndex(of: toggle.index) {
+                    state.done.remove(at: at)
+                } else {
                     state.done.append(toggle.index)
                 }
             },
@@ -40,16 +48,21 @@ enum FluxorTodos {
     @Test func aSessionRecordedByTheInterceptorReplaysAsAMatchAndARegressionDiverges() async throws {
         // Given a Fluxor store recorded by the interceptor, and the replay host's stores of its reducers and broken ones
         let stores = [
-            ReplayableStore.fluxor(id: "todos", actions: FluxorTodos.Actions.self) { FluxorTodos.reducers() },
+            ReplayableStore.fluxor(id: "todos", actions: FluxorTodos.Actions.self) {
+                FluxorTodos.reducers()
+            },
             ReplayableStore.fluxor(id: "todos", actions: FluxorTodos.Actions.self) {
                 FluxorTodos.reducers(togglesWork: false)
             },
         ]
 
         // When the app dispatches through the store, with an action that is not Decodable among them
-        let (session, reports) = try await recordAndReplay(initialState: TodoState(), storeID: "todos", stores: stores) {
+        let (session, reports) = try await recordAndReplay(
+            initialState: TodoState(), storeID: "todos", stores: stores
+        ) {
             (recorder: SessionRecorder<TodoState, AppAction>) in
-            let store = Store(initialState: TodoState(), environment: (), reducers: FluxorTodos.reducers())
+            let store = Store(
+                initialState: TodoState(), environment: (), reducers: FluxorTodos.reducers())
             store.register(interceptor: RecordingInterceptor(recorder: recorder))
             store.dispatch(action: FluxorTodos.AddTodo(title: "Milk"))
             store.dispatch(action: FluxorTodos.AddTodo(title: "Eggs"))
@@ -58,26 +71,34 @@ enum FluxorTodos {
 
         // Then each action is recorded by its type's name, and replays as a match; the broken reducers diverge
         #expect(session.actions.map(\.name) == ["AddTodo", "AddTodo", "ToggleTodo"])
-        #expect(reports[0].verdictLine == "match: all 3 replayed states equal the recorded ones")
-        #expect(reports[1].verdictLine.hasPrefix("diverged at step 3 of 3: ToggleTodo"), "\(reports[1].verdictLine)")
+        #expect(reports[0].verdictText == "match: all 3 replayed states equal the recorded ones")
+        #expect(
+            reports[1].verdictText.hasPrefix(
+                "diverged at step 3 of 3\n  action  ToggleTodo {\"ToggleTodo\":{\"index\":0}}"),
+            "\(reports[1].verdictText)")
+        #expect(reports[1].verdictText.hasSuffix("1 difference: done[0]  0 -> (absent)"))
     }
 
     @Test func anActionThatIsOnlyEncodableIsAGapSayingItIsNotRegistered() async throws {
         // When a Fluxor app dispatches an action that is Encodable but not in the registry
-        let (session, _) = try await recordAndReplay(initialState: TodoState(), storeID: "todos", stores: []) {
+        let (session, _) = try await recordAndReplay(
+            initialState: TodoState(), storeID: "todos", stores: []
+        ) {
             (recorder: SessionRecorder<TodoState, AppAction>) in
-            let store = Store(initialState: TodoState(), environment: (), reducers: FluxorTodos.reducers())
+            let store = Store(
+                initialState: TodoState(), environment: (), reducers: FluxorTodos.reducers())
             store.register(interceptor: RecordingInterceptor(recorder: recorder))
             store.dispatch(action: FluxorTodos.Trace(note: "opened"))
             store.dispatch(action: FluxorTodos.AddTodo(title: "Milk"))
         }
 
         // Then it is a gap of reason notEncodable that names the registry to add it to
-        #expect(session.gaps == [
-            GapEvent(
-                firstSequence: 1, lastSequence: 1, reason: .notEncodable,
-                message: "'Trace' was not recorded: its type is not listed in Actions.types"),
-        ])
+        #expect(
+            session.gaps == [
+                GapEvent(
+                    firstSequence: 1, lastSequence: 1, reason: .notEncodable,
+                    message: "'Trace' was not recorded: its type is not listed in Actions.types")
+            ])
         #expect(session.actions.map(\.sequence) == [2])
     }
 }

@@ -34,7 +34,7 @@ public struct Reduce<State, Action>: Reducer {
     let send: @MainActor @Sendable (Action) -> Void
 
     /// Creates one that hands each action to `send`.
-    public init(send: @escaping @MainActor @Sendable (Action) -> Void) {
+    public nonisolated init(send: @escaping @MainActor @Sendable (Action) -> Void) {
         self.send = send
     }
 
@@ -49,7 +49,7 @@ public struct Reduce<State, Action>: Reducer {
 public struct Effect<Action>: Sendable {
     enum Operation: Sendable {
         /// Actions sent at once, right after the reducer.
-        case send(@Sendable (Send<Action>) -> Void)
+        case send(@MainActor @Sendable (Send<Action>) -> Void)
         /// An asynchronous operation.
         case run(@Sendable (Send<Action>) async -> Void)
     }
@@ -65,7 +65,9 @@ public struct Effect<Action>: Sendable {
     }
 
     /// Runs `operation`, which sends actions through the `Send` it is given.
-    public static func run(operation: @escaping @Sendable (_ send: Send<Action>) async -> Void) -> Self {
+    public static func run(operation: @escaping @Sendable (_ send: Send<Action>) async -> Void)
+        -> Self
+    {
         Self(operations: [.run(operation)])
     }
 
@@ -98,7 +100,8 @@ public struct Effect<Action>: Sendable {
     private var running: [Task<Void, Never>] = []
 
     /// Creates a store with `initialState` and the reducer `reducer` builds.
-    public init<R: Reducer>(initialState: State, reducer: () -> R) where R.State == State, R.Action == Action {
+    public init<R: Reducer>(initialState: State, reducer: () -> R)
+    where R.State == State, R.Action == Action {
         self.state = initialState
         self.reducer = reducer()
     }

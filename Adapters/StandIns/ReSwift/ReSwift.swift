@@ -10,11 +10,13 @@ public protocol Action {}
 public typealias DispatchFunction = (Action) -> Void
 
 /// A reducer: the new state from an action and the current state (`nil` before the first action).
-public typealias Reducer<ReducerStateType> = (_ action: Action, _ state: ReducerStateType?) -> ReducerStateType
+public typealias Reducer<ReducerStateType> = (_ action: Action, _ state: ReducerStateType?) ->
+    ReducerStateType
 
 /// Middleware: given the store's dispatch and state, wraps the next dispatch function in the chain.
 public typealias Middleware<State> =
-    (@escaping DispatchFunction, @escaping () -> State?) -> (@escaping DispatchFunction) -> DispatchFunction
+    (@escaping DispatchFunction, @escaping () -> State?) -> (@escaping DispatchFunction) ->
+    DispatchFunction
 
 /// A store: one state, one reducer, and middleware around its dispatch, applied in the order given.
 open class Store<State> {
@@ -24,12 +26,17 @@ open class Store<State> {
     private var dispatchFunction: DispatchFunction!
 
     /// Creates a store with `state` (or the state the reducer makes from its first action) and `middleware`.
-    public required init(reducer: @escaping Reducer<State>, state: State?, middleware: [Middleware<State>] = []) {
+    public required init(
+        reducer: @escaping Reducer<State>, state: State?, middleware: [Middleware<State>] = []
+    ) {
         self.reducer = reducer
         self.state = state
-        let reduce: DispatchFunction = { [unowned self] action in self.state = self.reducer(action, self.state) }
+        let reduce: DispatchFunction = { [unowned self] action in
+            self.state = self.reducer(action, self.state)
+        }
         dispatchFunction = middleware.reversed().reduce(reduce) { next, middleware in
-            middleware({ [unowned self] action in self.dispatch(action) }, { [unowned self] in self.state })(next)
+            middleware(
+                { [unowned self] action in self.dispatch(action) }, { [unowned self] in self.state })(next)
         }
     }
 

@@ -57,12 +57,21 @@ extension SessionRecorder {
     ) -> Int? where Action == RegisteredAction<Registry> {
         let type = Swift.type(of: action)
         guard Registry.types.entry(for: type) != nil else {
-            let why = action is any Encodable ? "its type is not listed in \(Action.registryName).types" : "it is not Codable"
+            let why =
+                action is any Encodable
+                ? "its type is not listed in \(Action.registryName).types" : "it is not Codable"
             return recordSkippedAction(message: "'\(String(describing: type))' was not recorded: \(why)")
         }
-        // A registered type is `Codable & Sendable` (``ActionType`` takes no other), and `any Sendable` is `Any` at
-        // run time (a marker protocol has no witness table), so the value is safely seen as what it is.
-        let sendable = unsafeBitCast(action, to: (any Sendable).self)
-        return record(RegisteredAction(unchecked: sendable), state: state, origin: origin)
+        // A registered type is `Codable & Sendable` (``ActionType`` takes no other), so the value is `Sendable`; the
+        // cast cannot fail (a marker protocol is not checked at run time), and goes through a generic function
+        // because the compiler rejects one written to `any Sendable` directly.
+        return record(
+            RegisteredAction(unchecked: Self.cast(action, to: (any Sendable).self)), state: state,
+            origin: origin)
+    }
+
+    /// `value` as a `T`, which it must be.
+    private static func cast<T>(_ value: Any, to type: T.Type) -> T {
+        value as! T
     }
 }

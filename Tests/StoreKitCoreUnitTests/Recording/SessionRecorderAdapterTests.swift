@@ -32,8 +32,16 @@ import Testing
         #expect(second == 2)
         let session = try transport.session()
         #expect(session.actions.map(\.sequence) == [1, 2, 3, 4])
-        #expect(session.actions.map(\.origin) == [.app, .effect(cause: 1), .effect(cause: 1), .effect(cause: nil)])
-        #expect(session.actions[1].state == .object(["total": .integer(5), "items": .array([.integer(2), .integer(3)]), "labels": .array([]), "ratio": .double(1)]))
+        #expect(
+            session.actions.map(\.origin) == [
+                .app, .effect(cause: 1), .effect(cause: 1), .effect(cause: nil),
+            ])
+        #expect(
+            session.actions[1].state
+                == .object([
+                    "total": .integer(5), "items": .array([.integer(2), .integer(3)]), "labels": .array([]),
+                    "ratio": .double(1),
+                ]))
     }
 
     @Test func aSkippedActionIsAGapOfReasonNotEncodableCountedAsDropped() throws {
@@ -50,9 +58,12 @@ import Testing
         // Then the session holds a gap in its place, and the recorder counts it as dropped
         #expect(skipped == 2)
         let session = try transport.session()
-        #expect(session.events.compactMap { if case .gap(let gap) = $0 { gap } else { nil } } == [
-            GapEvent(firstSequence: 2, lastSequence: 2, reason: .notEncodable, message: "'Thunk' is not Codable")
-        ])
+        #expect(
+            session.events.compactMap { if case .gap(let gap) = $0 { gap } else { nil } } == [
+                GapEvent(
+                    firstSequence: 2, lastSequence: 2, reason: .notEncodable,
+                    message: "'Thunk' is not Codable")
+            ])
         #expect(session.actions.map(\.sequence) == [1, 3])
         #expect(statistics.droppedNotEncodable == 1)
         #expect(statistics.dropped == 1)
