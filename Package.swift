@@ -114,10 +114,34 @@ var package = Package(
                 "SampleFeatures", "RehearsalFeatures", "SampleReplayStores", "StoreKitCore", "StoreKitReplay",
                 "StoreKitTesting",
             ]),
+        // The copy-in adapters of Adapters/ (never a product): each compiled against a stand-in of its library's hook
+        // point, written from the library's public documentation, and tested with a session that replays.
+        .target(name: "ReSwiftStandIn", path: "Adapters/StandIns/ReSwift"),
+        .target(name: "FluxorStandIn", path: "Adapters/StandIns/Fluxor"),
+        .target(name: "ComposableArchitectureStandIn", path: "Adapters/StandIns/ComposableArchitecture"),
+        .target(
+            name: "ReSwiftAdapter", dependencies: ["ReSwiftStandIn", "StoreKitCore", "StoreKitReplay"],
+            path: "Adapters/ReSwift", swiftSettings: [.define("STOREKIT_ADAPTER_STAND_IN")]),
+        .target(
+            name: "FluxorAdapter", dependencies: ["FluxorStandIn", "StoreKitCore", "StoreKitReplay"],
+            path: "Adapters/Fluxor", swiftSettings: [.define("STOREKIT_ADAPTER_STAND_IN")]),
+        .target(
+            name: "ComposableArchitectureAdapter",
+            dependencies: ["ComposableArchitectureStandIn", "StoreKitCore", "StoreKitReplay"], path: "Adapters/TCA",
+            swiftSettings: [.define("STOREKIT_ADAPTER_STAND_IN")]),
+        .testTarget(
+            name: "AdapterTests",
+            dependencies: [
+                "ReSwiftAdapter", "ReSwiftStandIn", "FluxorAdapter", "FluxorStandIn", "ComposableArchitectureAdapter",
+                "ComposableArchitectureStandIn", "StoreKitCore", "StoreKitReplay", "StoreKitTestFixtures",
+            ]),
         // Every Swift block of the README and docs/, compiled as a marked region of a file under Snippets/.
         .testTarget(
             name: "DocSnippetTests",
-            dependencies: ["SampleFeatures", "StoreKitCore", "StoreKitReplay", "StoreKitTesting"],
+            dependencies: [
+                "SampleFeatures", "StoreKitCore", "StoreKitReplay", "StoreKitTesting", "ReSwiftAdapter", "ReSwiftStandIn",
+                "FluxorAdapter", "FluxorStandIn", "ComposableArchitectureAdapter", "ComposableArchitectureStandIn",
+            ],
             exclude: ["Snippets/Goldens"]),
     ],
     swiftLanguageModes: [.v6]

@@ -26,6 +26,8 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     private var bufferFullRange: ClosedRange<Int>?
     /// The store's sequence number before the first action recorded: the session numbers its actions from 1.
     private var baseStoreSequence: Int?
+    /// The session's sequence number of the last action posted (queued or dropped).
+    private var lastSequence = 0
     /// Whether the session holds effect lines and the `effect` of actions (format 2).
     private let recordsEffects: Bool
     /// The names of the effects that sent queued actions; a queued action numbers its effect's name from 1.
@@ -57,7 +59,58 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
         guard endReason == nil else { return }
         let base = baseStoreSequence ?? (context.sequence - 1)
         baseStoreSequence = base
-        let sequence = context.sequence - base
+        let origin: ActionEvent.Origin
+        switch context.origin {
+        case .app: origin = .app
+        case .effect(let cause): origin = .effect(cause: cause > base ? cause - base : nil)
+        }
+        let effect = recordsEffects ? context.effect.map(effectNumber) ?? 0 : 0
+        enqueue(action, state: state, sequence: context.sequence - base, time: time, origin: origin, effect: effect)
+    }
+
+    /// Queues an action that the caller numbers by the order of its posts (an adapter's store, which has no
+    /// sequence numbers of its own), as ``post(_:state:context:time:)`` does.
+    /// - Returns: The action's sequence number in the session, or `nil` once the recorder is ending.
+    func postNext(_ action: Action, state: State, origin: ActionEvent.Origin, time: Double) -> Int? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard endReason == nil else { return nil }
+        baseStoreSequence = baseStoreSequence ?? 0
+        let sequence = lastSequence + 1
+        let cause: Int? =
+            switch origin {
+            case .app: nil
+            case .effect(let cause): cause.flatMap { (1..<sequence).contains($0) ? $0 : nil }
+            }
+        let checkedOrigin: ActionEvent.Origin = origin == .app ? .app : .effect(cause: cause)
+        enqueue(action, state: state, sequence: sequence, time: time, origin: checkedOrigin, effect: 0)
+        return sequence
+    }
+
+    /// Queues a `gap` of one action the caller could not hand over (``GapEvent/Reason/notEncodable``), numbered
+    /// as ``postNext(_:state:origin:time:)`` numbers actions, and counts it as seen and dropped.
+    /// - Returns: Its sequence number in the session, or `nil` once the recorder is ending.
+    func postSkipped(reason: GapEvent.Reason, message: String?) -> Int? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard endReason == nil else { return nil }
+        baseStoreSequence = baseStoreSequence ?? 0
+        lastSequence += 1
+        stats.actionsSeen += 1
+        stats.droppedNotEncodable += 1
+        queueBufferFullGap()
+        queue.append(
+            gap: GapEvent(firstSequence: lastSequence, lastSequence: lastSequence, reason: reason, message: message))
+        wakeWorkerIfNeeded()
+        return lastSequence
+    }
+
+    /// Queues an action numbered `sequence` in the session, or counts it as dropped when the queue is full. Call
+    /// with the lock held.
+    private func enqueue(
+        _ action: Action, state: State, sequence: Int, time: Double, origin: ActionEvent.Origin, effect: UInt16
+    ) {
+        lastSequence = sequence
         stats.actionsSeen += 1
         if budget.isFull(queuedEvents: queue.count) {
             bufferFullRange = (bufferFullRange?.lowerBound ?? sequence)...sequence
@@ -65,12 +118,6 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
             return
         }
         queueBufferFullGap()
-        let origin: ActionEvent.Origin
-        switch context.origin {
-        case .app: origin = .app
-        case .effect(let cause): origin = .effect(cause: cause > base ? cause - base : nil)
-        }
-        let effect = recordsEffects ? context.effect.map(effectNumber) ?? 0 : 0
         budget.countQueued()
         queue.append(action: action, state: state, sequence: sequence, time: time, origin: origin, effect: effect)
         wakeWorkerIfNeeded()

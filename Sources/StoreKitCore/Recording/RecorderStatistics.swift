@@ -10,6 +10,9 @@ public struct RecorderStatistics: Sendable, Hashable {
     public var droppedTransportFailed = 0
     /// Actions whose action or state could not be encoded.
     public var droppedEncodingFailed = 0
+    /// Actions an adapter could not hand over because they are not `Codable` (or not registered), each recorded
+    /// as a `gap` of reason ``GapEvent/Reason/notEncodable``.
+    public var droppedNotEncodable = 0
     /// Effect lines (`call` and `effectEnd`) delivered to the transport.
     public var effectLinesWritten = 0
     /// Effect lines not delivered: dropped because the queue was full (then the rest of their run is dropped too,
@@ -23,7 +26,9 @@ public struct RecorderStatistics: Sendable, Hashable {
     public var isFinished = false
 
     /// All actions that did not reach the transport.
-    public var dropped: Int { droppedBufferFull + droppedTransportFailed + droppedEncodingFailed }
+    public var dropped: Int {
+        droppedBufferFull + droppedTransportFailed + droppedEncodingFailed + droppedNotEncodable
+    }
 
     /// Creates empty statistics.
     public init() {}

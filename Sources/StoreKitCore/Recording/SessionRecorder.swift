@@ -28,6 +28,9 @@ import StoreKitSystem
 /// recorder.finish()
 /// ```
 ///
+/// A store the package does not own (ReSwift, Fluxor, TCA) is recorded by an adapter that creates a recorder from
+/// the store's state and hands it each action itself (``record(_:state:origin:)``, docs/adapters.md).
+///
 /// > Warning: Register one recorder on one store. Call ``finish(reason:timeout:)`` when the session is over;
 /// > a recorder that is never finished keeps its background thread and leaves the session without an `end` line.
 public final class SessionRecorder<State: Encodable & Sendable, Action: Encodable & Sendable>: Interceptor,
@@ -111,7 +114,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     /// known: an action's time is then the store's, without reading the clock again.
     private let storeClockOrigin: UInt64?
     /// What this side shares with the background thread: the queue, its memory bound and the statistics.
-    private let mailbox: RecorderMailbox<State, Action>
+    let mailbox: RecorderMailbox<State, Action>
     /// What encodes the states of a long batch on two threads, held by the background thread; `nil` where that
     /// could change the lines or cannot pay (see ``RecorderWorker``).
     package let stateEncodingPool: StateEncodingPool<State>?
@@ -177,7 +180,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
 
     /// Seconds since recording started of a moment the store stamped `uptimeNanoseconds` after its creation (read
     /// from the clock now when the store's origin is not known).
-    private func sessionTime(_ uptimeNanoseconds: UInt64) -> Double {
+    func sessionTime(_ uptimeNanoseconds: UInt64) -> Double {
         let now = storeClockOrigin.map { $0 &+ uptimeNanoseconds } ?? MonotonicClock.nanoseconds()
         return Double(now > startNanoseconds ? now - startNanoseconds : 0) / 1e9
     }

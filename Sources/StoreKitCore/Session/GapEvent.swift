@@ -8,6 +8,9 @@ public struct GapEvent: Sendable, Hashable {
         case transportFailed
         /// The action or its state could not be encoded (for example a NaN in the state).
         case encodingFailed
+        /// The action is not `Codable` (or its type is not registered), so an adapter recording a store the package
+        /// does not own skipped it; the reducer ran it, and replay picks up again from the next recorded state.
+        case notEncodable
         /// replayd stored no line for these sequence numbers: it rejected them, or the client never sent them.
         /// replayd writes such a gap itself, just before the line that came after the hole.
         case rejected

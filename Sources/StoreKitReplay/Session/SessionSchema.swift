@@ -223,6 +223,7 @@ public enum SessionSchema {
             "bufferFull",
             "transportFailed",
             "encodingFailed",
+            "notEncodable",
             "rejected"
           ]
         },
