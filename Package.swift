@@ -101,7 +101,7 @@ var package = Package(
             dependencies: [
                 "ReplayDaemon", "StoreKitCore", "StoreKitJSON", "StoreKitSystem", "StoreKitTestFixtures", "SampleSupport",
             ]),
-        .testTarget(name: "ReplayCLIEndToEndTests", dependencies: ["replay-cli", "sample-replay-host"], exclude: ["Help"]),
+        .testTarget(name: "ReplayCLIEndToEndTests", dependencies: ["replay-cli", "sample-replay-host", "sample-app"], exclude: ["Help"]),
         .testTarget(
             name: "ReplaydEndToEndTests",
             dependencies: [
