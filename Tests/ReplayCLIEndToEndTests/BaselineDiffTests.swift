@@ -40,37 +40,7 @@ import Testing
                   the current code and the baseline <1> "Rehearsals move on" disagree here, whatever the recording says
 
                   state after step 68 (- baseline <1>, + current)
-                    {
-                      "path": {
-                        "entries": [
-                          ... (1 unchanged)
-                          {
-                            "element": {
-                              "rehearsal": {
-                                "_0": {
-                                  ... (1 unchanged)
-                                  "elapsedInSong": [
-                                    0,
-                  -                 0
-                  +                 6000000000000000000
-                                  ],
-                                  ... (4 unchanged)
-                  -               "songIndex": 1,
-                  +               "songIndex": 0,
-                                  ... (2 unchanged)
-                                }
-                              }
-                            },
-                            "id": 2
-                          }
-                        ],
-                        "nextID": 3
-                      },
-                      ... (1 unchanged)
-                    }
-                  2 differences:
-                    path.entries[id: 2].element.rehearsal.elapsedInSong[1]  0 -> 6000000000000000000
-                    path.entries[id: 2].element.rehearsal.songIndex  1 -> 0
+                \(RehearsalAdvanceDiff.text)
                 replayed through <host> (commit <2>)
                 baseline replayed through <host> (commit <1>)
 

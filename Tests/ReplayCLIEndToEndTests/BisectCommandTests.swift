@@ -51,37 +51,7 @@ import Testing
               <5> replays it otherwise than good <1> "Commit 1"; the commit before it, <4>, replays it as good does
 
               state after step 68 (- good <1>, + <5>)
-                {
-                  "path": {
-                    "entries": [
-                      ... (1 unchanged)
-                      {
-                        "element": {
-                          "rehearsal": {
-                            "_0": {
-                              ... (1 unchanged)
-                              "elapsedInSong": [
-                                0,
-              -                 0
-              +                 6000000000000000000
-                              ],
-                              ... (4 unchanged)
-              -               "songIndex": 1,
-              +               "songIndex": 0,
-                              ... (2 unchanged)
-                            }
-                          }
-                        },
-                        "id": 2
-                      }
-                    ],
-                    "nextID": 3
-                  },
-                  ... (1 unchanged)
-                }
-              2 differences:
-                path.entries[id: 2].element.rehearsal.elapsedInSong[1]  0 -> 6000000000000000000
-                path.entries[id: 2].element.rehearsal.songIndex  1 -> 0
+            \#(RehearsalAdvanceDiff.text)
 
             tested 4 of 7 commits after good <1> "Commit 1":
               <8> "Commit 8": changed at step 68 (path.element.rehearsal.timerTick)
@@ -163,37 +133,7 @@ import Testing
               <5> replays it otherwise than good <1> "Commit 1"; the commit before it, <4>, replays it as good does
 
               state after step 68 (- good <1>, + <5>)
-                {
-                  "path": {
-                    "entries": [
-                      ... (1 unchanged)
-                      {
-                        "element": {
-                          "rehearsal": {
-                            "_0": {
-                              ... (1 unchanged)
-                              "elapsedInSong": [
-                                0,
-              -                 0
-              +                 6000000000000000000
-                              ],
-                              ... (4 unchanged)
-              -               "songIndex": 1,
-              +               "songIndex": 0,
-                              ... (2 unchanged)
-                            }
-                          }
-                        },
-                        "id": 2
-                      }
-                    ],
-                    "nextID": 3
-                  },
-                  ... (1 unchanged)
-                }
-              2 differences:
-                path.entries[id: 2].element.rehearsal.elapsedInSong[1]  0 -> 6000000000000000000
-                path.entries[id: 2].element.rehearsal.songIndex  1 -> 0
+            \#(RehearsalAdvanceDiff.text)
 
             tested 4 of 7 commits after good <1> "Commit 1":
               <8> "Commit 8": changed at step 68 (path.element.rehearsal.timerTick)
