@@ -232,4 +232,24 @@ import Testing
         #expect(sessions.map { $0["verdict"] as? String } == ["changed", "error"])
         #expect((sessions[1]["error"] as? String)?.contains("its header names none") == true)
     }
+
+    @Test func theIdentityKeysOfReplayJSONNameTheElementsOfBothVersions() async throws {
+        // Given a todo list identified by toDoID, whose second commit inserts a new todo first
+        let repository = try VersionedRepository.make([
+            .init(subject: "Todos"), .init(subject: "Newest first", regression: "todo-insert"),
+        ])
+        defer { repository.remove() }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try Data(#"{"host": "sh host.sh", "build": "sh build.sh", "identity": {"todos": "toDoID"}}"#.utf8)
+            .write(to: repository.root.appendingPathComponent(".replay.json"))
+        let session = try IdentityKeyTests.toDoSession(in: scratch)
+
+        // When diff compares the two versions
+        let outcome = try await CLI.run(["diff", "--baseline", "HEAD~1", session], directory: repository.root)
+
+        // Then the new todo is one that moved, named by its toDoID, not six changed fields
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("  1 difference: todos[id: t3]  moved from 2 to 0\n"), "\(outcome.stdout)")
+    }
 }

@@ -41,7 +41,7 @@ enum BisectCommand: Command {
             good: goodRevision, bad: parsed.value(of: bad) ?? "HEAD", in: try BaselineHost.Repository(of: host))
         let result = try Bisection(
             session: session, range: range, host: host, timeout: Double(parsed.value(ofDefaulted: SharedOptions.timeout)),
-            ignoring: ignoring, terminal: context.terminal
+            ignoring: ignoring, identity: try ConfiguredIdentity.resolve(context).keys, terminal: context.terminal
         ).run()
         context.terminal.present(result, json: parsed.isSet(SharedOptions.json))
         return result.exitStatus

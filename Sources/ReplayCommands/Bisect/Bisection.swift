@@ -20,6 +20,8 @@ struct Bisection {
     var timeout: Double
     /// The places whose values do not count.
     var ignoring: [JSONPathPattern]
+    /// The members that identify the elements of arrays where it is not `id` (`.replay.json`'s `"identity"`).
+    var identity: [IdentityKey]
     /// Where progress goes.
     var terminal: Terminal
 
@@ -105,7 +107,7 @@ struct Bisection {
         let pair = ReplayPair(
             first: ReplayPair.Side(name: "good \(good.shortCommit)", client: ReplayHostClient(host: good.host, timeout: timeout)),
             second: ReplayPair.Side(name: commit.shortCommit, client: ReplayHostClient(host: tested.host, timeout: timeout)),
-            ignoring: ignoring)
+            ignoring: ignoring, identity: identity)
         terminal.progress("replaying \(session.displayName) through good \(good.shortCommit) and \(commit.shortCommit)...")
         defer { terminal.endProgress() }
         let comparison: ReplayPair.Comparison

@@ -104,10 +104,12 @@ enum CheckCommand: Command {
         let done = Locked(0)
         let terminal = context.terminal
         let toCompare = pairs
+        let identityKeys = try ConfiguredIdentity.resolve(context).keys
         let compared = madeInParallel(count: toCompare.count, jobs: max(1, jobs / 2)) { position in
             let (index, baseline) = toCompare[position]
             let pair = BaselineComparison.pair(
-                baseline: baseline.host, current: hostOptions.host, timeout: hostOptions.timeout, ignoring: ignoring)
+                baseline: baseline.host, current: hostOptions.host, timeout: hostOptions.timeout, ignoring: ignoring,
+                identity: identityKeys)
             let finding: SessionCheck.Finding
             do throws(CLIError) {
                 finding = .comparedWithBaseline(

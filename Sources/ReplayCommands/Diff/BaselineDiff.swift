@@ -24,7 +24,8 @@ struct BaselineDiff {
         let baseline = try baselines.baseline(revision)
         context.terminal.progress("replaying \(session.displayName) through the baseline \(baseline.host.shortCommit) and the current code...")
         let pair = BaselineComparison.pair(
-            baseline: baseline.host, current: hostOptions.host, timeout: hostOptions.timeout, ignoring: ignoring)
+            baseline: baseline.host, current: hostOptions.host, timeout: hostOptions.timeout, ignoring: ignoring,
+            identity: try ConfiguredIdentity.resolve(context).keys)
         let compared = try pair.compare(session, stopsDisagree: true)
         context.terminal.endProgress()
         let result = BaselineDiff(

@@ -20,12 +20,15 @@ protocol CandidateReplaying {
 struct HostCandidateReplayer: CandidateReplaying {
     /// The host to run.
     var host: HostCommand
+    /// The members that identify the elements of arrays in its reports' diffs, where it is not `id`.
+    var identity: [IdentityKey] = []
 
     func states(of session: SessionInput, timeout: Double) throws(CLIError) -> ReplayHostClient.Exchange {
         try ReplayHostClient(host: host, timeout: timeout).exchange(ReplayHostRequest(command: .states), session: session)
     }
 
     func check(_ session: SessionInput, ignoring: [JSONPathPattern], timeout: Double) throws(CLIError) -> ReplayHostClient.Outcome {
-        try ReplayHostClient(host: host, timeout: timeout).check(session, ReplayHostClient.Checking(ignoring: ignoring), progressOn: nil)
+        try ReplayHostClient(host: host, timeout: timeout)
+            .check(session, ReplayHostClient.Checking(ignoring: ignoring, identity: identity), progressOn: nil)
     }
 }

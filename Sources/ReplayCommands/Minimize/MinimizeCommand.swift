@@ -43,6 +43,7 @@ enum MinimizeCommand: Command {
         let seconds = parsed.value(ofDefaulted: timeBound)
         let deadline = Date(timeIntervalSinceNow: Double(seconds))
         let ignoring = try IgnoredPaths.resolve(parsed, context: context)
+        let identityKeys = try ConfiguredIdentity.resolve(context).keys
         let session = try SessionInput(parsed.positionals[0])
         defer { session.cleanUp() }
         let revision = try baselineRevision(parsed, session: session)?.revision(for: session)
@@ -54,9 +55,9 @@ enum MinimizeCommand: Command {
         let against = baseline.map { " against the baseline \($0.host.shortCommit)" } ?? ""
         context.terminal.err("minimizing \(session.displayName)\(against) within \(seconds) s (--timeout)")
         let outcome = try SessionMinimizer(
-            replayer: HostCandidateReplayer(host: host),
+            replayer: HostCandidateReplayer(host: host, identity: identityKeys),
             baseline: baseline.map {
-                SessionMinimizer.Baseline(replayer: HostCandidateReplayer(host: $0.host.host), commit: $0.host.commit, title: $0.host.title)
+                SessionMinimizer.Baseline(replayer: HostCandidateReplayer(host: $0.host.host, identity: identityKeys), commit: $0.host.commit, title: $0.host.title)
             },
             deadline: deadline, hostTimeout: Double(max(seconds, 30)), terminal: context.terminal, ignoring: ignoring
         ).minimize(session)

@@ -13,12 +13,14 @@ struct BaselineComparison {
     var comparison: ReplayPair.Comparison
 
     /// The side names the replays carry in messages: `-` the baseline, `+` the current code.
-    static func pair(baseline: BaselineHost, current: HostCommand, timeout: Double, ignoring: [JSONPathPattern]) -> ReplayPair {
+    static func pair(
+        baseline: BaselineHost, current: HostCommand, timeout: Double, ignoring: [JSONPathPattern], identity: [IdentityKey]
+    ) -> ReplayPair {
         ReplayPair(
             first: ReplayPair.Side(
                 name: "baseline \(baseline.shortCommit)", client: ReplayHostClient(host: baseline.host, timeout: timeout)),
             second: ReplayPair.Side(name: "current", client: ReplayHostClient(host: current, timeout: timeout)),
-            ignoring: ignoring)
+            ignoring: ignoring, identity: identity)
     }
 
     /// `same` or `changed`.

@@ -37,6 +37,8 @@ struct ReplayPair {
     var second: Side
     /// The places whose values do not count.
     var ignoring: [JSONPathPattern] = []
+    /// The members that identify the elements of arrays where it is not `id` (`.replay.json`'s `"identity"`).
+    var identity: [IdentityKey] = []
 
     /// Replays `session` on both sides and compares them.
     /// - Parameter stopsDisagree: Whether a host that stops on one side and not the other (or at another step) is a
@@ -54,7 +56,9 @@ struct ReplayPair {
             return Comparison(
                 actionCount: actionCount, effectRuns: 0,
                 disagreement: disagreement(
-                    at: left.step, name: left.name, .state(StateDiff(from: left.state, to: compared)), actionCount))
+                    at: left.step, name: left.name,
+                    .state(StateDiff(from: left.state, to: compared, typeNotes: identity.noting([left.state, compared], in: EncodedTypeNotes()))),
+                    actionCount))
         }
         if firstReplayed.stop != nil || secondReplayed.stop != nil {
             let firstStep = firstReplayed.stop?.lastStep?.step
@@ -108,7 +112,7 @@ struct ReplayPair {
     /// The report of checking `session` on `side`, every divergence found, so that the effect runs after a state's
     /// divergence from the recording are compared too.
     private func report(of session: SessionInput, _ side: Side) throws(CLIError) -> ReplayReport {
-        try side.client.check(session, ReplayHostClient.Checking(findAll: true, ignoring: ignoring), progressOn: nil).report
+        try side.client.check(session, ReplayHostClient.Checking(findAll: true, ignoring: ignoring, identity: identity), progressOn: nil).report
     }
 
     /// `work` done for the first side on another thread and for the second on this one.
