@@ -82,7 +82,7 @@ public final class TestStore<State: Codable & Equatable & Sendable, Action: Coda
     ///   - action: The action.
     ///   - update: Mutates the previous state into the expected one; omit it only when the state must not change
     ///     (or, non-exhaustively, when the test does not care).
-    nonisolated(nonsending) public func send(
+    public func send(
         _ action: Action, assert update: ((inout State) -> Void)? = nil,
         fileID: StaticString = #fileID, file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
@@ -115,7 +115,7 @@ public final class TestStore<State: Codable & Equatable & Sendable, Action: Coda
     ///   - expected: The action.
     ///   - timeout: How long to wait; ``receiveTimeout`` when nil.
     ///   - update: Mutates the previous state into the expected one.
-    nonisolated(nonsending) public func receive(
+    public func receive(
         _ expected: Action, timeout: Duration? = nil, assert update: ((inout State) -> Void)? = nil,
         fileID: StaticString = #fileID, file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
@@ -130,7 +130,7 @@ public final class TestStore<State: Codable & Equatable & Sendable, Action: Coda
     ///   - casePath: The case's constructor (`Action.scorePosted`, `Action.path`).
     ///   - timeout: How long to wait; ``receiveTimeout`` when nil.
     ///   - update: Mutates the previous state into the expected one.
-    nonisolated(nonsending) public func receive<Payload>(
+    public func receive<Payload>(
         _ casePath: @escaping (Payload) -> Action, timeout: Duration? = nil,
         assert update: ((inout State) -> Void)? = nil,
         fileID: StaticString = #fileID, file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
@@ -147,7 +147,7 @@ public final class TestStore<State: Codable & Equatable & Sendable, Action: Coda
     ///   - predicate: Whether an action is the one expected.
     ///   - timeout: How long to wait; ``receiveTimeout`` when nil.
     ///   - update: Mutates the previous state into the expected one.
-    nonisolated(nonsending) public func receive(
+    public func receive(
         where predicate: @escaping (Action) -> Bool, timeout: Duration? = nil,
         assert update: ((inout State) -> Void)? = nil,
         fileID: StaticString = #fileID, file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
@@ -162,7 +162,7 @@ public final class TestStore<State: Codable & Equatable & Sendable, Action: Coda
     /// - Parameters:
     ///   - action: The action.
     ///   - update: Mutates the previous state into the expected one.
-    nonisolated(nonsending) public func send<Registry, Wrapped: Codable & Sendable>(
+    public func send<Registry, Wrapped: Codable & Sendable>(
         _ action: Wrapped, assert update: ((inout State) -> Void)? = nil,
         fileID: StaticString = #fileID, file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async where Action == RegisteredAction<Registry> {
@@ -175,7 +175,7 @@ public final class TestStore<State: Codable & Equatable & Sendable, Action: Coda
     ///   - expected: The action.
     ///   - timeout: How long to wait; ``receiveTimeout`` when nil.
     ///   - update: Mutates the previous state into the expected one.
-    nonisolated(nonsending) public func receive<Registry, Wrapped: Codable & Sendable>(
+    public func receive<Registry, Wrapped: Codable & Sendable>(
         _ expected: Wrapped, timeout: Duration? = nil, assert update: ((inout State) -> Void)? = nil,
         fileID: StaticString = #fileID, file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async where Action == RegisteredAction<Registry> {
@@ -191,7 +191,7 @@ public final class TestStore<State: Codable & Equatable & Sendable, Action: Coda
     ///   - type: The action type.
     ///   - timeout: How long to wait; ``receiveTimeout`` when nil.
     ///   - update: Mutates the previous state into the expected one.
-    nonisolated(nonsending) public func receive<Registry, Wrapped>(
+    public func receive<Registry, Wrapped>(
         _ type: Wrapped.Type, timeout: Duration? = nil, assert update: ((inout State) -> Void)? = nil,
         fileID: StaticString = #fileID, file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async where Action == RegisteredAction<Registry> {
@@ -208,7 +208,7 @@ public final class TestStore<State: Codable & Equatable & Sendable, Action: Coda
     ///   - predicate: Whether an action of that type is the one expected.
     ///   - timeout: How long to wait; ``receiveTimeout`` when nil.
     ///   - update: Mutates the previous state into the expected one.
-    nonisolated(nonsending) public func receive<Registry, Wrapped>(
+    public func receive<Registry, Wrapped>(
         _ type: Wrapped.Type, where predicate: @escaping (Wrapped) -> Bool, timeout: Duration? = nil,
         assert update: ((inout State) -> Void)? = nil,
         fileID: StaticString = #fileID, file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
@@ -248,7 +248,7 @@ public final class TestStore<State: Codable & Equatable & Sendable, Action: Coda
     /// Waits for running effects, at most `timeout`, and fails naming each effect still running (its name, and the
     /// step and action that started it; they are then cancelled), and, when exhaustive, for every effect action
     /// that was never received.
-    nonisolated(nonsending) public func finish(
+    public func finish(
         timeout: Duration = .seconds(5),
         fileID: StaticString = #fileID, file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
@@ -279,7 +279,7 @@ public final class TestStore<State: Codable & Equatable & Sendable, Action: Coda
         }
     }
 
-    nonisolated(nonsending) private func receive(
+    private func receive(
         _ expected: String, timeout: Duration?, matching: (Action) -> Bool, _ update: ((inout State) -> Void)?,
         _ site: CallSite
     ) async {
