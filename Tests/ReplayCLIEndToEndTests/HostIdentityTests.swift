@@ -17,17 +17,7 @@ import Testing
 
     @discardableResult
     private func git(_ arguments: [String], in scratch: Scratch) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "-C", scratch.path, "-c", "user.name=Test", "-c", "user.email=test@example.com"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "git \(arguments)")
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        try VersionedRepository.git(arguments, in: scratch.url)
     }
 
     @Test func theTextReportEndsWithTheHostAndItsBuildTime() async throws {

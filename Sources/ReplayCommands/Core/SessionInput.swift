@@ -59,6 +59,22 @@ struct SessionInput {
         }
     }
 
+    /// The session's header line, read strictly; the rest of the file is not read.
+    func header() throws(CLIError) -> SessionHeader {
+        do {
+            guard case .header(let header)? = try SessionReader(path: path).next() else {
+                throw CLIError(.session, "the session has no header line", file: displayName, line: 1)
+            }
+            return header
+        } catch let error as CLIError {
+            throw error
+        } catch let error as SessionReadError {
+            throw CLIError(error, in: self)
+        } catch {
+            throw CLIError(.session, "\(error)", file: displayName)
+        }
+    }
+
     /// Removes the temporary copy of standard input, if any.
     func cleanUp() {
         if temporary { try? FileManager.default.removeItem(atPath: path) }

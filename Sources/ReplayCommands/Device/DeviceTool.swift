@@ -11,6 +11,6 @@ protocol DeviceTool {
 struct DeviceToolRun: Equatable {
     /// Whether it exited with status 0.
     var succeeded: Bool
-    /// What it printed, standard output and standard error together, trimmed.
+    /// What it printed, standard output then standard error, trimmed.
     var output: String
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The real ``DeviceTool``: `/usr/bin/xcrun`, started directly with its arguments, with no terminal for input.
+/// The real ``DeviceTool``: `/usr/bin/xcrun` with its arguments, through ``ChildProcess``.
 struct Xcrun: DeviceTool {
     /// Whether this system can have `xcrun devicectl` at all: macOS only.
     #if os(macOS)
@@ -10,23 +10,8 @@ struct Xcrun: DeviceTool {
     #endif
 
     func run(_ arguments: [String]) -> DeviceToolRun? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xcrun")
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        // One pipe for both streams, read to its end before the wait, so that neither can fill while unread.
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        do {
-            try process.run()
-        } catch {
-            return nil
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        guard let run = ChildProcess.run("/usr/bin/xcrun", arguments) else { return nil }
         return DeviceToolRun(
-            succeeded: process.terminationReason == .exit && process.terminationStatus == 0,
-            output: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            succeeded: run.succeeded, output: (run.output + run.error).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }

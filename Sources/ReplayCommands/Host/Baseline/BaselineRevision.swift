@@ -44,20 +44,7 @@ enum BaselineRevision: Equatable {
     /// The commit `session`'s header names (`app.commit`); `nil` when it names none.
     /// - Throws: ``CLIError`` when the header cannot be read.
     static func recordedCommit(of session: SessionInput) throws(CLIError) -> String? {
-        let header: SessionHeader
-        do {
-            let reader = try SessionReader(path: session.path)
-            guard case .header(let read)? = try reader.next() else {
-                throw CLIError(.session, "the session has no header line", file: session.displayName, line: 1)
-            }
-            header = read
-        } catch let error as CLIError {
-            throw error
-        } catch let error as SessionReadError {
-            throw CLIError(error, in: session)
-        } catch {
-            throw CLIError(.session, "\(error)", file: session.displayName)
-        }
-        return header.app.commit.isEmpty ? nil : header.app.commit
+        let commit = try session.header().app.commit
+        return commit.isEmpty ? nil : commit
     }
 }

@@ -1,9 +1,8 @@
 import Foundation
 import StoreKitReplay
-import StoreKitSystem
 
-/// The one way `replay-cli` runs git: `git -C <directory> <arguments>` with no terminal and no pager, its output
-/// read whole, and a failure reported with the command and what git said.
+/// The one way `replay-cli` runs git: `git -C <directory> <arguments>` through ``ChildProcess``, with no terminal
+/// and no pager, and a failure reported with the command and what git said.
 struct Git {
     /// The folder git runs in (`-C`).
     var directory: String
@@ -20,40 +19,13 @@ struct Git {
 
     /// Runs git with `arguments`; `nil` when git cannot be started.
     func result(_ arguments: [String]) -> Result? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "-C", directory] + arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["GIT_TERMINAL_PROMPT"] = "0"
-        environment["GIT_PAGER"] = "cat"
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        do {
-            try process.run()
-        } catch {
-            return nil
-        }
-        // Standard error is read beside standard output so that neither pipe fills while the other is read.
-        let errorText = Locked(Data())
-        let errorRead = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            let data = error.fileHandleForReading.readDataToEndOfFile()
-            errorText.withLock { $0 = data }
-            errorRead.signal()
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        errorRead.wait()
-        process.waitUntilExit()
-        var text = String(decoding: data, as: UTF8.self)
-        if text.hasSuffix("\n") { text.removeLast() }
-        return Result(
-            output: text,
-            error: String(decoding: errorText.withLock { $0 }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines),
-            succeeded: process.terminationReason == .exit && process.terminationStatus == 0)
+        guard
+            let run = ChildProcess.run(
+                "/usr/bin/env", ["git", "-C", directory] + arguments, environment: ["GIT_TERMINAL_PROMPT": "0", "GIT_PAGER": "cat"])
+        else { return nil }
+        var output = run.output
+        if output.hasSuffix("\n") { output.removeLast() }
+        return Result(output: output, error: run.error.trimmingCharacters(in: .whitespacesAndNewlines), succeeded: run.succeeded)
     }
 
     /// The output of git with `arguments`; `nil` when it fails.

@@ -6,7 +6,8 @@ import StoreKitSystem
 
 /// Two replays of one session, by two versions of the code or by one host in two environments, compared with each
 /// other rather than with the recording: the state after each step as canonical JSON (the places `ignoring` names
-/// left out), then what each rerun effect did against the recorded inputs. The two replays run side by side.
+/// left out), then what each rerun effect did against the recorded inputs (for a session whose header lists replayable
+/// effects). The two replays run side by side.
 ///
 /// States are compared first, step by step, so the first disagreement is the first step whose state differs, or
 /// whose replay one host did not get past; when the states agree everywhere and the session's effects were rerun,
@@ -72,6 +73,11 @@ struct ReplayPair {
                 actionCount: actionCount, effectRuns: 0,
                 disagreement: disagreement(
                     at: step, name: stopped.lastStep?.name ?? "", .stop(first: firstError, second: secondError), actionCount))
+        }
+        // Effects are rerun only for a session whose header lists replayable ones; without any, the reports could
+        // only agree.
+        guard try !session.header().effects.isEmpty else {
+            return Comparison(actionCount: actionCount, effectRuns: 0, disagreement: nil)
         }
         let (firstReport, secondReport) = try both { side throws(CLIError) in try report(of: session, side) }
         let runs = max(firstReport.effects.runsReplayed, secondReport.effects.runsReplayed)
