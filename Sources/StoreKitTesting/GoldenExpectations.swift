@@ -1,7 +1,8 @@
 import StoreKitCore
 import StoreKitReplay
 
-/// Replays the golden session at `path` as ``assertReplayMatches(session:stores:ignoring:record:artifacts:filePath:)``
+/// Replays the golden session at `path` as
+/// ``assertReplayMatches(session:stores:ignoring:identity:record:artifacts:filePath:)``
 /// does, and reports a failure at the caller's file and line instead of throwing: an XCTest failure, or a Swift
 /// Testing issue, whichever framework runs the test.
 ///
@@ -18,6 +19,9 @@ import StoreKitReplay
 ///   - path: The golden session file: absolute, or relative to the folder of the calling test file.
 ///   - stores: The replayable stores; the session's header names which one replays it.
 ///   - ignoring: Path patterns whose values do not count (`*` any member, `[*]` any element).
+///   - identity: Which member identifies the elements of the arrays each path pattern names, where it is not `id`
+///     (`["todos": "toDoID"]`), as ``assertReplayMatches(session:stores:ignoring:identity:record:artifacts:filePath:)``
+///     takes it.
 ///   - record: The record mode; `nil` uses ``GoldenRecordMode/fromEnvironment(_:)``.
 ///   - artifacts: The folder a failure writes its artifacts into; `nil` uses
 ///     ``GoldenArtifacts/directory(forTestFile:environment:)``.
@@ -29,14 +33,15 @@ import StoreKitReplay
 /// - Returns: The replay report when the golden matched, `nil` after reporting a failure.
 @discardableResult
 public func expectReplayMatches(
-    session path: String, stores: [ReplayableStore], ignoring: [String] = [], record: GoldenRecordMode? = nil,
-    artifacts: String? = nil, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-    line: UInt = #line, column: UInt = #column,
+    session path: String, stores: [ReplayableStore], ignoring: [String] = [], identity: [String: String] = [:],
+    record: GoldenRecordMode? = nil, artifacts: String? = nil, fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
     reportFailure: @Sendable (TestFailure) -> Void = TestFailure.reportToTestFramework
 ) -> ReplayReport? {
     do {
         return try assertReplayMatches(
-            session: path, stores: stores, ignoring: ignoring, record: record, artifacts: artifacts, filePath: filePath)
+            session: path, stores: stores, ignoring: ignoring, identity: identity, record: record, artifacts: artifacts,
+            filePath: filePath)
     } catch {
         reportFailure(
             TestFailure(message: error.description, fileID: fileID, filePath: filePath, line: line, column: column))

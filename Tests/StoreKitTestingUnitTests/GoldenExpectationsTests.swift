@@ -34,6 +34,22 @@ import XCTest
         #expect(report?.verdict == .match)
         #expect(failures.failures.isEmpty)
     }
+
+    @Test func expectReplayMatchesTakesIdentityKeysAsTheThrowingFormDoes() throws {
+        let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("samples/sessions/counter-basic.jsonl").path
+        let failures = FailureCollector()
+
+        // When the identity keys hold a pattern that does not parse
+        let report = expectReplayMatches(
+            session: golden, stores: SampleStores.all, identity: ["todos[": "toDoID"], record: .never,
+            reportFailure: failures.report)
+
+        // Then the failure says so, as assertReplayMatches would throw it
+        #expect(report == nil)
+        let failure = try #require(failures.failures.first)
+        #expect(failure.message.hasPrefix("identity: "), "\(failure.message)")
+    }
 }
 
 /// Under XCTest a golden failure lands on the test's file and line, not at `<EXPR>:0` as a thrown error does.
