@@ -37,6 +37,33 @@ import Testing
                 """)
     }
 
+    @Test func aGapOfOneStepSaysWhyInTheRecordersWordsWithItsLineBreaksEscaped() async throws {
+        // Given a session whose step 4 is an action an adapter could not encode, its message holding a line break
+        var lines = Array(TodosWithGap.lines.prefix(4))
+        lines.append(
+            #"{"count":1,"from":4,"kind":"gap","message":"'ShowAlert' was not recorded:\n     5  forged","reason":"notEncodable","to":4}"#)
+        lines.append(#"{"actions":4,"dropped":1,"kind":"end","reason":"finished","time":0.8}"#)
+        let path = "/tmp/skr-look-\(UUID().uuidString.prefix(8)).jsonl"
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        // When it is logged
+        let outcome = try await CLI.run(["log", path])
+
+        // Then the gap names its one step and the recorder's message, on one line
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(
+            outcome.stdout == #"""
+                \#(Self.header)
+                     1     0.100s  app              1 change     addTodo
+                     2     0.200s  app              1 change     addTodo
+                     3     0.300s  app              1 change     todo.toggleCompleted
+                     - gap: step 4 lost (notEncodable: 'ShowAlert' was not recorded:\n     5  forged)
+                     - end: finished after 0.800 s, 4 actions, 1 dropped
+
+                """#)
+    }
+
     @Test func pathKeepsTheStepsThatChangedItAndFullDumpsOnlyThoseChanges() async throws {
         // Given the session
         let path = try TodosWithGap.write()

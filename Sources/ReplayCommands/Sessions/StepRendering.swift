@@ -55,9 +55,15 @@ enum StepRendering {
         return lines
     }
 
-    /// `     - gap: steps 40-52 lost (bufferFull)`, and `then` after it when given.
+    /// `     - gap: steps 40-52 lost (bufferFull)`, or `step 4 lost (notEncodable: 'ShowAlert' was not recorded: it
+    /// is not Codable)` with the recorder's message (its controls and line breaks escaped: it is the session's
+    /// text), and `then` after it when given.
     static func gap(_ gap: GapEvent, then note: String? = nil) -> String {
-        "     - gap: steps \(gap.firstSequence)-\(gap.lastSequence) lost (\(gap.reason.rawValue))" + (note.map { ": " + $0 } ?? "")
+        let steps =
+            gap.firstSequence == gap.lastSequence
+            ? "step \(gap.firstSequence)" : "steps \(gap.firstSequence)-\(gap.lastSequence)"
+        let why = gap.reason.rawValue + (gap.message.map { ": " + $0.escapingControls() } ?? "")
+        return "     - gap: \(steps) lost (\(why))" + (note.map { ": " + $0 } ?? "")
     }
 }
 
