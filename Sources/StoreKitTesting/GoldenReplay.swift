@@ -46,7 +46,8 @@ import StoreKitReplay
 ///   - stores: The replayable stores; the session's header names which one replays it.
 ///   - ignoring: Path patterns whose values do not count (`*` any member, `[*]` any element).
 ///   - identity: Which member identifies the elements of the arrays each path pattern names, where it is not `id`
-///     (`["todos": "toDoID"]`): a divergence's diff matches them by it (see ``IdentityKey``).
+///     (`["todos": "toDoID"]`): a divergence's diff matches them by it (see ``IdentityKey``). It wins over the
+///     member found to hold the stored id of `Identifiable` elements, which needs no key.
 ///   - record: The record mode; `nil` uses ``GoldenRecordMode/fromEnvironment(_:)``.
 ///   - artifacts: The folder a failure writes its artifacts into; `nil` uses
 ///     ``GoldenArtifacts/directory(forTestFile:environment:)``.

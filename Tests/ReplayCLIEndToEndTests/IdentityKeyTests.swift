@@ -3,7 +3,8 @@ import Testing
 
 /// `.replay.json`'s `"identity"` names the member that identifies the elements of an array (ReSwift's `toDoID`):
 /// `diff` through a host, `check` and `diff --states` match those elements by it, and a pattern that names no array
-/// in the states compared is a warning.
+/// in the states compared is a warning. Through a host, the member of an `Identifiable` element's id is found
+/// without it.
 @Suite struct IdentityKeyTests {
     /// A session of the ReSwift-style todo list (`todo-list` in the samples' host): two todos, a third added at the
     /// end, then the first one done.
@@ -38,10 +39,11 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
 
-        // Given a todo list whose reducer now inserts a new todo first, and no identity for its todos
+        // Given a todo list whose reducer now inserts a new todo first, and no identity for its todos: the host
+        // finds that ToDo's `id` is `toDoID`
         let before = try await diffWithWrongInsert(in: scratch)
         #expect(before.status == 1, "\(before.stderr)")
-        #expect(before.stdout.contains("6 differences:"), "\(before.stdout)")
+        #expect(before.stdout.contains("1 difference: todos[id: t3]  moved from 2 to 0"), "\(before.stdout)")
 
         // When .replay.json says the todos are identified by toDoID
         try scratch.write(".replay.json", #"{"identity": {"todos": "toDoID"}}"#)
@@ -85,7 +87,7 @@ import Testing
         let outcome = try await diffWithWrongInsert(in: scratch)
 
         #expect(outcome.status == 1)
-        #expect(outcome.stdout.contains("6 differences:"), "\(outcome.stdout)")
+        #expect(outcome.stdout.contains("1 difference: todos[id: t3]  moved from 2 to 0"), "\(outcome.stdout)")
         #expect(
             outcome.stderr
                 == "warning: \(file): identity 'todoz' names no array in the states compared; no element was matched by 'toDoID' there\n")

@@ -1,4 +1,5 @@
 import Foundation
+import SampleReplayStores
 import StoreKitCore
 import StoreKitTesting
 import Testing
@@ -248,6 +249,24 @@ private enum Stopwatch {
             failures.failures.map { $0.message.split(separator: "\n").last.map(String.init) ?? "" } == [
                 "1 difference: startedAt  2026-11-18T11:06:41.000Z -> 2026-11-18T11:06:40.000Z",
                 "1 difference: elapsed  1.5 s -> 1 s",
+            ])
+    }
+}
+
+@Suite struct TestStoreIdentityTests {
+    @Test func aWrongInsertIsOneMovedTodoWithoutAnyKey() async {
+        // Given a todo list whose reducer inserts a new todo first, identified by `toDoID` through `Identifiable`
+        let failures = FailureCollector()
+        let initial = ToDoList.State(todos: [ToDoList.ToDo(toDoID: "t1", title: "Milk"), ToDoList.ToDo(toDoID: "t2", title: "Eggs")])
+        let store = TestStore(initialState: initial, reducer: ToDoList.reducerInsertingFirst, reportFailure: failures.report)
+
+        // When the test asserts it is added last
+        await store.send(.add(toDoID: "t3", title: "Tea")) { $0.todos.append(ToDoList.ToDo(toDoID: "t3", title: "Tea")) }
+
+        // Then the failure is the one todo that moved, not six field changes
+        #expect(
+            failures.failures.map { $0.message.split(separator: "\n").last.map(String.init) ?? "" } == [
+                "1 difference: todos[id: t3]  moved from 2 to 0"
             ])
     }
 }

@@ -1,8 +1,9 @@
 import StoreKitCore
 import StoreKitReplay
 
-/// A todo list as ReSwift's todo example holds it: each todo identified by `toDoID`, not `id`, so that only
-/// `.replay.json`'s `"identity": {"todos": "toDoID"}` tells a diff to match its todos by it.
+/// A todo list as ReSwift's todo example holds it: each todo identified by `toDoID`, not `id`. A replay through the
+/// host finds that `ToDo`'s `id` is `toDoID` and matches the todos by it; a comparison of recorded files alone needs
+/// `.replay.json`'s `"identity": {"todos": "toDoID"}`.
 public enum ToDoList {
     /// The id sessions of this store carry.
     public static let storeID = "todo-list"

@@ -100,7 +100,7 @@ extension CanonicalByteWriter {
         mutating func encode(_ value: UInt16) throws { try beginElement(); writer.writeInteger(Int64(value)) }
         mutating func encode(_ value: UInt32) throws { try beginElement(); writer.writeInteger(Int64(value)) }
         mutating func encode(_ value: UInt64) throws { try beginElement(); writer.writeUnsigned(value) }
-        mutating func encode<T: Encodable>(_ value: T) throws { try beginElement(); try writer.writeValue(value) }
+        mutating func encode<T: Encodable>(_ value: T) throws { try beginElement(); try writer.writeElement(value) }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
             count += 1

@@ -4,7 +4,8 @@ extension CanonicalByteWriter {
     /// next state) costs a few lookups instead of building its path and hashing it into ``EncodedTypeNotes``.
     ///
     /// A place is an index into the tree; ``root`` is the place of the whole value. A place's path is only built
-    /// when a kind is first noted at it.
+    /// when a kind is first noted at it. A place that holds arrays of `Identifiable` elements also keeps the search
+    /// for the member that holds their id (``IdentityMemberSearch``) until it ends.
     struct NotedPlaces {
         /// One place: the step from its parent, the places below it, and the kinds noted at it.
         private struct Place {
@@ -23,6 +24,8 @@ extension CanonicalByteWriter {
 
         /// The places, the root first (its step is never read: a path ends at the root).
         private var places = [Place(parent: -1, step: .element)]
+        /// The searches for an identity member still under way, by place.
+        private var identitySearches: [Int: IdentityMemberSearch] = [:]
 
         /// The place one `step` below `place`, added if new.
         mutating func child(of place: Int, _ step: EncodedTypeNotes.Step) -> Int {
@@ -62,6 +65,27 @@ extension CanonicalByteWriter {
             let bit = Self.bit(of: kind)
             guard places[place].notedKinds & bit == 0 else { return nil }
             places[place].notedKinds |= bit
+            return path(of: place)
+        }
+
+        /// Whether the search for the identity member of the arrays at `place` has ended.
+        func identitySearchEnded(at place: Int) -> Bool {
+            places[place].notedKinds & Self.identitySearchEndedBit != 0
+        }
+
+        /// Narrows the search for the identity member of the arrays at `place` with `element` (see
+        /// ``IdentityMemberSearch``); returns the place's path and the member when it ended with one to note.
+        mutating func examine<Element: Encodable>(
+            _ element: Element, encoded: JSONValue, inArrayAt place: Int
+        ) -> (path: [EncodedTypeNotes.Step], member: String)? {
+            let outcome = IdentityMemberSearch.examine(element, encoded: encoded, at: place, in: &identitySearches)
+            guard case .ended(let member) = outcome else { return nil }
+            places[place].notedKinds |= Self.identitySearchEndedBit
+            return member.map { (path(of: place), $0) }
+        }
+
+        /// The generalised path from the root to `place`.
+        private func path(of place: Int) -> [EncodedTypeNotes.Step] {
             var path: [EncodedTypeNotes.Step] = []
             var step = place
             while step != Self.root {
@@ -70,6 +94,9 @@ extension CanonicalByteWriter {
             }
             return path.reversed()
         }
+
+        /// The bit of ``Place/notedKinds`` set once the search for an identity member at the place ended.
+        private static let identitySearchEndedBit: UInt8 = 8
 
         private static func bit(of kind: EncodedTypeNotes.Kind) -> UInt8 {
             switch kind {

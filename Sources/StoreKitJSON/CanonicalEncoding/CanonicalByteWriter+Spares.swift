@@ -20,7 +20,7 @@ extension CanonicalByteWriter {
 
     /// Keeps `writer` for a later encoding, unless enough are kept or its buffers grew large.
     static func keepSpare(_ writer: CanonicalByteWriter) {
-        guard !writer.notesDatesAndDurations, writer.heldBytes <= spareBufferLimit else { return }
+        guard !writer.notesForReading, writer.heldBytes <= spareBufferLimit else { return }
         spares.withLock { if $0.count < spareLimit { $0.append(writer) } }
     }
 }

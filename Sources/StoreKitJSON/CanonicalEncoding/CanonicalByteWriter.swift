@@ -145,22 +145,26 @@ final class CanonicalByteWriter {
     @exclusivity(unchecked) private var nextFrameID = 0
     /// How each type met so far is written, so the costly conformance checks run once per type.
     @exclusivity(unchecked) private var valueKinds = TypeTable<ValueKind>()
-    /// Where the values encoded so far held dictionaries written as keyed pairs, dates and durations (kept from
-    /// value to value).
+    /// Whether the elements of each type met in an array are looked into for the member that holds their id.
+    @exclusivity(unchecked) private var identifiedTypes = IdentityMemberSearch.ElementTypes()
+    /// Where the values encoded so far held dictionaries written as keyed pairs, dates and durations, and the
+    /// members that identify the elements of their arrays (kept from value to value).
     private(set) var typeNotes = EncodedTypeNotes()
     /// The places met while noting, with what ``typeNotes`` holds at each of them.
     @exclusivity(unchecked) private var notedPlaces = NotedPlaces()
-    /// Whether dates and durations are noted too: finding a value's path costs a little for each, which an app's
-    /// recorder, which never reads the notes, does not pay.
-    let notesDatesAndDurations: Bool
+    /// Whether what only a reader of the notes needs is noted too: dates, durations, and the member that holds the
+    /// id of the `Identifiable` elements of each array where it is not `id`. Finding a value's path costs a little
+    /// for each, and the search for an identity member encodes and parses the first elements of an array again,
+    /// which an app's recorder, which never reads the notes, does not pay.
+    let notesForReading: Bool
     /// Set when the value used Codable in a way the fast path does not follow.
     @exclusivity(unchecked) private(set) var failed = false
 
     /// Creates a writer with an empty buffer.
-    /// - Parameter notesDatesAndDurations: Whether ``typeNotes`` gets dates and durations too (dictionaries
-    ///   written as keyed pairs are always noted).
-    init(notesDatesAndDurations: Bool = false) {
-        self.notesDatesAndDurations = notesDatesAndDurations
+    /// - Parameter notesForReading: Whether ``typeNotes`` gets dates, durations and identity members too
+    ///   (dictionaries written as keyed pairs are always noted).
+    init(notesForReading: Bool = false) {
+        self.notesForReading = notesForReading
     }
 
     /// Parts of the last value encoded, for reuse, during an encoding that has them; `nil` encodes everything.
@@ -227,10 +231,10 @@ final class CanonicalByteWriter {
             writeScalars(unsafeBitCast(value, to: [String].self)) { buffer.appendJSONString($0) }
         } else if T.self == Date.self {
             try writeDouble(unsafeBitCast(value, to: Date.self).timeIntervalSince1970)
-            if notesDatesAndDurations && notesSuspended == 0 { try noteCurrentPlace(as: .dates) }
+            if notesForReading && notesSuspended == 0 { try noteCurrentPlace(as: .dates) }
         } else if T.self == Duration.self {
             // Its own `Codable` writes `[high, low]`, noted so that a diff compares and shows it as one value.
-            if notesDatesAndDurations && notesSuspended == 0 { try noteCurrentPlace(as: .durations) }
+            if notesForReading && notesSuspended == 0 { try noteCurrentPlace(as: .durations) }
             let duration = unsafeBitCast(value, to: Duration.self)
             buffer.append(UInt8(ascii: "["))
             buffer.appendDecimal(duration._high)
@@ -299,14 +303,53 @@ final class CanonicalByteWriter {
         }
         let depth = frames.count
         _ = openFrame(isObject: false)
+        var searchedPlace = notesForReading ? try identitySearchPlace(of: Element.self, inArrayFrameAt: depth) : nil
         for element in elements {
             // Each element closes what it opened, so this array's frame is on top again.
             let frame = frames.pointer(at: depth)
             if frame.pointee.count > 0 { buffer.append(UInt8(ascii: ",")) }
             frame.pointee.count += 1
-            try writeValue(element)
+            if let place = searchedPlace {
+                searchedPlace = try writeExamined(element, inArrayAt: place) ? place : nil
+            } else {
+                try writeValue(element)
+            }
         }
         closeFrames(above: depth)
+    }
+
+    /// Writes `element` into the array frame on top, begun by an unkeyed container, looking into it while the
+    /// identity member of the arrays at its place is searched for.
+    @inline(__always)
+    func writeElement<Element: Encodable>(_ element: Element) throws {
+        guard notesForReading, let place = try identitySearchPlace(of: Element.self, inArrayFrameAt: frames.count - 1)
+        else { return try writeValue(element) }
+        _ = try writeExamined(element, inArrayAt: place)
+    }
+
+    /// The place of the array in the frame at `index` while the member that holds the id of its elements, of type
+    /// `Element`, is searched for there; `nil` when the elements are not `Identifiable`, when they are not noted
+    /// (inside a set or a keyed pair's key), or when the search there ended.
+    private func identitySearchPlace<Element>(
+        of _: Element.Type, inArrayFrameAt index: Int
+    ) throws(Unavailable) -> Int? {
+        guard notesSuspended == 0, identifiedTypes.looksInto(Element.self) else { return nil }
+        let place = try place(ofFrameAt: index)
+        return notedPlaces.identitySearchEnded(at: place) ? nil : place
+    }
+
+    /// Writes `element` and narrows the search for the identity member of the arrays at `place` with what it
+    /// wrote, noting the member when the search ends with one; returns whether the search goes on.
+    private func writeExamined<Element: Encodable>(_ element: Element, inArrayAt place: Int) throws -> Bool {
+        let start = buffer.count
+        try writeValue(element)
+        // What a value the fast path does not follow wrote is not read: the tree encoder notes it again.
+        guard !failed else { return false }
+        let encoded = try JSONValue(parsing: buffer[start..<buffer.count])
+        if let found = notedPlaces.examine(element, encoded: encoded, inArrayAt: place) {
+            typeNotes.identityKeys[found.path] = found.member
+        }
+        return !notedPlaces.identitySearchEnded(at: place)
     }
 
     /// Writes `elements` as an array, each with `write`.
@@ -431,19 +474,26 @@ final class CanonicalByteWriter {
         {
             return frame.pointee.childPlace
         }
-        if frame.pointee.place < 0 {
-            frame.pointee.place = index == 0 ? NotedPlaces.root : try placeInside(frameAt: index - 1)
-        }
+        let place = try place(ofFrameAt: index)
         let step: EncodedTypeNotes.Step
         if frame.pointee.isObject {
             step = .member(try currentMemberKey(of: frame.pointee))
         } else {
             step = frame.pointee.holdsPairs ? .pairValue : .element
         }
-        let child = notedPlaces.child(of: frame.pointee.place, step)
+        let child = notedPlaces.child(of: place, step)
         frame.pointee.childPlace = child
         frame.pointee.childPlaceMember = frame.pointee.count
         return child
+    }
+
+    /// Where the container in the open frame at `index` lies among the noted places.
+    private func place(ofFrameAt index: Int) throws(Unavailable) -> Int {
+        let frame = frames.pointer(at: index)
+        if frame.pointee.place < 0 {
+            frame.pointee.place = index == 0 ? NotedPlaces.root : try placeInside(frameAt: index - 1)
+        }
+        return frame.pointee.place
     }
 
     /// The key of the member of object `frame` begun last: the one at its position in the frame's key order while

@@ -19,7 +19,7 @@ public struct CanonicalJSONEncoder: Sendable {
     /// Encodes `value` as a ``JSONValue``.
     /// - Throws: `EncodingError.invalidValue` for a non-finite number, or what the value's `encode(to:)` throws.
     public func encode(_ value: some Encodable) throws -> JSONValue {
-        try EncodingNode.encode(value, codingPath: [], notes: TypeNoteTaker())
+        try EncodingNode.encode(value, codingPath: [], notes: TypeNoteTaker(notesForReading: false))
     }
 
     /// Encodes `value` as canonical JSON bytes.
@@ -33,21 +33,22 @@ public struct CanonicalJSONEncoder: Sendable {
     /// - Throws: Like ``encode(_:)``.
     package func encodeToBytes(_ value: some Encodable, reusing memo: EncodingMemo?) throws -> [UInt8] {
         if let bytes = try? CanonicalByteWriter.encode(value, memo: memo) { return bytes }
-        let notes = TypeNoteTaker()
+        let notes = TypeNoteTaker(notesForReading: memo?.writer.notesForReading ?? false)
         let bytes = try EncodingNode.encode(value, codingPath: [], notes: notes).canonicalBytes()
         memo?.writer.note(notes.notes)
         return bytes
     }
 
     /// Encodes `value` as canonical JSON bytes, and adds to `typeNotes` where they hold dictionaries written as
-    /// keyed pairs, dates and durations, for ``StateDiff`` to compare and show them as the Swift values they are.
-    /// The bytes are the same as ``encodeToBytes(_:)``'s.
+    /// keyed pairs, dates and durations, for ``StateDiff`` to compare and show them as the Swift values they are,
+    /// and which member holds the id of the `Identifiable` elements of each array where it is not `id` (a todo's
+    /// `toDoID`), for ``StateDiff`` to match them by it. The bytes are the same as ``encodeToBytes(_:)``'s.
     ///
     /// - Throws: Like ``encode(_:)``.
     public func encodeToBytes(_ value: some Encodable, typeNotes: inout EncodedTypeNotes) throws -> [UInt8] {
-        let writer = CanonicalByteWriter(notesDatesAndDurations: true)
+        let writer = CanonicalByteWriter(notesForReading: true)
         guard let bytes = try? CanonicalByteWriter.encode(value, writer: writer, memo: nil) else {
-            let notes = TypeNoteTaker()
+            let notes = TypeNoteTaker(notesForReading: true)
             let bytes = try EncodingNode.encode(value, codingPath: [], notes: notes).canonicalBytes()
             typeNotes.formUnion(notes.notes)
             return bytes
@@ -57,16 +58,44 @@ public struct CanonicalJSONEncoder: Sendable {
     }
 }
 
-/// Where the tree encoder met dictionaries written as keyed pairs, dates and durations.
+/// Where the tree encoder met dictionaries written as keyed pairs, dates and durations, and the identity members of
+/// arrays of `Identifiable` elements.
 final class TypeNoteTaker {
     var notes = EncodedTypeNotes()
+    /// Whether identity members are searched for, as the byte writer's ``CanonicalByteWriter/notesForReading``
+    /// has it.
+    let notesForReading: Bool
+    private var identifiedTypes = IdentityMemberSearch.ElementTypes()
+    private var identitySearches: [[EncodedTypeNotes.Step]: IdentityMemberSearch] = [:]
+    private var identitySearchesEnded: Set<[EncodedTypeNotes.Step]> = []
+
+    init(notesForReading: Bool) {
+        self.notesForReading = notesForReading
+    }
 
     /// Notes a place of `kind` at `codingPath`, and the places `inside` it (for a keyed-pair array, inside its
     /// pairs' values).
     func note(_ kind: EncodedTypeNotes.Kind, at codingPath: [any CodingKey], inside: EncodedTypeNotes = EncodedTypeNotes()) {
-        let path = codingPath.map { key -> EncodedTypeNotes.Step in key is IndexKey ? .element : .member(key.stringValue) }
+        let path = Self.path(of: codingPath)
         notes.insert(path, as: kind)
         notes.formUnion(inside, below: path + [.pairValue])
+    }
+
+    /// Narrows the search for the identity member of the arrays at `codingPath` with `element`, one of their
+    /// elements, encoded as `encoded` (see ``IdentityMemberSearch``), and notes the member when it ends with one.
+    func examine<Element: Encodable>(_ element: Element, encoded: JSONValue, inArrayAt codingPath: [any CodingKey]) {
+        guard notesForReading, identifiedTypes.looksInto(Element.self) else { return }
+        let path = Self.path(of: codingPath)
+        guard !identitySearchesEnded.contains(path),
+            case .ended(let member) = IdentityMemberSearch.examine(element, encoded: encoded, at: path, in: &identitySearches)
+        else { return }
+        identitySearchesEnded.insert(path)
+        if let member { notes.identityKeys[path] = member }
+    }
+
+    /// `codingPath` generalised: every index is any element.
+    private static func path(of codingPath: [any CodingKey]) -> [EncodedTypeNotes.Step] {
+        codingPath.map { key in key is IndexKey ? .element : .member(key.stringValue) }
     }
 }
 
@@ -264,7 +293,9 @@ private struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt32) throws { append(EncodingNode.integer(value)) }
     mutating func encode(_ value: UInt64) throws { append(EncodingNode.integer(value)) }
     mutating func encode<T: Encodable>(_ value: T) throws {
-        append(try EncodingNode.encode(value, codingPath: codingPath + [nextKey], notes: notes))
+        let encoded = try EncodingNode.encode(value, codingPath: codingPath + [nextKey], notes: notes)
+        notes.examine(value, encoded: encoded, inArrayAt: codingPath)
+        append(encoded)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {

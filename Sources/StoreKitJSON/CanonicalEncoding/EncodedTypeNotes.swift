@@ -13,7 +13,9 @@
 ///   ``StateDiff`` compares it as one value, and the text of a diff shows it in seconds (`12.5 s`).
 ///
 /// The notes also say which member identifies the elements of an array (``identityKeys``) where it is not `id`
-/// (ReSwift's todos use `toDoID`): ``StateDiff`` matches such elements by that member.
+/// (ReSwift's todos use `toDoID`): ``StateDiff`` matches such elements by that member. The canonical encoders note
+/// it for arrays of `Identifiable` elements whose id is stored under another name
+/// (``CanonicalJSONEncoder/encodeToBytes(_:typeNotes:)``); a key given per path can be added to the notes.
 ///
 /// The notes never change the encoded bytes. The places inside a `Set`'s elements are not noted.
 ///

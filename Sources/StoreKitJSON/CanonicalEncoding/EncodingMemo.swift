@@ -44,8 +44,8 @@ package final class EncodingMemo {
     let writer: CanonicalByteWriter
     /// Whether unchanged parts are copied; when not, the memo only keeps its writer for the next value.
     let reusesUnchangedParts: Bool
-    /// Where the values encoded with this memo held dictionaries written as keyed pairs, dates and durations (see
-    /// ``EncodedTypeNotes``).
+    /// Where the values encoded with this memo held dictionaries written as keyed pairs, dates and durations, and
+    /// the members that identify the elements of their arrays (see ``EncodedTypeNotes``).
     /// Parts copied unchanged are not looked into again; what they held was noted when they were first encoded.
     package var typeNotes: EncodedTypeNotes { writer.typeNotes }
 
@@ -53,11 +53,12 @@ package final class EncodingMemo {
     /// - Parameters:
     ///   - reusesUnchangedParts: False to reuse only the writer (its buffer and the key order of each
     ///     `CodingKey` type), which is always right: every value is then encoded in full.
-    ///   - notesDatesAndDurations: Whether ``typeNotes`` gets the places of dates and durations too, at a small
-    ///     cost for each (dictionaries written as keyed pairs are always noted).
-    package init(reusesUnchangedParts: Bool = true, notesDatesAndDurations: Bool = false) {
+    ///   - notesForReading: Whether ``typeNotes`` gets the places of dates and durations and the identity members
+    ///     of arrays of `Identifiable` elements too, at a small cost for each (dictionaries written as keyed pairs
+    ///     are always noted).
+    package init(reusesUnchangedParts: Bool = true, notesForReading: Bool = false) {
         self.reusesUnchangedParts = reusesUnchangedParts
-        self.writer = CanonicalByteWriter(notesDatesAndDurations: notesDatesAndDurations)
+        self.writer = CanonicalByteWriter(notesForReading: notesForReading)
     }
 
     /// The index of `T` among the remembered types, or `nil` when its values are never reused (a class).

@@ -7,7 +7,9 @@ import StoreKitJSON
 /// ``StateDiff`` matches the elements of such arrays by that member, as it matches arrays of objects with an `id`
 /// member by `id` (see ``EncodedTypeNotes/identityKeys``): an element inserted in the middle is one added element,
 /// not a change of every element after it. The pattern is written as ``JSONPathPattern`` writes places
-/// (`lists[*].items`).
+/// (`lists[*].items`). Where the replay host or a test encodes the state, the member of an `Identifiable` element's
+/// stored id is found without a key; a key given wins over it, and is what a comparison of recorded files alone
+/// (`diff A B`, `diff --states`) or an id computed from several members needs.
 public struct IdentityKey: Sendable, Hashable, CustomStringConvertible {
     /// The arrays.
     public var pattern: JSONPathPattern
@@ -66,8 +68,9 @@ public struct IdentityKey: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension Array where Element == IdentityKey {
-    /// `notes` with the identity keys of the arrays these keys name in any of `values`. Where two keys name the
-    /// same arrays with different members, neither is noted there: the arrays are not matched by a guess.
+    /// `notes` with the identity keys of the arrays these keys name in any of `values`, each replacing the one
+    /// `notes` held there (found when the state was encoded). Where two keys name the same arrays with different
+    /// members, neither is noted there: the arrays are not matched by a guess.
     public func noting(_ values: [JSONValue], in notes: EncodedTypeNotes) -> EncodedTypeNotes {
         guard !isEmpty else { return notes }
         var keys: [[EncodedTypeNotes.Step]: String] = [:]

@@ -211,7 +211,7 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
     private let encoder = CanonicalJSONEncoder()
     private let decoder = JSONValueDecoder()
     /// Keeps the encoder's writer from one step to the next; every state is still encoded in full.
-    private let writer = EncodingMemo(reusesUnchangedParts: false, notesDatesAndDurations: true)
+    private let writer = EncodingMemo(reusesUnchangedParts: false, notesForReading: true)
     /// What the parser learned from the replayed states so far.
     private var parserMemory = JSONParserMemory()
     /// The last action ``checkDecodes(_:as:)`` decoded, for ``apply(_:)`` to take instead of decoding it again.
