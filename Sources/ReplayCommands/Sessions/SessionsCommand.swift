@@ -22,8 +22,8 @@ enum SessionsCommand: Command {
     /// `--dir <folder>`.
     static let directory = Option<String>.string(
         "--dir", valueName: "<folder>",
-        defaultDescription: "replayd's, $XDG_STATE_HOME/replayd/sessions or ~/.replayd/sessions,\nwhen no <input> is given",
-        help: "where the sessions are (one more <input>)")
+        defaultDescription: "replayd's, $XDG_STATE_HOME/replayd/sessions or ~/.replayd/sessions",
+        help: "where the sessions are")
     /// `--app <name>`.
     static let app = Option<String>.string("--app", valueName: "<name>", help: "only sessions recorded by this app")
     /// `--store <id>`.
@@ -57,7 +57,8 @@ enum SessionsCommand: Command {
             The folder's index (.index.json, kept by replayd and by this command) summarizes every session, so the \
             filters read one file and look at each session's size and time; a session that changed since it was \
             summarized is read again. An index file is taken as it is, its sessions' files named relative to its \
-            folder. With several inputs, the file column shows each session's path.
+            folder. --dir is one more input; without any, replayd's folder is listed. With several inputs, the file \
+            column shows each session's path.
             """)
 
     static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> ExitStatus {
