@@ -21,8 +21,8 @@ extension CheckSummary {
         if lines.last == "" { lines.removeLast() }
         var rows: [ReadRow] = []
         var number = 0
-        func malformed(_ reason: String) -> CLIError {
-            CLIError(.input, "not a summary written by replay-cli check: \(reason)", file: file, line: number)
+        func malformed(_ reason: String, line: Int? = nil) -> CLIError {
+            CLIError(.input, "not a summary written by replay-cli check: \(reason)", file: file, line: line ?? number)
         }
         while number < lines.count {
             let heading = lines[number]
@@ -34,6 +34,7 @@ extension CheckSummary {
                 Array(lines[(number + 3)..<min(number + 5, lines.count)]) == tableHeader
             else { throw malformed("expected the counts line and the table's header after the heading") }
             let declared = lines[number + 1]
+            let countsLine = number + 2
             number += 5
             var documentRows: [ReadRow] = []
             while number < lines.count, lines[number].hasPrefix("| ") {
@@ -46,7 +47,7 @@ extension CheckSummary {
             }
             let counted = CheckResult.countsLine(Dictionary(grouping: documentRows, by: \.verdict).mapValues(\.count))
             guard counted == declared else {
-                throw malformed("its counts line says '\(declared)' but its table holds '\(counted)'")
+                throw malformed("its counts line says '\(declared)' but its table holds '\(counted)'", line: countsLine)
             }
             rows += documentRows
         }

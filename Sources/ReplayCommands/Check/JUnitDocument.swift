@@ -113,6 +113,9 @@ struct JUnitDocument: Equatable {
         if let problem = reader.problem {
             throw CLIError(.input, "'\(file)' is not a JUnit report written by replay-cli check: \(problem)")
         }
+        if parsed, let open = reader.openElement {
+            throw CLIError(.input, "'\(file)' is not well-formed XML (line \(parser.lineNumber)): it ends inside <\(open)>")
+        }
         guard parsed, reader.sawRoot else {
             let line = parser.lineNumber
             let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "it is empty"
@@ -128,6 +131,8 @@ private final class JUnitReader: NSObject, XMLParserDelegate {
     var sawRoot = false
     var problem: String?
     private var path: [String] = []
+    /// The innermost element not closed when the document ended; `nil` when every one was.
+    var openElement: String? { path.last }
     private var declaredCounts: [(tests: String?, failures: String?, errors: String?)] = []
     private var text = ""
     private var failureMessage: String?
