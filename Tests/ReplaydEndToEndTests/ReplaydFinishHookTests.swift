@@ -154,3 +154,64 @@ import Testing
         #expect(await daemon.stop() == 0)
     }
 }
+
+/// The object-store recipe of `docs/replayd.md`, run by the real replayd with a stand-in for `aws`.
+@Suite struct ReplaydUploadRecipeTests {
+    /// The recipe's script: the page's `sh` block that starts `#!/bin/sh` then `# replay-upload`.
+    private func recipe() throws -> String {
+        let page = try String(contentsOf: Executables.packageRoot.appendingPathComponent("docs/replayd.md"), encoding: .utf8)
+        let start = try #require(page.range(of: "```sh\n#!/bin/sh\n# replay-upload"))
+        let body = page[start.lowerBound...].dropFirst("```sh\n".count)
+        return String(body[..<(try #require(body.range(of: "\n```\n"))).lowerBound]) + "\n"
+    }
+
+    /// Writes an executable file through `cp`, whose copy no forked child of this process can hold open for writing.
+    private func install(_ text: String, at path: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path + ".draft"))
+        let copy = try Process.run(URL(fileURLWithPath: "/bin/cp"), arguments: [path + ".draft", path])
+        copy.waitUntilExit()
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+    }
+
+    @Test func theRecipeUploadsTheSessionAndItsIndexLineUnderAppStoreAndDay() async throws {
+        // Given the recipe as --on-finish, and an `aws` that copies `s3://` keys into a folder
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let bin = folder.path + "/bin"
+        let bucket = folder.path + "/s3"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try install(
+            """
+            #!/bin/sh
+            # aws s3 cp [--only-show-errors] SOURCE s3://BUCKET/KEY, into $FAKE_S3_ROOT/BUCKET/KEY
+            [ "$1 $2" = "s3 cp" ] || { echo "unexpected: $*" >&2; exit 2; }
+            shift 2
+            [ "$1" = --only-show-errors ] && shift
+            destination="$FAKE_S3_ROOT/${2#s3://}"
+            mkdir -p "$(dirname "$destination")" && cp "$1" "$destination"
+            """, at: bin + "/aws")
+        try Data(try recipe().utf8).write(to: URL(fileURLWithPath: folder.path + "/replay-upload"))
+        let daemon = try await DaemonProcess(
+            folder: folder, arguments: ["--on-finish", "/bin/sh \(folder.path)/replay-upload s3://team-replays/sessions"],
+            environment: ["PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"), "FAKE_S3_ROOT": bucket])
+
+        // When a session of app "Tests", store "counter", started on 2026-11-22, is recorded to its end
+        let client = try RawClient.startingSession("upload", socket: folder.socket)
+        for sequence in 1...4 { try client.send(line: SessionLines.action(sequence)) }
+        try client.send(line: SessionLines.end(actions: 4))
+        client.close()
+
+        // Then the session and its index line are in the bucket under app/store/day
+        await waitUntil("the upload ran") { daemon.count("hook.attempt") == 1 }
+        #expect(daemon.entries("hook.attempt").first?["outcome"] as? String == "succeeded", "\(daemon.log)")
+        let key = bucket + "/team-replays/sessions/Tests/counter/2026-11-22/counter-upload.jsonl"
+        #expect(FileManager.default.contents(atPath: key) == FileManager.default.contents(atPath: folder.sessions + "/counter-upload.jsonl"))
+        let index = try String(contentsOfFile: key + ".index.ndjson", encoding: .utf8)
+        #expect(index.hasSuffix("\n") && index.filter { $0 == "\n" }.count == 1)
+        let line = try JSONSerialization.jsonObject(with: Data(index.utf8)) as? [String: Any]
+        #expect(line?["file"] as? String == "counter-upload.jsonl")
+        #expect(line?["actions"] as? Int == 4)
+        #expect(line?["appName"] as? String == "Tests")
+        #expect(await daemon.stop() == 0)
+    }
+}
