@@ -24,7 +24,9 @@ struct JUnitDocument: Equatable {
 
     /// A `<property>`.
     struct Property: Equatable {
+        /// Its name, such as `host.commit`.
         var name: String
+        /// Its value.
         var value: String
     }
 
