@@ -21,7 +21,7 @@ public enum ReplayCLI {
     static let programName = "replay-cli"
 
     static let commands: [any Command.Type] = [
-        DiffCommand.self, CheckCommand.self, ReplayCommand.self, ReportCommand.self, ShowCommand.self, LogCommand.self,
+        DiffCommand.self, CheckCommand.self, MergeReportsCommand.self, ReplayCommand.self, ReportCommand.self, ShowCommand.self, LogCommand.self,
         HistoryCommand.self, StatsCommand.self, MinimizeCommand.self, ExportTestCommand.self, SessionsCommand.self,
         VerifyCommand.self, UpdateCommand.self, HostShowCommand.self, BisectCommand.self, PullCommand.self,
     ]

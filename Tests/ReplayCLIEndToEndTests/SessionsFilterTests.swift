@@ -34,6 +34,49 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: scratch.file(".index.json")))
     }
 
+    @Test func severalFoldersAndIndexFilesAreListedTogetherWithTheirPaths() async throws {
+        // Given two session folders, and index lines of sessions kept elsewhere (as replayd --on-finish hands them over)
+        let first = try Scratch()
+        let second = try Scratch()
+        let uploaded = try Scratch()
+        defer { [first, second, uploaded].forEach { $0.remove() } }
+        _ = try first.copy("counter-basic.jsonl", as: "counter.jsonl")
+        _ = try second.copy("todos-basic.jsonl", as: "todos.jsonl")
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1_764_064_800)], ofItemAtPath: first.file("counter.jsonl"))
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1_764_151_200)], ofItemAtPath: second.file("todos.jsonl"))
+        let line = #"{"actionNames":{"toggle":2},"actions":2,"appName":"FleetApp","appVersion":"3.1","bytes":900,"damage":"","#
+            + #""file":"fleet.jsonl","lostInGaps":0,"modified":1000,"sessionId":"f","startedAt":"2026-11-20T08:00:00Z","status":"finished","storeId":"todos"}"#
+        try uploaded.write("day.ndjson", line + "\n")
+
+        // When sessions reads them all, filtered by store and not
+        let all = try await CLI.run(["sessions", first.path, second.path, uploaded.file("day.ndjson"), "--json"])
+        let todos = try await CLI.run(["sessions", "--store", "todos", first.path, second.path, uploaded.file("day.ndjson")])
+
+        // Then every session is listed by its path, newest first, and the filters apply to all of them
+        #expect(all.status == 0, "\(all.stderr)")
+        let rows = try JSONSerialization.jsonObject(with: Data(all.stdout.utf8)) as? [[String: Any]] ?? []
+        #expect(rows.map { $0["file"] as? String } == [second.file("todos.jsonl"), first.file("counter.jsonl"), uploaded.file("fleet.jsonl")])
+        #expect(rows.map { $0["app"] as? String }.last == "FleetApp 3.1")
+        #expect(todos.status == 0, "\(todos.stderr)")
+        // (the last column is padded to its width; the comparison leaves the padding out)
+        let table = todos.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { String($0.reversed().drop { $0 == " " }.reversed()) }.joined(separator: "\n")
+        #expect(table == """
+            modified              app            store  actions  status    file
+            2025-11-26T10:00:00Z  SampleApp 1.0  todos  40       finished  \(second.file("todos.jsonl"))
+            1970-01-01T00:00:01Z  FleetApp 3.1   todos  2        finished  \(uploaded.file("fleet.jsonl"))
+
+            """)
+
+        // And a line that is not an index entry is exit 2, naming the file and line
+        try uploaded.write("bad.ndjson", line + "\n" + #"{"file":"x.jsonl"}"# + "\n")
+        let bad = try await CLI.run(["sessions", first.path, uploaded.file("bad.ndjson")])
+        #expect(bad.status == 2)
+        #expect(bad.stderr == "Error: \(uploaded.file("bad.ndjson")):2: not an index line (it needs file, bytes and modified)\n")
+    }
+
     @Test func aBadFilterIsExitTwoNamingWhatItExpects() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

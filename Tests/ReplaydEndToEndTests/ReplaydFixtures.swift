@@ -130,11 +130,13 @@ final class DaemonProcess {
     let logPath: String
 
     /// Starts replayd and waits until its socket accepts connections.
-    /// - Parameter openFiles: Limits on open files to start it with (through the shell's `ulimit`); the test's own
-    ///   when `nil`.
+    /// - Parameters:
+    ///   - openFiles: Limits on open files to start it with (through the shell's `ulimit`); the test's own when
+    ///     `nil`.
+    ///   - environment: Variables set over the test's own environment for the daemon.
     init(
         folder: TemporaryFolder, socket: String? = nil, arguments: [String] = [], logName: String = "replayd.log",
-        openFiles: (soft: Int, hard: Int)? = nil
+        openFiles: (soft: Int, hard: Int)? = nil, environment: [String: String] = [:]
     ) async throws {
         let socket = socket ?? folder.socket
         self.folder = folder
@@ -151,6 +153,9 @@ final class DaemonProcess {
         } else {
             process.executableURL = Executables.url("replayd")
             process.arguments = replaydArguments
+        }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, set in set }
         }
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.standardOutput = FileHandle.nullDevice

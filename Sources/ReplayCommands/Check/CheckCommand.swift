@@ -29,7 +29,8 @@ enum CheckCommand: Command {
             ArgumentDeclaration("<path>", help: "session files (.jsonl) and folders to search for them", isRepeating: true)
         ],
         options: [
-            jobs.declaration, junit.declaration, artifacts.declaration, summary.declaration, HostDeterminism.flag.declaration,
+            jobs.declaration, SessionShard.option.declaration, junit.declaration, artifacts.declaration, summary.declaration,
+            HostDeterminism.flag.declaration,
             BaselineRevision.option.declaration,
         ]
             + SharedOptions.ignoring + SharedOptions.replaying,
@@ -37,13 +38,18 @@ enum CheckCommand: Command {
             With --baseline, each session is replayed through the host built from that revision as well as the \
             current one, and the verdict is 'same' or 'changed' (the first step where the two versions disagree, \
             whatever the recorded states say): for pull-request CI, '--baseline origin/main'. \
+            With --shard i/n, each of n jobs checks its own share of the sessions, and \
+            'replay-cli merge-reports' joins their --junit and --summary files. \
             Exit status: 0 every session passed, 1 one diverged, drifted or changed, 2 trouble.
             """)
 
     static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> ExitStatus {
         let ignoring = try IgnoredPaths.resolve(parsed, context: context)
-        let paths = try sessionFiles(parsed.positionals)
-        guard !paths.isEmpty else { throw CLIError(.input, "no session files (.jsonl) under \(parsed.positionals.map { "'\($0)'" }.joined(separator: ", "))") }
+        let found = try sessionFiles(parsed.positionals)
+        guard !found.isEmpty else { throw CLIError(.input, "no session files (.jsonl) under \(parsed.positionals.map { "'\($0)'" }.joined(separator: ", "))") }
+        // A shard may be empty (few sessions, many jobs): it checks nothing and passes, so its reports still merge.
+        let shard = parsed.value(of: SessionShard.option)
+        let paths = found.filter { shard?.contains(key: $0.key) ?? true }.map(\.path)
         let hostOptions = try HostOptions.resolve(parsed, context: context)
         let identity = try hostOptions.bringUpToDate(context.terminal)
         if let baseline = parsed.value(of: BaselineRevision.option) {
@@ -203,20 +209,23 @@ enum CheckCommand: Command {
         }
     }
 
-    /// The session files under `arguments`, in a stable order.
-    private static func sessionFiles(_ arguments: [String]) throws(CLIError) -> [String] {
-        var files: [String] = []
+    /// The session files under `arguments`, in a stable order, each with its key for ``SessionShard``: its path
+    /// relative to the folder argument it was found under, or the file argument as given.
+    private static func sessionFiles(_ arguments: [String]) throws(CLIError) -> [(path: String, key: String)] {
+        var files: [(path: String, key: String)] = []
         for argument in arguments {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) else {
                 throw CLIError(.input, "no such file or folder '\(argument)'")
             }
             if !isDirectory.boolValue {
-                files.append(argument)
+                files.append((argument, argument))
                 continue
             }
             let found = FileManager.default.enumerator(atPath: argument)?.compactMap { $0 as? String } ?? []
-            files += found.filter { $0.hasSuffix(".jsonl") }.sorted().map { URL(fileURLWithPath: argument).appendingPathComponent($0).relativePath }
+            files += found.filter { $0.hasSuffix(".jsonl") }.sorted().map {
+                (URL(fileURLWithPath: argument).appendingPathComponent($0).relativePath, $0)
+            }
         }
         return files
     }

@@ -15,8 +15,13 @@ struct CheckResult {
     var counts: [String: Int] { Dictionary(grouping: sessions, by: \.verdict).mapValues(\.count) }
 
     /// The counts line, such as `3 sessions: 1 diverged, 2 match`.
-    var countsLine: String {
-        "\(sessions.count) session\(sessions.count == 1 ? "" : "s"): "
+    var countsLine: String { Self.countsLine(counts) }
+
+    /// The counts line for sessions that got each verdict so many times.
+    static func countsLine(_ counts: [String: Int]) -> String {
+        let total = counts.values.reduce(0, +)
+        guard total > 0 else { return "0 sessions" }
+        return "\(total) session\(total == 1 ? "" : "s"): "
             + counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
     }
 

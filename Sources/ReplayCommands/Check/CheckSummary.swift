@@ -32,21 +32,30 @@ struct CheckSummary {
     /// Every string from a session (its path, the action, the state path, the artifacts and why one was not kept)
     /// is written through ``MarkdownTableCell/code(_:)``, so nothing in it leaves its cell or renders as markup.
     var markdown: String {
-        var lines = [
-            "### replay-cli check: \(rows.allSatisfy(\.passed) ? "passed" : "failed")", "", counts, "",
-            "| | Session | Verdict | Step | Path | Artifacts |",
-            "| --- | --- | --- | --- | --- | --- |",
-        ]
-        let code = MarkdownTableCell.code
-        for row in rows {
-            let step: [String] = [row.step.map(String.init), row.action.map(code)].compactMap { $0 }.filter { !$0.isEmpty }
-            let artifacts: [String] = (row.artifacts + row.artifactProblems).map(code)
-            let cells: [String] = [
-                row.passed ? "✅" : "❌", code(row.session), row.verdict, step.joined(separator: " "), row.path.map(code) ?? "",
-                artifacts.joined(separator: "<br>"),
-            ]
-            lines.append("| " + cells.joined(separator: " | ") + " |")
-        }
+        Self.document(passed: rows.allSatisfy(\.passed), counts: counts, rowLines: rows.map(Self.line))
+    }
+
+    /// The table's header: its column names and the line under them.
+    static let tableHeader = ["| | Session | Verdict | Step | Path | Artifacts |", "| --- | --- | --- | --- | --- | --- |"]
+
+    /// A summary document: its heading, the counts line and the table of `rowLines` (rows already rendered).
+    static func document(passed: Bool, counts: String, rowLines: [String]) -> String {
+        let lines = ["### \(title): \(passed ? "passed" : "failed")", "", counts, ""] + tableHeader + rowLines
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The heading's text before its verdict.
+    static let title = "replay-cli check"
+
+    /// One row of the table.
+    private static func line(_ row: Row) -> String {
+        let code = MarkdownTableCell.code
+        let step: [String] = [row.step.map(String.init), row.action.map(code)].compactMap { $0 }.filter { !$0.isEmpty }
+        let artifacts: [String] = (row.artifacts + row.artifactProblems).map(code)
+        let cells: [String] = [
+            row.passed ? "✅" : "❌", code(row.session), row.verdict, step.joined(separator: " "), row.path.map(code) ?? "",
+            artifacts.joined(separator: "<br>"),
+        ]
+        return "| " + cells.joined(separator: " | ") + " |"
     }
 }

@@ -7,38 +7,30 @@ enum JUnitReport {
     /// Writes `results` to `path`; the host that replayed them goes into the suite's `<properties>`, and what of a
     /// session's effects was not checked into its `<system-out>`, so that a passing case never claims more.
     ///
-    /// Every string the report did not make (session paths, explanations naming actions and state paths, the host's
-    /// properties) is written through ``XMLText/escaped(_:in:)``, so the document is well-formed whatever it holds.
+    /// The document is rendered by ``JUnitDocument/xml``, which escapes every string it did not make, so it is
+    /// well-formed whatever it holds.
     static func write(_ results: [SessionCheck], host: HostIdentity, to path: String) throws(CLIError) {
-        let failures = results.filter { $0.status == .different }.count
-        let errors = results.filter { $0.status == .trouble }.count
-        var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-        xml += #"<testsuites name="replay-cli check" tests="\#(results.count)" failures="\#(failures)" errors="\#(errors)">"# + "\n"
-        xml += #"  <testsuite name="golden replay" tests="\#(results.count)" failures="\#(failures)" errors="\#(errors)">"# + "\n"
-        xml += "    <properties>\n"
-        for (name, value) in host.properties {
-            xml += #"      <property name="\#(XMLText.escaped(name, in: .attribute))""#
-                + #" value="\#(XMLText.escaped(value, in: .attribute))"/>"# + "\n"
-        }
-        xml += "    </properties>\n"
-        for result in results {
-            xml += #"    <testcase classname="replay" name="\#(XMLText.escaped(result.path, in: .attribute))">"#
-            let notChecked = result.effectsNotChecked.map { "      <system-out>\(XMLText.escaped($0, in: .content))</system-out>\n" } ?? ""
+        let cases = results.map { result in
+            let outcome: JUnitDocument.Case.Outcome
             switch result.status {
-            case .ok where notChecked.isEmpty:
-                xml += "</testcase>\n"
-            case .ok:
-                xml += "\n" + notChecked + "    </testcase>\n"
-            case .different:
-                xml += "\n" + #"      <failure message="\#(XMLText.escaped(result.verdict, in: .attribute))">"#
-                    + #"\#(XMLText.escaped(result.explanation.text, in: .content))</failure>"# + "\n" + notChecked + "    </testcase>\n"
-            default:
-                xml += "\n" + #"      <error message="\#(XMLText.escaped(result.explanation.text, in: .attribute))"/>"# + "\n    </testcase>\n"
+            case .ok: outcome = .passed
+            case .different: outcome = .failed(message: result.verdict, text: result.explanation.text)
+            default: outcome = .error(message: result.explanation.text)
             }
+            let isError = if case .error = outcome { true } else { false }
+            return JUnitDocument.Case(
+                className: "replay", name: result.path, outcome: outcome, systemOut: isError ? nil : result.effectsNotChecked)
         }
-        xml += "  </testsuite>\n</testsuites>\n"
+        let suite = JUnitDocument.Suite(
+            name: "golden replay", properties: host.properties.map { JUnitDocument.Property(name: $0.0, value: $0.1) },
+            cases: cases)
+        try write(JUnitDocument(suites: [suite]), to: path)
+    }
+
+    /// Writes `document` to `path`, whole or not at all.
+    static func write(_ document: JUnitDocument, to path: String) throws(CLIError) {
         do {
-            try Data(xml.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try Data(document.xml.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw CLIError(.output, "cannot write the JUnit report '\(path)': \(error.localizedDescription)")
         }

@@ -5,6 +5,17 @@ import StoreKitReplay
 
 /// What `sessions` lists: the index entries that passed the filters, newest first.
 struct SessionListing {
+    /// An index entry and the folder its session file is named relative to.
+    struct Found {
+        /// The folder.
+        var directory: String
+        /// The entry.
+        var entry: SessionIndex.Entry
+
+        /// The session file's path.
+        var path: String { "\(directory)/\(entry.file)" }
+    }
+
     /// One listed session, as both forms show it.
     struct Row {
         /// When it was last written to, ISO 8601.
@@ -17,27 +28,31 @@ struct SessionListing {
         var actions: Int
         /// How it ended, `cut off` for one still open.
         var status: String
-        /// The file's name in the folder.
+        /// The file's name in its folder, as the table shows it for one input.
         var file: String
+        /// The file's path.
+        var path: String
         /// The actions lost in gaps.
         var lostInGaps: Int
     }
 
-    /// The folder listed.
-    var directory: String
+    /// The folders and index files listed.
+    var inputs: [String]
     /// The sessions, newest first.
     var rows: [Row]
 
-    /// The listing of `entries` in `directory`.
-    init(directory: String, entries: [SessionIndex.Entry]) {
+    /// The listing of what was `found` in `inputs`.
+    init(inputs: [String], found: [Found]) {
         let formatter = ISO8601DateFormatter()
-        self.directory = directory
-        rows = entries.map { entry in
-            Row(
+        self.inputs = inputs
+        rows = found.map { found in
+            let entry = found.entry
+            return Row(
                 modified: formatter.string(from: Date(timeIntervalSince1970: Double(entry.modifiedMilliseconds) / 1000)),
                 app: entry.appName.isEmpty ? "?" : "\(entry.appName) \(entry.appVersion)",
                 store: entry.storeID.isEmpty ? "?" : entry.storeID, actions: entry.actions,
-                status: entry.status == "open" ? "cut off" : entry.status, file: entry.file, lostInGaps: entry.lostInGaps)
+                status: entry.status == "open" ? "cut off" : entry.status, file: entry.file, path: found.path,
+                lostInGaps: entry.lostInGaps)
         }
     }
 }
@@ -47,7 +62,7 @@ extension SessionListing: CommandOutput {
         .array(
             rows.map { row in
                 .object([
-                    "file": .string("\(directory)/\(row.file)"), "modified": .string(row.modified), "app": .string(row.app),
+                    "file": .string(row.path), "modified": .string(row.modified), "app": .string(row.app),
                     "storeId": .string(row.store), "actions": .integer(Int64(row.actions)), "status": .string(row.status),
                     "lostInGaps": .integer(Int64(row.lostInGaps)),
                 ])
@@ -55,15 +70,17 @@ extension SessionListing: CommandOutput {
     }
 
     /// A table with a header row, its columns as wide as their widest cell; on stderr, a note when it is empty.
+    /// The file column shows the file's name for one input, its path for several.
     func writeText(to terminal: Terminal) {
         let cells = rows.map { row in
-            [row.modified, row.app, row.store, String(row.actions), row.status, row.file].map { $0.escapingControls() }
+            [row.modified, row.app, row.store, String(row.actions), row.status, inputs.count == 1 ? row.file : row.path]
+                .map { $0.escapingControls() }
         }
         let table = [["modified", "app", "store", "actions", "status", "file"]] + cells
         let widths = (0..<6).map { column in table.map { $0[column].count }.max() ?? 0 }
         for row in table {
             terminal.out(zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  "))
         }
-        if rows.isEmpty { terminal.err("no sessions in \(directory) match") }
+        if rows.isEmpty { terminal.err("no sessions in \(inputs.joined(separator: ", ")) match") }
     }
 }

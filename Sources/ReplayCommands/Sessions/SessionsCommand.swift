@@ -43,6 +43,12 @@ enum SessionsCommand: Command {
     static let command = CommandDescription(
         name: "replay-cli sessions",
         abstract: "List the sessions replayd stored, newest first, with app, store, length and status.",
+        arguments: [
+            ArgumentDeclaration(
+                "<input>",
+                help: "session folders, and index files: a folder's .index.json, or index lines\n(one JSON object per line, as replayd --on-finish hands them over)",
+                isOptional: true, isRepeating: true)
+        ],
         options: [
             directory.declaration, app.declaration, store.declaration, since.declaration, status.declaration,
             action.declaration, SharedOptions.json.declaration,
@@ -50,19 +56,19 @@ enum SessionsCommand: Command {
         discussion: """
             The folder's index (.index.json, kept by replayd and by this command) summarizes every session, so the \
             filters read one file and look at each session's size and time; a session that changed since it was \
-            summarized is read again.
+            summarized is read again. An index file is taken as it is, its sessions' files named relative to its \
+            folder. --dir is one more input; without any, replayd's folder is listed. With several inputs, the file \
+            column shows each session's path.
             """)
 
     static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> ExitStatus {
-        let directory = parsed.value(of: directory) ?? defaultDirectory(context.environment)
-        let index: SessionIndex
-        do {
-            index = try SessionIndex.refreshed(in: directory).index
-        } catch {
-            throw CLIError(.input, "cannot list '\(directory)' (does it exist? replayd creates it when it starts)")
-        }
+        var inputs = parsed.positionals + [parsed.value(of: directory)].compactMap { $0 }
+        if inputs.isEmpty { inputs = [defaultDirectory(context.environment)] }
+        var found: [SessionListing.Found] = []
+        for input in inputs { found += try SessionIndexInput.entries(of: input) }
         let now = Date()
-        let entries = index.entries.filter { entry in
+        let listed = found.filter { found in
+            let entry = found.entry
             if let app = parsed.value(of: app), entry.appName != app { return false }
             if let store = parsed.value(of: store), entry.storeID != store { return false }
             if let since = parsed.value(of: since),
@@ -77,11 +83,12 @@ enum SessionsCommand: Command {
                 return false
             }
             return true
-        }.sorted { ($0.modifiedMilliseconds, $1.file) > ($1.modifiedMilliseconds, $0.file) }
+        }.sorted { ($0.entry.modifiedMilliseconds, $1.path) > ($1.entry.modifiedMilliseconds, $0.path) }
         // A damaged session is listed with the others, and named with the reader's reason: exit 2, as every command.
-        let damaged = entries.map(\.damage).filter { !$0.isEmpty }
+        let damaged = listed.map(\.entry.damage).filter { !$0.isEmpty }
         for reason in damaged.sorted() { context.terminal.err("Error: \(reason)") }
-        context.terminal.present(SessionListing(directory: directory, entries: entries), json: parsed.isSet(SharedOptions.json))
+        let listing = SessionListing(inputs: inputs, found: listed)
+        context.terminal.present(listing, json: parsed.isSet(SharedOptions.json))
         return damaged.isEmpty ? .ok : .trouble
     }
 

@@ -11,6 +11,8 @@ final class Daemon {
     let options: DaemonOptions
     let log: DaemonLog
     private let listener: DaemonListener
+    /// Runs `--on-finish` for the finished sessions; `nil` without it.
+    private let finishHook: FinishHook?
     private let signals: SignalPipe
     private let shared = Locked(SharedDaemonState())
     private var inboxes: [WorkerInbox] = []
@@ -49,6 +51,9 @@ final class Daemon {
             throw DaemonError("cannot set up signal handling: \(error)")
         }
         listener = try DaemonListener(path: options.socketPath)
+        finishHook = try options.onFinish.map { settings throws(DaemonError) in
+            try FinishHook(settings: settings, directory: options.sessionDirectory, log: log)
+        }
         OpenAncestorFolders.warn(
             about: [(options.socketPath as NSString).deletingLastPathComponent, options.sessionDirectory], log: log)
         do {
@@ -107,6 +112,7 @@ final class Daemon {
             "pid": .integer(Int64(getpid())), "maxLineBytes": .integer(Int64(options.maxLineBytes)),
             "threads": .integer(Int64(options.workerCount)),
         ])
+        finishHook?.start()
         for inbox in inboxes { startWorker(inbox) }
         while true {
             var descriptors = [pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0)]
@@ -132,8 +138,8 @@ final class Daemon {
 
     private func startWorker(_ inbox: WorkerInbox) {
         workersStopped.enter()
-        let thread = Thread { [options, log, shared, workersStopped] in
-            DaemonWorker(options: options, log: log, shared: shared, inbox: inbox).run()
+        let thread = Thread { [options, log, shared, workersStopped, finishHook] in
+            DaemonWorker(options: options, log: log, shared: shared, inbox: inbox, finishHook: finishHook).run()
             workersStopped.leave()
         }
         // As deep as the main thread's: a full parse of a rejected line recurses once per level of nesting.
@@ -186,6 +192,7 @@ final class Daemon {
             }
             switch outcome {
             case .success(true):
+                finishHook?.forget(removal.file.name)
                 log.write(.info, "session.removed", [
                     "file": .string(path), "reason": .string(removal.reason.rawValue),
                     "bytes": .integer(Int64(removal.file.bytes)),
@@ -200,9 +207,11 @@ final class Daemon {
     }
 
     /// At start and then every 30 seconds, on its own queue: brings the folder's ``SessionIndex`` up to date, so
-    /// `replay-cli sessions` reads only what changed since.
+    /// `replay-cli sessions` reads only what changed since. The first index also tells `--on-finish` which finished
+    /// sessions still wait for its command.
     private func refreshIndex(now: UInt64) {
         if let refreshed = indexRefreshedAt, now &- refreshed < 30_000_000_000 { return }
+        let catchingUp = indexRefreshedAt == nil ? finishHook : nil
         indexRefreshedAt = now
         guard indexing.withLock({ running in
             defer { running = true }
@@ -212,6 +221,7 @@ final class Daemon {
             defer { indexing.withLock { $0 = false } }
             do {
                 let (index, filesRead) = try SessionIndex.refreshed(in: options.sessionDirectory)
+                catchingUp?.catchUp(with: index)
                 log.write(.debug, "index.refreshed", [
                     "sessions": .integer(Int64(index.entries.count)), "filesRead": .integer(Int64(filesRead)),
                 ])
@@ -297,6 +307,7 @@ final class Daemon {
         listener.close()
         for inbox in inboxes { inbox.stop() }
         workersStopped.wait()
+        finishHook?.stop()
         let totals = shared.withLock { $0 }
         log.write(.info, "daemon.stopped", [
             "connections": .integer(Int64(connectionsOpened)),

@@ -21,6 +21,8 @@ package struct DaemonOptions: Sendable {
     var maxConnectionsPerPeer = DaemonOptions.defaultMaxConnectionsPerPeer
     /// How long a new connection may take to send its session header before it is closed.
     var headerTimeout = DaemonOptions.defaultHeaderTimeout
+    /// The command run for each finished session (`--on-finish` and its settings); `nil` for none.
+    var onFinish: FinishHook.Settings?
 
     /// Enough for an app with many stores, each recording on its own connection.
     static let defaultMaxConnectionsPerPeer = 64
@@ -68,6 +70,22 @@ package struct DaemonOptions: Sendable {
     static let headerTimeout = Option<Duration>.duration(
         "--header-timeout", default: defaultHeaderTimeout, defaultDescription: "10s",
         help: "close a connection that has not sent its session header this long\nafter connecting")
+    /// `--on-finish <command>`.
+    static let onFinish = Option<String>.string(
+        "--on-finish", valueName: "<command>",
+        help: "run this shell command line once for each finished session, off the ingest path,\nwith the session file's path appended as its last argument and its index line\non standard input; failures are retried and every run is logged (hook.attempt)")
+    /// `--on-finish-retries <n>`.
+    static let onFinishRetries = Option<Int>.integer(
+        "--on-finish-retries", in: 0...10, default: FinishHook.Settings.defaultRetries,
+        help: "how many times a failed --on-finish run is retried, from 0 to 10")
+    /// `--on-finish-backoff <duration>`.
+    static let onFinishBackoff = Option<Duration>.duration(
+        "--on-finish-backoff", default: FinishHook.Settings.defaultBackoff, defaultDescription: "1s",
+        help: "the wait before the first retry of --on-finish, doubled before each next one")
+    /// `--on-finish-timeout <duration>`.
+    static let onFinishTimeout = Option<Duration>.duration(
+        "--on-finish-timeout", default: FinishHook.Settings.defaultTimeout, defaultDescription: "10m",
+        help: "terminate an --on-finish run that takes longer, and count it as failed")
     /// `--log-level <level>`.
     static let logLevel = Option<DaemonLog.Level>(
         "--log-level", valueName: "<level>", default: .info, defaultDescription: "info",
@@ -79,10 +97,12 @@ package struct DaemonOptions: Sendable {
         options: [
             socket.declaration, directory.declaration, maxLineBytes.declaration, threads.declaration,
             maxAge.declaration, maxBytes.declaration, maxConnectionsPerPeer.declaration, headerTimeout.declaration,
+            onFinish.declaration, onFinishRetries.declaration, onFinishBackoff.declaration, onFinishTimeout.declaration,
             logLevel.declaration,
         ],
         discussion: "Logs are JSON lines on stderr, removals included (session.removed). SIGTERM or SIGINT stops the "
-            + "daemon cleanly.")
+            + "daemon cleanly. A session is finished when its app ended it; --on-finish remembers each success in "
+            + "<dir>/.on-finish, and at start hands every finished session without one to the command again.")
 
     /// Parses `arguments` (without the program name); `nil` when help was asked for.
     /// - Throws: ``UsageError`` naming the offending option.
@@ -100,6 +120,18 @@ package struct DaemonOptions: Sendable {
         options.logLevel = parsed.value(of: logLevel, default: options.logLevel)
         options.maxConnectionsPerPeer = parsed.value(of: maxConnectionsPerPeer, default: options.maxConnectionsPerPeer)
         options.headerTimeout = parsed.value(of: headerTimeout, default: options.headerTimeout)
+        if let command = parsed.value(of: onFinish) {
+            options.onFinish = FinishHook.Settings(
+                command: command, retries: parsed.value(of: onFinishRetries, default: FinishHook.Settings.defaultRetries),
+                backoff: parsed.value(of: onFinishBackoff, default: FinishHook.Settings.defaultBackoff),
+                timeout: parsed.value(of: onFinishTimeout, default: FinishHook.Settings.defaultTimeout))
+        } else if let setting = [
+            (onFinishRetries.declaration.name, parsed.isGiven(onFinishRetries)),
+            (onFinishBackoff.declaration.name, parsed.isGiven(onFinishBackoff)),
+            (onFinishTimeout.declaration.name, parsed.isGiven(onFinishTimeout)),
+        ].first(where: \.1)?.0 {
+            throw UsageError("'\(setting)' goes with '--on-finish'", usage: command.usage)
+        }
         options.retention = SessionRetention(maxAge: parsed.value(of: maxAge), maxBytes: parsed.value(of: maxBytes))
         return options
     }

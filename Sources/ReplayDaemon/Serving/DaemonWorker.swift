@@ -15,14 +15,20 @@ final class DaemonWorker {
     /// Shared with the other threads; used only under its lock.
     let shared: Locked<SharedDaemonState>
     private let inbox: WorkerInbox
+    /// Told of each session its app ended, for `--on-finish`.
+    private let finishHook: FinishHook?
     private var connections: [Int32: ClientConnection] = [:]
     var validator = SessionLineValidator()
     /// The lines checked in the current read, written to the session file in one write.
     var accepted = AcceptedLines()
 
     /// Creates a worker that serves what `inbox` hands it.
-    init(options: DaemonOptions, log: DaemonLog, shared: Locked<SharedDaemonState>, inbox: WorkerInbox) {
+    init(
+        options: DaemonOptions, log: DaemonLog, shared: Locked<SharedDaemonState>, inbox: WorkerInbox,
+        finishHook: FinishHook?
+    ) {
         self.options = options
+        self.finishHook = finishHook
         self.log = log
         self.shared = shared
         self.inbox = inbox
@@ -183,7 +189,8 @@ final class DaemonWorker {
     /// Closes a session file; one whose client left without an `end` gets one saying it was disconnected.
     private func endSession(_ session: SessionFile, of connection: ClientConnection, reason: String) {
         var event = "session.ended"
-        if !session.hasEnded {
+        let endedByApp = session.hasEnded
+        if !endedByApp {
             event = "session.disconnected"
             let end = EndEvent(
                 reason: .disconnected, actions: session.lastSequence, dropped: session.dropped, time: session.lastTime)
@@ -199,6 +206,7 @@ final class DaemonWorker {
         }
         _ = shared.withLock { $0.activeSessions.remove(session.name) }
         connection.session = nil
+        if endedByApp { finishHook?.sessionFinished(session.name) }
         log.write(.info, event, [
             "sessionId": .string(connection.sessionID ?? ""), "file": .string(session.path),
             "lastSeq": .integer(Int64(session.lastSequence)), "reason": .string(reason),

@@ -65,6 +65,37 @@ public struct SessionIndex: Sendable, Equatable {
             self.actionNames = actionNames
             self.damage = damage
         }
+
+        /// The entry as a JSON object, as the index file holds it and as `replayd --on-finish` hands it over (one
+        /// line, canonically encoded): `file`, `bytes`, `modified` (milliseconds since 1970), `sessionId`,
+        /// `storeId`, `appName`, `appVersion`, `startedAt`, `actions`, `lostInGaps`, `status`, `actionNames` and
+        /// `damage`.
+        public var jsonValue: JSONValue {
+            .object([
+                "file": .string(file), "bytes": .integer(Int64(bytes)), "modified": .integer(modifiedMilliseconds),
+                "sessionId": .string(sessionID), "storeId": .string(storeID), "appName": .string(appName),
+                "appVersion": .string(appVersion), "startedAt": .string(startedAt), "actions": .integer(Int64(actions)),
+                "lostInGaps": .integer(Int64(lostInGaps)), "status": .string(status),
+                "actionNames": .object(actionNames.mapValues { .integer(Int64($0)) }), "damage": .string(damage),
+            ])
+        }
+
+        /// Reads an entry from its ``jsonValue`` form; `nil` when `file`, `bytes` or `modified` is missing or not
+        /// what it should be. Other missing fields read as empty.
+        public init?(jsonValue item: JSONValue) {
+            guard let file = item["file"]?.stringValue, let bytes = item["bytes"]?.integerValue,
+                let modified = item["modified"]?.integerValue
+            else { return nil }
+            var names: [String: Int] = [:]
+            for (name, count) in item["actionNames"]?.objectValue ?? [:] { names[name] = Int(count.integerValue ?? 0) }
+            self.init(
+                file: file, bytes: UInt64(max(0, bytes)), modifiedMilliseconds: modified,
+                sessionID: item["sessionId"]?.stringValue ?? "", storeID: item["storeId"]?.stringValue ?? "",
+                appName: item["appName"]?.stringValue ?? "", appVersion: item["appVersion"]?.stringValue ?? "",
+                startedAt: item["startedAt"]?.stringValue ?? "", actions: Int(item["actions"]?.integerValue ?? 0),
+                lostInGaps: Int(item["lostInGaps"]?.integerValue ?? 0), status: item["status"]?.stringValue ?? "",
+                actionNames: names, damage: item["damage"]?.stringValue ?? "")
+        }
     }
 
     /// The index file's name in the sessions folder.
@@ -148,19 +179,8 @@ public struct SessionIndex: Sendable, Equatable {
         else { return nil }
         var entries: [Entry] = []
         for item in encoded {
-            guard let file = item["file"]?.stringValue, let bytes = item["bytes"]?.integerValue,
-                let modified = item["modified"]?.integerValue
-            else { return nil }
-            var names: [String: Int] = [:]
-            for (name, count) in item["actionNames"]?.objectValue ?? [:] { names[name] = Int(count.integerValue ?? 0) }
-            entries.append(
-                Entry(
-                    file: file, bytes: UInt64(max(0, bytes)), modifiedMilliseconds: modified,
-                    sessionID: item["sessionId"]?.stringValue ?? "", storeID: item["storeId"]?.stringValue ?? "",
-                    appName: item["appName"]?.stringValue ?? "", appVersion: item["appVersion"]?.stringValue ?? "",
-                    startedAt: item["startedAt"]?.stringValue ?? "", actions: Int(item["actions"]?.integerValue ?? 0),
-                    lostInGaps: Int(item["lostInGaps"]?.integerValue ?? 0), status: item["status"]?.stringValue ?? "",
-                    actionNames: names, damage: item["damage"]?.stringValue ?? ""))
+            guard let entry = Entry(jsonValue: item) else { return nil }
+            entries.append(entry)
         }
         return SessionIndex(entries: entries)
     }
@@ -168,18 +188,7 @@ public struct SessionIndex: Sendable, Equatable {
     /// Writes the index into `directory`, through a temporary file renamed over the old one, readable by its owner
     /// alone like the sessions.
     public func write(to directory: String) throws {
-        let encoded = entries.map { entry in
-            JSONValue.object([
-                "file": .string(entry.file), "bytes": .integer(Int64(entry.bytes)),
-                "modified": .integer(entry.modifiedMilliseconds), "sessionId": .string(entry.sessionID),
-                "storeId": .string(entry.storeID), "appName": .string(entry.appName),
-                "appVersion": .string(entry.appVersion), "startedAt": .string(entry.startedAt),
-                "actions": .integer(Int64(entry.actions)), "lostInGaps": .integer(Int64(entry.lostInGaps)),
-                "status": .string(entry.status),
-                "actionNames": .object(entry.actionNames.mapValues { .integer(Int64($0)) }),
-                "damage": .string(entry.damage),
-            ])
-        }
+        let encoded = entries.map(\.jsonValue)
         let document = JSONValue.object(["version": .integer(Int64(Self.formatVersion)), "entries": .array(encoded)])
         let path = directory + "/" + Self.fileName
         let temporary = path + ".\(ProcessInfo.processInfo.processIdentifier).tmp"
