@@ -97,6 +97,36 @@ import Testing
         #expect(!explanation.unicodeScalars.contains { $0.value < 0x09 || $0 == "\u{1B}" || $0 == "\u{FFFE}" }, "\(explanation)")
     }
 
+    @Test func aMatchingSessionCutOffBeforeItsEndLineSaysSoInItsLineAndSummaryRow() async throws {
+        // Given the counter sample cut off after its ninth action, with no end line
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let whole = try String(contentsOfFile: CLI.session("counter-basic.jsonl"), encoding: .utf8)
+        try scratch.write("counter-cut.jsonl", whole.split(separator: "\n").prefix(10).joined(separator: "\n") + "\n")
+
+        // When check runs with --summary
+        let outcome = try await CLI.run(
+            ["check", "counter-cut.jsonl", "--no-build", "--summary", "summary.md"] + host, directory: scratch.url)
+
+        // Then it matches, and both its line and its row say that the recording was cut off
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(
+            outcome.stdout.hasPrefix(
+                "✓ match       counter-cut.jsonl (9 actions); no end line: the recording was cut off, later actions may be missing\n"),
+            "\(outcome.stdout)")
+        #expect(
+            try String(contentsOfFile: scratch.file("summary.md"), encoding: .utf8) == """
+                ### replay-cli check: passed
+
+                1 session: 1 match
+
+                | | Session | Verdict | Step | Path | Artifacts |
+                | --- | --- | --- | --- | --- | --- |
+                | ✅ | `counter-cut.jsonl` | match |  | `no end line: the recording was cut off, later actions may be missing` |  |
+
+                """)
+    }
+
     @Test func passingSessionsKeepNoArtifactsAndTheJSONSaysWhatWasKept() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -64,8 +64,18 @@ extension SessionCheck {
     /// did not replay.
     var effectsNotChecked: String? { report?.effectsNotChecked }
 
+    /// What a match or an incomplete replay did not cover, in clauses: the effects it did not check, and the end
+    /// of a recording cut off before its `end` line (a crash, or a recording still running), whose last actions may
+    /// be missing.
+    private var notCovered: [String] {
+        guard let report else { return [] }
+        var clauses = report.effectsNotChecked.map { [$0] } ?? []
+        if report.end == nil { clauses.append("no end line: the recording was cut off, later actions may be missing") }
+        return clauses
+    }
+
     /// The session's line in the text output: verdict, path, length, and where it failed; for an effect divergence
-    /// the step, the effect and what it did otherwise; for a match, what of its effects was not checked.
+    /// the step, the effect and what it did otherwise; for a match, what it did not cover.
     var line: String {
         switch finding {
         case .replayed(let outcome):
@@ -81,7 +91,7 @@ extension SessionCheck {
             case .effectDiverged(let divergence):
                 line += ": \(divergence.summary)"
             case .match, .incomplete:
-                if let notChecked = report.effectsNotChecked { line += "; \(notChecked)" }
+                for clause in notCovered { line += "; \(clause)" }
             case .undecodable, .unknownStore:
                 break
             }
@@ -123,8 +133,8 @@ extension SessionCheck {
     }
 
     /// The session as a row of the `--summary` table: the step, action and first path where it failed, when known;
-    /// for an effect divergence the step, the effect and what it did otherwise; for a match, what of its effects
-    /// was not checked.
+    /// for an effect divergence the step, the effect and what it did otherwise; for a match, what it did not
+    /// cover.
     var summaryRow: CheckSummary.Row {
         var row = CheckSummary.Row(
             session: path, verdict: verdict, passed: status == .ok, artifacts: artifacts?.paths ?? [],
@@ -139,7 +149,7 @@ extension SessionCheck {
         case .effectDiverged(let divergence)?:
             (row.step, row.action, row.path) = (divergence.step, "effect '\(divergence.effect)'", divergence.whatDiffers)
         case .match?, .incomplete?:
-            row.path = report?.effectsNotChecked
+            row.path = notCovered.isEmpty ? nil : notCovered.joined(separator: "; ")
         case .undecodable(let undecodable)?:
             (row.step, row.action, row.path) = (undecodable.step, undecodable.actionName, "\(undecodable.part.rawValue) \(undecodable.path)")
         default:
