@@ -14,6 +14,8 @@ final class SessionLineSender<State, Action> {
     private let makeHeader: () throws -> [UInt8]
     /// Whether the transport must be (re)started before the next lines: at first, and after a failure.
     private(set) var needsStart = true
+    /// How long until the transport's next (re)start is worth trying, after a failure.
+    private var retryDelay = 0.01
     /// The last sequence number of the lines the transport took (counted as written; a reconnect that finds fewer
     /// persisted does not lower it, so a line sent again is not counted twice).
     private var sentThrough = 0
@@ -41,6 +43,13 @@ final class SessionLineSender<State, Action> {
             socket.journal.map { SessionJournal(settings: $0, socketPath: socket.path, header: header) }
         }
         unconfirmed = UnconfirmedLines(byteLimit: unconfirmedBytes, journal: journal)
+    }
+
+    /// How long the worker may wait for actions before trying the transport again, when it holds lines the
+    /// receiver has not confirmed and the transport needs a restart; `nil` when it need not try without actions.
+    var nextRetryDelay: Double? {
+        guard needsStart, !unconfirmed.isEmpty, transport.persistedSequence() != nil else { return nil }
+        return retryDelay
     }
 
     /// Holds a line until the transport confirms it; send its bytes with `held: true`.
@@ -96,6 +105,11 @@ final class SessionLineSender<State, Action> {
             return true
         } catch {
             needsStart = true
+            if case UnixSocketTransport.Failure.backingOff(let seconds) = error {
+                retryDelay = seconds
+            } else {
+                retryDelay = 0.01
+            }
             mailbox.updateStatistics { $0.lastError = "\(error)" }
             if transport.persistedSequence() == nil {
                 // Nothing will confirm these lines: they are lost, and the next start records them as a gap.
