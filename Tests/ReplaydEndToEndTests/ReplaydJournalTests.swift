@@ -12,7 +12,9 @@ import Testing
         var daemon = try await DaemonProcess(folder: folder)
         let store = Store(initialState: Bulk(), reducer: Bulk.reducer)
         let recorder = store.startRecording(
-            .init(storeID: "bulk", app: AppInfo(name: "Tests", version: "1"), sessionID: "flat-out", bufferCapacity: 1 << 20),
+            .init(
+                storeID: "bulk", app: AppInfo(name: "Tests", version: "1"), sessionID: "flat-out",
+                bufferCapacity: 1 << 20),
             to: UnixSocketTransport(
                 path: folder.socket, timeout: 2, firstRetryDelay: 0.01,
                 journal: .init(folder: folder.path + "/journal")))

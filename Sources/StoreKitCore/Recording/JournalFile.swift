@@ -57,7 +57,8 @@ package final class JournalFile {
             appendRecord(kind: 0, numbers: (0, 0, 0), fields: (Array(socketPath.utf8), header, []), to: &start)
             try Syscall.writeAll(fd, start, subject: path)
             return JournalFile(
-                path: path, fd: fd, socketPath: socketPath, header: header, entriesOffset: start.count, size: start.count)
+                path: path, fd: fd, socketPath: socketPath, header: header, entriesOffset: start.count,
+                size: start.count)
         } catch {
             try? Syscall.close(fd, subject: path)
             try? Syscall.unlink(path)

@@ -93,9 +93,9 @@ extension ResendCursor {
     private static var chunkBytes: Int { 1 << 20 }
 
     /// Walks the lines `forEachHeld` gives and gathers what to send of them: a `gap` (reason `transportFailed`,
-    /// with the cursor's gap message) for the hole before the first line, then the lines, with gap lines for the holes between
-    /// them; past ``chunkBytes`` the bytes gathered are written through `write` (after `prefix`, which is then
-    /// emptied).
+    /// with the cursor's gap message) for the hole before the first line, then the lines, with gap lines for the
+    /// holes between them; past ``chunkBytes`` the bytes gathered are written through `write` (after `prefix`,
+    /// which is then emptied).
     /// - Returns: The bytes gathered and not yet written, after what is left of `prefix`.
     /// - Throws: What `forEachHeld` or `write` throws.
     mutating func gather(

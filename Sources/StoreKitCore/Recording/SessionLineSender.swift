@@ -160,7 +160,9 @@ final class SessionLineSender<State, Action> {
             Thread.sleep(forTimeInterval: 0.05)
         }
         if let journal = unconfirmed.journal {
-            while !journal.isEmpty, MonotonicClock.nanoseconds() < deadline, let persisted = transport.persistedSequence() {
+            while !journal.isEmpty, MonotonicClock.nanoseconds() < deadline,
+                let persisted = transport.persistedSequence()
+            {
                 unconfirmed.confirm(through: persisted)
                 if !journal.isEmpty { Thread.sleep(forTimeInterval: 0.01) }
             }
