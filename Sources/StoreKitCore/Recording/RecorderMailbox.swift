@@ -228,10 +228,12 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     ///
     /// After a batch that delivered something (`nappingFirst`), waits a moment before looking, unless actions are
     /// already queued: more may be streaming in, better taken together than a few at a time through the lock.
+    /// With `wakingAfter`, an empty batch is taken after that many seconds without actions (the transport's next
+    /// reconnect is due).
     /// - Returns: Why the session ends, once the recorder is ending (what is in `batch` then is the last), and the
     ///   names the batch's actions number their effects by.
     func takeBatch(
-        into batch: RecorderQueue<State, Action>, nappingFirst: Bool
+        into batch: RecorderQueue<State, Action>, nappingFirst: Bool, wakingAfter: Double? = nil
     ) -> (ending: EndEvent.Reason?, effectNames: [String]) {
         condition.lock()
         defer { condition.unlock() }
@@ -239,9 +241,14 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
             worker = .napping
             _ = condition.wait(until: Date(timeIntervalSinceNow: Self.napSeconds))
         }
+        let wakeAt = wakingAfter.map { Date(timeIntervalSinceNow: $0) }
         while queue.isEmpty && endReason == nil {
             worker = .sleeping
-            condition.wait()
+            if let wakeAt {
+                if !condition.wait(until: wakeAt) { break }
+            } else {
+                condition.wait()
+            }
         }
         worker = .busy
         queue.swapContents(with: batch)

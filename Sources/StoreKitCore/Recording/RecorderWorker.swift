@@ -68,7 +68,9 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
         while true {
             // Caught up after a batch: more may be streaming in, so nap before looking again rather than take them
             // a few at a time, each time through the lock the app takes.
-            let (ending, effectNames) = mailbox.takeBatch(into: batch, nappingFirst: delivered)
+            // Lines waiting for a daemon that went away are sent once it is back, even if no action comes.
+            let (ending, effectNames) = mailbox.takeBatch(
+                into: batch, nappingFirst: delivered, wakingAfter: sender.nextRetryDelay)
             deliver(batch, effectNames: effectNames, in: &chunk)
             delivered = !batch.isEmpty
             if let ending, batch.isEmpty {

@@ -14,6 +14,8 @@ final class SessionLineSender<State, Action> {
     private let makeHeader: () throws -> [UInt8]
     /// Whether the transport must be (re)started before the next lines: at first, and after a failure.
     private(set) var needsStart = true
+    /// How long until the transport's next (re)start is worth trying, after a failure.
+    private var retryDelay = 0.01
     /// The last sequence number of the lines the transport took (counted as written; a reconnect that finds fewer
     /// persisted does not lower it, so a line sent again is not counted twice).
     private var sentThrough = 0
@@ -28,7 +30,8 @@ final class SessionLineSender<State, Action> {
     /// The runs (cause, effect) that lost an effect line with the transport since the encoder last took them.
     private var runsWithLostLines: [(cause: Int, effect: String)] = []
 
-    /// Creates a sender that holds at most `unconfirmedBytes` of unconfirmed lines.
+    /// Creates a sender that holds at most `unconfirmedBytes` of unconfirmed lines in memory, and those beyond in a
+    /// journal when the transport has ``UnixSocketTransport/Journal`` settings.
     init(
         transport: any SessionTransport, unconfirmedBytes: Int, mailbox: RecorderMailbox<State, Action>,
         header: @escaping () throws -> [UInt8]
@@ -36,7 +39,17 @@ final class SessionLineSender<State, Action> {
         self.transport = transport
         self.mailbox = mailbox
         makeHeader = header
-        unconfirmed = UnconfirmedLines(byteLimit: unconfirmedBytes)
+        let journal = (transport as? UnixSocketTransport).flatMap { socket in
+            socket.journal.map { SessionJournal(settings: $0, socketPath: socket.path, header: header) }
+        }
+        unconfirmed = UnconfirmedLines(byteLimit: unconfirmedBytes, journal: journal)
+    }
+
+    /// How long the worker may wait for actions before trying the transport again, when it holds lines the
+    /// receiver has not confirmed and the transport needs a restart; `nil` when it need not try without actions.
+    var nextRetryDelay: Double? {
+        guard needsStart, !unconfirmed.isEmpty, transport.persistedSequence() != nil else { return nil }
+        return retryDelay
     }
 
     /// Holds a line until the transport confirms it; send its bytes with `held: true`.
@@ -68,19 +81,11 @@ final class SessionLineSender<State, Action> {
                 mailbox.estimateUnlessEstimated(encodedBytes: header.count)
                 let persisted = try transport.start(header: header)
                 needsStart = false
-                let resend = unconfirmed.resend(
-                    after: persisted ?? sentThrough, skippingEffectLines: persisted == nil ? 0 : transport.effectLinesHeldAfterStart(),
-                    newAfter: sentThrough)
                 payload = []
-                if let missing = resend.missing {
-                    let gap = GapEvent(
-                        firstSequence: missing.lowerBound, lastSequence: missing.upperBound, reason: .transportFailed,
-                        message: mailbox.statistics.lastError)
-                    SessionEvent.gap(gap).appendLine(to: &payload)
-                    countLost(missing)
-                }
-                payload += resend.lines
-                written = resend.newActions
+                written = try resend(
+                    after: persisted ?? sentThrough,
+                    skippingEffectLines: persisted == nil ? 0 : transport.effectLinesHeldAfterStart(), into: &payload)
+                unconfirmed.stopSpilling()
                 if !held { payload += lines }
             }
             guard !payload.isEmpty else { return true }
@@ -100,6 +105,11 @@ final class SessionLineSender<State, Action> {
             return true
         } catch {
             needsStart = true
+            if case UnixSocketTransport.Failure.backingOff(let seconds) = error {
+                retryDelay = seconds
+            } else {
+                retryDelay = 0.01
+            }
             mailbox.updateStatistics { $0.lastError = "\(error)" }
             if transport.persistedSequence() == nil {
                 // Nothing will confirm these lines: they are lost, and the next start records them as a gap.
@@ -108,21 +118,60 @@ final class SessionLineSender<State, Action> {
                 let lostEffectLines = heldEffectLines - countedEffectLines
                 countedEffectLines = heldEffectLines
                 if lostEffectLines > 0 { mailbox.updateStatistics { $0.effectLinesDropped += lostEffectLines } }
+            } else {
+                // The receiver is away: what it has not confirmed goes to disk, where it outlives the app.
+                unconfirmed.spillAll()
+                if let problem = unconfirmed.journal?.refusal { mailbox.updateStatistics { $0.lastError = problem } }
             }
             return false
         }
     }
 
+    /// Gathers into `payload` what to send after a (re)start: every held line after the receiver's last persisted
+    /// sequence number (the journal's first, written a chunk at a time), with a `gap` for the numbers no longer
+    /// held, counted as lost.
+    /// - Returns: The action lines counted as written once the payload is.
+    /// - Throws: What the transport's write throws.
+    private func resend(after persisted: Int, skippingEffectLines: Int, into payload: inout [UInt8]) throws -> Int {
+        let message = unconfirmed.journal?.problem ?? mailbox.statistics.lastError
+        var cursor = ResendCursor(
+            after: persisted, skippingEffectLines: skippingEffectLines, newAfter: sentThrough, gapMessage: message)
+        payload = try cursor.gather(
+            lastSequence: unconfirmed.lastSequence, prefix: &payload,
+            forEachHeld: unconfirmed.forEachHeld, write: transport.write)
+        for hole in cursor.missing { countLost(hole) }
+        return cursor.newActions
+    }
+
     /// Sends the `end` line, then closes the transport. While the transport holds lines it has not confirmed, a
-    /// failure is retried for up to two seconds, so a receiver that restarts just then still gets them.
+    /// failure is retried for up to two seconds, so a receiver that restarts just then still gets them. A journal
+    /// is deleted once the receiver confirmed what it holds (or, sent in full, after those two seconds); one that
+    /// could not be sent stays on disk for the next transport with its folder.
     func sendEnd(_ line: [UInt8]) {
         let deadline = MonotonicClock.nanoseconds() + 2_000_000_000
         while !send(line, held: false, newActions: 0) {
-            guard transport.persistedSequence() != nil, !unconfirmed.held.isEmpty,
+            guard transport.persistedSequence() != nil, !unconfirmed.isEmpty,
                 MonotonicClock.nanoseconds() < deadline
-            else { return }
+            else {
+                unconfirmed.journal?.close()
+                closeTransport()
+                return
+            }
             Thread.sleep(forTimeInterval: 0.05)
         }
+        if let journal = unconfirmed.journal {
+            while !journal.isEmpty, MonotonicClock.nanoseconds() < deadline,
+                let persisted = transport.persistedSequence()
+            {
+                unconfirmed.confirm(through: persisted)
+                if !journal.isEmpty { Thread.sleep(forTimeInterval: 0.01) }
+            }
+            journal.removeFile()
+        }
+        closeTransport()
+    }
+
+    private func closeTransport() {
         do {
             try transport.close()
         } catch {

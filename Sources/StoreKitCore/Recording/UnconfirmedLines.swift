@@ -11,6 +11,10 @@
 /// after a reconnect when it came after the receiver's last persisted number. A receiver that stored some of those
 /// before the connection broke gets them twice, in order, right after its last stored action or gap, and is
 /// expected to skip those equal to the effect lines it holds there.
+///
+/// With a ``SessionJournal``, the oldest lines go to it instead of being let go when the bound is exceeded, and
+/// every line does while the receiver is unreachable (``spillAll()``); the journal's lines always come before those
+/// held in memory, and its file is deleted once the receiver confirmed all of them.
 package struct UnconfirmedLines {
     /// One line and the sequence numbers it covers.
     package struct Entry: Equatable {
@@ -53,6 +57,10 @@ package struct UnconfirmedLines {
             }
         }
 
+        var isEffect: Bool {
+            if case .effect = content { true } else { false }
+        }
+
         /// Whether the receiver has the line once it confirmed every number up to `confirmed`: an effect line only
         /// once a number after it is.
         func isConfirmed(through confirmed: Int) -> Bool {
@@ -79,37 +87,68 @@ package struct UnconfirmedLines {
     package private(set) var lastSequence = 0
     /// The bytes of the lines held.
     package private(set) var byteCount = 0
+    /// Where the lines go that memory does not hold, when there is one.
+    package let journal: SessionJournal?
     private var entries: [Entry] = []
     private var head = 0
+    /// Whether new lines go straight to the journal (the receiver is unreachable and memory holds none).
+    private var spillsNewLines = false
 
-    /// Creates an empty buffer bounded to `byteLimit` bytes.
-    package init(byteLimit: Int) {
+    /// Creates an empty buffer bounded to `byteLimit` bytes in memory, and to the journal's bound beyond that.
+    package init(byteLimit: Int, journal: SessionJournal? = nil) {
         self.byteLimit = max(0, byteLimit)
+        self.journal = journal
     }
 
-    /// The lines held, oldest first.
+    /// The lines held in memory, oldest first (those of the journal come before them).
     package var held: ArraySlice<Entry> { entries[head...] }
 
-    /// Holds a line; drops the oldest lines while the bound is exceeded.
+    /// True when no line is held, in memory or in the journal.
+    package var isEmpty: Bool { held.isEmpty && journal?.isEmpty != false }
+
+    /// Holds a line; moves the oldest lines to the journal (or, when it refuses them, drops them) while the bound
+    /// is exceeded.
     package mutating func append(_ entry: Entry) {
+        lastSequence = max(lastSequence, entry.sequences.upperBound)
+        if spillsNewLines, let journal, journal.append(entry) { return }
+        spillsNewLines = false
         entries.append(entry)
         byteCount += entry.heldBytes
-        lastSequence = max(lastSequence, entry.sequences.upperBound)
-        while byteCount > byteLimit && entries.count - head > 1 { dropFirst() }
+        while byteCount > byteLimit && entries.count - head > 1 { spillOrDropFirst() }
         compact()
     }
 
-    /// Records that the receiver persisted every line up to `sequence`, and drops those lines.
+    /// Moves every line held in memory to the journal, and the lines appended after them too until
+    /// ``stopSpilling()``: the receiver is unreachable, and a line on disk outlives the app. Without a journal,
+    /// or once it refuses a line, lines stay in memory.
+    package mutating func spillAll() {
+        guard let journal else { return }
+        while head < entries.count, journal.append(entries[head]) { dropFirst() }
+        spillsNewLines = head == entries.count
+        compact()
+        journal.flush()
+    }
+
+    /// Holds new lines in memory again: the receiver is back.
+    package mutating func stopSpilling() {
+        spillsNewLines = false
+    }
+
+    /// Records that the receiver persisted every line up to `sequence`, and drops those lines (deleting the
+    /// journal once it holds no other).
     package mutating func confirm(through sequence: Int) {
         confirmed = max(confirmed, sequence)
+        journal?.confirm(through: confirmed)
         while head < entries.count && entries[head].isConfirmed(through: confirmed) { dropFirst() }
         compact()
     }
 
     /// Drops every line: the receiver keeps nothing it did not take at once, so nothing can be sent again.
-    /// - Returns: The runs (cause, effect) of the effect lines dropped.
+    /// - Returns: The runs (cause, effect) of the effect lines dropped from memory.
     @discardableResult
     package mutating func discard() -> [(cause: Int, effect: String)] {
+        journal?.removeFile()
+        spillsNewLines = false
         var runs: [(cause: Int, effect: String)] = []
         while head < entries.count {
             if case .effect(let cause, let effect) = entries[head].content { runs.append((cause, effect)) }
@@ -117,6 +156,13 @@ package struct UnconfirmedLines {
         }
         compact()
         return runs
+    }
+
+    /// Calls `body` with every line held, those of the journal first.
+    /// - Throws: What `body` throws.
+    package func forEachHeld(_ body: (Entry) throws -> Void) throws {
+        try journal?.forEachEntry(body)
+        for entry in held { try body(entry) }
     }
 
     /// What to send to a receiver that persisted every line up to `persisted`: the held lines after it (the first
@@ -128,40 +174,17 @@ package struct UnconfirmedLines {
     ///   - newAfter: Action lines after this sequence number are counted in ``Resend/newActions``.
     package func resend(after persisted: Int, skippingEffectLines: Int = 0, newAfter: Int) -> Resend {
         var lines: [UInt8] = []
-        // Those the receiver persisted from a write that failed part way are written as much as those sent again.
-        let newActions = held.lazy.filter { $0.isAction && $0.sequences.lowerBound > newAfter }.count
-        var next = persisted + 1
-        var missing: ClosedRange<Int>?
-        var sentNumberedLine = false
-        var effectLinesToSkip = skippingEffectLines
-        for entry in held {
-            if case .effect = entry.content {
-                if entry.sequences.upperBound == persisted && effectLinesToSkip > 0 {
-                    effectLinesToSkip -= 1
-                } else if !entry.isConfirmed(through: persisted) {
-                    lines += entry.bytes
-                }
-                continue
-            }
-            guard entry.sequences.upperBound >= next else { continue }
-            if entry.sequences.lowerBound > next {
-                missing = (missing?.lowerBound ?? next)...(entry.sequences.lowerBound - 1)
-            }
-            switch entry.content {
-            case .gap(var gap):
-                gap.firstSequence = max(gap.firstSequence, next)
-                lines += SessionEvent.gap(gap).line
-            case .patch(let fullStateLine) where !sentNumberedLine:
-                // The receiver requires a full state first after a reconnect.
-                lines += fullStateLine
-            case .state, .patch, .effect:
-                lines += entry.bytes
-            }
-            sentNumberedLine = true
-            next = entry.sequences.upperBound + 1
-        }
-        if next <= lastSequence { missing = (missing?.lowerBound ?? next)...lastSequence }
-        return Resend(missing: missing, lines: lines, newActions: newActions)
+        var cursor = ResendCursor(after: persisted, skippingEffectLines: skippingEffectLines, newAfter: newAfter)
+        for entry in held { cursor.take(entry, into: &lines) }
+        cursor.finish(lastSequence: lastSequence, into: &lines)
+        let missing = cursor.missing.first.map { $0.lowerBound...cursor.missing.last!.upperBound }
+        return Resend(missing: missing, lines: lines, newActions: cursor.newActions)
+    }
+
+    /// Moves the oldest line in memory to the journal, or drops it when the journal refuses it (or there is none).
+    private mutating func spillOrDropFirst() {
+        _ = journal?.append(entries[head])
+        dropFirst()
     }
 
     private mutating func dropFirst() {

@@ -4,11 +4,17 @@ import StoreKitSystem
 ///
 /// The recorder calls it from its background thread only, so it may block, but never for long: sends and the wait
 /// for the daemon's welcome are bounded by ``timeout``, and while the daemon is away, ``start(header:)`` fails at
-/// once until the next retry is due (the delay doubles from 50 ms up to 5 s and resets after a success). It never
-/// raises `SIGPIPE` in the app. On every (re)connect it sends the header and reads the daemon's welcome, which says
-/// how much of this session the daemon has stored. A daemon that speaks protocol 2 (its welcome says so) confirms
-/// what it persisted with `persisted` replies, which ``persistedSequence()`` reads without waiting; the recorder then
-/// sends again what the daemon lost, and records as a `gap` only what it no longer holds.
+/// once until the next retry is due (the delay doubles from 10 ms up to 5 s and resets after a success, so a daemon
+/// that restarts is found again within tens of milliseconds of being back). It never raises `SIGPIPE` in the app.
+/// On every (re)connect it sends the header and reads the daemon's welcome, which says how much of this session the
+/// daemon has stored. A daemon that speaks protocol 2 (its welcome says so) confirms what it persisted with
+/// `persisted` replies, which ``persistedSequence()`` reads without waiting; the recorder then sends again what the
+/// daemon lost, and records as a `gap` only what it no longer holds.
+///
+/// With a ``Journal`` (the default), the lines the daemon has not confirmed go to a file on disk while it is
+/// unreachable, and when they outgrow the recorder's in-memory hold, so a restart of any length (within the
+/// journal's bound) loses nothing; and the first ``start(header:)`` sends, on a thread of its own, the journals
+/// earlier apps left behind for this socket.
 ///
 /// ```swift
 /// let recorder = store.startRecording(.init(storeID: "todos", app: app), to: UnixSocketTransport())
@@ -45,6 +51,8 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
     public let path: String
     /// The longest a send or the wait for the welcome may take, in seconds.
     public let timeout: Double
+    /// Where the lines the daemon has not confirmed go beyond memory; `nil` keeps them in memory only.
+    public let journal: Journal?
     /// Why ``path`` can never be connected to, when it cannot.
     private let unusablePath: Failure?
     private var fd: Int32 = -1
@@ -52,8 +60,11 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
     private let firstRetryDelay: Double
     private var retryDelay: Double
     private var nextAttempt: UInt64 = 0
-    /// Whether the last daemon that welcomed the session confirms what it persisted (protocol 2 or later).
-    private var confirmsPersistence = false
+    /// Whether the last daemon that welcomed the session confirms what it persisted (protocol 2 or later); with a
+    /// journal, presumed until a daemon says otherwise, so lines recorded before the first welcome are kept.
+    private var confirmsPersistence: Bool
+    /// Whether the journals earlier apps left behind were looked for.
+    private var sentLeftoverJournals = false
     /// The last sequence number the daemon confirmed.
     /// The effect lines the daemon holds after the last sequence number of its latest welcome.
     private var effectLinesAfterWelcome = 0
@@ -67,13 +78,15 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
     /// - Parameters:
     ///   - path: The socket's path.
     ///   - timeout: The longest a send or the wait for the welcome may take, in seconds.
-    public convenience init(path: String? = nil, timeout: Double = 2) {
-        self.init(path: path, timeout: timeout, firstRetryDelay: 0.05)
+    ///   - journal: Where the lines the daemon has not confirmed go beyond memory (the app's caches folder, up to
+    ///     256 MB, unless set); `nil` keeps them in memory only.
+    public convenience init(path: String? = nil, timeout: Double = 2, journal: Journal? = Journal()) {
+        self.init(path: path, timeout: timeout, firstRetryDelay: 0.01, journal: journal)
     }
 
     /// Creates a transport that waits `firstRetryDelay` seconds after a first failed attempt (for tests that must
-    /// not depend on how fast the machine is).
-    package init(path: String?, timeout: Double, firstRetryDelay: Double) {
+    /// not depend on how fast the machine is), without a journal unless given one.
+    package init(path: String?, timeout: Double, firstRetryDelay: Double, journal: Journal? = nil) {
         let path = path ?? ReplaydSocketPath.resolve()
         self.path = path
         let limit = UnixSocketAddress.maxPathBytes
@@ -82,6 +95,9 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
         self.timeout = timeout
         self.firstRetryDelay = firstRetryDelay
         self.retryDelay = firstRetryDelay
+        // A socket that can never be reached has nothing to journal for.
+        self.journal = unusablePath == nil ? journal : nil
+        confirmsPersistence = self.journal != nil
     }
 
     deinit {
@@ -95,6 +111,10 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
     public func start(header: [UInt8]) throws -> Int? {
         disconnect()
         if let unusablePath { throw unusablePath }
+        if let journal, !sentLeftoverJournals {
+            sentLeftoverJournals = true
+            LeftoverJournals.sendInBackground(folder: journal.folder, socketPath: path, timeout: timeout)
+        }
         let now = MonotonicClock.nanoseconds()
         guard now >= nextAttempt else {
             throw Failure.backingOff(seconds: Double(nextAttempt - now) / 1e9)

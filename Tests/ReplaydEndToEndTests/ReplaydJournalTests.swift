@@ -1,0 +1,197 @@
+import Foundation
+import SampleFeatures
+import StoreKitCore
+import Testing
+
+@Suite struct ReplaydJournalTests {
+    @Test func fiveKillNineRestartsDuringAFlatOutRecordingOfATenKilobyteStateLoseNothing() async throws {
+        // Given an app recording a 10 KB state flat out through replayd, with the default in-memory hold (8 MB) and
+        // a journal
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var daemon = try await DaemonProcess(folder: folder)
+        let store = Store(initialState: Bulk(), reducer: Bulk.reducer)
+        let recorder = store.startRecording(
+            .init(
+                storeID: "bulk", app: AppInfo(name: "Tests", version: "1"), sessionID: "flat-out",
+                bufferCapacity: 1 << 20),
+            to: UnixSocketTransport(
+                path: folder.socket, timeout: 2, firstRetryDelay: 0.01,
+                journal: .init(folder: folder.path + "/journal")))
+        // Flat out, but at most 1,500 actions (15 MB of lines, more than the in-memory hold) ahead of what the
+        // transport took, so each outage outgrows memory while the test's memory and disk stay bounded.
+        let producer = FlatOutProducer(store: store, recorder: recorder, ahead: 1500)
+        producer.start()
+
+        // When the daemon is killed with SIGKILL five times, each time with the recorder mid-stream, and restarted
+        for round in 1...5 {
+            let target = producer.dispatched + 1000
+            await waitUntil("1,000 more actions are dispatched", timeout: DaemonProcess.processTimeout) {
+                producer.dispatched >= target
+            }
+            await daemon.kill9()
+            daemon = try await DaemonProcess(folder: folder, logName: "restart-\(round).log")
+            await waitUntil("the recorder reconnects to restart \(round)", timeout: DaemonProcess.processTimeout) {
+                daemon.count("session.started") == 1
+            }
+        }
+        producer.stop()
+        await waitUntil("the producer stops") { producer.isDone }
+        let total = producer.dispatched
+        let statistics = recorder.finish(timeout: .seconds(120))
+        #expect(statistics.isFinished)
+        #expect(await daemon.stop() == 0)
+
+        // Then every sequence number is in the session once, in order, with no gap, and the journal is gone
+        let session = try Session(contentsOf: folder.sessions + "/bulk-flat-out.jsonl")
+        let gaps = session.events.filter { if case .gap = $0 { true } else { false } }
+        print("lines lost across 5 daemon restarts at a flat-out rate: \(total - session.actions.count) of \(total)")
+        #expect(gaps.isEmpty)
+        #expect(session.actions.map(\.sequence) == Array(1...total))
+        #expect(statistics.droppedTransportFailed == 0)
+        #expect(statistics.actionsWritten == total)
+        #expect(journals(in: folder.path + "/journal").isEmpty)
+    }
+
+    @Test func aJournalLeftByAnAppThatCrashedIsSentByTheNextTransport() async throws {
+        // Given an app recording while the daemon is down, so its lines go to its journal
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let journalFolder = folder.path + "/cache/storekit-replay/journal"
+        let app = Process()
+        app.executableURL = Executables.url("sample-app")
+        app.arguments = ["--socket", folder.socket, "--feature", "todos", "--actions", "10000000"]
+        app.environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": folder.path + "/cache"]) { $1 }
+        app.standardError = FileHandle.nullDevice
+        try app.run()
+        await waitUntil("the app's journal holds 100 KB", timeout: 180) {
+            journals(in: journalFolder).contains { size(of: $0) > 100_000 }
+        }
+
+        // When the app is killed with SIGKILL, and the next transport with the same journal folder starts
+        kill(app.processIdentifier, SIGKILL)
+        app.waitUntilExit()
+        let leftover = try #require(journals(in: journalFolder).first)
+        #expect(try FileManager.default.attributesOfItem(atPath: leftover)[.posixPermissions] as? Int == 0o600)
+        #expect(try FileManager.default.attributesOfItem(atPath: journalFolder)[.posixPermissions] as? Int == 0o700)
+        let daemon = try await DaemonProcess(folder: folder)
+        let store = Store(initialState: Counter.State(), reducer: Counter.reducer)
+        let recorder = store.startRecording(
+            .init(storeID: Counter.storeID, app: AppInfo(name: "Tests", version: "1"), sessionID: "next-launch"),
+            to: UnixSocketTransport(path: folder.socket, journal: .init(folder: journalFolder)))
+        store.dispatch(.increment)
+
+        // Then the journal is sent as the crashed app's session, every action in order from 1, and deleted
+        await waitUntil("the journal is sent and deleted", timeout: DaemonProcess.processTimeout) {
+            journals(in: journalFolder).isEmpty
+        }
+        #expect(recorder.finish(timeout: .seconds(120)).isFinished)
+        #expect(await daemon.stop() == 0)
+        let crashed = try #require(folder.sessionFiles().first { $0.hasPrefix("todos-") })
+        let session = try Session(contentsOf: folder.sessions + "/" + crashed)
+        #expect(!session.actions.isEmpty)
+        #expect(session.actions.map(\.sequence) == Array(1...session.actions.count))
+        #expect(session.events.allSatisfy { if case .gap = $0 { false } else { true } })
+    }
+
+    @Test func beyondTheJournalsBoundTheLossIsOneGapExactlyCounted() async throws {
+        // Given an app recording with the daemon down, a journal bounded to 4 KB and almost nothing held in memory
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = Store(initialState: Counter.State(), reducer: Counter.reducer)
+        let recorder = store.startRecording(
+            .init(
+                storeID: Counter.storeID, app: AppInfo(name: "Tests", version: "1"), sessionID: "bounded-journal",
+                unconfirmedBufferBytes: 0),
+            to: UnixSocketTransport(
+                path: folder.socket, timeout: 2, firstRetryDelay: 0.01,
+                journal: .init(folder: folder.path + "/journal", byteLimit: 4096)))
+
+        // When 300 actions come while it is away, more than the journal holds, and it comes back
+        for _ in 1...300 { store.dispatch(.increment) }
+        await waitUntil("the journal refuses lines") {
+            recorder.statistics.lastError?.contains("reached its bound of 4096 bytes") == true
+        }
+        let daemon = try await DaemonProcess(folder: folder)
+        let name = "counter-bounded-journal.jsonl"
+        await waitUntil("the recorder reconnects and stores new actions") {
+            store.dispatch(.increment)
+            return daemon.count("session.started") == 1 && folder.lines(of: name).count > 5
+        }
+        let statistics = recorder.finish(timeout: .seconds(120))
+        #expect(statistics.isFinished)
+        #expect(await daemon.stop() == 0)
+
+        // Then what neither the journal nor memory held is one gap, counted exactly, and every other number is there
+        let session = try Session(contentsOf: folder.sessions + "/" + name)
+        let gaps = session.events.compactMap { event -> GapEvent? in
+            if case .gap(let gap) = event { return gap }
+            return nil
+        }
+        try #require(gaps.count == 1)
+        #expect(gaps[0].reason == .transportFailed)
+        #expect(gaps[0].message?.contains("reached its bound of 4096 bytes") == true)
+        #expect(statistics.droppedTransportFailed == gaps[0].count)
+        let expected = Array(1..<gaps[0].firstSequence) + Array((gaps[0].lastSequence + 1)...statistics.actionsSeen)
+        #expect(session.actions.map(\.sequence) == expected)
+        #expect(journals(in: folder.path + "/journal").isEmpty)
+    }
+}
+
+/// The journal files in `folder`.
+private func journals(in folder: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".journal") }
+        .map { folder + "/" + $0 }
+}
+
+private func size(of path: String) -> Int {
+    ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+}
+
+/// A state of about 10 KB whose bulk never changes (so the queue holds one copy), and a counter.
+private struct Bulk: Codable, Equatable, Sendable {
+    var count = 0
+    var payload = String(repeating: "x", count: 10_000)
+
+    enum Action: Codable, Equatable, Sendable { case increment }
+
+    static let reducer = Reducer<Bulk, Action> { state, _ in state.count += 1 }
+}
+
+/// Dispatches `increment` on a thread of its own as fast as it can, but never more than `ahead` actions ahead of
+/// what the recorder's transport took, until stopped.
+private final class FlatOutProducer: @unchecked Sendable {
+    private let store: Store<Bulk, Bulk.Action>
+    private let recorder: SessionRecorder<Bulk, Bulk.Action>
+    private let ahead: Int
+    private let lock = NSLock()
+    private var count = 0
+    private var stopping = false
+    private var done = false
+
+    init(store: Store<Bulk, Bulk.Action>, recorder: SessionRecorder<Bulk, Bulk.Action>, ahead: Int) {
+        self.store = store
+        self.recorder = recorder
+        self.ahead = ahead
+    }
+
+    var dispatched: Int { lock.withLock { count } }
+    var isDone: Bool { lock.withLock { done } }
+
+    func start() {
+        Thread { [self] in
+            while !lock.withLock({ stopping }) {
+                if count - recorder.statistics.actionsWritten >= ahead {
+                    // Pacing, not a wait: the transport is behind by the most this test lets it be.
+                    Thread.sleep(forTimeInterval: 0.001)
+                    continue
+                }
+                store.dispatch(.increment)
+                lock.withLock { count += 1 }
+            }
+            lock.withLock { done = true }
+        }.start()
+    }
+
+    func stop() { lock.withLock { stopping = true } }
+}
