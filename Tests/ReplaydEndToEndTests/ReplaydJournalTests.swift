@@ -74,18 +74,21 @@ import Testing
         let leftover = try #require(journals(in: journalFolder).first)
         #expect(try FileManager.default.attributesOfItem(atPath: leftover)[.posixPermissions] as? Int == 0o600)
         #expect(try FileManager.default.attributesOfItem(atPath: journalFolder)[.posixPermissions] as? Int == 0o700)
+        // (an app that records one action and exits, as a short-lived app or a test does)
         let daemon = try await DaemonProcess(folder: folder)
-        let store = Store(initialState: Counter.State(), reducer: Counter.reducer)
-        let recorder = store.startRecording(
-            .init(storeID: Counter.storeID, app: AppInfo(name: "Tests", version: "1"), sessionID: "next-launch"),
-            to: UnixSocketTransport(path: folder.socket, journal: .init(folder: journalFolder)))
-        store.dispatch(.increment)
+        let next = Process()
+        next.executableURL = Executables.url("sample-app")
+        next.arguments = ["--socket", folder.socket, "--feature", "counter", "--actions", "1"]
+        next.environment = app.environment
+        next.standardError = FileHandle.nullDevice
+        next.standardOutput = FileHandle.nullDevice
+        try next.run()
+        next.waitUntilExit()
 
-        // Then the journal is sent as the crashed app's session, every action in order from 1, and deleted
-        await waitUntil("the journal is sent and deleted", timeout: DaemonProcess.processTimeout) {
-            journals(in: journalFolder).isEmpty
-        }
-        #expect(recorder.finish(timeout: .seconds(120)).isFinished)
+        // Then, by the time it has exited, the journal was sent as the crashed app's session, every action in order
+        // from 1, and deleted
+        #expect(next.terminationStatus == 0)
+        #expect(journals(in: journalFolder).isEmpty)
         #expect(await daemon.stop() == 0)
         let crashed = try #require(folder.sessionFiles().first { $0.hasPrefix("todos-") })
         let session = try Session(contentsOf: folder.sessions + "/" + crashed)

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import StoreKitSystem
 
@@ -12,10 +13,17 @@ enum LeftoverJournals {
     static let giveUpAfter = 60.0
 
     /// Sends the journals on a thread of its own.
-    static func sendInBackground(folder: String, socketPath: String, timeout: Double) {
-        let thread = Thread { sendAll(folder: folder, socketPath: socketPath, timeout: timeout) }
+    /// - Returns: A semaphore signalled once the thread is done, which a transport closing waits on for a while, so
+    ///   that an app which records briefly and exits still delivers them.
+    static func sendInBackground(folder: String, socketPath: String, timeout: Double) -> DispatchSemaphore {
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            sendAll(folder: folder, socketPath: socketPath, timeout: timeout)
+            done.signal()
+        }
         thread.name = "storekit-replay journal"
         thread.start()
+        return done
     }
 
     /// Sends the journals, trying again those that fail (after 10 ms, then twice as long each time, up to 5 s).

@@ -1,3 +1,4 @@
+import Dispatch
 import StoreKitSystem
 
 /// A transport that streams the session to `replayd` over its Unix domain socket.
@@ -65,6 +66,8 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
     private var confirmsPersistence: Bool
     /// Whether the journals earlier apps left behind were looked for.
     private var sentLeftoverJournals = false
+    /// Signalled when the journals earlier apps left behind were sent (or left for the next launch).
+    private var leftoverJournalsSent: DispatchSemaphore?
     /// The last sequence number the daemon confirmed.
     /// The effect lines the daemon holds after the last sequence number of its latest welcome.
     private var effectLinesAfterWelcome = 0
@@ -72,6 +75,8 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
     /// Reply bytes read after the last complete reply line.
     private var replyBytes: [UInt8] = []
     private static let longestRetryDelay = 5.0
+    /// The longest ``close()`` waits for the journals earlier apps left to be delivered, in seconds.
+    private static let longestLeftoverWait = 10.0
     private static let longestReply = 1 << 16
 
     /// Creates a transport to the daemon at `path`, or at ``ReplaydSocketPath/resolve(environment:)`` when nil.
@@ -113,7 +118,8 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
         if let unusablePath { throw unusablePath }
         if let journal, !sentLeftoverJournals {
             sentLeftoverJournals = true
-            LeftoverJournals.sendInBackground(folder: journal.folder, socketPath: path, timeout: timeout)
+            leftoverJournalsSent = LeftoverJournals.sendInBackground(
+                folder: journal.folder, socketPath: path, timeout: timeout)
         }
         let now = MonotonicClock.nanoseconds()
         guard now >= nextAttempt else {
@@ -153,9 +159,13 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
     /// The effect lines the daemon's welcome says it holds after the last sequence number it persisted.
     public func effectLinesHeldAfterStart() -> Int { effectLinesAfterWelcome }
 
-    /// Closes the connection; the daemon stores what it received and closes the session file.
+    /// Closes the connection; the daemon stores what it received and closes the session file. When this transport
+    /// found journals that earlier apps left, it first waits a few seconds at most for them to be delivered.
     public func close() throws {
         disconnect()
+        // An app that records briefly would otherwise exit before the journals earlier apps left were delivered.
+        _ = leftoverJournalsSent?.wait(timeout: .now() + max(timeout, Self.longestLeftoverWait))
+        leftoverJournalsSent = nil
     }
 
     private func disconnect() {
