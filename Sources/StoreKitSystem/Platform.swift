@@ -90,7 +90,11 @@ func systemSetDescriptorLimit(_ limit: UnsafePointer<rlimit>) -> Int32 {
 
 /// `getrusage(RUSAGE_SELF)`: what the process has used so far.
 func systemGetResourceUsage(_ usage: UnsafeMutablePointer<rusage>) -> Int32 {
+    #if canImport(Darwin)
     getrusage(RUSAGE_SELF, usage)
+    #else
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), usage)
+    #endif
 }
 
 /// The unit of `rusage.ru_maxrss` in bytes: Darwin counts bytes, Linux kilobytes.

@@ -163,6 +163,12 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         mailbox.statistics
     }
 
+    /// The monotonic time (``MonotonicClock``), in nanoseconds, after which the background thread stops
+    /// delivering and writes what is left as `timedOut` gaps; `nil` until ``finish(reason:timeout:)`` is called.
+    package var deliveryDeadline: UInt64? {
+        mailbox.deliveryDeadline
+    }
+
     /// Enqueues the action and the new state; called by the store on the dispatching thread.
     public func actionDispatched(_ action: Action, oldState: State, newState: State, context: DispatchContext) {
         mailbox.post(action, state: newState, context: context, time: sessionTime(context.uptimeNanoseconds))
@@ -187,15 +193,22 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
 
     /// Flushes every queued action, writes the `end` line and closes the transport.
     ///
-    /// Waits for the background thread at most `timeout`; later calls do nothing and return the statistics.
-    /// ``RecorderStatistics/isFinished`` in the result tells whether the flush ended within the timeout.
+    /// Waits for the background thread at most `timeout`; later calls do nothing and return the statistics. When
+    /// the flush would take longer, the background thread stops delivering a fifth of `timeout` (at most a second)
+    /// before its end and writes, after the lines it delivered, a `gap` of reason ``GapEvent/Reason/timedOut`` for
+    /// the actions it could not write and an `end` of reason ``EndEvent/Reason/timedOut``, so the session says
+    /// exactly what it lacks (counted in ``RecorderStatistics/droppedTimedOut``).
+    ///
+    /// ``RecorderStatistics/isFinished`` in the result tells whether the `end` line was sent within the timeout.
+    /// It is false only when the transport itself did not return in time (a write blocked): then nothing could be
+    /// written in time, and the statistics say how many actions were seen and written so far; the background
+    /// thread writes the gap and the `end` if the transport returns while the process lives.
     /// - Parameters:
-    ///   - reason: Why the session ends.
+    ///   - reason: Why the session ends, when it ends within the timeout.
     ///   - timeout: How long to wait for the flush.
     /// - Returns: The final statistics.
     @discardableResult
     public func finish(reason: EndEvent.Reason = .finished, timeout: Duration = .seconds(5)) -> RecorderStatistics {
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        return mailbox.finish(reason: reason, waitingUntil: Date(timeIntervalSinceNow: seconds))
+        mailbox.finish(reason: reason, timeout: timeout)
     }
 }
