@@ -72,6 +72,10 @@ public final class FlightRecorder: SessionTransport, @unchecked Sendable {
         self.spill = spill
     }
 
+    /// The most memory it holds: twice ``maxBytes``, because a dump or a spill builds the session's bytes beside
+    /// the lines it holds (it holds at most ``maxBytes`` plus one line).
+    public var memoryBound: Int { 2 * maxBytes }
+
     /// The bytes of lines held now (the keyframe's line and the actions and gaps after it).
     public var retainedBytes: Int { lock.withLock { heldBytes + (keyframeLine?.count ?? 0) } }
 

@@ -288,6 +288,11 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
         condition.withLock { deliveryDeadlineNanoseconds }
     }
 
+    /// The most memory the pending actions were estimated to hold at once.
+    var peakQueuedBytes: Int {
+        condition.withLock { budget.peakBytes }
+    }
+
     /// Changes the statistics.
     func updateStatistics(_ update: (inout RecorderStatistics) -> Void) {
         condition.withLock { update(&stats) }

@@ -10,9 +10,6 @@ import StoreKitSystem
 /// own lock), so none of its state is behind a lock. It reaches the app's side only through the mailbox: to take a
 /// batch, to release the states it encoded, and to count what happened in the statistics.
 final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Sendable>: @unchecked Sendable {
-    /// The bytes of lines gathered before sending them together (sending during a batch slows the app's thread
-    /// while it allocates, so not too often; the lines are held twice meanwhile).
-    private static var chunkBytes: Int { 16 << 20 }
     /// The most storage of a chunk kept for the next one.
     private static var keptChunkBytes: Int { 1 << 20 }
     /// How many actions are encoded between two releases of their states and counts of pending ones.
@@ -26,6 +23,10 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
     private static var deadlineCheckEvery: Int { 8 }
 
     private let mailbox: RecorderMailbox<State, Action>
+    /// The bytes of lines gathered before sending them together (sending during a batch slows the app's thread
+    /// while it allocates, so not too often; the lines are held twice meanwhile): the chunk's share of the memory
+    /// limit.
+    private let chunkBytes: Int
     private let lines: SessionLineEncoder<State, Action>
     private let sender: SessionLineSender<State, Action>
     /// The monotonic time, in nanoseconds, at which recording started.
@@ -42,16 +43,17 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
     init(
         initialState: State, transport: any SessionTransport,
         configuration: SessionRecorder<State, Action>.Configuration, mailbox: RecorderMailbox<State, Action>,
-        startedAt: Date, startNanoseconds: UInt64, replayableEffects: [String]
+        memoryShares: RecorderMemoryShares, startedAt: Date, startNanoseconds: UInt64, replayableEffects: [String]
     ) {
         self.mailbox = mailbox
+        chunkBytes = memoryShares.chunkBytes
         self.startNanoseconds = startNanoseconds
         let lines = SessionLineEncoder(
             configuration: configuration, initialState: initialState, startedAt: startedAt,
             replayableEffects: replayableEffects)
         self.lines = lines
         sender = SessionLineSender(
-            transport: transport, unconfirmedBytes: configuration.unconfirmedBufferBytes, mailbox: mailbox,
+            transport: transport, unconfirmedBytes: memoryShares.unconfirmedBytes, mailbox: mailbox,
             header: lines.headerLine)
         let encodesInParallel = configuration.redaction.statePaths.isEmpty
             && !configuration.reusesEncodingOfUnchangedParts
@@ -150,7 +152,7 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
             sender.hold(entry)
             chunk.lines += entry.bytes
             let unreleased = next - batch.releasedCount
-            if chunk.lines.count >= Self.chunkBytes {
+            if chunk.lines.count >= chunkBytes {
                 send(&chunk, releasing: batch, before: next)
             } else if unreleased >= Self.releaseEvery {
                 release(batch, before: next, estimatingBy: &chunk)
