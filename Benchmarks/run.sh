@@ -2,6 +2,7 @@
 # Runs the whole benchmark table on this machine (release builds; figures, never timed tests).
 #   Benchmarks/run.sh           full sizes (several minutes)
 #   Benchmarks/run.sh --quick   smaller inputs (about half a minute)
+#   (either ends with the peak resident memory of a burst per transport: storekit-benchmarks --peak-rss)
 #   Benchmarks/run.sh --diff-only   only the whole-process diff against Python's jsonpatch and deepdiff
 #   Benchmarks/run.sh --whole-process-only [--quick]   only the user's path: diff and check through the replay host
 set -euo pipefail
@@ -11,7 +12,11 @@ swift build -c release --product replay-cli >&2
 swift build -c release --product storekit-benchmarks >&2
 bin=.build/release/storekit-benchmarks
 if [ "${1:-}" = "--whole-process-only" ]; then exec Benchmarks/whole-process.sh "${2:-}"; fi
-if [ "${1:-}" != "--diff-only" ]; then "$bin" "$@"; fi
+if [ "${1:-}" != "--diff-only" ]; then
+    "$bin" "$@"
+    # The app's peak resident memory under a burst, one process per transport (a process's peak only grows).
+    for destination in file socket flight; do "$bin" --peak-rss "$destination" ${1:+"$1"}; done
+fi
 
 # The whole-process diff of two 5 MB states (`replay-cli diff --states`, which exits 1: they differ) against
 # Python's jsonpatch and deepdiff (installed here, for the benchmark only; the product depends on nothing).

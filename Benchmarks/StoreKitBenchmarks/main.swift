@@ -9,6 +9,7 @@ if arguments.contains("--help") {
     print("""
         USAGE: storekit-benchmarks [--quick] [--dispatch-only | --recording-only | --daemon-only | --replay-only |
                                             --burst-only]
+               storekit-benchmarks --peak-rss file|socket|flight [--quick]
                storekit-benchmarks --write-diff-pair <dir> [MB] | --encode-only | --scan-only
 
           (no option)        the whole table (several minutes); --quick uses smaller inputs
@@ -17,6 +18,9 @@ if arguments.contains("--help") {
           --daemon-only      only the replayd ingest rows
           --replay-only      only the replay + verify rows
           --burst-only       only the recorded share of a burst on the sample todo list
+          --peak-rss         the peak resident memory a burst of 1,000,000 actions of the 10 KB state (100,000
+                             with --quick) adds, recorded to a file, through replayd or to a flight recorder
+                             (one per process: a process's peak only grows)
           --write-diff-pair  write two states of 5 MB (or MB) that differ in about 1% of their leaves
           --encode-only      encode the 10 KB state after each of 200 actions (a hook for valgrind
                              --tool=callgrind); add --reusing to reuse the encoding of unchanged parts
@@ -52,6 +56,15 @@ if arguments.contains("--scan-only") {
     exit(0)
 }
 let quick = arguments.contains("--quick")
+if let index = arguments.firstIndex(of: "--peak-rss") {
+    guard arguments.count > index + 1, let destination = MemoryBenchmarks.Destination(rawValue: arguments[index + 1])
+    else {
+        FileHandle.standardError.write(Data("Error: --peak-rss takes 'file', 'socket' or 'flight'\n".utf8))
+        exit(64)
+    }
+    Table.print([try MemoryBenchmarks.row(destination, actions: quick ? 100_000 : 1_000_000)])
+    exit(0)
+}
 func progress(_ text: String) { FileHandle.standardError.write(Data("\(text)\n".utf8)) }
 
 /// The rows of recording cost on the app's thread, for a small, a 10 KB and a 1 MB state.

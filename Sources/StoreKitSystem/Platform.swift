@@ -53,6 +53,9 @@ func systemChmod(_ path: UnsafePointer<CChar>, _ mode: mode_t) -> Int32 { chmod(
 /// `unlink(2)`.
 func systemUnlink(_ path: UnsafePointer<CChar>) -> Int32 { unlink(path) }
 
+/// `rename(2)`.
+func systemRename(_ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>) -> Int32 { rename(from, to) }
+
 /// `ftruncate(2)`.
 func systemFtruncate(_ fd: Int32, _ length: off_t) -> Int32 { ftruncate(fd, length) }
 
@@ -84,6 +87,24 @@ func systemSetDescriptorLimit(_ limit: UnsafePointer<rlimit>) -> Int32 {
     setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), limit)
     #endif
 }
+
+/// `getrusage(RUSAGE_SELF)`: what the process has used so far.
+func systemGetResourceUsage(_ usage: UnsafeMutablePointer<rusage>) -> Int32 {
+    #if canImport(Darwin)
+    getrusage(RUSAGE_SELF, usage)
+    #else
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), usage)
+    #endif
+}
+
+/// The unit of `rusage.ru_maxrss` in bytes: Darwin counts bytes, Linux kilobytes.
+let systemMaxResidentUnit: Int = {
+    #if canImport(Darwin)
+    1
+    #else
+    1024
+    #endif
+}()
 
 /// The highest soft limit on open file descriptors `setrlimit` takes. Darwin refuses one above `OPEN_MAX` (10240)
 /// whatever the hard limit says (which is often `RLIM_INFINITY` there); Linux takes anything up to the hard limit.

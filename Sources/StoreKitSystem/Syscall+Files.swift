@@ -113,6 +113,11 @@ extension Syscall {
         }
     }
 
+    /// Moves `source` to `destination`, replacing a file there in one step.
+    package static func rename(_ source: String, to destination: String) throws(SystemError) {
+        try retrying("rename", subject: destination) { systemRename(source, destination) }
+    }
+
     /// Cuts the file open as `fd` to `length` bytes.
     package static func truncate(_ fd: Int32, to length: Int, subject: String? = nil) throws(SystemError) {
         try retrying("ftruncate", subject: subject) { systemFtruncate(fd, off_t(length)) }

@@ -29,3 +29,12 @@ extension Syscall {
         return current
     }
 }
+
+extension Syscall {
+    /// The most memory the process has had resident at once so far (`getrusage`'s `ru_maxrss`), in bytes.
+    package static func peakResidentBytes() throws(SystemError) -> Int {
+        var usage = rusage()
+        try retrying("getrusage", subject: "RUSAGE_SELF") { systemGetResourceUsage(&usage) }
+        return Int(usage.ru_maxrss) * systemMaxResidentUnit
+    }
+}

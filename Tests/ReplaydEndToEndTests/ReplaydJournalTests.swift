@@ -102,10 +102,11 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let store = Store(initialState: Counter.State(), reducer: Counter.reducer)
+        var configuration = SessionRecorder<Counter.State, Counter.Action>.Configuration(
+            storeID: Counter.storeID, app: AppInfo(name: "Tests", version: "1"), sessionID: "bounded-journal")
+        configuration.unconfirmedBytesOverride = 0
         let recorder = store.startRecording(
-            .init(
-                storeID: Counter.storeID, app: AppInfo(name: "Tests", version: "1"), sessionID: "bounded-journal",
-                unconfirmedBufferBytes: 0),
+            configuration,
             to: UnixSocketTransport(
                 path: folder.socket, timeout: 2, firstRetryDelay: 0.01,
                 journal: .init(folder: folder.path + "/journal", byteLimit: 4096)))

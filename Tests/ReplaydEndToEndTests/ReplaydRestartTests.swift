@@ -13,12 +13,12 @@ import Testing
         var daemon = try await DaemonProcess(folder: folder)
         let store = Store(initialState: Counter.State(), reducer: Counter.reducer)
         let recorder = store.startRecording(
-            // A queue, and a hold of unconfirmed lines, that cannot fill even on a slow machine (or under
+            // A queue, and a hold of unconfirmed lines (a quarter of the memory limit), that cannot fill even on a slow machine (or under
             // ThreadSanitizer, where one reconnect took long enough for 8 MB of lines), so that the only loss this
             // could show is one across a restart.
             .init(
                 storeID: Counter.storeID, app: AppInfo(name: "Tests", version: "1"), sessionID: "restarts",
-                bufferCapacity: 1 << 20, unconfirmedBufferBytes: 1 << 30),
+                bufferCapacity: 1 << 20, memoryLimit: 4 << 30),
             to: UnixSocketTransport(path: folder.socket, timeout: 2, firstRetryDelay: 0.02))
         let producer = Producer(store: store)
         producer.start()
@@ -63,7 +63,8 @@ import Testing
     }
 
     @Test func beyondTheUnconfirmedBoundARestartLosesABoundedRangeAsAGap() async throws {
-        // Given an app recording through replayd that holds almost nothing it has not seen confirmed
+        // Given an app recording through replayd that holds almost nothing it has not seen confirmed (a memory limit
+        // of 1 byte leaves unconfirmed lines no room; its queue is bounded by a count instead)
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         var daemon = try await DaemonProcess(folder: folder)
@@ -71,7 +72,7 @@ import Testing
         let recorder = store.startRecording(
             .init(
                 storeID: Counter.storeID, app: AppInfo(name: "Tests", version: "1"), sessionID: "bounded",
-                unconfirmedBufferBytes: 0),
+                bufferCapacity: 4096, memoryLimit: 1),
             to: UnixSocketTransport(path: folder.socket, timeout: 2, firstRetryDelay: 0.02))
         let name = "counter-bounded.jsonl"
         for _ in 1...20 { store.dispatch(.increment) }

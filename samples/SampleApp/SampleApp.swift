@@ -33,7 +33,8 @@ enum SampleApp {
         let statistics = await record(options, to: transport)
         printError("sample-app: recorded \(statistics.actionsWritten) of \(statistics.actionsSeen) actions to \(destination)")
         guard statistics.isFinished else {
-            printError("sample-app: the recorder did not finish sending within \(flushTimeout); the session may be cut short")
+            printError(
+                "sample-app: the transport did not return within \(flushTimeout), so the recorder could not write the session's end; \(statistics.actionsSeen - statistics.actionsWritten - statistics.dropped) actions were not written yet")
             return 1
         }
         guard statistics.dropped == 0 else {
@@ -49,6 +50,7 @@ enum SampleApp {
             (statistics.droppedBufferFull, "dropped while the recorder's queue was full"),
             (statistics.droppedTransportFailed, "not delivered by the transport"),
             (statistics.droppedEncodingFailed, "not encodable"),
+            (statistics.droppedTimedOut, "not written before the \(flushTimeout) to finish ran out (a timedOut gap)"),
         ]
         let counted = reasons.filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
         let lastError = statistics.lastError.map { " (last error: \($0))" } ?? ""

@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitJSON
+import StoreKitSystem
 
 /// A transport that keeps only the last part of a session in memory, bounded in bytes, for a bug report: a
 /// keyframe (the state before the first action it still holds) and the actions after it, rolling forward.
@@ -71,6 +72,10 @@ public final class FlightRecorder: SessionTransport, @unchecked Sendable {
         self.spill = spill
     }
 
+    /// The most memory it holds: twice ``maxBytes``, because a dump or a spill builds the session's bytes beside
+    /// the lines it holds (it holds at most ``maxBytes`` plus one line).
+    public var memoryBound: Int { 2 * maxBytes }
+
     /// The bytes of lines held now (the keyframe's line and the actions and gaps after it).
     public var retainedBytes: Int { lock.withLock { heldBytes + (keyframeLine?.count ?? 0) } }
 
@@ -125,18 +130,27 @@ public final class FlightRecorder: SessionTransport, @unchecked Sendable {
         if let spill { spillTo(spill.path) }
     }
 
-    /// Writes what it holds as a session, through a temporary file renamed over `path`.
-    /// - Throws: ``FlightRecorderError/nothingRecorded`` before the recorder started, or the file system's error.
+    /// Writes what it holds as a session, readable and writable by its owner only (mode 0600, like every session
+    /// file), through a temporary file renamed over `path`.
+    /// - Throws: ``FlightRecorderError/nothingRecorded`` before the recorder started, or the file system's error
+    ///   (a ``SystemError`` naming the call and the path).
     public func dump(to path: String) throws {
         let bytes = try sessionBytes()
         let temporary = path + ".dumping-\(ProcessInfo.processInfo.processIdentifier)"
         do {
-            try Data(bytes).write(to: URL(fileURLWithPath: temporary))
-            guard rename(temporary, path) == 0 else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+            let fd = try Syscall.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o600)
+            do {
+                // A file left by an earlier dump that failed keeps its mode through O_CREAT: set it again.
+                try Syscall.changeMode(temporary, 0o600)
+                try Syscall.writeAll(fd, bytes, subject: temporary)
+            } catch {
+                try? Syscall.close(fd, subject: temporary)
+                throw error
             }
+            try Syscall.close(fd, subject: temporary)
+            try Syscall.rename(temporary, to: path)
         } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
+            try? Syscall.unlink(temporary)
             throw error
         }
     }
@@ -182,9 +196,7 @@ public final class FlightRecorder: SessionTransport, @unchecked Sendable {
     /// - Returns: Whether there was one.
     public static func recoverSpill(at path: String, to destination: String) throws -> Bool {
         guard FileManager.default.fileExists(atPath: path) else { return false }
-        guard rename(path, destination) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination])
-        }
+        try Syscall.rename(path, to: destination)
         return true
     }
 

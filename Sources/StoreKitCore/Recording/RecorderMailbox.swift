@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitSystem
 
 /// What a ``SessionRecorder``'s app side and its background thread (a ``RecorderWorker``) share, behind one lock:
 /// the queue of actions (and effect lines) waiting to be delivered, the bound on their memory, the statistics, the request to end,
@@ -6,7 +7,7 @@ import Foundation
 ///
 /// The app's threads post actions and never wait here but for the lock, which the background thread holds only to
 /// take the whole queue at once or to update a count. The background thread waits here for actions, and
-/// ``finish(reason:waitingUntil:)`` for the background thread to finish.
+/// ``finish(reason:timeout:)`` for the background thread to finish.
 final class RecorderMailbox<State, Action>: @unchecked Sendable {
     /// How long the background thread waits after a batch before it looks again. Under a stream of dispatches the
     /// actions gather meanwhile and no dispatch pays for waking it; when the queue is still empty afterwards, it
@@ -22,6 +23,8 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     private var stats = RecorderStatistics()
     private var worker = WorkerState.busy
     private var endReason: EndEvent.Reason?
+    /// See ``deliveryDeadline``.
+    private var deliveryDeadlineNanoseconds: UInt64?
     /// The sequence numbers of the actions dropped since the last one queued, to be queued as one `gap`.
     private var bufferFullRange: ClosedRange<Int>?
     /// The store's sequence number before the first action recorded: the session numbers its actions from 1.
@@ -181,13 +184,21 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     }
 
     /// Asks the background thread to deliver what is queued and end the session with `reason` (only the first
-    /// request counts), then waits until it has or until `deadline`.
+    /// request counts) within `timeout`, then waits until it has or until the timeout ran out.
+    ///
+    /// The background thread delivers until ``deliveryDeadline``, a part of `timeout` before its end (a fifth, at
+    /// most a second), and then writes what it could not deliver as gaps, and an `end` of reason
+    /// ``EndEvent/Reason/timedOut``, in the time left.
     /// - Returns: The statistics at that moment.
-    func finish(reason: EndEvent.Reason, waitingUntil deadline: Date) -> RecorderStatistics {
+    func finish(reason: EndEvent.Reason, timeout: Duration) -> RecorderStatistics {
+        let timeoutNanoseconds = max(0, Self.nanoseconds(timeout))
+        let deadline = Date(timeIntervalSinceNow: Double(timeoutNanoseconds) / 1e9)
         condition.lock()
         defer { condition.unlock() }
         if endReason == nil {
             endReason = reason
+            let reserve = min(timeoutNanoseconds / 5, 1_000_000_000)
+            deliveryDeadlineNanoseconds = MonotonicClock.nanoseconds() &+ UInt64(timeoutNanoseconds - reserve)
             queueBufferFullGap()
             condition.broadcast()
         }
@@ -195,6 +206,13 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
             if !condition.wait(until: deadline) { break }
         }
         return stats
+    }
+
+    /// The whole nanoseconds of `duration`, saturating.
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, overflowed) = duration.components.seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflowed else { return seconds < 0 ? 0 : .max }
+        return seconds.addingReportingOverflow(duration.components.attoseconds / 1_000_000_000).partialValue
     }
 
     /// Moves a pending buffer-full range into the queue as a gap; call with the lock held.
@@ -271,12 +289,23 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
         }
     }
 
+    /// The monotonic time, in nanoseconds, after which the background thread stops delivering and writes what is
+    /// left as gaps; `nil` until ``finish(reason:timeout:)`` is called.
+    var deliveryDeadline: UInt64? {
+        condition.withLock { deliveryDeadlineNanoseconds }
+    }
+
+    /// The most memory the pending actions were estimated to hold at once.
+    var peakQueuedBytes: Int {
+        condition.withLock { budget.peakBytes }
+    }
+
     /// Changes the statistics.
     func updateStatistics(_ update: (inout RecorderStatistics) -> Void) {
         condition.withLock { update(&stats) }
     }
 
-    /// Marks the recorder finished, which ends the wait of ``finish(reason:waitingUntil:)``.
+    /// Marks the recorder finished, which ends the wait of ``finish(reason:timeout:)``.
     func markFinished() {
         condition.withLock {
             stats.isFinished = true

@@ -1,6 +1,6 @@
 /// The bound on the actions a recorder holds before its background thread has delivered them, and the count and
 /// estimate it is checked against: a number of queued events (``SessionRecorder/Configuration/bufferCapacity``) or,
-/// by default, bytes (``SessionRecorder/Configuration/bufferBytes``).
+/// by default, bytes (the queue's share of ``SessionRecorder/Configuration/memoryLimit``).
 ///
 /// Under a byte bound each pending action (queued, or taken and not yet released) is estimated to hold its slot
 /// plus the encoded size of the last action and state encoded; at most ``actionsPerEstimate`` actions are queued on
@@ -24,6 +24,8 @@ struct RecorderMemoryBudget {
     private(set) var queuedSinceEstimate = 0
     /// Whether ``bytesPerAction`` was estimated from an encoded size yet.
     private(set) var hasEstimate = false
+    /// The most memory the pending actions were estimated to hold at once.
+    private(set) var peakBytes = 0
 
     /// Creates a budget with nothing pending, estimating an action by a share of `byteLimit` until told better.
     init(capacity: Int?, byteLimit: Int, slotBytes: Int) {
@@ -49,6 +51,7 @@ struct RecorderMemoryBudget {
     mutating func countQueued() {
         pendingActions += 1
         queuedSinceEstimate += 1
+        peakBytes = max(peakBytes, pendingActions * bytesPerAction)
     }
 
     /// Counts `count` actions whose states were released.
@@ -62,5 +65,6 @@ struct RecorderMemoryBudget {
         hasEstimate = true
         bytesPerAction = slotBytes + encodedBytes
         queuedSinceEstimate = 0
+        peakBytes = max(peakBytes, pendingActions * bytesPerAction)
     }
 }

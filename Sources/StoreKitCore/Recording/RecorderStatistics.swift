@@ -13,11 +13,14 @@ public struct RecorderStatistics: Sendable, Hashable {
     /// Actions an adapter could not hand over because they are not `Codable` (or not registered), each recorded
     /// as a `gap` of reason ``GapEvent/Reason/notEncodable``.
     public var droppedNotEncodable = 0
+    /// Actions not written because ``SessionRecorder/finish(reason:timeout:)`` ran out of time, each in a `gap`
+    /// of reason ``GapEvent/Reason/timedOut``.
+    public var droppedTimedOut = 0
     /// Effect lines (`call` and `effectEnd`) delivered to the transport.
     public var effectLinesWritten = 0
     /// Effect lines not delivered: dropped because the queue was full (then the rest of their run is dropped too,
-    /// so the session never holds a run that skips a call), because their cause came before the recording, or
-    /// lost with the transport.
+    /// so the session never holds a run that skips a call), because their cause came before the recording, lost
+    /// with the transport, or left when ``SessionRecorder/finish(reason:timeout:)`` ran out of time.
     public var effectLinesDropped = 0
     /// The most recent transport or encoding error, for diagnostics.
     public var lastError: String?
@@ -27,7 +30,7 @@ public struct RecorderStatistics: Sendable, Hashable {
 
     /// All actions that did not reach the transport.
     public var dropped: Int {
-        droppedBufferFull + droppedTransportFailed + droppedEncodingFailed + droppedNotEncodable
+        droppedBufferFull + droppedTransportFailed + droppedEncodingFailed + droppedNotEncodable + droppedTimedOut
     }
 
     /// Creates empty statistics.

@@ -10,9 +10,6 @@ import StoreKitSystem
 /// own lock), so none of its state is behind a lock. It reaches the app's side only through the mailbox: to take a
 /// batch, to release the states it encoded, and to count what happened in the statistics.
 final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Sendable>: @unchecked Sendable {
-    /// The bytes of lines gathered before sending them together (sending during a batch slows the app's thread
-    /// while it allocates, so not too often; the lines are held twice meanwhile).
-    private static var chunkBytes: Int { 16 << 20 }
     /// The most storage of a chunk kept for the next one.
     private static var keptChunkBytes: Int { 1 << 20 }
     /// How many actions are encoded between two releases of their states and counts of pending ones.
@@ -22,8 +19,14 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
     private static var estimateEvery: Int { 32 }
     /// A batch taken with more slots than this gives its storage back instead of keeping it for the next one.
     private static var keptBatchSlots: Int { 16384 }
+    /// How many events are delivered between two looks at whether the time to deliver them ran out.
+    private static var deadlineCheckEvery: Int { 8 }
 
     private let mailbox: RecorderMailbox<State, Action>
+    /// The bytes of lines gathered before sending them together (sending during a batch slows the app's thread
+    /// while it allocates, so not too often; the lines are held twice meanwhile): the chunk's share of the memory
+    /// limit.
+    private let chunkBytes: Int
     private let lines: SessionLineEncoder<State, Action>
     private let sender: SessionLineSender<State, Action>
     /// The monotonic time, in nanoseconds, at which recording started.
@@ -32,21 +35,25 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
     /// reused parts, which compare each state with the one before) or cannot pay (fewer than three processors,
     /// unless the configuration says otherwise).
     let stateEncodingPool: StateEncodingPool<State>?
+    /// The monotonic time, in nanoseconds, by which what is queued must be delivered, once the recorder is
+    /// finishing (see ``RecorderMailbox/deliveryDeadline``).
+    private var deliveryDeadline: UInt64?
 
     /// Creates the worker of a recorder; ``run()`` it on a thread of its own.
     init(
         initialState: State, transport: any SessionTransport,
         configuration: SessionRecorder<State, Action>.Configuration, mailbox: RecorderMailbox<State, Action>,
-        startedAt: Date, startNanoseconds: UInt64, replayableEffects: [String]
+        memoryShares: RecorderMemoryShares, startedAt: Date, startNanoseconds: UInt64, replayableEffects: [String]
     ) {
         self.mailbox = mailbox
+        chunkBytes = memoryShares.chunkBytes
         self.startNanoseconds = startNanoseconds
         let lines = SessionLineEncoder(
             configuration: configuration, initialState: initialState, startedAt: startedAt,
             replayableEffects: replayableEffects)
         self.lines = lines
         sender = SessionLineSender(
-            transport: transport, unconfirmedBytes: configuration.unconfirmedBufferBytes, mailbox: mailbox,
+            transport: transport, unconfirmedBytes: memoryShares.unconfirmedBytes, mailbox: mailbox,
             header: lines.headerLine)
         let encodesInParallel = configuration.redaction.statePaths.isEmpty
             && !configuration.reusesEncodingOfUnchangedParts
@@ -71,7 +78,10 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
             // Lines waiting for a daemon that went away are sent once it is back, even if no action comes.
             let (ending, effectNames) = mailbox.takeBatch(
                 into: batch, nappingFirst: delivered, wakingAfter: sender.nextRetryDelay)
-            deliver(batch, effectNames: effectNames, in: &chunk)
+            if let undelivered = deliver(batch, effectNames: effectNames, in: &chunk) {
+                endTimedOut(batch, from: undelivered, in: &chunk)
+                return
+            }
             delivered = !batch.isEmpty
             if let ending, batch.isEmpty {
                 writeEnd(ending)
@@ -86,17 +96,23 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
     }
 
     /// Encodes the batch's events and sends their lines a chunk at a time, releasing the states of the encoded
-    /// actions a few hundred at a time.
+    /// actions a few hundred at a time, until the batch is delivered or the time ``SessionRecorder/finish(reason:timeout:)``
+    /// left for delivering runs out.
     /// - Parameters:
     ///   - effectNames: The names the batch's actions number the effects that sent them by, from 1.
     ///   - chunk: Empty; its storage is reused from batch to batch.
-    private func deliver(_ batch: RecorderQueue<State, Action>, effectNames: [String], in chunk: inout Chunk) {
+    /// - Returns: `nil` once the whole batch is delivered; else the index of its first event left undelivered
+    ///   because the time ran out, with the lines before it still in `chunk`.
+    private func deliver(
+        _ batch: RecorderQueue<State, Action>, effectNames: [String], in chunk: inout Chunk
+    ) -> Int? {
         // After a failure the lines before this batch may be lost: start it with a full state.
         if sender.needsStart { lines.forgetPreviousState() }
         // The index among the batch's actions of the next `.action` event.
         var next = 0
         var window = StateEncodingWindow<State>()
         for index in 0..<batch.count {
+            if index % Self.deadlineCheckEvery == 0 && deliveryTimeRanOut() { return index }
             let entry: UnconfirmedLines.Entry
             switch batch.event(at: index) {
             case .action(let sequence, let time, let origin, let effect):
@@ -138,7 +154,7 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
             sender.hold(entry)
             chunk.lines += entry.bytes
             let unreleased = next - batch.releasedCount
-            if chunk.lines.count >= Self.chunkBytes {
+            if chunk.lines.count >= chunkBytes {
                 send(&chunk, releasing: batch, before: next)
             } else if unreleased >= Self.releaseEvery {
                 release(batch, before: next, estimatingBy: &chunk)
@@ -147,6 +163,40 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
             }
         }
         send(&chunk, releasing: batch, before: next)
+        return nil
+    }
+
+    /// Whether ``SessionRecorder/finish(reason:timeout:)`` was called and the time it left for delivering has run
+    /// out (asked of the mailbox until the recorder is finishing, then of the deadline it gave).
+    private func deliveryTimeRanOut() -> Bool {
+        if deliveryDeadline == nil { deliveryDeadline = mailbox.deliveryDeadline }
+        guard let deliveryDeadline else { return false }
+        return MonotonicClock.nanoseconds() >= deliveryDeadline
+    }
+
+    /// Ends a session whose time ran out: writes the lines already encoded, then a `gap` of reason
+    /// ``GapEvent/Reason/timedOut`` for every action left in `batch` from the event `index` and in the mailbox's
+    /// queue (keeping the gaps queued there), and an `end` of reason ``EndEvent/Reason/timedOut``; effect lines
+    /// left are counted as dropped.
+    private func endTimedOut(_ batch: RecorderQueue<State, Action>, from index: Int, in chunk: inout Chunk) {
+        var left = UndeliveredEvents()
+        left.add(batch, from: index)
+        batch.removeAll()
+        // The recorder is finishing, so this returns at once with whatever was queued after the batch.
+        _ = mailbox.takeBatch(into: batch, nappingFirst: false)
+        left.add(batch, from: 0)
+        batch.removeAll()
+        for gap in left.gaps {
+            let entry = lines.gapLine(gap)
+            sender.hold(entry)
+            chunk.lines += entry.bytes
+        }
+        mailbox.updateStatistics { statistics in
+            statistics.droppedTimedOut += left.actions
+            statistics.effectLinesDropped += left.effectLines
+        }
+        send(&chunk, releasing: batch, before: 0)
+        writeEnd(.timedOut)
     }
 
     /// Sends a chunk's lines (starting the transport if needed, even with none), then releases the batch's actions

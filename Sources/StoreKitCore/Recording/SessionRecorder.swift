@@ -14,8 +14,8 @@ import StoreKitSystem
 /// the effect that sent an action. A store without them is recorded in format 1, as before effects were replayed.
 ///
 /// When the queue is full the recorder drops the action, counts it, and writes a `gap` line once there is room
-/// again. The lines a transport has not confirmed as persisted are held, bounded in bytes
-/// (``Configuration/unconfirmedBufferBytes``), and sent again after a reconnect from the receiver's last persisted
+/// again. The lines a transport has not confirmed as persisted are held, bounded in bytes (a share of
+/// ``Configuration/memoryLimit``, which bounds everything the recorder holds), and sent again after a reconnect from the receiver's last persisted
 /// sequence number, so a `replayd` that is killed and restarted loses nothing; what the recorder no longer holds, or
 /// what a transport that does not confirm failed to take, becomes a `gap`. The recorder never blocks, throws
 /// into, or crashes the app, whatever happens to its transport.
@@ -46,15 +46,32 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         /// The session's id; a fresh UUID unless given.
         public var sessionID: String
         /// How many actions may wait for the background thread before new ones are dropped; `nil` (the default)
-        /// bounds them by memory instead, with ``bufferBytes``.
+        /// bounds them by memory instead, with their share of ``memoryLimit``.
         public var bufferCapacity: Int?
-        /// Without a ``bufferCapacity``: the most memory the actions waiting for the background thread, and those it
-        /// is delivering, may hold (128 MB unless set), each estimated by the encoded size of the last action and
-        /// state encoded (at first, of the initial state); beyond it new actions are dropped. So a small state
-        /// queues many actions and a large one few, and room opens as the background thread encodes. At most 4096
-        /// actions are queued on one estimate, so a state that grows while the background thread cannot look does
-        /// not overrun the bound by more than that.
-        public var bufferBytes: Int
+        /// The most memory the recorder holds for the session (32 MB unless set): the actions waiting for the
+        /// background thread, the encoded lines gathered before a write, the lines held until the transport
+        /// confirms them, and what the transport holds itself (a ``FlightRecorder``'s lines, see
+        /// ``SessionTransport/memoryBound``). Beyond it new actions are dropped and recorded as a `gap` of reason
+        /// ``GapEvent/Reason/bufferFull``, never blocking the app.
+        ///
+        /// After the transport's part, the lines held until confirmed get a quarter, the chunk of lines before a
+        /// write an eighth (a sixteenth that may grow to twice it, at most 16 MB), and the queue the rest. A queued action is estimated by the encoded
+        /// size of the last action and state encoded (at first, of the initial state), so a small state queues many
+        /// actions and a large one few; at most 4096 actions are queued on one estimate. With a
+        /// ``bufferCapacity``, the queue is bounded by that count instead.
+        public var memoryLimit: Int
+        /// The queue's bound set through the deprecated ``bufferBytes``, if any.
+        var queueBytesOverride: Int?
+        /// The bound set through the deprecated ``unconfirmedBufferBytes``, if any (tests set it to hold nothing in
+        /// memory).
+        package var unconfirmedBytesOverride: Int?
+        /// Without a ``bufferCapacity``: the most memory the actions waiting for the background thread may hold;
+        /// unless set, their share of ``memoryLimit`` (before a transport's own part).
+        @available(*, deprecated, message: "set memoryLimit, which bounds the queue and every other part the recorder holds")
+        public var bufferBytes: Int {
+            get { queueBytesOverride ?? RecorderMemoryShares(limit: memoryLimit, transportBytes: 0).queueBytes }
+            set { queueBytesOverride = max(1, newValue) }
+        }
         /// Free-form metadata for the header.
         public var metadata: [String: JSONValue]
         /// A display name for an action; by default its case path through nested actions (see ``ActionName``).
@@ -69,9 +86,16 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         /// state much cheaper. Off unless set, because bits cannot show a class instance changed in place:
         /// use it for states made of value types (parts that are classes themselves are always encoded).
         public var reusesEncodingOfUnchangedParts: Bool
-        /// The most bytes of lines held until the transport confirms it persisted them (8 MB unless set); beyond it
-        /// the oldest are let go, and a reconnect after losing them records them as a `gap`.
-        public var unconfirmedBufferBytes: Int
+        /// The most bytes of lines held until the transport confirms it persisted them; beyond it the oldest are
+        /// let go, and a reconnect after losing them records them as a `gap`. Unless set, their share of
+        /// ``memoryLimit`` (before a transport's own part).
+        @available(*, deprecated, message: "set memoryLimit, which bounds the unconfirmed lines and every other part the recorder holds")
+        public var unconfirmedBufferBytes: Int {
+            get {
+                unconfirmedBytesOverride ?? RecorderMemoryShares(limit: memoryLimit, transportBytes: 0).unconfirmedBytes
+            }
+            set { unconfirmedBytesOverride = max(0, newValue) }
+        }
         /// Whether the states of a long backlog are encoded on two background threads instead of one (the lines are
         /// the same). `nil` (the default) decides by the machine: two threads
         /// when it has at least three cores, so the app's own threads keep a core to themselves; on two cores the
@@ -82,23 +106,64 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         /// Creates a configuration.
         public init(
             storeID: String, app: AppInfo, sessionID: String = UUID().uuidString.lowercased(),
-            bufferCapacity: Int? = nil, bufferBytes: Int = 128 << 20, metadata: [String: JSONValue] = [:],
+            bufferCapacity: Int? = nil, memoryLimit: Int = 32 << 20, metadata: [String: JSONValue] = [:],
             actionName: (@Sendable (Action) -> String)? = nil, snapshots: SnapshotPolicy = .full,
             redaction: Redaction = Redaction(), reusesEncodingOfUnchangedParts: Bool = false,
-            unconfirmedBufferBytes: Int = 8 << 20, encodesStatesInParallel: Bool? = nil
+            encodesStatesInParallel: Bool? = nil
         ) {
             self.storeID = storeID
             self.app = app
             self.sessionID = sessionID
             self.bufferCapacity = bufferCapacity.map { max(1, $0) }
-            self.bufferBytes = max(1, bufferBytes)
+            self.memoryLimit = max(1, memoryLimit)
             self.metadata = metadata
             self.actionName = actionName
             self.snapshots = snapshots
             self.redaction = redaction
             self.reusesEncodingOfUnchangedParts = reusesEncodingOfUnchangedParts
-            self.unconfirmedBufferBytes = max(0, unconfirmedBufferBytes)
             self.encodesStatesInParallel = encodesStatesInParallel
+        }
+
+        /// Creates a configuration whose queue (and, when given, unconfirmed lines) are bounded separately.
+        @available(*, deprecated, message: "pass memoryLimit instead of bufferBytes and unconfirmedBufferBytes")
+        public init(
+            storeID: String, app: AppInfo, sessionID: String = UUID().uuidString.lowercased(),
+            bufferCapacity: Int? = nil, bufferBytes: Int, metadata: [String: JSONValue] = [:],
+            actionName: (@Sendable (Action) -> String)? = nil, snapshots: SnapshotPolicy = .full,
+            redaction: Redaction = Redaction(), reusesEncodingOfUnchangedParts: Bool = false,
+            unconfirmedBufferBytes: Int? = nil, encodesStatesInParallel: Bool? = nil
+        ) {
+            self.init(
+                storeID: storeID, app: app, sessionID: sessionID, bufferCapacity: bufferCapacity, metadata: metadata,
+                actionName: actionName, snapshots: snapshots, redaction: redaction,
+                reusesEncodingOfUnchangedParts: reusesEncodingOfUnchangedParts,
+                encodesStatesInParallel: encodesStatesInParallel)
+            queueBytesOverride = max(1, bufferBytes)
+            unconfirmedBytesOverride = unconfirmedBufferBytes.map { max(0, $0) }
+        }
+
+        /// Creates a configuration whose unconfirmed lines are bounded separately.
+        @available(*, deprecated, message: "pass memoryLimit instead of unconfirmedBufferBytes")
+        public init(
+            storeID: String, app: AppInfo, sessionID: String = UUID().uuidString.lowercased(),
+            bufferCapacity: Int? = nil, metadata: [String: JSONValue] = [:],
+            actionName: (@Sendable (Action) -> String)? = nil, snapshots: SnapshotPolicy = .full,
+            redaction: Redaction = Redaction(), reusesEncodingOfUnchangedParts: Bool = false,
+            unconfirmedBufferBytes: Int, encodesStatesInParallel: Bool? = nil
+        ) {
+            self.init(
+                storeID: storeID, app: app, sessionID: sessionID, bufferCapacity: bufferCapacity, metadata: metadata,
+                actionName: actionName, snapshots: snapshots, redaction: redaction,
+                reusesEncodingOfUnchangedParts: reusesEncodingOfUnchangedParts,
+                encodesStatesInParallel: encodesStatesInParallel)
+            unconfirmedBytesOverride = max(0, unconfirmedBufferBytes)
+        }
+
+        /// How ``memoryLimit`` is shared when the transport holds `transportBytes` itself.
+        func memoryShares(transportBytes: Int) -> RecorderMemoryShares {
+            RecorderMemoryShares(
+                limit: memoryLimit, transportBytes: transportBytes, queueOverride: queueBytesOverride,
+                unconfirmedOverride: unconfirmedBytesOverride)
         }
     }
 
@@ -113,6 +178,8 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     /// The monotonic time, in nanoseconds, from which the store counts its dispatches' `uptimeNanoseconds`, when
     /// known: an action's time is then the store's, without reading the clock again.
     private let storeClockOrigin: UInt64?
+    /// How ``Configuration/memoryLimit`` is shared among the recorder's parts, with this transport.
+    package let memoryShares: RecorderMemoryShares
     /// What this side shares with the background thread: the queue, its memory bound and the statistics.
     let mailbox: RecorderMailbox<State, Action>
     /// What encodes the states of a long batch on two threads, held by the background thread; `nil` where that
@@ -144,14 +211,17 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         self.storeClockOrigin = storeClockOrigin
         let startedAt = Date()
         startNanoseconds = MonotonicClock.nanoseconds()
+        let shares = configuration.memoryShares(transportBytes: transport.memoryBound)
         mailbox = RecorderMailbox(
             budget: RecorderMemoryBudget(
-                capacity: configuration.bufferCapacity, byteLimit: configuration.bufferBytes,
+                capacity: configuration.bufferCapacity, byteLimit: shares.queueBytes,
                 slotBytes: RecorderQueue<State, Action>.slotBytes),
             recordsEffects: !replayableEffects.isEmpty)
+        memoryShares = shares
         let worker = RecorderWorker(
             initialState: initialState, transport: transport, configuration: configuration, mailbox: mailbox,
-            startedAt: startedAt, startNanoseconds: startNanoseconds, replayableEffects: replayableEffects)
+            memoryShares: shares, startedAt: startedAt, startNanoseconds: startNanoseconds,
+            replayableEffects: replayableEffects)
         stateEncodingPool = worker.stateEncodingPool
         let thread = Thread { worker.run() }
         thread.name = "SessionRecorder \(configuration.storeID)"
@@ -161,6 +231,18 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     /// What the recorder has done so far.
     public var statistics: RecorderStatistics {
         mailbox.statistics
+    }
+
+    /// The monotonic time (``MonotonicClock``), in nanoseconds, after which the background thread stops
+    /// delivering and writes what is left as `timedOut` gaps; `nil` until ``finish(reason:timeout:)`` is called.
+    package var deliveryDeadline: UInt64? {
+        mailbox.deliveryDeadline
+    }
+
+    /// The most memory the queued actions were estimated to hold at once, within their share of
+    /// ``Configuration/memoryLimit`` (``memoryShares``).
+    package var peakQueuedBytes: Int {
+        mailbox.peakQueuedBytes
     }
 
     /// Enqueues the action and the new state; called by the store on the dispatching thread.
@@ -187,15 +269,22 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
 
     /// Flushes every queued action, writes the `end` line and closes the transport.
     ///
-    /// Waits for the background thread at most `timeout`; later calls do nothing and return the statistics.
-    /// ``RecorderStatistics/isFinished`` in the result tells whether the flush ended within the timeout.
+    /// Waits for the background thread at most `timeout`; later calls do nothing and return the statistics. When
+    /// the flush would take longer, the background thread stops delivering a fifth of `timeout` (at most a second)
+    /// before its end and writes, after the lines it delivered, a `gap` of reason ``GapEvent/Reason/timedOut`` for
+    /// the actions it could not write and an `end` of reason ``EndEvent/Reason/timedOut``, so the session says
+    /// exactly what it lacks (counted in ``RecorderStatistics/droppedTimedOut``).
+    ///
+    /// ``RecorderStatistics/isFinished`` in the result tells whether the `end` line was sent within the timeout.
+    /// It is false only when the transport itself did not return in time (a write blocked): then nothing could be
+    /// written in time, and the statistics say how many actions were seen and written so far; the background
+    /// thread writes the gap and the `end` if the transport returns while the process lives.
     /// - Parameters:
-    ///   - reason: Why the session ends.
+    ///   - reason: Why the session ends, when it ends within the timeout.
     ///   - timeout: How long to wait for the flush.
     /// - Returns: The final statistics.
     @discardableResult
     public func finish(reason: EndEvent.Reason = .finished, timeout: Duration = .seconds(5)) -> RecorderStatistics {
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        return mailbox.finish(reason: reason, waitingUntil: Date(timeIntervalSinceNow: seconds))
+        mailbox.finish(reason: reason, timeout: timeout)
     }
 }

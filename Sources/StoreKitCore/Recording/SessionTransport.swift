@@ -33,6 +33,11 @@ public protocol SessionTransport: Sendable {
 
     /// Flushes and releases the transport after the recorder wrote the `end` line.
     func close() throws
+
+    /// The most memory, in bytes, the transport itself holds for the session (a ``FlightRecorder``'s lines and
+    /// the copy a dump makes); the recorder counts it within its ``SessionRecorder/Configuration/memoryLimit``
+    /// and shares the rest among its own parts. 0 for a transport that holds nothing beyond the write it is in.
+    var memoryBound: Int { get }
 }
 
 extension SessionTransport {
@@ -41,4 +46,7 @@ extension SessionTransport {
 
     /// A transport holds no effect line it did not confirm unless it says so.
     public func effectLinesHeldAfterStart() -> Int { 0 }
+
+    /// A transport holds nothing beyond the write it is in unless it says so.
+    public var memoryBound: Int { 0 }
 }

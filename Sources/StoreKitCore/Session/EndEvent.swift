@@ -8,6 +8,9 @@ public struct EndEvent: Sendable, Hashable {
         case appExited
         /// The connection to the app was lost (written by the daemon).
         case disconnected
+        /// `finish(timeout:)` ran out of time: the gaps of reason ``GapEvent/Reason/timedOut`` before this line
+        /// hold the actions the recorder could not write.
+        case timedOut
     }
 
     /// Why the session ended.

@@ -14,6 +14,9 @@ public struct GapEvent: Sendable, Hashable {
         /// replayd stored no line for these sequence numbers: it rejected them, or the client never sent them.
         /// replayd writes such a gap itself, just before the line that came after the hole.
         case rejected
+        /// `finish(timeout:)` ran out of time before the recorder wrote these actions; the session's `end` has
+        /// reason ``EndEvent/Reason/timedOut``.
+        case timedOut
     }
 
     /// The first dropped sequence number.

@@ -94,7 +94,12 @@ extension ReplayReport {
         guard readToTheEnd else {
             return "\(source): store \"\(storeID)\", recorded by \(recordedBy) on \(day); replay stopped before the end"
         }
-        let unfinished = end == nil ? ", no end line (cut off)" : ""
+        let unfinished =
+            switch end?.reason {
+            case nil: ", no end line (cut off)"
+            case .timedOut: ", its finish timed out (end timedOut)"
+            case .finished, .appExited, .disconnected: ""
+            }
         return "\(source): store \"\(storeID)\", \(actionCount) actions, recorded by \(recordedBy) on \(day)\(unfinished)"
     }
 

@@ -224,7 +224,8 @@ public enum SessionSchema {
             "transportFailed",
             "encodingFailed",
             "notEncodable",
-            "rejected"
+            "rejected",
+            "timedOut"
           ]
         },
         "message": {
@@ -249,7 +250,8 @@ public enum SessionSchema {
           "enum": [
             "finished",
             "appExited",
-            "disconnected"
+            "disconnected",
+            "timedOut"
           ]
         },
         "actions": {

@@ -97,6 +97,26 @@ private enum Odometer {
         #expect(try !FlightRecorder.recoverSpill(at: spillPath, to: recovered))
     }
 
+    @Test func itsDumpsAndSpillsAreReadableByTheirOwnerOnly() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let spillPath = directory.file("spill.jsonl")
+        let dumpPath = directory.file("bug.jsonl")
+        // Given a flight recorder that spills on every batch of lines
+        let flight = FlightRecorder(maxBytes: 8_000, spill: .init(path: spillPath, interval: .zero))
+        _ = record(50, into: flight)
+
+        // When it is dumped
+        try flight.dump(to: dumpPath)
+
+        // Then both files are mode 0600
+        for path in [spillPath, dumpPath] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue
+            #expect(mode == 0o600, "\(path) has mode \(String(mode ?? 0, radix: 8))")
+        }
+    }
+
     @Test func aPatchLineIsRefusedBecauseItsStateCouldNotBecomeAKeyframe() throws {
         let flight = FlightRecorder()
         _ = try flight.start(header: Array("\(headerLine)\n".utf8))

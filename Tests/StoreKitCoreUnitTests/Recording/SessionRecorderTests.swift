@@ -100,14 +100,16 @@ import Testing
     }
 
     @Test func boundsTheQueueByTheMemoryOfItsStates() throws {
-        // Given a recorder bounded to 64 KB whose states take about 10 KB each, and whose transport is held up
+        // Given a recorder whose queue is bounded to 64 KB (its share of a 256 KB limit, after two 64 KB chunks
+        // and a quarter for unconfirmed lines), whose states take about 10 KB each, and whose transport is held up
         let transport = ControlledTransport()
         var large = Tally.State()
         large.items = Array(repeating: 1000, count: 2000)
         let store = Store(initialState: large, reducer: Tally.reducer)
         transport.hold()
         let recorder = store.startRecording(
-            .init(storeID: "tally", app: AppInfo(name: "T"), bufferBytes: 64 << 10), to: transport)
+            .init(storeID: "tally", app: AppInfo(name: "T"), memoryLimit: 256 << 10), to: transport)
+        #expect(recorder.memoryShares.queueBytes == 64 << 10)
         store.dispatch(.add(1))
         #expect(transport.waitUntilWriteIsHeld())
 
@@ -128,13 +130,14 @@ import Testing
 
     @Test func sendsALargeBatchInChunksOfSixteenMegabytes() throws {
         // Given a recorder of states of about 20 KB (one long label, cheap to encode even under a sanitizer) whose
-        // transport is held up
+        // transport is held up, with a memory limit that gives chunks their largest size
         let transport = ControlledTransport()
         var large = Tally.State()
         large.labels = [String(repeating: "a", count: 20_000)]
         let store = Store(initialState: large, reducer: Tally.reducer)
         transport.hold()
-        let recorder = store.startRecording(.init(storeID: "tally", app: AppInfo(name: "T")), to: transport)
+        let recorder = store.startRecording(
+            .init(storeID: "tally", app: AppInfo(name: "T"), memoryLimit: 512 << 20), to: transport)
         store.dispatch(.add(1))
         #expect(transport.waitUntilWriteIsHeld())
 

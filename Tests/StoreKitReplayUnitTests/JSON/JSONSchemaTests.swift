@@ -31,7 +31,7 @@ import Testing
             violations: ["colour: is not a known field"]),
         Case(
             line: #"{"kind":"gap","from":1,"to":2,"reason":"lost"}"#,
-            violations: [#"reason: expected one of "bufferFull", "transportFailed", "encodingFailed", "notEncodable", "rejected", found "lost""#]),
+            violations: [#"reason: expected one of "bufferFull", "transportFailed", "encodingFailed", "notEncodable", "rejected", "timedOut", found "lost""#]),
         Case(line: #"{"kind":"end","reason":"finished","time":1.0}"#, violations: ["actions: is required but missing"]),
     ]
 

@@ -76,6 +76,26 @@ import Testing
         #expect(report.stepsMatched == 6)
     }
 
+    @Test func aSessionWhoseFinishTimedOutIsIncompleteNamingTheTimedOutGap() throws {
+        // Given a session whose recorder wrote steps 1-5, then ran out of time: a timedOut gap of 6-8 and its end
+        var session = try recordTally(script)
+        let gap = GapEvent(
+            firstSequence: 6, lastSequence: 8, reason: .timedOut,
+            message: "finish(timeout:) ran out of time before these actions were written")
+        session.events = Array(session.events.prefix(5)) + [
+            .gap(gap), .end(EndEvent(reason: .timedOut, actions: 8, dropped: 3, time: 1)),
+        ]
+
+        // When it is replayed
+        let report = ReplayEngine(stores: [Tally.replayable]).replay(session)
+
+        // Then it is incomplete, naming the gap and why the recording ended, never a cut-off mystery
+        #expect(report.verdict == .incomplete(gaps: [gap]))
+        let lines = report.explanation(source: "s.jsonl").split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasSuffix(", its finish timed out (end timedOut)") == true, "\(lines)")
+        #expect(lines.dropFirst().first == "incomplete: the session has 1 gap (steps 6-8: timedOut); the 5 steps that could be checked match")
+    }
+
     @Test func aHoleWithoutAGapLineIsABrokenSessionNotAGap() async throws {
         // Given an in-memory session whose step 3 vanished with no gap event, when it is replayed, then the process
         // stops with the reader's reason instead of replaying a guess

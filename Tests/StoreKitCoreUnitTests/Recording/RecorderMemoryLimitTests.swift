@@ -1,0 +1,60 @@
+import Foundation
+import StoreKitCore
+import StoreKitReplay
+import StoreKitTestFixtures
+import Testing
+
+/// One number, ``SessionRecorder/Configuration/memoryLimit``, bounds everything a recorder holds.
+@Suite struct RecorderMemoryLimitTests {
+    @Test func aBurstIntoAStalledTransportNeverTakesTheRecordersAccountedMemoryPastTheLimit() throws {
+        // Given a recorder limited to 1 MB whose states take about 10 KB each, and whose transport is stalled
+        let limit = 1 << 20
+        let transport = ControlledTransport()
+        var large = Tally.State()
+        large.items = Array(repeating: 1000, count: 2000)
+        let store = Store(initialState: large, reducer: Tally.reducer)
+        transport.hold()
+        let recorder = store.startRecording(
+            .init(storeID: "tally", app: AppInfo(name: "T"), memoryLimit: limit), to: transport)
+        store.dispatch(.add(1))
+        #expect(transport.waitUntilWriteIsHeld())
+
+        // When a burst of 2000 actions (20 MB of states) comes while it is stalled
+        for value in 2...2001 { store.dispatch(.add(value)) }
+        let peak = recorder.peakQueuedBytes
+        transport.release()
+        let statistics = recorder.finishWaitingGenerously()
+
+        // Then the parts' bounds add up to no more than the limit, the queue never held more than its share, and
+        // the actions beyond it were dropped as a counted bufferFull gap
+        let shares = recorder.memoryShares
+        #expect(shares.total <= limit, "\(shares)")
+        #expect(peak > 0 && peak <= shares.queueBytes, "peak \(peak) of \(shares.queueBytes)")
+        #expect(statistics.droppedBufferFull > 1000)
+        #expect(statistics.actionsWritten + statistics.droppedBufferFull == 2001)
+        #expect(try transport.session().events.contains { if case .gap(let gap) = $0 { gap.reason == .bufferFull } else { false } })
+    }
+
+    @Test func aFlightRecordersOwnMemoryCountsWithinTheLimit() throws {
+        // Given a 4 MB flight recorder (which builds a dump beside what it holds) under an 16 MB limit
+        let flight = FlightRecorder(maxBytes: 4 << 20)
+        let store = Store(initialState: Tally.State(), reducer: Tally.reducer)
+        let recorder = store.startRecording(
+            .init(storeID: "tally", app: AppInfo(name: "T"), memoryLimit: 16 << 20), to: flight)
+        recorder.finishWaitingGenerously()
+
+        // Then the recorder's own parts share what the flight recorder leaves of the limit
+        let shares = recorder.memoryShares
+        #expect(shares.transportBytes == 8 << 20)
+        #expect(shares.total <= 16 << 20, "\(shares)")
+        #expect(shares.queueBytes < RecorderMemoryShares(limit: 16 << 20, transportBytes: 0).queueBytes)
+    }
+
+    @Test func eachPartGetsItsShareOfTheLimit() {
+        // 32 MB by default: a quarter for unconfirmed lines, 2 MB chunks (counted twice), the rest for the queue
+        let shares = RecorderMemoryShares(limit: 32 << 20, transportBytes: 0)
+        #expect(shares == RecorderMemoryShares(limit: 32 << 20, transportBytes: 0, queueOverride: 20 << 20, unconfirmedOverride: 8 << 20))
+        #expect(shares.chunkBytes == 2 << 20)
+        #expect(shares.total == 32 << 20)
+    }
+}
