@@ -7,8 +7,8 @@ import Testing
 /// and review the diff of `Tests/ReplayCLIEndToEndTests/Help`.
 @Suite struct HelpGoldenTests {
     static let commands = [
-        "root", "diff", "check", "replay", "show", "log", "history", "stats", "sessions", "verify", "update", "export-test",
-        "report", "minimize", "host", "bisect", "pull",
+        "root", "diff", "check", "replay", "show", "log", "history", "stats", "sessions", "verify", "update", "export-test", "export",
+        "report", "minimize", "host", "bisect", "pull", "mcp",
     ]
 
     @Test(arguments: commands)
