@@ -18,7 +18,11 @@ import tempfile
 
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
-from mcp.shared.exceptions import McpError
+
+try:  # the SDK's error type: MCPError from version 2 on, McpError before
+    from mcp import MCPError
+except ImportError:
+    from mcp.shared.exceptions import McpError as MCPError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLI = os.path.join(ROOT, ".build/debug/replay-cli")
@@ -32,6 +36,11 @@ def fail(message):
     sys.exit(1)
 
 
+def field(value, name, older_name):
+    """A field of the SDK's result types: snake_case from version 2 on, camelCase before."""
+    return getattr(value, name) if hasattr(value, name) else getattr(value, older_name)
+
+
 def direct(arguments):
     """What `replay-cli ARGUMENTS --json` prints, decoded."""
     run = subprocess.run([CLI, *arguments, "--json"], cwd=ROOT, env=ENVIRONMENT, capture_output=True, text=True)
@@ -43,19 +52,20 @@ async def check(folder, reports):
     async with stdio_client(server) as (read, write):
         async with ClientSession(read, write) as session:
             initialized = await session.initialize()
-            print(f"check-mcp: initialized: protocol {initialized.protocolVersion}, server {initialized.serverInfo.name}")
+            version = field(initialized, "protocol_version", "protocolVersion")
+            print(f"check-mcp: initialized: protocol {version}, server {field(initialized, 'server_info', 'serverInfo').name}")
             tools = [tool.name for tool in (await session.list_tools()).tools]
             if tools != EXPECTED_TOOLS:
                 fail(f"tools/list gave {tools}, not {EXPECTED_TOOLS}")
 
             async def call(name, arguments):
                 result = await session.call_tool(name, arguments)
-                if result.isError:
+                if field(result, "is_error", "isError"):
                     fail(f"{name} {arguments} failed: {result.content}")
-                text = result.content[0].text
-                if result.structuredContent is None:
+                structured = field(result, "structured_content", "structuredContent")
+                if structured is None:
                     fail(f"{name} gave no structuredContent")
-                return result, text
+                return result, result.content[0].text, structured
 
             calls = {
                 "sessions": ({"dir": folder}, ["sessions", "--dir", folder], "sessions"),
@@ -65,10 +75,9 @@ async def check(folder, reports):
                 "diff": ({"session": SESSION}, ["diff", SESSION], None),
             }
             for name, (arguments, command, member) in calls.items():
-                result, text = await call(name, arguments)
+                result, text, structured = await call(name, arguments)
                 expected = direct(command)
-                structured = result.structuredContent[member] if member else result.structuredContent
-                if json.loads(text) != expected or structured != expected:
+                if json.loads(text) != expected or (structured[member] if member else structured) != expected:
                     fail(f"{name} {arguments} is not what `replay-cli {' '.join(command)} --json` prints")
                 if name == "diff":
                     print("check-mcp: transcript of the diff call")
@@ -76,18 +85,19 @@ async def check(folder, reports):
                     print("  <- " + result.model_dump_json(exclude_none=True))
                 print(f"check-mcp: ok {name}")
 
-            result, _ = await call("report", {"session": SESSION})
-            page = result.structuredContent["file"]
+            _, _, structured = await call("report", {"session": SESSION})
+            page = structured["file"]
             if os.path.dirname(page) != reports or not open(page, encoding="utf-8").read().startswith("<!DOCTYPE html>"):
-                fail(f"report wrote no page in {reports}: {result.structuredContent}")
+                fail(f"report wrote no page in {reports}: {structured}")
             print(f"check-mcp: ok report ({os.path.getsize(page)} bytes)")
 
             try:
                 await session.call_tool("show", {"session": SESSION, "step": "three"})
                 fail("show with a string step was not refused")
-            except McpError as error:
+            except MCPError as error:
                 if error.error.code != -32602:
                     fail(f"show with a string step gave {error.error}, not invalid params (-32602)")
+                print(f"check-mcp: refused as it should be: {error.error.message}")
             print("check-mcp: ok a mistyped argument is refused as invalid params")
 
 

@@ -55,13 +55,13 @@ import Testing
         #expect(
             outcome.stdout == """
                 {
-                  "actions" : 40,
-                  "bytes" : \(size),
-                  "entries" : 41,
-                  "file" : "\(file)",
-                  "format" : "redux-devtools",
-                  "gaps" : 0,
-                  "session" : "\(CLI.session("counter-basic.jsonl"))"
+                  "actions": 40,
+                  "bytes": \(size),
+                  "entries": 41,
+                  "file": "\(file)",
+                  "format": "redux-devtools",
+                  "gaps": 0,
+                  "session": "\(CLI.session("counter-basic.jsonl"))"
                 }
 
                 """)
@@ -70,7 +70,7 @@ import Testing
     @Test(arguments: [
         (["--format", "redux-devtools"], "Error: missing -o <file>, the file to write"),
         (["-o", "/tmp/skr-never.json"], "Error: missing --format (one of: redux-devtools)"),
-        (["--format", "har", "-o", "/tmp/skr-never.json"], "Error: option '--format' needs one of: redux-devtools, not 'har'"),
+        (["--format", "har", "-o", "/tmp/skr-never.json"], "Error: option '--format' needs one of redux-devtools, not 'har'"),
     ])
     func refusesAnIncompleteCommandLine(_ options: [String], error: String) async throws {
         let outcome = try await CLI.run(["export", CLI.session("counter-basic.jsonl")] + options)
