@@ -15,8 +15,8 @@ struct JSONRPCMessage {
 
     /// Reads one message from the JSON value of a line.
     /// - Returns: `nil` for a response from the client.
-    /// - Throws: ``JSONRPCError`` (invalid request) when the value is not a JSON-RPC 2.0 message; `id` is the
-    ///   request's id, when it had a usable one, for the error's response.
+    /// - Throws: ``JSONRPCMessageError`` when the value is not a JSON-RPC 2.0 message (invalid request) or its
+    ///   `params` is not an object (invalid params), with the request's id when it had a usable one.
     static func read(_ value: JSONValue) throws(JSONRPCMessageError) -> JSONRPCMessage? {
         guard case .object(let members) = value else {
             let what = value.arrayValue != nil ? "a batch (a JSON array): send one message per line" : "a JSON \(value.typeName), not an object"
