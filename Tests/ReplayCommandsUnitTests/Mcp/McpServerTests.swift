@@ -10,6 +10,9 @@ import Testing
     private static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().path
 
+    /// A sample session, by its absolute path.
+    private static let counter = packageRoot + "/samples/sessions/counter-basic.jsonl"
+
     private let server = McpServer(
         context: CommandContext(terminal: Terminal(useColor: false, showProgress: false), environment: [:], currentDirectory: packageRoot),
         reportsFolder: "/tmp/skr-mcp-unused")
@@ -50,7 +53,7 @@ import Testing
     }
 
     @Test func aCallReturnsTheCommandsJSONAsTextAndStructuredContent() throws {
-        let response = try #require(respond(call(#"{"session":"samples/sessions/counter-basic.jsonl","step":2}"#)))
+        let response = try #require(respond(call(#"{"session":"\#(Self.counter)","step":2}"#)))
         let result = try #require(response["result"])
         let expected: JSONValue = .object(["step": .integer(2), "action": .string("increment"), "state": .object(["count": .integer(2), "step": .integer(1)])])
         #expect(result["structuredContent"] == expected)
@@ -85,10 +88,10 @@ import Testing
 
     @Test(arguments: [
         (#"{}"#, "tool 'show' needs the argument 'session'"),
-        (#"{"session":"samples/sessions/counter-basic.jsonl","host":"rm -rf /"}"#, "tool 'show' takes no argument 'host'"),
-        (#"{"session":"samples/sessions/counter-basic.jsonl","step":"2"}"#, "'step' of tool 'show' must be an integer, not a string"),
+        (#"{"session":"\#(Self.counter)","host":"rm -rf /"}"#, "tool 'show' takes no argument 'host'"),
+        (#"{"session":"\#(Self.counter)","step":"2"}"#, "'step' of tool 'show' must be an integer, not a string"),
         (#"{"session":"-"}"#, "'session' must name a file: standard input is the server's transport"),
-        (#"{"session":"samples/sessions/counter-basic.jsonl","step":-1}"#, "tool 'show': option '--step' needs"),
+        (#"{"session":"\#(Self.counter)","step":-1}"#, "tool 'show': option '--step' needs"),
     ])
     func badArgumentsAreInvalidParams(_ arguments: String, message: String) throws {
         let found = try error(call(arguments))
