@@ -6,6 +6,7 @@ import StoreKitReplay
 // The layers of ReplayCommands, arrows pointing down only:
 //
 //   ReplayCLI.swift   the command line: the list of commands, and `main`, which runs one and maps its end to a status
+//   Mcp/              the MCP server (`mcp`): runs the families' session-reading commands as its tools
 //   Diff/ Check/ Sessions/ Export/ Minimize/ Device/   the command families, each a command (or a few) with the helpers
 //                     only it uses; a family uses Host and Core, never another family
 //   Host/             the replay host: where it is found (Configuration/), its build step (Build/), the one client
@@ -21,9 +22,10 @@ public enum ReplayCLI {
     static let programName = "replay-cli"
 
     static let commands: [any Command.Type] = [
-        DiffCommand.self, CheckCommand.self, MergeReportsCommand.self, ReplayCommand.self, ReportCommand.self, ShowCommand.self, LogCommand.self,
-        HistoryCommand.self, StatsCommand.self, MinimizeCommand.self, ExportTestCommand.self, SessionsCommand.self,
-        VerifyCommand.self, UpdateCommand.self, HostShowCommand.self, BisectCommand.self, PullCommand.self,
+        DiffCommand.self, CheckCommand.self, MergeReportsCommand.self, ReplayCommand.self, ReportCommand.self, ShowCommand.self,
+        LogCommand.self, HistoryCommand.self, StatsCommand.self, MinimizeCommand.self, ExportTestCommand.self,
+        ExportCommand.self, SessionsCommand.self, VerifyCommand.self, UpdateCommand.self, HostShowCommand.self,
+        BisectCommand.self, PullCommand.self, McpCommand.self,
     ]
 
     /// The root command: what `replay-cli --help` shows.

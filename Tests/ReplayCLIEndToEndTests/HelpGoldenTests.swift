@@ -8,7 +8,7 @@ import Testing
 @Suite struct HelpGoldenTests {
     static let commands = [
         "root", "diff", "check", "replay", "show", "log", "history", "stats", "sessions", "verify", "update", "export-test",
-        "report", "minimize", "host", "bisect", "pull", "merge-reports",
+        "export", "report", "minimize", "host", "bisect", "pull", "merge-reports", "mcp",
     ]
 
     @Test(arguments: commands)

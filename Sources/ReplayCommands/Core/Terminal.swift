@@ -4,15 +4,25 @@ import StoreKitReplay
 import StoreKitSystem
 
 /// Where the command line writes: stdout for results, stderr for errors and progress; colour only on a terminal
-/// and never with `NO_COLOR`.
+/// and never with `NO_COLOR`; or, for a command run inside another program (`mcp`), a capture of what it writes.
 package struct Terminal {
     let useColor: Bool
     let showProgress: Bool
+    /// Where stdout and stderr go instead of the process's own, when set.
+    let capture: TerminalCapture?
 
     /// A terminal that colours and shows progress as given.
     package init(useColor: Bool, showProgress: Bool) {
         self.useColor = useColor
         self.showProgress = showProgress
+        capture = nil
+    }
+
+    /// A terminal whose stdout and stderr go to `capture`, without colour or progress.
+    init(capturingIn capture: TerminalCapture) {
+        useColor = false
+        showProgress = false
+        self.capture = capture
     }
 
     /// Colour when standard output is a terminal and `NO_COLOR` is unset; progress when standard error is one.
@@ -20,6 +30,7 @@ package struct Terminal {
         let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         useColor = isatty(1) == 1 && !noColor
         showProgress = isatty(2) == 1
+        capture = nil
     }
 
     /// Writes `text` and a line break to stdout, every character in it a terminal would act on shown as an
@@ -57,6 +68,10 @@ package struct Terminal {
     /// Writes to stdout or stderr. A reader that went away (`replay-cli log s.jsonl | head`) ends the command
     /// quietly with the shell's status for a broken pipe, 141, as a tool killed by SIGPIPE would.
     private func write(_ text: String, to fd: Int32) {
+        if let capture {
+            capture.append(text, toErrors: fd == 2)
+            return
+        }
         do {
             try Syscall.writeAll(fd, Array(text.utf8))
         } catch where error.errno == EPIPE {

@@ -101,8 +101,8 @@ enum ExportTestCommand: Command {
             form: form, typeName: typeName, sourceName: URL(fileURLWithPath: session.path).lastPathComponent, steps: steps, session: trimmed,
             modules: imported)
         let sessionPath = URL(fileURLWithPath: testPath).deletingLastPathComponent().appendingPathComponent(test.sessionFileName).path
-        try write(trimmed.ndjson, to: sessionPath)
-        try write(Array(test.source.utf8), to: testPath)
+        try ExportedFile.write(trimmed.ndjson, to: sessionPath)
+        try ExportedFile.write(Array(test.source.utf8), to: testPath)
         context.terminal.present(
             ExportedTestFiles(
                 test: testPath, session: sessionPath, typeName: typeName, steps: steps, actions: trimmed.actions.count,
@@ -153,15 +153,5 @@ enum ExportTestCommand: Command {
         let words = sessionName.split { !$0.isLetter && !$0.isNumber }
         let name = words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
         return name.first?.isLetter == true ? name : "Session" + name
-    }
-
-    private static func write(_ bytes: [UInt8], to path: String) throws(CLIError) {
-        do {
-            try FileManager.default.createDirectory(
-                at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(bytes).write(to: URL(fileURLWithPath: path))
-        } catch {
-            throw CLIError(.output, "cannot write '\(path)': \(error.localizedDescription)")
-        }
     }
 }
