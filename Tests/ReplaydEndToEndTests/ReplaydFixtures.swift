@@ -11,8 +11,11 @@ func waitUntil(
     _ what: String, timeout: Double = 120, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () throws -> Bool
 ) async rethrows -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
+    // The condition is checked once more after the deadline: on a busy machine this task may next run long after
+    // it, when the condition has long been true.
+    while true {
         if try condition() { return true }
+        if Date() >= deadline { break }
         try? await Task.sleep(for: .milliseconds(20))
     }
     Issue.record("timed out after \(timeout) s waiting until \(what)", sourceLocation: sourceLocation)

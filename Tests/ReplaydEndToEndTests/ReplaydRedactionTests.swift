@@ -40,7 +40,7 @@ private enum Vault {
 
         // When it records through the Unix socket
         for _ in 0..<20 { store.dispatch(.unlock(owner: "grace", apiKey: secret)) }
-        let statistics = recorder.finish(timeout: .seconds(120))
+        let statistics = try await onOwnThread { recorder.finish(timeout: .seconds(120)) }
         #expect(statistics.isFinished)
         #expect(statistics.actionsWritten == 20)
         #expect(await daemon.stop() == 0)

@@ -42,7 +42,7 @@ import Testing
         producer.stop()
         await waitUntil("the producer stops") { producer.isDone }
         let total = producer.dispatched
-        let statistics = recorder.finish(timeout: .seconds(120))
+        let statistics = try await onOwnThread { recorder.finish(timeout: .seconds(120)) }
         #expect(statistics.isFinished)
         #expect(await daemon.stop() == 0)
 
@@ -89,7 +89,7 @@ import Testing
             store.dispatch(.increment)
             return daemon.count("session.started") == 1 && folder.lines(of: name).count > 23
         }
-        let statistics = recorder.finish(timeout: .seconds(120))
+        let statistics = try await onOwnThread { recorder.finish(timeout: .seconds(120)) }
         #expect(statistics.isFinished)
         #expect(await daemon.stop() == 0)
 
