@@ -1,7 +1,8 @@
 /// The HTML report's script, inlined in the page. It reads the embedded data (``HTMLReportData``), fills the
-/// summary and the marks at the top, builds the timeline's rows in chunks (the first at once, the rest between
-/// frames), and builds a step's detail (action, changes, state tree, divergence) only when the step is opened,
-/// rebuilding states by applying the steps' JSON Patches to the initial state, each computed state kept.
+/// summary, the few marks and the divergence bar at the top, builds the timeline's rows in chunks (the first at
+/// once, the rest between frames), and builds a step's detail (action, changes, state tree, divergence) only when
+/// the step is opened, rebuilding states by applying the steps' JSON Patches to the initial state, each computed
+/// state kept, and a replayed state by applying its divergence's patch to the recorded one.
 enum HTMLReportScript {
     /// The JavaScript.
     static let javaScript = #"""
@@ -154,7 +155,9 @@ enum HTMLReportScript {
             row.id = "step-" + step.s;
             if (divergenceAt.has(step.s) || effectDivergenceAt.has(step.s)) row.dataset.diverged = "";
             if (driftAt.has(step.s) || (replay && replay.undecodable && replay.undecodable.step === step.s)) row.dataset.drift = "";
-            row.append(element("td", "num", String(step.s)), element("td", "num", seconds(step.t)), element("td", "name", step.n));
+            const name = element("td", "name", step.n);
+            name.title = step.n;
+            row.append(element("td", "num", String(step.s)), element("td", "num", seconds(step.t)), name);
             const origin = element("td");
             origin.append(element("span", "badge " + step.o, step.o));
             row.append(origin);

@@ -42,6 +42,10 @@ enum HTMLReportStyle {
         #timeline-pane { overflow: auto; border-right: 1px solid var(--line); }
         #detail { overflow: auto; padding: 8px 16px 24px; }
         table { border-collapse: collapse; width: 100%; }
+        #timeline { table-layout: fixed; }
+        #timeline th:nth-child(1) { width: 52px; } #timeline th:nth-child(2) { width: 76px; }
+        #timeline th:nth-child(4) { width: 84px; } #timeline th:nth-child(5) { width: 104px; }
+        #timeline th:nth-child(6) { width: 30%; }
         th { position: sticky; top: 0; background: #f6f7f9; text-align: left; font-weight: 600; color: var(--muted);
           font-size: 12px; padding: 4px 8px; border-bottom: 1px solid var(--line); }
         td { padding: 3px 8px; border-bottom: 1px solid #f0f2f6; white-space: nowrap; overflow: hidden;
