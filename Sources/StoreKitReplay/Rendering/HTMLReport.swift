@@ -4,6 +4,12 @@ import StoreKitCore
 /// collapsible tree, what each step changed, search and filters, and, with a replay report, the divergence(s),
 /// gaps and schema drift marked on the timeline and linked from the top.
 ///
+/// The top keeps a few lines' height whatever the session holds: a mark for the first divergence (state and
+/// effect), at most a few for gaps and drift, and a divergence bar that walks every diverging step (previous and
+/// next, the keys `p` and `n`) and counts them by path, so that previous and next can walk one path's steps. The
+/// timeline's "changed" column shows the first changed path's leaf and nearest named parent, every whole path in
+/// its title.
+///
 /// The page fetches nothing: its style and script are inline, it names no font, image or script elsewhere. The
 /// session is embedded once, as JSON data (see ``HTMLReportData``): the initial state, and per step the action, the
 /// changes as ``StateDiff`` paths describe them (`todos[id: 3].isComplete`) and a JSON Patch from the state before.
@@ -11,7 +17,8 @@ import StoreKitCore
 /// only when the step is opened, so that a session of 10,000 actions loads quickly (docs/performance.md).
 ///
 /// Every action's row carries `data-step="N"` (its sequence number); a diverging step's row also carries
-/// `data-diverged`, a gap's row `data-gap`, a drifted step's `data-drift`. The page reads `#search=TEXT`,
+/// `data-diverged`, a gap's row `data-gap`, a drifted step's `data-drift`; the first divergence's mark is
+/// `a#mark-divergence-N` (`a#mark-effect-divergence-N` for an effect's). The page reads `#search=TEXT`,
 /// `#origin=app|effect` and `#step=N` from its URL fragment on load (joined with `&`), so scripts can open it
 /// filtered or at a step.
 ///

@@ -7,17 +7,25 @@ import StoreKitJSON
 /// {"source": …, "session": {"id", "store", "app", "startedAt", "actions", "ended"}, "note": …|null,
 ///  "initialState": …,
 ///  "steps": [{"s": step, "n": name, "o": "app"|"effect", "c": cause|null, "t": seconds, "a": action,
-///             "d": changes, "p": patch}],
+///             "d": changes, "l": label of the first change (only with changes), "p": patch}],
 ///  "effectLines": [{"after": step, "k": "call"|"end", "t": seconds, "c": cause, "text": line}],
 ///  "gaps": [{"first", "last", "count", "reason", "message"}],
 ///  "replay": null | {"verdict", "explanation", "stepsReplayed", "stepsMatched",
-///                    "divergences": [{"step", "name", "replayed", "changes", "dump"}], "undecodable": …|null,
+///                    "divergences": [{"step", "name", "patch", "changes", "dump"}],
+///                    "byPath": [{"path", "steps"}], "undecodable": …|null,
 ///                    "effectDivergences": [{"step", "effect", "cause", "text", "dump"}], "effectsNotChecked": …|null},
 ///  "drift": [{"part", "case", "path", "message", "count", "firstStep"}]}
 /// ```
 /// A step's `d` is what the action changed, as ``StateDiff/jsonValue`` gives it without `components` (paths as the
 /// diff renders them); `p` is the RFC 6902 patch from the state before to the state after, which the script
 /// applies to rebuild a state only when it is shown. A step's keys are short: a session holds thousands of them.
+/// A step's `l` is its first change's path cut to the leaf and its nearest named parent
+/// (``StoreKitJSON/JSONPath/leafAndNamedParent``), for the timeline's narrow column.
+///
+/// A divergence holds the replayed state as `patch`, the RFC 6902 patch from the recorded state after its step to
+/// the replayed one, so that thousands of divergences do not embed thousands of states. `byPath` counts the
+/// diverging steps by where they differ, subscripts as `*` (``StoreKitJSON/JSONPath/withSubscriptsAsWildcards``:
+/// `todos[id: *].isComplete`), most steps first, each with its steps in order.
 /// An effect line (a call or an effect run's end, format 2) is shown after the action line it follows in the
 /// session (`after`, 0 before the first), as its one-line ``EffectCallEvent/summary`` or
 /// ``EffectEndEvent/summary``.
@@ -33,12 +41,15 @@ struct HTMLReportData {
         var lastStep = 0
         var previous = header.initialState
         var end: EndEvent?
+        let divergingSteps = Set(report?.divergences.map(\.step) ?? [])
+        var recordedAtDivergence: [Int: JSONValue] = [:]
         for event in session.events {
             switch event {
             case .action(let action):
                 steps.append(Self.step(action, after: previous))
                 previous = action.state
                 lastStep = action.sequence
+                if divergingSteps.contains(action.sequence) { recordedAtDivergence[action.sequence] = action.state }
             case .call(let call):
                 effectLines.append(Self.effectLine(after: lastStep, kind: "call", time: call.time, cause: call.cause, text: call.summary))
             case .effectEnd(let ended):
@@ -72,7 +83,7 @@ struct HTMLReportData {
             "steps": .array(steps),
             "effectLines": .array(effectLines),
             "gaps": .array(gaps),
-            "replay": report.map { Self.replay($0, source: source) } ?? .null,
+            "replay": report.map { Self.replay($0, recorded: recordedAtDivergence, source: source) } ?? .null,
             "drift": drift?.jsonValue["entries"] ?? .array([]),
         ])
     }
@@ -80,11 +91,14 @@ struct HTMLReportData {
     /// The data as JSON text that is safe inside a `<script>` element: every `<` (only ever inside a string) is
     /// written `\u003c`, the same JSON value, so that no `</script>` or `<!--` in the data ends the element.
     var embeddableJSON: String {
-        var text = ""
-        for character in value.canonicalString {
-            if character == "<" { text += "\\u003c" } else { text.append(character) }
+        let escapedLessThan = Array("\\u003c".utf8)
+        let json = value.canonicalString
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(json.utf8.count)
+        for byte in json.utf8 {
+            if byte == UInt8(ascii: "<") { bytes += escapedLessThan } else { bytes.append(byte) }
         }
-        return text
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func step(_ action: ActionEvent, after previous: JSONValue) -> JSONValue {
@@ -98,12 +112,14 @@ struct HTMLReportData {
             origin = "effect"
             cause = step.map { .integer(Int64($0)) } ?? .null
         }
-        return .object([
+        let diff = StateDiff(from: previous, to: action.state)
+        var members: [String: JSONValue] = [
             "s": .integer(Int64(action.sequence)), "n": .string(action.name), "o": .string(origin), "c": cause,
-            "t": .double(action.time), "a": action.action,
-            "d": changes(StateDiff(from: previous, to: action.state)),
+            "t": .double(action.time), "a": action.action, "d": changes(diff),
             "p": JSONPatch(from: previous, to: action.state).jsonValue,
-        ])
+        ]
+        if let first = diff.changes.first { members["l"] = .string(first.path.leafAndNamedParent) }
+        return .object(members)
     }
 
     private static func effectLine(after step: Int, kind: String, time: Double, cause: Int, text: String) -> JSONValue {
@@ -131,7 +147,22 @@ struct HTMLReportData {
         ])
     }
 
-    private static func replay(_ report: ReplayReport, source: String) -> JSONValue {
+    /// The diverging steps by where they differ (subscripts as `*`), most steps first, then by path.
+    private static func divergingStepsByPath(_ divergences: [Divergence]) -> JSONValue {
+        var stepsAt: [String: [Int]] = [:]
+        for divergence in divergences {
+            for path in Set(divergence.diff.changes.map(\.path.withSubscriptsAsWildcards)) {
+                stepsAt[path, default: []].append(divergence.step)
+            }
+        }
+        let ordered = stepsAt.sorted { ($0.value.count, $1.key) > ($1.value.count, $0.key) }
+        return .array(
+            ordered.map { path, steps in
+                .object(["path": .string(path), "steps": .array(steps.sorted().map { .integer(Int64($0)) })])
+            })
+    }
+
+    private static func replay(_ report: ReplayReport, recorded: [Int: JSONValue], source: String) -> JSONValue {
         var undecodable = JSONValue.null
         if case .undecodable(let failure) = report.verdict {
             undecodable = .object([
@@ -148,10 +179,12 @@ struct HTMLReportData {
                 report.divergences.map { divergence in
                     .object([
                         "step": .integer(Int64(divergence.step)), "name": .string(divergence.actionName),
-                        "replayed": divergence.replayed, "changes": changes(divergence.diff),
+                        "patch": JSONPatch(from: recorded[divergence.step] ?? .null, to: divergence.replayed).jsonValue,
+                        "changes": changes(divergence.diff),
                         "dump": .string(divergence.diff.rendered()),
                     ])
                 }),
+            "byPath": divergingStepsByPath(report.divergences),
             "undecodable": undecodable,
             "effectDivergences": .array(
                 report.effectDivergences.map { divergence in

@@ -20,7 +20,8 @@ struct HTMLReportPage {
         </style>
         </head>
         <body>
-        <header id="summary"><h1 id="title"></h1><p id="facts"></p><p id="note" hidden></p><nav id="marks"></nav></header>
+        <header id="summary"><h1 id="title"></h1><p id="facts"></p><p id="note" hidden></p><nav id="marks"></nav>
+        <div id="divergences" hidden><button id="previous-divergence" type="button" title="previous diverging step (p)">◀ previous</button><button id="next-divergence" type="button" title="next diverging step (n)">next ▶</button><span id="divergence-position"></span><details id="divergence-paths"><summary></summary><ol id="divergence-path-list"></ol></details></div></header>
         <div id="toolbar">
         <input id="search" type="search" placeholder="Search names, actions, changed paths" autocomplete="off">
         <select id="origin"><option value="">any origin</option><option value="app">from the app</option><option value="effect">from an effect</option></select>

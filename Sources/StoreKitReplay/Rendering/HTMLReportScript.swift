@@ -1,7 +1,8 @@
 /// The HTML report's script, inlined in the page. It reads the embedded data (``HTMLReportData``), fills the
-/// summary and the marks at the top, builds the timeline's rows in chunks (the first at once, the rest between
-/// frames), and builds a step's detail (action, changes, state tree, divergence) only when the step is opened,
-/// rebuilding states by applying the steps' JSON Patches to the initial state, each computed state kept.
+/// summary, the few marks and the divergence bar at the top, builds the timeline's rows in chunks (the first at
+/// once, the rest between frames), and builds a step's detail (action, changes, state tree, divergence) only when
+/// the step is opened, rebuilding states by applying the steps' JSON Patches to the initial state, each computed
+/// state kept, and a replayed state by applying its divergence's patch to the recorded one.
 enum HTMLReportScript {
     /// The JavaScript.
     static let javaScript = #"""
@@ -105,10 +106,13 @@ enum HTMLReportScript {
           } else if (replay && replay.verdict === "incomplete") {
             mark("mark-gap", "replay: incomplete (gaps); the " + replay.stepsMatched + " checked steps match" + notChecked);
           }
-          for (const divergence of replay ? replay.effectDivergences : []) {
+          // The first state and effect divergence each have a mark; the divergence bar below walks them all.
+          if (replay && replay.effectDivergences.length > 0) {
+            const divergence = replay.effectDivergences[0];
             mark("mark-diverged", "effect diverged: " + divergence.text, divergence.step).id = "mark-effect-divergence-" + divergence.step;
           }
-          for (const divergence of replay ? replay.divergences : []) {
+          if (replay && replay.divergences.length > 0) {
+            const divergence = replay.divergences[0];
             mark("mark-diverged", divergenceText(divergence), divergence.step).id = "mark-divergence-" + divergence.step;
           }
           if (replay && replay.undecodable) {
@@ -116,16 +120,24 @@ enum HTMLReportScript {
             mark("mark-drift", "undecodable at step " + failure.step + ": " + failure.part +
               (failure.path ? " at " + failure.path : "") + ": " + failure.message, failure.step);
           }
-          for (const gap of gaps) {
+          // At most a few marks of a kind, then how many more: the top keeps its height whatever the count.
+          const marksOfAKind = 3;
+          function markMore(className, list, noun) {
+            if (list.length > marksOfAKind) mark(className, "and " + plural(list.length - marksOfAKind, "more " + noun) + " in the timeline");
+          }
+          for (const gap of gaps.slice(0, marksOfAKind)) {
             const link = element("a", "mark-gap", gapText(gap));
             link.href = "#gap-" + gap.first;
             link.addEventListener("click", (event) => { event.preventDefault(); goToGap(gap); });
             marks.append(link);
           }
-          for (const entry of data.drift) {
+          markMore("mark-gap", gaps, "gap");
+          for (const entry of data.drift.slice(0, marksOfAKind)) {
             mark("mark-drift", "drift: " + entry.part + " '" + entry.case + "'" + (entry.path ? " at " + entry.path : "") +
               ", " + entry.count + "×, first at step " + entry.firstStep, entry.firstStep);
           }
+          markMore("mark-drift", data.drift, "drifted value");
+          for (const link of marks.children) link.title = link.textContent;
 
           // The timeline, built in chunks so that the first rows paint at once.
           function gapRow(gap) {
@@ -143,15 +155,23 @@ enum HTMLReportScript {
             row.id = "step-" + step.s;
             if (divergenceAt.has(step.s) || effectDivergenceAt.has(step.s)) row.dataset.diverged = "";
             if (driftAt.has(step.s) || (replay && replay.undecodable && replay.undecodable.step === step.s)) row.dataset.drift = "";
-            row.append(element("td", "num", String(step.s)), element("td", "num", seconds(step.t)), element("td", "name", step.n));
+            const name = element("td", "name", step.n);
+            name.title = step.n;
+            row.append(element("td", "num", String(step.s)), element("td", "num", seconds(step.t)), name);
             const origin = element("td");
             origin.append(element("span", "badge " + step.o, step.o));
             row.append(origin);
             const cause = element("td");
             if (step.c !== null) cause.append(stepLink(step.c, "effect of " + step.c));
             row.append(cause);
-            const changed = step.d.length === 0 ? "no change" : step.d.length === 1 ? step.d[0].path : step.d[0].path + " +" + (step.d.length - 1);
-            row.append(element("td", "changed", changed));
+            // The changed path's leaf and nearest named parent; every changed path whole on hover.
+            const changed = element("td", "changed", step.d.length === 0 ? "no change" : step.l + (step.d.length === 1 ? "" : " +" + (step.d.length - 1)));
+            if (step.d.length > 0) {
+              const paths = step.d.slice(0, 20).map((change) => change.path);
+              if (step.d.length > 20) paths.push("and " + (step.d.length - 20) + " more");
+              changed.title = paths.join("\n");
+            }
+            row.append(changed);
             row.addEventListener("click", () => select(step.s));
             return row;
           }
@@ -339,6 +359,7 @@ enum HTMLReportScript {
             const step = steps[index];
             detail.replaceChildren();
             detail.dataset.selectedStep = step.s;
+            showDivergencePosition(step.s);
             detail.append(element("h2", "", "step " + step.s + ": " + step.n));
             const facts = element("p", "hint", (step.o === "app" ? "from the app" : "from an effect") + ", " + seconds(step.t) + " in");
             if (step.c !== null) { facts.append(", caused by "); facts.append(stepLink(step.c, "step " + step.c)); }
@@ -351,7 +372,9 @@ enum HTMLReportScript {
               box.append(element("p", "hint", "state after this step (- recorded, + replayed)"));
               box.append(dump(divergence.dump));
               const replayedTree = element("div", "tree");
-              replayedTree.append(tree(divergence.replayed, "replayed state", false));
+              let replayedState = stateAfter(index);
+              for (const operation of divergence.patch) replayedState = applied(replayedState, operation);
+              replayedTree.append(tree(replayedState, "replayed state", false));
               box.append(replayedTree);
               detail.append(box);
             }
@@ -389,6 +412,67 @@ enum HTMLReportScript {
             document.getElementById("gap-" + gap.first).scrollIntoView({ block: "center" });
           }
 
+          // The divergence bar: where the shown step is among the diverging steps, previous and next (buttons, and the
+          // keys p and n), and the diverging steps counted by where they differ; choosing a path makes previous and
+          // next walk that path's steps.
+          const divergingSteps = Array.from(new Set(firstStepsOf(replay))).sort((a, b) => a - b);
+          const divergenceBar = document.getElementById("divergences");
+          const position = document.getElementById("divergence-position");
+          const pathCounts = document.getElementById("divergence-paths");
+          let walked = { steps: divergingSteps, path: null };
+          function firstStepsOf(replay) {
+            return replay ? replay.divergences.concat(replay.effectDivergences).map((divergence) => divergence.step) : [];
+          }
+          function showDivergencePosition(stepNumber) {
+            if (divergingSteps.length === 0) return;
+            const at = walked.steps.indexOf(stepNumber);
+            const where = walked.path === null ? "" : " at " + walked.path;
+            position.textContent = (at < 0 ? plural(walked.steps.length, "diverging step") + where
+              : "diverging step " + (at + 1) + " of " + walked.steps.length + where + ": step " + stepNumber) +
+              (walked.path === null ? "" : " (" + divergingSteps.length + " in all)");
+            position.title = position.textContent;
+          }
+          function walk(direction) {
+            const current = Number(detail.dataset.selectedStep || 0);
+            const steps = walked.steps;
+            let next;
+            if (direction > 0) next = steps.find((step) => step > current);
+            else for (let i = steps.length - 1; i >= 0 && next === undefined; i--) if (steps[i] < current) next = steps[i];
+            if (next !== undefined) goTo(next);
+          }
+          function walkPath(entry) {
+            walked = entry === null ? { steps: divergingSteps, path: null } : { steps: entry.steps, path: entry.path };
+            pathCounts.open = false;
+            goTo(walked.steps[0]);
+          }
+          function buildPathCounts() {
+            const list = document.getElementById("divergence-path-list");
+            if (list.childElementCount > 0) return;
+            const entries = [{ path: null, steps: divergingSteps }].concat(replay.byPath.slice(0, 200));
+            for (const entry of entries) {
+              const item = element("li");
+              const choice = element("button", "", entry.path === null ? "every diverging step" : entry.path);
+              choice.title = choice.textContent;
+              choice.addEventListener("click", () => walkPath(entry.path === null ? null : entry));
+              item.append(element("span", "count", String(entry.steps.length)), choice);
+              list.append(item);
+            }
+            if (replay.byPath.length > 200) list.append(element("li", "hint", "and " + plural(replay.byPath.length - 200, "more path")));
+          }
+          if (divergingSteps.length > 0) {
+            divergenceBar.hidden = false;
+            document.getElementById("previous-divergence").addEventListener("click", () => walk(-1));
+            document.getElementById("next-divergence").addEventListener("click", () => walk(1));
+            pathCounts.querySelector("summary").textContent = "by path (" + plural(replay.byPath.length, "path") + ")";
+            pathCounts.addEventListener("toggle", buildPathCounts);
+            document.addEventListener("keydown", (event) => {
+              if (event.ctrlKey || event.metaKey || event.altKey || /^(INPUT|SELECT|TEXTAREA)$/.test(event.target.tagName)) return;
+              if (event.key === "n") walk(1);
+              else if (event.key === "p") walk(-1);
+            });
+            showDivergencePosition(0);
+          }
+
           // The URL fragment: #search=TEXT&origin=app|effect&step=N.
           const fragment = new URLSearchParams(location.hash.slice(1));
           if (fragment.has("search")) searchBox.value = fragment.get("search");
@@ -398,8 +482,7 @@ enum HTMLReportScript {
           // first rows built, to the first frame after them, and to the last row built.
           document.body.dataset.firstRowsMs = performance.now().toFixed(0);
           requestAnimationFrame(() => { document.body.dataset.firstFrameMs = performance.now().toFixed(0); });
-          const firstSteps = replay ? replay.divergences.concat(replay.effectDivergences).map((divergence) => divergence.step) : [];
-          const first = firstSteps.length > 0 ? Math.min(...firstSteps) : null;
+          const first = divergingSteps.length > 0 ? divergingSteps[0] : null;
           const start = fragment.has("step") ? Number(fragment.get("step")) : first;
           if (start !== null && indexOfStep.has(start)) {
             select(start);

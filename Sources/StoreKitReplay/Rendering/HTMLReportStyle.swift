@@ -8,13 +8,29 @@ enum HTMLReportStyle {
         * { box-sizing: border-box; }
         body { margin: 0; font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg);
           background: var(--bg); display: flex; flex-direction: column; height: 100vh; }
-        header { padding: 10px 16px; border-bottom: 1px solid var(--line); }
+        header { flex: none; padding: 10px 16px; border-bottom: 1px solid var(--line); }
         h1 { font-size: 18px; margin: 0 0 4px; }
         h2 { font-size: 15px; margin: 14px 0 6px; }
         #facts, .hint { color: var(--muted); margin: 0; }
-        #note { margin: 6px 0 0; padding: 6px 10px; background: var(--warn-bg); color: var(--warn); border-radius: 4px; }
-        #marks { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 8px; }
-        #marks a, #marks span { padding: 3px 8px; border-radius: 4px; text-decoration: none; font-size: 13px; }
+        #note { margin: 6px 0 0; padding: 6px 10px; background: var(--warn-bg); color: var(--warn); border-radius: 4px;
+          max-height: 4.5em; overflow: auto; }
+        #marks { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 8px; max-height: 5.4em; overflow: auto; }
+        #marks a, #marks span { padding: 3px 8px; border-radius: 4px; text-decoration: none; font-size: 13px;
+          max-width: 100%; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+        #divergences { display: flex; gap: 8px; align-items: center; margin-top: 8px; font-size: 13px; }
+        #divergences[hidden] { display: none; }
+        #divergences button { font: inherit; padding: 2px 8px; }
+        #divergence-position { color: var(--bad); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; min-width: 0; }
+        #divergence-paths { position: relative; flex: none; }
+        #divergence-paths summary { cursor: pointer; color: var(--muted); }
+        #divergence-paths ol { position: absolute; z-index: 10; top: 100%; left: 0; margin: 4px 0 0; padding: 4px;
+          list-style: none; background: var(--bg); border: 1px solid var(--line); border-radius: 4px;
+          box-shadow: 0 4px 16px rgba(0, 0, 0, 0.15); max-height: 60vh; overflow: auto; width: max-content; max-width: 70vw; }
+        #divergence-paths li { display: flex; gap: 8px; align-items: baseline; }
+        #divergence-paths .count { min-width: 4em; text-align: right; font-variant-numeric: tabular-nums; }
+        #divergence-paths li button { font-family: var(--mono); font-size: 12px; background: none; border: none;
+          text-align: left; cursor: pointer; padding: 2px 4px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+        #divergence-paths li button:hover { background: var(--sel); }
         .mark-diverged { background: var(--bad-bg); color: var(--bad); font-weight: 600; }
         .mark-gap, .mark-drift { background: var(--warn-bg); color: var(--warn); }
         .mark-match { background: var(--add); color: var(--ok); }
@@ -26,6 +42,10 @@ enum HTMLReportStyle {
         #timeline-pane { overflow: auto; border-right: 1px solid var(--line); }
         #detail { overflow: auto; padding: 8px 16px 24px; }
         table { border-collapse: collapse; width: 100%; }
+        #timeline { table-layout: fixed; }
+        #timeline th:nth-child(1) { width: 52px; } #timeline th:nth-child(2) { width: 76px; }
+        #timeline th:nth-child(4) { width: 84px; } #timeline th:nth-child(5) { width: 104px; }
+        #timeline th:nth-child(6) { width: 30%; }
         th { position: sticky; top: 0; background: #f6f7f9; text-align: left; font-weight: 600; color: var(--muted);
           font-size: 12px; padding: 4px 8px; border-bottom: 1px solid var(--line); }
         td { padding: 3px 8px; border-bottom: 1px solid #f0f2f6; white-space: nowrap; overflow: hidden;

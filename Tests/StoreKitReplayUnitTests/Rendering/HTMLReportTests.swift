@@ -128,3 +128,117 @@ extension HTMLReportTests {
         #expect(html.contains("row.dataset.gap = gap.first"))
     }
 }
+
+/// The page at scale: many diverging steps.
+extension HTMLReportTests {
+    /// A tally session of `count` adds of 3, each of which the broken reducer replays without its item, replayed
+    /// to the end (`--all`).
+    private func everyStepDiverging(_ count: Int) throws -> (Session, ReplayReport) {
+        let session = try recordTally(Array(repeating: .add(3), count: count))
+        let engine = ReplayEngine(stores: [Tally.broken], options: .init(findAllDivergences: true))
+        return (session, engine.replay(session))
+    }
+
+    /// The page's markup: everything but the embedded data.
+    private func markup(_ html: String) throws -> String {
+        let opening = try #require(html.range(of: #"<script type="application/json" id="report-data">"#))
+        let closing = try #require(html.range(of: "</script>", range: opening.upperBound..<html.endIndex))
+        return String(html[..<opening.upperBound] + html[closing.lowerBound...])
+    }
+
+    @Test func countsTheDivergingStepsByPathInOneList() throws {
+        // Given 300 steps that all diverge, each at another element of `items`
+        let (session, report) = try everyStepDiverging(300)
+        #expect(report.divergences.count == 300)
+
+        // When the page is rendered
+        let html = HTMLReport.render(session: session, report: report, source: "tally.jsonl")
+
+        // Then the data counts them in one list, by path with subscripts as `*`, with every diverging step in order
+        let byPath = try #require(try embeddedData(html)["replay"]?["byPath"]?.arrayValue)
+        #expect(byPath.count == 1)
+        #expect(byPath.first?["path"]?.stringValue == "items[*]")
+        #expect(byPath.first?["steps"]?.arrayValue?.compactMap(\.integerValue) == Array(1...300).map(Int64.init))
+    }
+
+    @Test func keepsTheMarkupTheSameSizeWhateverTheNumberOfDivergences() throws {
+        // Given sessions with 3 and 300 diverging steps
+        let (few, fewReport) = try everyStepDiverging(3)
+        let (many, manyReport) = try everyStepDiverging(300)
+
+        // When both are rendered
+        let fewPage = try markup(HTMLReport.render(session: few, report: fewReport, source: "tally.jsonl"))
+        let manyPage = try markup(HTMLReport.render(session: many, report: manyReport, source: "tally.jsonl"))
+
+        // Then the markup is the same, with one divergence bar (previous, next, counts by path) at the top
+        #expect(fewPage == manyPage)
+        for id in ["divergences", "previous-divergence", "next-divergence", "divergence-paths"] {
+            #expect(manyPage.components(separatedBy: #"id="\#(id)""#).count == 2, "\(id)")
+        }
+        let header = try #require(manyPage.range(of: "</header>"))
+        #expect(manyPage[..<header.lowerBound].contains(#"<div id="divergences" hidden>"#))
+        // and the script marks the first divergence only, leaving the rest to the bar
+        #expect(manyPage.contains("const divergence = replay.divergences[0];"))
+    }
+
+    @Test func keepsEachReplayedStateAsAPatchFromTheRecordedOne() throws {
+        // Given 20 diverging steps
+        let (session, report) = try everyStepDiverging(20)
+
+        // When the page is rendered
+        let divergences = try #require(
+            try embeddedData(HTMLReport.render(session: session, report: report, source: "tally.jsonl"))["replay"]?[
+                "divergences"]?.arrayValue)
+
+        // Then no divergence holds a whole state, and each patch turns the recorded state into the replayed one
+        #expect(divergences.count == 20)
+        for (divergence, expected) in zip(divergences, report.divergences) {
+            #expect(divergence["replayed"] == nil)
+            let operations = try #require(divergence["patch"])
+            let patch = try JSONPatch(jsonValue: operations, path: "patch")
+            #expect(try patch.apply(to: session.actions[expected.step - 1].state) == expected.replayed)
+        }
+    }
+
+    @Test func labelsTheChangedColumnWithTheLeafAndItsNamedParentAndKeepsEveryPathForItsTitle() throws {
+        // Given a step that completes a todo identified by a UUID, inside a case's payload
+        let id = "3F2504E0-4F89-11D3-9A0C-0305E82C3301"
+        let before = #"{"screen":{"list":{"_0":{"todos":[{"id":"\#(id)","isComplete":false}]}}}}"#
+        let after = before.replacingOccurrences(of: "false", with: "true")
+        let ndjson = headerLine.replacingOccurrences(of: #"{"items":[],"labels":[],"ratio":1.0,"total":0}"#, with: before)
+            + "\n" + actionLine(1, action: #"{"toggle":{}}"#, state: after) + "\n"
+
+        // When it is rendered
+        let html = HTMLReport.render(session: try Session(ndjson: Array(ndjson.utf8)), report: nil, source: "todos.jsonl")
+
+        // Then the step's label is the leaf and its named parent, and the whole path stays in its changes
+        let step = try #require(try embeddedData(html)["steps"]?.arrayValue?.first)
+        #expect(step["l"]?.stringValue == "…todos[id: 3F2504E0…].isComplete")
+        #expect(step["d"]?.arrayValue?.first?["path"]?.stringValue == "screen.list.todos[id: \(id)].isComplete")
+        // and the script shows the label in the column, every whole path in its title
+        #expect(html.contains("step.l + (step.d.length === 1"))
+        #expect(html.contains(#"changed.title = paths.join("\n")"#))
+    }
+
+    @Test func embedsEverySessionStringAsDataAtAnySize() throws {
+        // Given 300 steps that each change a state member whose name, and its parent's, look like markup
+        let outer = "</script><!--", inner = "<img src=x onerror=alert(1)>"
+        func state(_ value: Int) -> String { #"{"\#(outer)":{"\#(inner)":\#(value)}}"# }
+        let ndjson = headerLine.replacingOccurrences(of: #"{"items":[],"labels":[],"ratio":1.0,"total":0}"#, with: state(0))
+            + "\n" + (1...300).map { actionLine($0, action: #"{"bump":{}}"#, state: state($0)) }.joined(separator: "\n") + "\n"
+
+        // When it is rendered
+        let html = HTMLReport.render(session: try Session(ndjson: Array(ndjson.utf8)), report: nil, source: "<x>.jsonl")
+
+        // Then the data holds no `<` at all, so it cannot end its script element, and reads back whole, the
+        // changed column's labels too
+        let opening = try #require(html.range(of: #"<script type="application/json" id="report-data">"#))
+        let closing = try #require(html.range(of: "</script>", range: opening.upperBound..<html.endIndex))
+        #expect(!html[opening.upperBound..<closing.lowerBound].contains("<"))
+        #expect(html.components(separatedBy: "</script>").count == 3)
+        let steps = try #require(try embeddedData(html)["steps"]?.arrayValue)
+        #expect(steps.count == 300)
+        let label = #"["</script><!--"]["<img src=x onerror=alert(1)>"]"#
+        #expect(steps.allSatisfy { $0["l"]?.stringValue == label })
+    }
+}
