@@ -8,13 +8,13 @@ enum TestAttachment {
     /// Attaches `contents` as a file called `name` to the running test: a Swift Testing attachment when one of its
     /// tests is running (Swift 6.2 and later), else on Apple platforms an `XCTAttachment` of the running XCTest test.
     ///
-    /// Does nothing when no test is running, where the toolchain's Swift Testing has no attachments, under
-    /// swift-corelibs-xctest (Linux and Windows, which has no `XCTAttachment`), and for an XCTest test running off
-    /// the main thread (an `async` test method), where XCTest has no current test to attach to.
+    /// Does nothing where the toolchain's Swift Testing has no attachments, outside Swift Testing under
+    /// swift-corelibs-xctest (Linux and Windows, which has no `XCTAttachment`), and off the main thread outside
+    /// Swift Testing (an `async` XCTest method), where XCTest has no activity to attach to.
     static func attach(_ contents: Data, named name: String) {
         #if compiler(>=6.2)
             if Test.current != nil {
-                Attachment.record(contents, named: name)
+                Attachment.record([UInt8](contents), named: name)
                 return
             }
         #endif

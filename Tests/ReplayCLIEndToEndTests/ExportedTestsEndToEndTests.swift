@@ -130,6 +130,7 @@ import Testing
         // attachments
         let artifacts = package.file("artifacts")
         let attachments = package.file("attachments")
+        try FileManager.default.createDirectory(atPath: attachments, withIntermediateDirectories: false)
         let failing = try await run(
             ["swift", "test", "--skip-build", "--filter", "TodosRegressionTests", "--attachments-path", attachments],
             in: package.url, environment: ["REPLAY_ARTIFACTS": artifacts])
