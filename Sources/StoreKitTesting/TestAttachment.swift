@@ -8,21 +8,22 @@ enum TestAttachment {
     /// Attaches `contents` as a file called `name` to the running test: a Swift Testing attachment when one of its
     /// tests is running (Swift 6.2 and later), else on Apple platforms an `XCTAttachment` of the running XCTest test.
     ///
-    /// Does nothing where the toolchain's Swift Testing has no attachments, outside Swift Testing under
+    /// Does nothing in a Swift Testing test before Swift 6.2 (which has no attachments), outside Swift Testing under
     /// swift-corelibs-xctest (Linux and Windows, which has no `XCTAttachment`), and off the main thread outside
     /// Swift Testing (an `async` XCTest method), where XCTest has no activity to attach to.
     static func attach(_ contents: Data, named name: String) {
-        #if compiler(>=6.2)
-            if Test.current != nil {
+        if Test.current != nil {
+            #if compiler(>=6.2)
                 Attachment.record([UInt8](contents), named: name)
-                return
-            }
-        #endif
+            #endif
+            return
+        }
         #if canImport(Darwin)
             guard Thread.isMainThread else { return }
             MainActor.assumeIsolated {
                 XCTContext.runActivity(named: name) { activity in
-                    let attachment = XCTAttachment(data: contents, uniformTypeIdentifier: uniformTypeIdentifier(of: name))
+                    let attachment = XCTAttachment(
+                        data: contents, uniformTypeIdentifier: uniformTypeIdentifier(of: name))
                     attachment.name = name
                     attachment.lifetime = .keepAlways
                     activity.add(attachment)
