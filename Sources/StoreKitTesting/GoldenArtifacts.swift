@@ -4,7 +4,9 @@ import StoreKitReplay
 
 /// What a failing golden assertion keeps for the one who reads the failure (locally, or from CI's uploaded
 /// artifacts): the golden as the current reducers replay it (`<golden>.replayed.jsonl`, which `replay-cli diff` and
-/// `replay-cli update` read) and its HTML report (`<golden>.html`), named at the end of the failure message.
+/// `replay-cli update` read) and its HTML report (`<golden>.html`), named at the end of the failure message, and
+/// attached to the running test (a Swift Testing attachment, or an `XCTAttachment` on Apple platforms) so Xcode's
+/// test report and `swift test --attachments-path DIR` show them too.
 public enum GoldenArtifacts {
     /// The environment variable naming the artifacts folder.
     public static let environmentVariable = "REPLAY_ARTIFACTS"
@@ -33,8 +35,9 @@ public enum GoldenArtifacts {
         return URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("replay-artifacts").path
     }
 
-    /// Writes the artifacts of the failing golden at `goldenPath` into `directory` and returns the message's last
-    /// line, `artifacts: <replayed session>, <report>` (or why one could not be written).
+    /// Writes the artifacts of the failing golden at `goldenPath` into `directory`, attaches them to the running test
+    /// (even when the folder cannot be written), and returns the message's last line,
+    /// `artifacts: <replayed session>, <report>` (or why one could not be written).
     /// - Parameters:
     ///   - recorded: The golden as read.
     ///   - replayed: Makes the golden as the current code gives it.
@@ -45,6 +48,10 @@ public enum GoldenArtifacts {
     ) -> String {
         let name = URL(fileURLWithPath: goldenPath).deletingPathExtension().lastPathComponent
         let base = URL(fileURLWithPath: directory).appendingPathComponent(name).path
+        let session = Result { Data(try replayed().ndjson) }
+        let html = Data(HTMLReport.render(session: recorded, report: report, source: goldenPath).utf8)
+        if case .success(let session) = session { TestAttachment.attach(session, named: name + ".replayed.jsonl") }
+        TestAttachment.attach(html, named: name + ".html")
         var written: [String] = []
         var problems: [String] = []
         do {
@@ -53,14 +60,13 @@ public enum GoldenArtifacts {
             return "artifacts: none, the folder \(directory) cannot be created: \(error.localizedDescription)"
         }
         do {
-            try Data(try replayed().ndjson).write(to: URL(fileURLWithPath: base + ".replayed.jsonl"))
+            try session.get().write(to: URL(fileURLWithPath: base + ".replayed.jsonl"))
             written.append(base + ".replayed.jsonl")
         } catch {
             problems.append("no replayed session (\(error))")
         }
         do {
-            let html = HTMLReport.render(session: recorded, report: report, source: goldenPath)
-            try Data(html.utf8).write(to: URL(fileURLWithPath: base + ".html"))
+            try html.write(to: URL(fileURLWithPath: base + ".html"))
             written.append(base + ".html")
         } catch {
             problems.append("no HTML report (\(error.localizedDescription))")

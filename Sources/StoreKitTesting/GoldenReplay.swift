@@ -36,7 +36,8 @@ import StoreKitReplay
 /// A failing replay keeps two artifacts and names them on the failure message's last line (`artifacts: …`): the
 /// golden as the current reducers replay it (`<golden>.replayed.jsonl`) and its HTML report (`<golden>.html`), in
 /// `artifacts`, else ``GoldenArtifacts/directory(forTestFile:environment:)`` (`$REPLAY_ARTIFACTS`, else the
-/// package's `.build/replay-artifacts`), for CI to upload.
+/// package's `.build/replay-artifacts`), for CI to upload, and attaches both to the running test (see
+/// ``GoldenArtifacts``).
 ///
 /// Values that differ from run to run (random ids, dates) can be left out by path, as `replay-cli --ignore` does:
 /// `ignoring: ["todos[*].createdAt"]` makes each replayed state take the recorded values there before the state
@@ -116,7 +117,7 @@ private func effectsNotRerecorded(_ path: String, mode: GoldenRecordMode) -> Str
 ///
 /// A failure keeps the golden as the test's script and the current reducer make it (`<golden>.replayed.jsonl`) and
 /// the golden's HTML report (`<golden>.html`) in `artifacts` (else ``GoldenArtifacts/directory(forTestFile:environment:)``)
-/// and names them on the message's last line (`artifacts: …`).
+/// and names them on the message's last line (`artifacts: …`), and attaches both to the running test.
 /// ```swift
 /// @Test func addingTwoTodos() throws {
 ///     try assertGolden("Goldens/two-todos.jsonl", storeID: Todos.storeID, initialState: Todos.State(),

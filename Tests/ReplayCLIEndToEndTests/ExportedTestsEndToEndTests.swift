@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// Tests `export-test` writes compile against the samples' own types and pass, and a golden that no longer
-/// replays fails naming its artifacts: in a temporary package holding the libraries, the samples' features and one
-/// test target of generated tests (one build, then one `swift test` for the passing tests and one for the failing).
+/// replays fails naming its artifacts and attaching them to the test: in a temporary package holding the libraries,
+/// the samples' features and one test target of generated tests (one build, then one `swift test` for the passing
+/// tests and one for the failing).
 @Suite struct ExportedTestsEndToEndTests {
     /// The package: what a test target of an app links (the libraries) and the samples as the app.
     private static let manifest = """
@@ -83,7 +84,7 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(20)))
-    func generatedTestsCompileAgainstTheSamplesAndPassAndAGoldenThatNoLongerReplaysFailsNamingItsArtifacts() async throws {
+    func generatedTestsCompileAgainstTheSamplesAndPassAndAGoldenThatNoLongerReplaysFailsNamingAndAttachingItsArtifacts() async throws {
         // Given a package of the libraries and the samples, and the exported tests in its test target
         let package = try Scratch()
         defer { package.remove() }
@@ -125,11 +126,14 @@ import Testing
             #expect(passing.output.contains("Suite \(suite) passed"), "\(suite): \(passing.output)")
         }
 
-        // When the golden replay through the regression runs, with REPLAY_ARTIFACTS set
+        // When the golden replay through the regression runs, with REPLAY_ARTIFACTS set and Swift Testing saving
+        // attachments
         let artifacts = package.file("artifacts")
+        let attachments = package.file("attachments")
+        try FileManager.default.createDirectory(atPath: attachments, withIntermediateDirectories: false)
         let failing = try await run(
-            ["swift", "test", "--skip-build", "--filter", "TodosRegressionTests"], in: package.url,
-            environment: ["REPLAY_ARTIFACTS": artifacts])
+            ["swift", "test", "--skip-build", "--filter", "TodosRegressionTests", "--attachments-path", attachments],
+            in: package.url, environment: ["REPLAY_ARTIFACTS": artifacts])
 
         // Then it fails at the first toggle (step 5, the trimmed file's step 3) and names the artifacts it kept
         #expect(failing.status != 0)
@@ -138,5 +142,13 @@ import Testing
             failing.output.contains("artifacts: \(artifacts)/TodosRegressionTests.replayed.jsonl, \(artifacts)/TodosRegressionTests.html"),
             "\(failing.output)")
         #expect(FileManager.default.fileExists(atPath: "\(artifacts)/TodosRegressionTests.replayed.jsonl"))
+        // and attaches the same two files to the failing test
+        let attached = try FileManager.default.contentsOfDirectory(atPath: attachments).sorted()
+        #expect(attached == ["TodosRegressionTests.html", "TodosRegressionTests.replayed.jsonl"], "\(failing.output)")
+        for name in attached {
+            #expect(
+                FileManager.default.contents(atPath: "\(attachments)/\(name)")
+                    == FileManager.default.contents(atPath: "\(artifacts)/\(name)"), "\(name)")
+        }
     }
 }
