@@ -5,8 +5,9 @@ import StoreKitSystem
 
 /// What a recording of the 10 KB state loses when a real `replayd` is killed with SIGKILL and restarted while the
 /// recorder sends flat out: with the recorder's defaults (a journal, in the caches folder of a temporary
-/// `XDG_CACHE_HOME`) and with `journal: nil` (the unconfirmed lines held in memory only), beside the same recording
-/// without restarts.
+/// `XDG_CACHE_HOME`) and with `journal: nil` (the unconfirmed lines held in memory only). The same recording without
+/// restarts, as fast as the recorder takes the actions, comes first and sets the pace: through the restarts the
+/// actions come at a fixed share of its rate, as from an app that does not wait for its recorder.
 enum RestartLossBenchmarks {
     /// How a run's transport keeps the lines the daemon has not confirmed.
     enum Hold: String {
@@ -39,28 +40,38 @@ enum RestartLossBenchmarks {
         var rate: Double { Double(stored) / seconds }
     }
 
-    /// The rows: each hold through `restarts` kills, beside the same recording without restarts, and the lines
-    /// that say how long each outage took. Between kills (and after the last), the daemon stores `bytesPerRound`
-    /// more bytes of the session; each kill keeps the daemon down for `downtime` seconds before it is restarted.
+    /// The share of the rate without restarts at which the actions come through the restarts: room for the
+    /// recorder to catch up after each outage.
+    static let shareOfRate = 0.75
+
+    /// The rows: each hold through `restarts` kills, beside the actions dispatched, and the lines that say how long
+    /// each outage took. Between kills (and after the last), the daemon stores `bytesPerRound` more bytes of the
+    /// session; each kill keeps the daemon down for `downtime` seconds before it is restarted.
     static func report(restarts: Int, bytesPerRound: Int, downtime: Double) throws -> (rows: [Row], details: [String]) {
-        let reference = try record(hold: .journal, restarts: 0, bytesPerRound: bytesPerRound * (restarts + 1), downtime: 0)
+        let reference = try record(
+            hold: .journal, pace: .recorder(ahead: 500), restarts: 0, bytesPerRound: bytesPerRound * (restarts + 1),
+            downtime: 0)
+        let pace = reference.rate * shareOfRate
         var rows: [Row] = []
         var details = [
-            "no restarts: \(reference.stored.formatted()) actions stored, \(reference.lost) lost, "
-                + "peak journal \(megabytes(reference.peakJournalBytes))"
+            "no restarts, as fast as the recorder takes them: \(reference.stored.formatted()) actions stored at "
+                + "\(Int(reference.rate)) actions/s, \(reference.lost) lost, peak journal "
+                + megabytes(reference.peakJournalBytes)
         ]
         for hold in [Hold.journal, .memoryOnly] {
-            let outcome = try record(hold: hold, restarts: restarts, bytesPerRound: bytesPerRound, downtime: downtime)
+            let outcome = try record(
+                hold: hold, pace: .fixed(actionsPerSecond: pace), restarts: restarts, bytesPerRound: bytesPerRound,
+                downtime: downtime)
             let gaps = outcome.inGaps.sorted { $0.key.rawValue < $1.key.rawValue }
                 .map { "\($0.value.formatted()) \($0.key.rawValue)" }
             rows.append(
                 Row(
-                    name: "recorded through \(restarts) kill -9 restarts of replayd, 10 KB state flat out, \(hold.rawValue) "
-                        + "(\(outcome.stored.formatted()) of \(outcome.seen.formatted()) actions stored, "
-                        + "\(outcome.lost.formatted()) lost"
-                        + (gaps.isEmpty ? "" : " in gaps: " + gaps.joined(separator: ", "))
-                        + (outcome.unaccounted == 0 ? "" : ", \(outcome.unaccounted.formatted()) in no gap") + ")",
-                    figure: outcome.rate, unit: "actions/s", reference: reference.rate, referenceName: "no restarts",
+                    name: "lost across \(restarts) kill -9 restarts of replayd, 10 KB state, \(hold.rawValue) "
+                        + "(\(outcome.stored.formatted()) stored"
+                        + (gaps.isEmpty ? "" : "; in gaps: " + gaps.joined(separator: ", "))
+                        + (outcome.unaccounted == 0 ? "" : "; in no gap: \(outcome.unaccounted.formatted())") + ")",
+                    figure: Double(outcome.lost), unit: "actions", reference: Double(outcome.seen),
+                    referenceName: "dispatched at \(Int(pace))/s, \(Int(shareOfRate * 100))% of the rate without restarts",
                     target: "0 lost"))
             details.append(
                 "\(hold.rawValue): peak journal \(megabytes(outcome.peakJournalBytes)); restart -> lines stored again "
@@ -70,9 +81,11 @@ enum RestartLossBenchmarks {
         return (rows, details)
     }
 
-    /// Records the 10 KB state flat out through a `replayd` killed and restarted `restarts` times, and reads what
+    /// Records the 10 KB state at `pace` through a `replayd` killed and restarted `restarts` times, and reads what
     /// it stored.
-    static func record(hold: Hold, restarts: Int, bytesPerRound: Int, downtime: Double) throws -> Outcome {
+    static func record(
+        hold: Hold, pace: RestockDispatcher.Pace, restarts: Int, bytesPerRound: Int, downtime: Double
+    ) throws -> Outcome {
         let daemon = try BenchmarkDaemon()
         defer { daemon.stop() }
         let journalFolder = UnixSocketTransport.Journal.defaultFolder(
@@ -84,7 +97,7 @@ enum RestartLossBenchmarks {
         let start = Measure.now()
         let recorder = store.startRecording(
             .init(storeID: "inventory", app: AppInfo(name: "bench"), sessionID: "restarts"), to: transport)
-        let dispatcher = FlatOutDispatcher(store: store, recorder: recorder)
+        let dispatcher = RestockDispatcher(store: store, recorder: recorder, pace: pace)
         let journal = FolderSizeSampler(folder: journalFolder)
         var outcome = Outcome()
         let stored = { storedBytes(in: daemon.sessions) }
