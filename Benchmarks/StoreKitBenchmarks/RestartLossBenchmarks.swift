@@ -21,6 +21,8 @@ enum RestartLossBenchmarks {
         var seen = 0
         /// Distinct action sequence numbers in the stored session.
         var stored = 0
+        /// Action lines of the stored session whose sequence number an earlier line already had.
+        var storedTwice = 0
         /// Actions in the stored session's gaps, by reason.
         var inGaps: [GapEvent.Reason: Int] = [:]
         /// Sequence numbers from 1 to ``seen`` in neither an action nor a gap of the stored session.
@@ -52,11 +54,17 @@ enum RestartLossBenchmarks {
             hold: .journal, pace: .recorder(ahead: 500), restarts: 0, bytesPerRound: bytesPerRound * (restarts + 1),
             downtime: 0)
         let pace = reference.rate * shareOfRate
+        // The same pace without restarts: what the queue loses at it anyway.
+        let steady = try record(
+            hold: .journal, pace: .fixed(actionsPerSecond: pace), restarts: 0,
+            bytesPerRound: bytesPerRound * (restarts + 1), downtime: 0)
         var rows: [Row] = []
         var details = [
             "no restarts, as fast as the recorder takes them: \(reference.stored.formatted()) actions stored at "
                 + "\(Int(reference.rate)) actions/s, \(reference.lost) lost, peak journal "
-                + megabytes(reference.peakJournalBytes)
+                + megabytes(reference.peakJournalBytes),
+            "no restarts, at \(Int(pace))/s: \(steady.stored.formatted()) of \(steady.seen.formatted()) actions stored, "
+                + "\(steady.lost) lost, peak journal " + megabytes(steady.peakJournalBytes),
         ]
         for hold in [Hold.journal, .memoryOnly] {
             let outcome = try record(
@@ -69,7 +77,8 @@ enum RestartLossBenchmarks {
                     name: "lost across \(restarts) kill -9 restarts of replayd, 10 KB state, \(hold.rawValue) "
                         + "(\(outcome.stored.formatted()) stored"
                         + (gaps.isEmpty ? "" : "; in gaps: " + gaps.joined(separator: ", "))
-                        + (outcome.unaccounted == 0 ? "" : "; in no gap: \(outcome.unaccounted.formatted())") + ")",
+                        + (outcome.unaccounted == 0 ? "" : "; in no gap: \(outcome.unaccounted.formatted())")
+                        + (outcome.storedTwice == 0 ? "" : "; stored twice: \(outcome.storedTwice.formatted())") + ")",
                     figure: Double(outcome.lost), unit: "actions", reference: Double(outcome.seen),
                     referenceName: "dispatched at \(Int(pace))/s, \(Int(shareOfRate * 100))% of the rate without restarts",
                     target: "0 lost"))
@@ -135,6 +144,7 @@ enum RestartLossBenchmarks {
         while let event = try reader.next() {
             switch event {
             case .action(let action) where (1...outcome.seen).contains(action.sequence):
+                if isStored[action.sequence] { outcome.storedTwice += 1 }
                 isStored[action.sequence] = true
             case .gap(let gap):
                 outcome.inGaps[gap.reason, default: 0] += gap.count

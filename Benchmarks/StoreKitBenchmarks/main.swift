@@ -22,10 +22,10 @@ if arguments.contains("--help") {
           --peak-rss         the peak resident memory a burst of 1,000,000 actions of the 10 KB state (100,000
                              with --quick) adds, recorded to a file, through replayd or to a flight recorder
                              (one per process: a process's peak only grows)
-          --restart-loss     the 10 KB state recorded flat out through a replayd killed with SIGKILL and
-                             restarted 5 times (down 1 s each time), with the journal and with journal: nil,
-                             beside the same recording without restarts: actions stored and lost, the peak
-                             journal, and each outage
+          --restart-loss     the actions lost when replayd is killed with SIGKILL and restarted 5 times (down
+                             1 s each time) while the 10 KB state is recorded at 75% of the rate the same
+                             recording reaches without restarts, with the journal and with journal: nil; with
+                             the peak journal and each outage
           --write-diff-pair  write two states of 5 MB (or MB) that differ in about 1% of their leaves
           --encode-only      encode the 10 KB state after each of 200 actions (a hook for valgrind
                              --tool=callgrind); add --reusing to reuse the encoding of unchanged parts
