@@ -44,7 +44,7 @@ enum RestartLossBenchmarks {
 
     /// The share of the rate without restarts at which the actions come through the restarts: room for the
     /// recorder to catch up after each outage.
-    static let shareOfRate = 0.75
+    static let shareOfRate = 0.5
 
     /// The rows: each hold through `restarts` kills, beside the actions dispatched, and the lines that say how long
     /// each outage took. Between kills (and after the last), the daemon stores `bytesPerRound` more bytes of the

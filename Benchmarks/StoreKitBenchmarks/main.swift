@@ -23,7 +23,7 @@ if arguments.contains("--help") {
                              with --quick) adds, recorded to a file, through replayd or to a flight recorder
                              (one per process: a process's peak only grows)
           --restart-loss     the actions lost when replayd is killed with SIGKILL and restarted 5 times (down
-                             1 s each time) while the 10 KB state is recorded at 75% of the rate the same
+                             1 s each time) while the 10 KB state is recorded at half the rate the same
                              recording reaches without restarts, with the journal and with journal: nil; with
                              the peak journal and each outage
           --write-diff-pair  write two states of 5 MB (or MB) that differ in about 1% of their leaves
