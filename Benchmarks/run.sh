@@ -2,7 +2,8 @@
 # Runs the whole benchmark table on this machine (release builds; figures, never timed tests).
 #   Benchmarks/run.sh           full sizes (several minutes)
 #   Benchmarks/run.sh --quick   smaller inputs (about half a minute)
-#   (either ends with the peak resident memory of a burst per transport: storekit-benchmarks --peak-rss)
+#   (either ends with the peak resident memory of a burst per transport: storekit-benchmarks --peak-rss,
+#   and the loss across five kill -9 restarts of replayd: storekit-benchmarks --restart-loss)
 #   Benchmarks/run.sh --diff-only   only the whole-process diff against Python's jsonpatch and deepdiff
 #   Benchmarks/run.sh --whole-process-only [--quick]   only the user's path: diff and check through the replay host
 set -euo pipefail
@@ -16,6 +17,8 @@ if [ "${1:-}" != "--diff-only" ]; then
     "$bin" "$@"
     # The app's peak resident memory under a burst, one process per transport (a process's peak only grows).
     for destination in file socket flight; do "$bin" --peak-rss "$destination" ${1:+"$1"}; done
+    # What a flat-out recording loses across five kill -9 restarts of replayd, with the journal and without.
+    "$bin" --restart-loss ${1:+"$1"}
 fi
 
 # The whole-process diff of two 5 MB states (`replay-cli diff --states`, which exits 1: they differ) against

@@ -5,7 +5,7 @@ import StoreKitSystem
 /// A release-build `replayd` started for a benchmark on a private temporary folder.
 final class BenchmarkDaemon {
     let folder: String
-    let process = Process()
+    private(set) var process = Process()
     var socket: String { folder + "/d.sock" }
     var sessions: String { folder + "/sessions" }
 
@@ -14,6 +14,24 @@ final class BenchmarkDaemon {
         folder = "/tmp/skr-ingest-\(getpid())-\(UUID().uuidString.prefix(4))"
         try FileManager.default.createDirectory(
             atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try start()
+    }
+
+    /// Kills the daemon with SIGKILL, as a crash would, and waits until it is gone.
+    func killNine() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Starts a new daemon on the same socket and folder (after ``killNine()``) and waits until it accepts
+    /// connections.
+    func restart() throws {
+        process = Process()
+        try start()
+    }
+
+    private func start() throws {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("replayd")
         process.executableURL = binary
@@ -47,8 +65,10 @@ final class BenchmarkDaemon {
 
     /// Stops the daemon and removes its folder.
     func stop() {
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
+        if process.isRunning {
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+        }
         try? FileManager.default.removeItem(atPath: folder)
     }
 }

@@ -10,6 +10,7 @@ if arguments.contains("--help") {
         USAGE: storekit-benchmarks [--quick] [--dispatch-only | --recording-only | --daemon-only | --replay-only |
                                             --burst-only]
                storekit-benchmarks --peak-rss file|socket|flight [--quick]
+               storekit-benchmarks --restart-loss [--quick]
                storekit-benchmarks --write-diff-pair <dir> [MB] | --encode-only | --scan-only
 
           (no option)        the whole table (several minutes); --quick uses smaller inputs
@@ -21,6 +22,10 @@ if arguments.contains("--help") {
           --peak-rss         the peak resident memory a burst of 1,000,000 actions of the 10 KB state (100,000
                              with --quick) adds, recorded to a file, through replayd or to a flight recorder
                              (one per process: a process's peak only grows)
+          --restart-loss     the actions lost when replayd is killed with SIGKILL and restarted 5 times (down
+                             1 s each time) while the 10 KB state is recorded at half the rate the same
+                             recording reaches without restarts, with the journal and with journal: nil; with
+                             the peak journal and each outage
           --write-diff-pair  write two states of 5 MB (or MB) that differ in about 1% of their leaves
           --encode-only      encode the 10 KB state after each of 200 actions (a hook for valgrind
                              --tool=callgrind); add --reusing to reuse the encoding of unchanged parts
@@ -63,6 +68,14 @@ if let index = arguments.firstIndex(of: "--peak-rss") {
         exit(64)
     }
     Table.print([try MemoryBenchmarks.row(destination, actions: quick ? 100_000 : 1_000_000)])
+    exit(0)
+}
+if arguments.contains("--restart-loss") {
+    // Between kills, the daemon stores 40 MB of the session (10 MB with --quick), about 4,000 (1,000) actions.
+    let report = try RestartLossBenchmarks.report(
+        restarts: 5, bytesPerRound: (quick ? 10 : 40) << 20, downtime: 1)
+    Table.print(report.rows)
+    for line in report.details { print(line) }
     exit(0)
 }
 func progress(_ text: String) { FileHandle.standardError.write(Data("\(text)\n".utf8)) }

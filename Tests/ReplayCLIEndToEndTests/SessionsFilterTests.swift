@@ -77,6 +77,25 @@ import Testing
         #expect(bad.stderr == "Error: \(uploaded.file("bad.ndjson")):2: not an index line (it needs file, bytes and modified)\n")
     }
 
+    @Test func aSessionWhoseFinishRanOutOfTimeIsFoundByItsEndReason() async throws {
+        // Given index lines of a finished session and of one whose finish ran out of time (its end says timedOut)
+        let uploaded = try Scratch()
+        defer { uploaded.remove() }
+        let line = { (file: String, status: String) in
+            #"{"actions":2,"appName":"FleetApp","bytes":900,"damage":"","file":""# + file
+                + #"","lostInGaps":0,"modified":1000,"sessionId":"f","status":""# + status + #"","storeId":"todos"}"#
+        }
+        try uploaded.write("day.ndjson", line("done.jsonl", "finished") + "\n" + line("late.jsonl", "timedOut") + "\n")
+
+        // When sessions keeps those that timed out
+        let outcome = try await CLI.run(["sessions", "--status", "timedOut", "--json", uploaded.file("day.ndjson")])
+
+        // Then it lists that one only
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let rows = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [[String: Any]] ?? []
+        #expect(rows.map { $0["file"] as? String } == [uploaded.file("late.jsonl")])
+    }
+
     @Test func aBadFilterIsExitTwoNamingWhatItExpects() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -8,7 +8,7 @@ import StoreKitReplay
 enum SessionsCommand: Command {
     /// Which sessions `--status` keeps.
     enum StatusFilter: String, CaseIterable, Sendable {
-        case finished, appExited, disconnected, open, gaps, damaged
+        case finished, appExited, disconnected, timedOut, open, gaps, damaged
 
         func admits(_ entry: SessionIndex.Entry) -> Bool {
             switch self {
@@ -34,7 +34,7 @@ enum SessionsCommand: Command {
     /// `--status <status>`.
     static let status = Option<StatusFilter>.choice(
         "--status", valueName: "<status>",
-        help: "only sessions that ended so (finished, appExited, disconnected), are still open,\nlost actions in gaps, or are damaged")
+        help: "only sessions that ended so (finished, appExited, disconnected, timedOut), are still\nopen, lost actions in gaps, or are damaged")
     /// `--action <name>`.
     static let action = Option<String>.string(
         "--action", valueName: "<name>",
