@@ -1,3 +1,4 @@
+import Foundation
 import StoreKitCore
 import Testing
 
@@ -9,5 +10,17 @@ extension SessionRecorder {
         let statistics = finish(timeout: .seconds(120))
         #expect(statistics.isFinished, "the recorder did not finish within 120 seconds", sourceLocation: sourceLocation)
         return statistics
+    }
+
+    /// ``finishWaitingGenerously(sourceLocation:)`` on a thread of its own, so that an async test waiting for a
+    /// busy recorder holds no thread of the shared pool the other tests run on.
+    @discardableResult
+    package func finishWaitingGenerouslyOffThePool(
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> RecorderStatistics {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: self.finishWaitingGenerously(sourceLocation: sourceLocation)) }
+                .start()
+        }
     }
 }

@@ -6,7 +6,7 @@ import Testing
 
 /// One number, ``SessionRecorder/Configuration/memoryLimit``, bounds everything a recorder holds.
 @Suite struct RecorderMemoryLimitTests {
-    @Test func aBurstIntoAStalledTransportNeverTakesTheRecordersAccountedMemoryPastTheLimit() throws {
+    @Test func aBurstIntoAStalledTransportNeverTakesTheRecordersAccountedMemoryPastTheLimit() async throws {
         // Given a recorder limited to 1 MB whose states take about 10 KB each, and whose transport is stalled
         let limit = 1 << 20
         let transport = ControlledTransport()
@@ -23,7 +23,7 @@ import Testing
         for value in 2...2001 { store.dispatch(.add(value)) }
         let peak = recorder.peakQueuedBytes
         transport.release()
-        let statistics = recorder.finishWaitingGenerously()
+        let statistics = await recorder.finishWaitingGenerouslyOffThePool()
 
         // Then the parts' bounds add up to no more than the limit, the queue never held more than its share, and
         // the actions beyond it were dropped as a counted bufferFull gap
@@ -35,13 +35,13 @@ import Testing
         #expect(try transport.session().events.contains { if case .gap(let gap) = $0 { gap.reason == .bufferFull } else { false } })
     }
 
-    @Test func aFlightRecordersOwnMemoryCountsWithinTheLimit() throws {
+    @Test func aFlightRecordersOwnMemoryCountsWithinTheLimit() async throws {
         // Given a 4 MB flight recorder (which builds a dump beside what it holds) under an 16 MB limit
         let flight = FlightRecorder(maxBytes: 4 << 20)
         let store = Store(initialState: Tally.State(), reducer: Tally.reducer)
         let recorder = store.startRecording(
             .init(storeID: "tally", app: AppInfo(name: "T"), memoryLimit: 16 << 20), to: flight)
-        recorder.finishWaitingGenerously()
+        await recorder.finishWaitingGenerouslyOffThePool()
 
         // Then the recorder's own parts share what the flight recorder leaves of the limit
         let shares = recorder.memoryShares

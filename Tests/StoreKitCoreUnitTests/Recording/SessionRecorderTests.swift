@@ -324,6 +324,20 @@ func waitUntil(timeout: TimeInterval = 120, _ condition: () -> Bool) throws {
     }
 }
 
+/// Waits until `condition` holds, polling with an async sleep so that no thread of the shared pool is held while
+/// another thread works towards it, and fails after a generous timeout. The condition is checked once more after
+/// the deadline: on a busy machine this task may next run long after it.
+func pollUntil(timeout: TimeInterval = 120, _ condition: () -> Bool) async throws {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while !condition() {
+        guard Date() < deadline else {
+            if condition() { return }
+            throw WaitTimedOut()
+        }
+        try await Task.sleep(for: .milliseconds(2))
+    }
+}
+
 /// A condition did not come true in time.
 struct WaitTimedOut: Error {}
 

@@ -39,7 +39,7 @@ import Testing
         if case .end(let end) = session.events.last { end.time } else { -1 }
     }
 
-    @Test func aSlowTransportEndsWithATimedOutGapForEveryActionNotWrittenAndATimedOutEnd() throws {
+    @Test func aSlowTransportEndsWithATimedOutGapForEveryActionNotWrittenAndATimedOutEnd() async throws {
         // Given a recorder whose transport is slow: its first write returns only once the time finish leaves for
         // delivering has run out, with 99 more actions queued
         let (recorder, transport) = recorderHeldAfterTheFirstAction(100)
@@ -53,7 +53,7 @@ import Testing
 
         // When the app finishes with a timeout
         _ = recorder.finish(timeout: .seconds(5))
-        try waitUntil { recorder.statistics.isFinished }
+        try await pollUntil { recorder.statistics.isFinished }
 
         // Then the session holds action 1, a timedOut gap of the 99 others and an end that counts them
         let session = try transport.session()
@@ -65,7 +65,7 @@ import Testing
         #expect(statistics.dropped == 99)
     }
 
-    @Test func aStuckTransportStillLetsFinishReturnWithinItsTimeoutAndGetsTheGapOnceItMoves() throws {
+    @Test func aStuckTransportStillLetsFinishReturnWithinItsTimeoutAndGetsTheGapOnceItMoves() async throws {
         // Given a recorder whose transport is stuck in its first write, with 9 more actions queued
         let (recorder, transport) = recorderHeldAfterTheFirstAction(10)
 
@@ -84,13 +84,13 @@ import Testing
 
         // And once the transport moves, the session gets action 1, then the gap of the rest and the timedOut end
         transport.release()
-        try waitUntil { recorder.statistics.isFinished }
+        try await pollUntil { recorder.statistics.isFinished }
         let session = try transport.session()
         #expect(session.actions.map(\.sequence) == [1])
         expectTimedOutEnding(session, gap: 2...10, actions: 10)
     }
 
-    @Test func gapsQueuedAmongTheActionsLeftStayAndEachRunOfActionsGetsItsOwnTimedOutGap() throws {
+    @Test func gapsQueuedAmongTheActionsLeftStayAndEachRunOfActionsGetsItsOwnTimedOutGap() async throws {
         // Given a recorder with room for 3 queued actions whose transport holds its first write
         let transport = ControlledTransport()
         let store = Store(initialState: Tally.State(), reducer: Tally.reducer)
@@ -111,7 +111,7 @@ import Testing
         // When the time to finish runs out with all of them left
         releaser.start()
         _ = recorder.finish(timeout: .seconds(5))
-        try waitUntil { recorder.statistics.isFinished }
+        try await pollUntil { recorder.statistics.isFinished }
 
         // Then the session says 2-4 timed out, 5-6 did not fit, and ends timedOut counting all five
         let session = try transport.session()
