@@ -3,6 +3,7 @@
 #   scripts/test-sanitized.sh thread                 every test under ThreadSanitizer
 #   scripts/test-sanitized.sh address                every test under AddressSanitizer
 #   scripts/test-sanitized.sh thread 'Store|Recorder|Replayd'   only the tests whose names match
+#   scripts/test-sanitized.sh thread 'Replayd' 'flatOut'        ... except those whose names match the second pattern
 # The end-to-end tests run the sanitized replayd, replay-cli and sample app too. Any report fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +11,7 @@ sanitizer=${1:?usage: scripts/test-sanitized.sh thread|address [filter]}
 case $sanitizer in thread | address) ;; *) echo "unknown sanitizer '$sanitizer' (thread or address)" >&2; exit 2 ;; esac
 filter=()
 [ $# -lt 2 ] || filter=(--filter "$2")
+[ $# -lt 3 ] || filter+=(--skip "$3")
 log=$(mktemp /tmp/sanitized-XXXX.log)
 trap 'rm -f "$log"' EXIT
 export TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}"
