@@ -1,3 +1,13 @@
+/// A thread's scheduling priority as ``Syscall/lowerCurrentThreadPriority()`` found it, to go back to with
+/// ``Syscall/setCurrentThreadPriority(_:)``: a nice value on Linux, a quality-of-service class on Darwin.
+package struct ThreadPriority: Sendable, Equatable {
+    #if canImport(Darwin)
+    fileprivate let qualityOfService: qos_class_t
+    #else
+    fileprivate let nice: Int32
+    #endif
+}
+
 extension Syscall {
     /// Gives the calling thread a lower scheduling priority than the app's own threads, so background work
     /// (encoding a recording) yields the CPU to them when both want it.
@@ -5,17 +15,49 @@ extension Syscall {
     /// Linux keeps a nice value per thread: this one is raised by 10. Darwin gets the `utility` quality of
     /// service, its class for work the user does not wait on. (One of the two platform differences too large for a
     /// shim in `Platform.swift`.)
-    package static func lowerCurrentThreadPriority() throws(SystemError) {
+    /// - Returns: The priority the thread had, for ``setCurrentThreadPriority(_:)``.
+    @discardableResult
+    package static func lowerCurrentThreadPriority() throws(SystemError) -> ThreadPriority {
         #if canImport(Darwin)
+        let previous = ThreadPriority(qualityOfService: qos_class_self())
         let code = pthread_set_qos_class_self_np(QOS_CLASS_UTILITY, 0)
         guard code == 0 else { throw SystemError(call: "pthread_set_qos_class_self_np", subject: nil, errno: code) }
+        return previous
         #else
-        // On Linux, `who` 0 with PRIO_PROCESS names the calling thread only, not the whole process.
-        let which = __priority_which_t(PRIO_PROCESS.rawValue)
-        errno = 0
-        let current = getpriority(which, 0)
-        if current == -1 && errno != 0 { throw SystemError(call: "getpriority", subject: nil, errno: errno) }
-        try retrying("setpriority") { setpriority(which, 0, min(current + 10, 19)) }
+        let previous = try currentNice()
+        try setNice(min(previous + 10, 19))
+        return ThreadPriority(nice: previous)
         #endif
     }
+
+    /// Gives the calling thread `priority` again, as ``lowerCurrentThreadPriority()`` found it.
+    ///
+    /// Darwin always allows it. Linux lets a thread lower its nice value only with `CAP_SYS_NICE` or a high enough
+    /// `RLIMIT_NICE`; without them this throws and the thread keeps its lower priority.
+    package static func setCurrentThreadPriority(_ priority: ThreadPriority) throws(SystemError) {
+        #if canImport(Darwin)
+        let code = pthread_set_qos_class_self_np(priority.qualityOfService, 0)
+        guard code == 0 else { throw SystemError(call: "pthread_set_qos_class_self_np", subject: nil, errno: code) }
+        #else
+        try setNice(priority.nice)
+        #endif
+    }
+
+    #if !canImport(Darwin)
+    /// On Linux, `who` 0 with PRIO_PROCESS names the calling thread only, not the whole process.
+    private static var callingThread: __priority_which_t { __priority_which_t(PRIO_PROCESS.rawValue) }
+
+    /// The calling thread's nice value.
+    private static func currentNice() throws(SystemError) -> Int32 {
+        errno = 0
+        let current = getpriority(callingThread, 0)
+        if current == -1 && errno != 0 { throw SystemError(call: "getpriority", subject: nil, errno: errno) }
+        return current
+    }
+
+    /// Sets the calling thread's nice value.
+    private static func setNice(_ value: Int32) throws(SystemError) {
+        try retrying("setpriority") { setpriority(callingThread, 0, value) }
+    }
+    #endif
 }

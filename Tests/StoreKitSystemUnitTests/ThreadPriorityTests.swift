@@ -33,5 +33,36 @@ import Testing
         #expect(result.lowered == min(10, 19 - before))
         #expect(Self.niceValue() == before)
     }
+
+    @Test func aThreadGoesBackToThePriorityItHadWhereTheSystemAllowsIt() async throws {
+        let seen = Locked<(start: Int32, end: Int32, error: SystemError?)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            let start = Self.niceValue()
+            do {
+                let previous = try Syscall.lowerCurrentThreadPriority()
+                do {
+                    try Syscall.setCurrentThreadPriority(previous)
+                    seen.withLock { $0 = (start, Self.niceValue(), nil) }
+                } catch {
+                    seen.withLock { $0 = (start, Self.niceValue(), error as? SystemError) }
+                }
+            } catch {
+                seen.withLock { $0 = (start, start, error as? SystemError) }
+            }
+            done.signal()
+        }
+        thread.start()
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        let result = try #require(seen.withLock { $0 })
+        if let error = result.error {
+            // Without CAP_SYS_NICE or RLIMIT_NICE, Linux refuses, naming the call, and the thread stays lowered.
+            #expect(error.call == "setpriority")
+            #expect(error.errno == EACCES || error.errno == EPERM)
+            #expect(result.end == min(result.start + 10, 19))
+        } else {
+            #expect(result.end == result.start)
+        }
+    }
     #endif
 }

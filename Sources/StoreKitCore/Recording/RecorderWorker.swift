@@ -38,6 +38,9 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
     /// The monotonic time, in nanoseconds, by which what is queued must be delivered, once the recorder is
     /// finishing (see ``RecorderMailbox/deliveryDeadline``).
     private var deliveryDeadline: UInt64?
+    /// The priority this thread had before it lowered its own, until it goes back to it (see
+    /// ``returnToTheAppsPriority()``).
+    private var appPriority: ThreadPriority?
 
     /// Creates the worker of a recorder; ``run()`` it on a thread of its own.
     init(
@@ -66,7 +69,7 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
         var chunk = Chunk()
         // Encoding yields to the app's threads when both want the CPU. Where the priority cannot be lowered the
         // recorder still works, only without that courtesy, so a failure here is not worth a report.
-        try? Syscall.lowerCurrentThreadPriority()
+        appPriority = try? Syscall.lowerCurrentThreadPriority()
         _ = sender.send([], held: false, newActions: 0)
         // The queue and this batch swap buffers, so taking the queue neither allocates under the lock nor leaves
         // the dispatching thread appending into fresh, untouched memory; the batch is emptied after the lock.
@@ -78,6 +81,7 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
             // Lines waiting for a daemon that went away are sent once it is back, even if no action comes.
             let (ending, effectNames) = mailbox.takeBatch(
                 into: batch, nappingFirst: delivered, wakingAfter: sender.nextRetryDelay)
+            if ending != nil { returnToTheAppsPriority() }
             if let undelivered = deliver(batch, effectNames: effectNames, in: &chunk) {
                 endTimedOut(batch, from: undelivered, in: &chunk)
                 return
@@ -171,7 +175,19 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
     private func deliveryTimeRanOut() -> Bool {
         if deliveryDeadline == nil { deliveryDeadline = mailbox.deliveryDeadline }
         guard let deliveryDeadline else { return false }
+        returnToTheAppsPriority()
         return MonotonicClock.nanoseconds() >= deliveryDeadline
+    }
+
+    /// Once the recorder is finishing, gives this thread the priority it had before it lowered its own: the app is
+    /// waiting for it now, and on a machine busy with other work the lower priority could leave it too little of
+    /// the CPU to deliver in time. Where the system does not allow it (Linux without `CAP_SYS_NICE` or
+    /// `RLIMIT_NICE`), the thread keeps its lower priority.
+    private func returnToTheAppsPriority() {
+        guard let priority = appPriority else { return }
+        appPriority = nil
+        try? Syscall.setCurrentThreadPriority(priority)
+        stateEncodingPool?.returnToTheAppsPriority()
     }
 
     /// Ends a session whose time ran out: writes the lines already encoded, then a `gap` of reason

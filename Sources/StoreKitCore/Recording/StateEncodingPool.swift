@@ -35,6 +35,8 @@ package final class StateEncodingPool<State: Encodable & Sendable>: @unchecked S
     private var helperStarted = false
     private var helperRunning = false
     private var stopped = false
+    /// Whether the second thread is to go back to the priority it had before it lowered its own.
+    private var appPriorityWanted = false
 
     /// Whether the second thread was started and has not ended yet.
     package var isHelperRunning: Bool { condition.withLock { helperRunning } }
@@ -88,9 +90,18 @@ package final class StateEncodingPool<State: Encodable & Sendable>: @unchecked S
         while helperRunning { condition.wait() }
     }
 
+    /// Has the second thread go back to the priority it had before it lowered its own, as the recorder's thread
+    /// does once the recorder is finishing (where the system allows it).
+    func returnToTheAppsPriority() {
+        condition.withLock {
+            appPriorityWanted = true
+            condition.broadcast()
+        }
+    }
+
     private func runHelper() {
         // Like the recorder's own thread: yields to the app's threads; without that courtesy it still works.
-        try? Syscall.lowerCurrentThreadPriority()
+        var appPriority = try? Syscall.lowerCurrentThreadPriority()
         condition.lock()
         defer {
             helperRunning = false
@@ -98,8 +109,15 @@ package final class StateEncodingPool<State: Encodable & Sendable>: @unchecked S
             condition.unlock()
         }
         while true {
-            while !stopped && next >= states.count { condition.wait() }
-            guard let (index, state) = takeNext() else { return }
+            while !stopped && next >= states.count && !(appPriorityWanted && appPriority != nil) { condition.wait() }
+            if appPriorityWanted, let priority = appPriority {
+                appPriority = nil
+                try? Syscall.setCurrentThreadPriority(priority)
+            }
+            guard let (index, state) = takeNext() else {
+                if stopped { return }
+                continue
+            }
             condition.unlock()
             let encoded = Self.encode(state, with: encoder, memo: helperMemo)
             condition.lock()
