@@ -35,9 +35,7 @@ public struct CommandDescription: Sendable {
     /// The usage line: `replay-cli diff <session> [<other-session>] [--all] [--context <n>] ...`.
     public var usage: String {
         if !subcommands.isEmpty { return "\(name) <subcommand> [<arguments>] [--help]" }
-        let options = self.options.filter { !$0.isNamed("--help") }.map { option in
-            "[\(option.valueName.map { "\(option.name) \($0)" } ?? option.name)]"
-        }
+        let options = self.options.filter { !$0.isNamed("--help") }.map(\.usage)
         return ([name] + arguments.map(\.usage) + options).joined(separator: " ")
     }
 

@@ -8,7 +8,7 @@
 /// ```
 public struct Option<Value: Sendable>: Sendable {
     /// Its names, placeholder and help.
-    public let declaration: OptionDeclaration
+    public private(set) var declaration: OptionDeclaration
     /// The value when the command line does not give one.
     public let defaultValue: Value?
     /// Turns the text after the option into a value; `nil` when it is not valid.
@@ -33,6 +33,15 @@ public struct Option<Value: Sendable>: Sendable {
             check: { convert($0) == nil ? expectation : nil })
         self.defaultValue = `default`
         self.convert = convert
+    }
+}
+
+extension Option {
+    /// The same option, shown in the usage line as one the command needs (without brackets).
+    public func required() -> Option {
+        var required = self
+        required.declaration.isRequired = true
+        return required
     }
 }
 

@@ -11,6 +11,9 @@ public struct OptionDeclaration: Sendable {
     public var valueName: String?
     /// One line (or a few) of help.
     public var help: String
+    /// Whether the command needs it: the usage line shows it without brackets. The command checks its presence
+    /// itself, where it can say what is missing and why.
+    public var isRequired = false
     /// Checks a value's text: `nil` when valid, else what a valid value is (`a whole number from 1 to 64`).
     let check: @Sendable (String) -> String?
 
@@ -34,6 +37,12 @@ public struct OptionDeclaration: Sendable {
 
     /// Whether `spelling` names this option.
     func isNamed(_ spelling: String) -> Bool { spelling == name || aliases.contains(spelling) }
+
+    /// `--timeout <seconds>`, or `--help`, as the usage line shows it: in brackets unless required.
+    var usage: String {
+        let spelled = valueName.map { "\(name) \($0)" } ?? name
+        return isRequired ? spelled : "[\(spelled)]"
+    }
 
     /// `--timeout <seconds>`, or `-h, --help`.
     var label: String {

@@ -74,6 +74,13 @@ private enum Sample {
         #expect(parsed.value(of: Sample.count) == 5)
     }
 
+    @Test func aRequiredOptionIsShownWithoutBrackets() {
+        let output = Option<String>.string("-o", valueName: "<file>", help: "where to write").required()
+        let command = CommandDescription(
+            name: "tool write", abstract: "Writes.", options: [output.declaration, Sample.verbose.declaration])
+        #expect(command.usage == "tool write -o <file> [--verbose]")
+    }
+
     @Test func helpAndUsageComeFromTheDeclarations() {
         #expect(
             Sample.command.usage

@@ -66,4 +66,23 @@ import Testing
         #expect(outcome.stderr.contains(") at step 10 (reset) without an answer; its stderr said:\n"), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("the counter cannot reset"), "\(outcome.stderr)")
     }
+
+    @Test func aSessionThatCannotBeReadIsOneLineThatNamesItsFileAndLineOnce() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        _ = try scratch.write("broken.jsonl", "{\"bad json\n")
+
+        let outcome = try await CLI.run(
+            ["check", scratch.url.path, "--host", CLI.binaries.appendingPathComponent("sample-replay-host").path, "--no-build"])
+
+        #expect(outcome.status == 2)
+        let lines = outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(
+            lines.dropLast(2).joined(separator: "\n") == """
+                ✗ error       \(scratch.file("broken.jsonl")):1: not valid JSON: at byte 1: unterminated string
+
+                1 session: 1 error
+                """)
+        #expect(lines.dropLast().last?.hasPrefix("replayed through ") == true, "\(outcome.stdout)")
+    }
 }

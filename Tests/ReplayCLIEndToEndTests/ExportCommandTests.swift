@@ -76,7 +76,7 @@ import Testing
         let outcome = try await CLI.run(["export", CLI.session("counter-basic.jsonl")] + options)
         #expect(outcome.status == 2)
         #expect(outcome.stdout == "")
-        #expect(outcome.stderr == error + "\nUsage: replay-cli export <session> [--format <format>] [-o <file>] [--json]\n")
+        #expect(outcome.stderr == error + "\nUsage: replay-cli export <session> --format <format> -o <file> [--json]\n")
         #expect(!FileManager.default.fileExists(atPath: "/tmp/skr-never.json"))
     }
 }

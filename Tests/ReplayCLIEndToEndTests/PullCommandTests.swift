@@ -28,7 +28,7 @@ import Testing
         #expect(outcome.status == 2)
         #expect(
             outcome.stderr
-                == "Error: missing '--device <udid>'\nUsage: replay-cli pull [--device <udid>] [--bundle <id>] [--latest] "
+                == "Error: missing '--device <udid>'\nUsage: replay-cli pull --device <udid> --bundle <id> [--latest] "
                 + "[--from <path>] [-o <folder>]\n")
     }
 

@@ -7,7 +7,7 @@ import StoreKitReplay
 enum BisectCommand: Command {
     /// `--good <rev>`.
     static let good = Option<String>.string(
-        "--good", valueName: "<rev>", help: "a git revision whose replay of the session is the reference (required)")
+        "--good", valueName: "<rev>", help: "a git revision whose replay of the session is the reference (required)").required()
     /// `--bad <rev>`.
     static let bad = Option<String>.string(
         "--bad", valueName: "<rev>", defaultDescription: "HEAD", help: "a later git revision whose replay differs from good's")

@@ -50,7 +50,7 @@ extension CheckResult: CommandOutput {
             terminal.out(mark, " \(session.line)")
         }
         for session in sessions where session.status != .ok {
-            terminal.out([RenderedLine(.text, "")] + session.explanation)
+            if !session.isExplainedByItsLine { terminal.out([RenderedLine(.text, "")] + session.explanation) }
             let kept = (session.artifacts?.paths ?? []).map { "kept \($0)" } + (session.artifacts?.problems ?? [])
             if !kept.isEmpty { terminal.out(kept.joined(separator: "\n")) }
         }

@@ -107,8 +107,16 @@ extension SessionCheck {
             }
             return "\("changed".rightPadded(11)) \(path) (\(compared.actionCount) actions): \(disagreement.oneLine)"
         case .failed(let error):
-            return "error       \(path): \(error.description)"
+            // Most errors name the session's file already (with the line where it went wrong).
+            let description = error.description
+            return "error       " + (description.hasPrefix(path + ":") ? description : "\(path): \(description)")
         }
+    }
+
+    /// Whether the session's line says all there is: an error, whose explanation is its description.
+    var isExplainedByItsLine: Bool {
+        if case .failed = finding { return true }
+        return false
     }
 
     /// The session's entry in the `--json` document.

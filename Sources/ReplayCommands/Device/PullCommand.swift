@@ -10,10 +10,10 @@ enum PullCommand: Command {
     /// `--device <udid>`.
     static let device = Option<String>.string(
         "--device", valueName: "<udid>",
-        help: "the phone's identifier, as 'xcrun devicectl list devices' shows it\n(required)")
+        help: "the phone's identifier, as 'xcrun devicectl list devices' shows it\n(required)").required()
     /// `--bundle <id>`.
     static let bundle = Option<String>.string(
-        "--bundle", valueName: "<id>", help: "the app's bundle identifier (required)")
+        "--bundle", valueName: "<id>", help: "the app's bundle identifier (required)").required()
     /// `--latest`.
     static let latest = Flag(
         "--latest",

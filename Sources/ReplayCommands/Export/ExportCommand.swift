@@ -14,9 +14,9 @@ enum ExportCommand: Command {
 
     /// `--format <format>`.
     static let format = Option<Format>.choice(
-        "--format", valueName: "<format>", help: "the format to write: redux-devtools (Redux DevTools' lifted state, for its Import)")
+        "--format", valueName: "<format>", help: "the format to write: redux-devtools (Redux DevTools' lifted state, for its Import)\n(required)").required()
     /// `-o <file>`.
-    static let output = Option<String>.string("-o", valueName: "<file>", help: "the file to write (required)")
+    static let output = Option<String>.string("-o", valueName: "<file>", help: "the file to write (required)").required()
 
     static let command = CommandDescription(
         name: "replay-cli export",

@@ -9,7 +9,7 @@ import StoreKitReplay
 /// through the baseline.
 enum MinimizeCommand: Command {
     /// `-o <file>`.
-    static let output = Option<String>.string("-o", valueName: "<file>", help: "where to write the smaller session (required)")
+    static let output = Option<String>.string("-o", valueName: "<file>", help: "where to write the smaller session (required)").required()
     /// `--timeout <seconds>`: the whole search's bound, not one host's silence.
     static let timeBound = Option<Int>.integer(
         "--timeout", valueName: "<seconds>", in: 1...86_400, default: 120,
