@@ -6,7 +6,7 @@ import StoreKitTestFixtures
 import Testing
 
 @Suite struct RecorderResendTests {
-    @Test func afterAReceiverLosesUnconfirmedLinesTheRecorderResendsThemAndAPatchGoesAsAFullState() throws {
+    @Test func afterAReceiverLosesUnconfirmedLinesTheRecorderResendsThemAndAPatchGoesAsAFullState() async throws {
         // Given a delta recording (of a state large enough for patches) to a receiver that confirms what it persisted
         let transport = RestartingTransport()
         var initial = Tally.State()
@@ -15,13 +15,13 @@ import Testing
         let recorder = store.startRecording(
             .init(storeID: "tally", app: AppInfo(name: "T"), snapshots: .delta(keyframeInterval: 100)), to: transport)
         for value in 1...10 { store.dispatch(.add(value)) }
-        try waitUntil { recorder.statistics.actionsWritten == 10 }
+        try await pollUntil { recorder.statistics.actionsWritten == 10 }
 
         // When it confirms 3, then restarts having persisted only up to 5, and the app goes on
         transport.confirm(through: 3)
         transport.restart(persistedThrough: 5)
         for value in 11...15 { store.dispatch(.add(value)) }
-        let statistics = recorder.finishWaitingGenerously()
+        let statistics = await recorder.finishWaitingGenerouslyOffThePool()
 
         // Then the session has every action once and no gap; the first resent line carries a full state
         let session = try transport.session()

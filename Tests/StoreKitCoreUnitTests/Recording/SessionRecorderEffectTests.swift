@@ -76,10 +76,10 @@ import Testing
 
         // When the effect is cancelled while it waits
         store.dispatch(.clear)
-        try waitUntil { waiting.withLock { $0 } }
+        try await pollUntil { waiting.withLock { $0 } }
         store.cancelEffects()
         try await store.waitForEffects(timeout: .seconds(60))
-        recorder.finishWaitingGenerously()
+        await recorder.finishWaitingGenerouslyOffThePool()
 
         // Then the error, the cancellation and the cancelled run are recorded
         let events = try transport.session().events

@@ -53,7 +53,7 @@ import Testing
         #expect(actions.map(\.origin) == [.app, .effect(cause: 1), .app, .effect(cause: 3)])
     }
 
-    @Test func finishSaysWhetherItsTimeoutRanOutBeforeTheFlush() throws {
+    @Test func finishSaysWhetherItsTimeoutRanOutBeforeTheFlush() async throws {
         // Given a recorder whose transport is held up mid-write
         let transport = ControlledTransport()
         let store = Store(initialState: Tally.State(), reducer: Tally.reducer)
@@ -65,11 +65,11 @@ import Testing
         // When finish gives up first, then it says so; once the transport moves, a later wait sees the end
         #expect(!recorder.finish(timeout: .milliseconds(50)).isFinished)
         transport.release()
-        try waitUntil { recorder.statistics.isFinished }
+        try await pollUntil { recorder.statistics.isFinished }
         #expect(try transport.session().actions.map(\.sequence) == [1])
     }
 
-    @Test func dropsWhenTheQueueIsFullAndRecordsTheGap() throws {
+    @Test func dropsWhenTheQueueIsFullAndRecordsTheGap() async throws {
         // Given a recorder with room for 2 actions whose transport is held up
         let transport = ControlledTransport()
         let store = Store(initialState: Tally.State(), reducer: Tally.reducer)
@@ -82,9 +82,9 @@ import Testing
         // When 5 more actions are dispatched while the transport is stuck (dispatch must not block)
         for value in 2...6 { store.dispatch(.add(value)) }
         transport.release()
-        try waitUntil { recorder.statistics.actionsWritten == 3 }
+        try await pollUntil { recorder.statistics.actionsWritten == 3 }
         store.dispatch(.add(7))
-        let statistics = recorder.finishWaitingGenerously()
+        let statistics = await recorder.finishWaitingGenerouslyOffThePool()
 
         // Then 2 were queued, 3 dropped as one gap, and the actions after it recorded
         #expect(statistics.droppedBufferFull == 3)
@@ -153,18 +153,18 @@ import Testing
         #expect(sizes.allSatisfy { $0 < (16 << 20) + 30_000 }, "writes of \(sizes) bytes")
     }
 
-    @Test func anActionAfterTheRecorderWentIdleIsDeliveredWithoutFinishing() throws {
+    @Test func anActionAfterTheRecorderWentIdleIsDeliveredWithoutFinishing() async throws {
         // Given a recorder that delivered an action and has had nothing to do since
         let transport = MemoryTransport()
         let store = Store(initialState: Tally.State(), reducer: Tally.reducer)
         let recorder = store.startRecording(.init(storeID: "tally", app: AppInfo(name: "T")), to: transport)
         store.dispatch(.add(1))
-        try waitUntil { recorder.statistics.actionsWritten == 1 }
+        try await pollUntil { recorder.statistics.actionsWritten == 1 }
 
         // When one more action is dispatched, then it reaches the transport without a call to finish
         store.dispatch(.add(2))
-        try waitUntil { recorder.statistics.actionsWritten == 2 }
-        recorder.finishWaitingGenerously()
+        try await pollUntil { recorder.statistics.actionsWritten == 2 }
+        await recorder.finishWaitingGenerouslyOffThePool()
         #expect(try transport.session().actions.map(\.sequence) == [1, 2])
     }
 
@@ -192,22 +192,22 @@ import Testing
         #expect(ends.map(\.actions) == [1])
     }
 
-    @Test func recordsUndeliveredActionsAsAGapAndCarriesOn() throws {
+    @Test func recordsUndeliveredActionsAsAGapAndCarriesOn() async throws {
         // Given a recorder whose transport fails for a while
         let transport = ControlledTransport()
         let store = Store(initialState: Tally.State(), reducer: Tally.reducer)
         let recorder = store.startRecording(.init(storeID: "tally", app: AppInfo(name: "T")), to: transport)
         store.dispatch(.add(1))
-        try waitUntil { recorder.statistics.actionsWritten == 1 }
+        try await pollUntil { recorder.statistics.actionsWritten == 1 }
 
         // When two actions are dispatched while it fails, then one after it recovers
         transport.setFailing(true)
         store.dispatch(.add(2))
         store.dispatch(.add(3))
-        try waitUntil { recorder.statistics.droppedTransportFailed == 2 }
+        try await pollUntil { recorder.statistics.droppedTransportFailed == 2 }
         transport.setFailing(false)
         store.dispatch(.add(4))
-        recorder.finishWaitingGenerously()
+        await recorder.finishWaitingGenerouslyOffThePool()
 
         // Then the session says which actions were lost and why, and goes on
         let session = try transport.session()
@@ -312,15 +312,6 @@ import Testing
         #expect(session.actions.count == 2)
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
-    }
-}
-
-/// Waits until `condition` holds, polling, and fails after a generous timeout.
-func waitUntil(timeout: TimeInterval = 120, _ condition: () -> Bool) throws {
-    let deadline = Date(timeIntervalSinceNow: timeout)
-    while !condition() {
-        guard Date() < deadline else { throw WaitTimedOut() }
-        usleep(1000)
     }
 }
 

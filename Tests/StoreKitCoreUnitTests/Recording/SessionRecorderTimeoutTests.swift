@@ -35,6 +35,19 @@ import Testing
             ])
     }
 
+    /// Releases the transport's held write, from a thread of its own, once the time the recorder's `finish` left
+    /// for delivering has run out.
+    private func releaseOnceTheTimeToDeliverRanOut(
+        _ transport: ControlledTransport, of recorder: SessionRecorder<Tally.State, Tally.Action>
+    ) {
+        Thread {
+            while !(recorder.deliveryDeadline.map { MonotonicClock.nanoseconds() > $0 } ?? false) {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+            transport.release()
+        }.start()
+    }
+
     private func endTime(_ session: Session) -> Double {
         if case .end(let end) = session.events.last { end.time } else { -1 }
     }
@@ -43,13 +56,7 @@ import Testing
         // Given a recorder whose transport is slow: its first write returns only once the time finish leaves for
         // delivering has run out, with 99 more actions queued
         let (recorder, transport) = recorderHeldAfterTheFirstAction(100)
-        let releaser = Thread {
-            while !(recorder.deliveryDeadline.map { MonotonicClock.nanoseconds() > $0 } ?? false) {
-                Thread.sleep(forTimeInterval: 0.005)
-            }
-            transport.release()
-        }
-        releaser.start()
+        releaseOnceTheTimeToDeliverRanOut(transport, of: recorder)
 
         // When the app finishes with a timeout
         _ = recorder.finish(timeout: .seconds(5))
@@ -101,15 +108,9 @@ import Testing
         #expect(transport.waitUntilWriteIsHeld())
         // 2, 3 and 4 are queued, 5 and 6 dropped (their bufferFull gap is queued when the recorder finishes)
         for value in 2...6 { store.dispatch(.add(value)) }
-        let releaser = Thread {
-            while !(recorder.deliveryDeadline.map { MonotonicClock.nanoseconds() > $0 } ?? false) {
-                Thread.sleep(forTimeInterval: 0.005)
-            }
-            transport.release()
-        }
 
         // When the time to finish runs out with all of them left
-        releaser.start()
+        releaseOnceTheTimeToDeliverRanOut(transport, of: recorder)
         _ = recorder.finish(timeout: .seconds(5))
         try await pollUntil { recorder.statistics.isFinished }
 
