@@ -7,7 +7,7 @@ import StoreKitSystem
 /// and never with `NO_COLOR`; or, for a command run inside another program (`mcp`), a capture of what it writes.
 package struct Terminal {
     let useColor: Bool
-    let showProgress: Bool
+    private(set) var showProgress: Bool
     /// Where stdout and stderr go instead of the process's own, when set.
     let capture: TerminalCapture?
 
@@ -18,19 +18,28 @@ package struct Terminal {
         capture = nil
     }
 
-    /// A terminal whose stdout and stderr go to `capture`, without colour or progress.
-    init(capturingIn capture: TerminalCapture) {
+    /// A terminal whose stdout and stderr go to `capture`, without colour, and without progress unless asked.
+    init(capturingIn capture: TerminalCapture, showProgress: Bool = false) {
         useColor = false
-        showProgress = false
+        self.showProgress = showProgress
         self.capture = capture
     }
 
-    /// Colour when standard output is a terminal and `NO_COLOR` is unset; progress when standard error is one.
-    package init(environment: [String: String]) {
+    /// Colour when standard output is a terminal and `NO_COLOR` is unset; progress when standard error is a
+    /// terminal, whatever `NO_COLOR` says (it is about colour alone).
+    /// - Parameter isTerminal: Whether a file descriptor is a terminal; tests give their own answer.
+    package init(environment: [String: String], isTerminal: (Int32) -> Bool = { isatty($0) == 1 }) {
         let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        useColor = isatty(1) == 1 && !noColor
-        showProgress = isatty(2) == 1
+        useColor = isTerminal(1) && !noColor
+        showProgress = isTerminal(2)
         capture = nil
+    }
+
+    /// This terminal without progress lines: what a command that writes `--json` writes to.
+    var withoutProgress: Terminal {
+        var quiet = self
+        quiet.showProgress = false
+        return quiet
     }
 
     /// Writes `text` and a line break to stdout, every character in it a terminal would act on shown as an
@@ -60,6 +69,7 @@ package struct Terminal {
         write("\r\u{1B}[K\(text.escapingControls())", to: 2)
     }
 
+    /// Erases the progress line, on a terminal only.
     func endProgress() {
         guard showProgress else { return }
         write("\r\u{1B}[K", to: 2)

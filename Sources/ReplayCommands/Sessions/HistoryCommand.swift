@@ -23,7 +23,11 @@ enum HistoryCommand: Command {
             holding it (then each place inside is listed, '(absent) -> ...'). A gap hides the steps it lost: the \
             step after it is compared with the state before it, and the gap is listed where it was. Reads the \
             session only; no replay host runs.
-            Exit status: 0 some step changed the path, 1 none did (a line says so), 2 trouble.
+            A path that names no place in any recorded state (a typo, or a member the state's shape does not have) \
+            is trouble, and the error offers the nearest places that exist ('did you mean ...'). An optional that \
+            was nil throughout is absent from the recorded JSON, so its path names no place either.
+            Exit status: 0 some step changed the path, 1 none did (a line says so), 2 trouble, among it a path \
+            that names no place in any state.
             """)
 
     static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> ExitStatus {
@@ -36,32 +40,49 @@ enum HistoryCommand: Command {
             ? HistoryJSONPresenter(terminal: context.terminal, pattern: pattern)
             : HistoryTextPresenter(terminal: context.terminal, pattern: pattern, session: session.displayName)
         let tally = try follow(selection, in: session, into: presenter)
+        guard tally.presence.isPresent else {
+            throw CLIError(.input, tally.presence.note(subject: "'\(pattern)'", source: session.displayName) ?? "")
+        }
         presenter.present(.conclusion(tally))
         // A history is a search: ok when some step changed the path, different when none did.
         return tally.changedSteps > 0 ? .ok : .different
     }
 
-    /// Reads the session and hands each step that changed a place `selection` names, and each gap, to `presenter`.
+    /// Reads the session and hands each step that changed a place `selection` names, and each gap, to `presenter`;
+    /// the header and gaps wait until a state is found to hold the path, so that a path no state holds prints
+    /// nothing but its error.
     /// - Returns: What the session told about the path.
     private static func follow(
         _ selection: ChangesUnderPattern, in session: SessionInput, into presenter: any StreamPresenter<HistoryEntry>
     ) throws(CLIError) -> HistoryTally {
         var changes = ActionChanges()
-        var tally = HistoryTally()
+        var tally = HistoryTally(presence: PatternPresence(selection.pattern))
+        var waiting: [HistoryEntry] = []
+        func look(in state: JSONValue) {
+            tally.presence.look(in: state)
+            guard tally.presence.isPresent, !waiting.isEmpty else { return }
+            waiting.forEach(presenter.present)
+            waiting = []
+        }
+        func present(_ entry: HistoryEntry) {
+            if tally.presence.isPresent { presenter.present(entry) } else { waiting.append(entry) }
+        }
         try SessionScan.read(session) { event throws(CLIError) in
             switch event {
             case .header(let header):
                 changes.start(header)
-                presenter.present(.header(header))
+                present(.header(header))
+                look(in: header.initialState)
             case .action(let action):
                 tally.actions += 1
+                look(in: action.state)
                 guard let logged = changes.changes(of: action, under: selection) else { return true }
                 tally.changedSteps += 1
                 presenter.present(.step(logged))
             case .gap(let gap):
                 changes.noteGap()
                 tally.gaps.append(gap)
-                presenter.present(.gap(gap))
+                present(.gap(gap))
             case .end, .call, .effectEnd:
                 break
             }
