@@ -16,7 +16,7 @@ package enum Suggestion {
     }
 
     /// The Levenshtein distance between `a` and `b`.
-    static func distance(_ a: String, _ b: String) -> Int {
+    package static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
         var previous = Array(0...b.count)

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// A name or path pattern that matches nothing in the session says so and offers the nearest that exist: `log
-/// --name` and `log --path` with a note (the listing stands), `history` with an error (exit 2), `--ignore` with a
-/// warning (the verdict stands).
+/// --name` and `log --path` with a note (the listing stands), `history` with an error (exit 2) for a typo and a note
+/// otherwise, `--ignore` with a warning (the verdict stands).
 @Suite struct PatternHintTests {
     @Test func logWithANameNoActionHasNotesTheNearestNames() async throws {
         // Given the todos session, whose actions include todo.toggleCompleted
@@ -71,6 +71,24 @@ import Testing
         #expect(
             outcome.stderr == """
                 Error: 'todos[*].isCompleted' names no place in any state of \(path); did you mean 'todos[*].isComplete'?
+
+                """)
+    }
+
+    @Test func historyOfAPathNoStateHoldsWithoutANearNameIsListedWithANoteAsItMayBeANilOptional() async throws {
+        // Given the todos session, whose todos have no 'dueDate' (a nil optional is absent from the JSON)
+        let path = try TodosWithGap.write()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        // When its history is asked for
+        let outcome = try await CLI.run(["history", path, "todos[0].dueDate"])
+
+        // Then it is listed as never changed (exit 1), after a note naming the nearest places that exist
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(outcome.stdout.hasSuffix("todos[0].dueDate never changed in 5 recorded steps; steps 4-5 were lost in a gap and may hide more\n"))
+        #expect(
+            outcome.stderr == """
+                note: 'todos[0].dueDate' names no place in any state of \(path); the nearest places that exist are 'todos[0].title', 'todos[0].id', 'todos[0].isComplete' (an optional that is nil throughout is absent from the recorded JSON)
 
                 """)
     }

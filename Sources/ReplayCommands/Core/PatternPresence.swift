@@ -70,9 +70,9 @@ struct PatternPresence {
 
     /// Up to three of `places`, by edit distance to `text`, then alphabetically.
     private static func nearestFirst(_ places: Set<String>, to text: String) -> [String] {
-        let near = Suggestion.nearest(to: text, among: places)
-        let rest = places.subtracting(near).sorted()
-        return Array((near + rest).prefix(3))
+        let ranked = places.map { (place: $0, distance: Suggestion.distance(text, $0)) }
+            .sorted { ($0.distance, $0.place) < ($1.distance, $1.place) }
+        return ranked.prefix(3).map(\.place)
     }
 
     /// Walks pattern component `step` on from `value`, the place the components `written` (the pattern's, with

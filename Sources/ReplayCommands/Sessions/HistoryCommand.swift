@@ -23,11 +23,12 @@ enum HistoryCommand: Command {
             holding it (then each place inside is listed, '(absent) -> ...'). A gap hides the steps it lost: the \
             step after it is compared with the state before it, and the gap is listed where it was. Reads the \
             session only; no replay host runs.
-            A path that names no place in any recorded state (a typo, or a member the state's shape does not have) \
-            is trouble, and the error offers the nearest places that exist ('did you mean ...'). An optional that \
-            was nil throughout is absent from the recorded JSON, so its path names no place either.
-            Exit status: 0 some step changed the path, 1 none did (a line says so), 2 trouble, among it a path \
-            that names no place in any state.
+            A path that names no place in any recorded state, where a member name near one it gives exists, is a \
+            typo: trouble, and the error says 'did you mean ...'. Without such a near name it may be an optional \
+            that was nil throughout (absent from the recorded JSON): a note on stderr names the nearest places \
+            that exist, and the history is listed as for a path that never changed.
+            Exit status: 0 some step changed the path, 1 none did (a line says so), 2 trouble, among it a \
+            mistyped path.
             """)
 
     static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> ExitStatus {
@@ -40,8 +41,11 @@ enum HistoryCommand: Command {
             ? HistoryJSONPresenter(terminal: context.terminal, pattern: pattern)
             : HistoryTextPresenter(terminal: context.terminal, pattern: pattern, session: session.displayName)
         let tally = try follow(selection, in: session, into: presenter)
-        guard tally.presence.isPresent else {
-            throw CLIError(.input, tally.presence.note(subject: "'\(pattern)'", source: session.displayName) ?? "")
+        if let note = tally.presence.note(subject: "'\(pattern)'", source: session.displayName) {
+            // A near name that exists makes a typo all but certain; without one the path may be a nil optional.
+            guard !tally.presence.suggestions.correcting else { throw CLIError(.input, note) }
+            context.terminal.err("note: \(note) (an optional that is nil throughout is absent from the recorded JSON)")
+            tally.held.forEach(presenter.present)
         }
         presenter.present(.conclusion(tally))
         // A history is a search: ok when some step changed the path, different when none did.
@@ -49,7 +53,7 @@ enum HistoryCommand: Command {
     }
 
     /// Reads the session and hands each step that changed a place `selection` names, and each gap, to `presenter`;
-    /// the header and gaps wait until a state is found to hold the path, so that a path no state holds prints
+    /// the header and gaps are held back until a state is found to hold the path, so that a mistyped path prints
     /// nothing but its error.
     /// - Returns: What the session told about the path.
     private static func follow(
@@ -57,15 +61,14 @@ enum HistoryCommand: Command {
     ) throws(CLIError) -> HistoryTally {
         var changes = ActionChanges()
         var tally = HistoryTally(presence: PatternPresence(selection.pattern))
-        var waiting: [HistoryEntry] = []
         func look(in state: JSONValue) {
             tally.presence.look(in: state)
-            guard tally.presence.isPresent, !waiting.isEmpty else { return }
-            waiting.forEach(presenter.present)
-            waiting = []
+            guard tally.presence.isPresent, !tally.held.isEmpty else { return }
+            tally.held.forEach(presenter.present)
+            tally.held = []
         }
         func present(_ entry: HistoryEntry) {
-            if tally.presence.isPresent { presenter.present(entry) } else { waiting.append(entry) }
+            if tally.presence.isPresent { presenter.present(entry) } else { tally.held.append(entry) }
         }
         try SessionScan.read(session) { event throws(CLIError) in
             switch event {
