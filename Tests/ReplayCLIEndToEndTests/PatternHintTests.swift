@@ -133,4 +133,16 @@ import Testing
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stderr == "")
     }
+
+    @Test func checkWarnsOfAnIgnoreThatNoSessionCheckedHolds() async throws {
+        let session = CLI.session("todos-basic.jsonl")
+        let outcome = try await CLI.run(["check", session, "--no-build", "--ignore", "todos[*].createdAd"])
+
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(
+            outcome.stderr == """
+                warning: --ignore 'todos[*].createdAd' ignores nothing: it names no place in any state or action of \(session); did you mean 'todos[*].createdAt'?
+
+                """)
+    }
 }

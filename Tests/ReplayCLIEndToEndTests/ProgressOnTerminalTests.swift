@@ -37,6 +37,32 @@ import Testing
             #expect(outcome.stdout[..<table.lowerBound].hasSuffix(Self.erase), "\(outcome.stdout.debugDescription)")
         }
 
+        @Test func theHostBuildShowsHowFarItIsByTheStepsSwiftBuildPrints() async throws {
+            // Given a build step that prints swift build's step counters, each after a pause longer than the
+            // meter's redraw interval
+            let build = #"sleep 0.3; echo "[1/2] Compiling Host main.swift"; sleep 0.3; echo "[2/2] Linking host""#
+
+            // When a session is replayed on a terminal
+            let outcome = try await Self.runOnTerminal(
+                ["diff", CLI.session("counter-basic.jsonl"), "--host", CLI.sampleHost, "--build", build])
+
+            // Then the progress line named the build and counted its steps, and the verdict follows it
+            #expect(outcome.status == 0, "\(outcome.stdout)")
+            #expect(outcome.stdout.contains("\(Self.erase)building the replay host (\(build)): 0 steps"), "\(outcome.stdout.debugDescription)")
+            #expect(outcome.stdout.contains("\(Self.erase)building the replay host (\(build)): 1 of 2 steps"), "\(outcome.stdout.debugDescription)")
+        }
+
+        @Test func reportSaysWhichStageItIsAt() async throws {
+            let scratch = try Scratch()
+            defer { scratch.remove() }
+
+            let outcome = try await Self.runOnTerminal(
+                ["report", CLI.session("counter-basic.jsonl"), "--no-replay", "-o", scratch.file("page.html")])
+
+            #expect(outcome.status == 0, "\(outcome.stdout)")
+            #expect(outcome.stdout.contains("\(Self.erase)report: rendering the page of"), "\(outcome.stdout.debugDescription)")
+        }
+
         @Test func jsonOnATerminalHasNoProgress() async throws {
             let scratch = try Scratch()
             defer { scratch.remove() }
