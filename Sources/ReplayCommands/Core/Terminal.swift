@@ -63,11 +63,16 @@ package struct Terminal {
         write(text.escapingControls(keepingLineBreaks: true) + "\n", to: 2)
     }
 
-    /// A progress line on stderr that overwrites itself, on a terminal only.
+    /// A progress line on stderr that overwrites itself, on a terminal only. It is cut to
+    /// ``progressWidth`` characters: a line the terminal wrapped would leave its first rows behind when erased.
     func progress(_ text: String) {
         guard showProgress else { return }
-        write("\r\u{1B}[K\(text.escapingControls())", to: 2)
+        let shown = text.escapingControls()
+        write("\r\u{1B}[K\(shown.count > Self.progressWidth ? shown.prefix(Self.progressWidth - 1) + "…" : shown)", to: 2)
     }
+
+    /// The most characters a progress line shows: the narrowest common terminal's width, less one.
+    static let progressWidth = 79
 
     /// Erases the progress line, on a terminal only.
     func endProgress() {

@@ -45,4 +45,10 @@ import Testing
         #expect(capture.errors == "\r\u{1B}[Ksessions: looked at 0 files\r\u{1B}[Ksessions: looked at 2 of 3 files\r\u{1B}[K")
         #expect(capture.output == "")
     }
+
+    @Test func aLongProgressLineIsCutSoThatNoTerminalWrapsIt() {
+        let capture = TerminalCapture()
+        Terminal(capturingIn: capture, showProgress: true).progress(String(repeating: "x", count: 100))
+        #expect(capture.errors == "\r\u{1B}[K" + String(repeating: "x", count: 78) + "…")
+    }
 }

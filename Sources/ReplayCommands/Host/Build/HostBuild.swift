@@ -56,7 +56,7 @@ struct HostBuild {
     /// prints, and how long is left at its pace so far.
     /// - Throws: ``CLIError`` when it cannot start or exits with a status other than 0.
     func run(_ terminal: Terminal) throws(CLIError) {
-        let meter = ProgressMeter(terminal, "building \(name) (\(command)):", unit: "steps", total: nil)
+        let meter = ProgressMeter(terminal, "building \(name):", unit: "steps", total: nil)
         defer { meter.finish() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
