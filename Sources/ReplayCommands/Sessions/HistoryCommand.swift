@@ -41,7 +41,7 @@ enum HistoryCommand: Command {
             ? HistoryJSONPresenter(terminal: context.terminal, pattern: pattern)
             : HistoryTextPresenter(terminal: context.terminal, pattern: pattern, session: session.displayName)
         let tally = try follow(selection, in: session, into: presenter)
-        if let note = tally.presence.note(subject: "'\(pattern)'", source: session.displayName) {
+        if tally.changedSteps == 0, let note = tally.presence.note(subject: "'\(pattern)'", source: session.displayName) {
             // A near name that exists makes a typo all but certain; without one the path may be a nil optional.
             guard !tally.presence.suggestions.correcting else { throw CLIError(.input, note) }
             context.terminal.err("note: \(note) (an optional that is nil throughout is absent from the recorded JSON)")
@@ -81,6 +81,9 @@ enum HistoryCommand: Command {
                 look(in: action.state)
                 guard let logged = changes.changes(of: action, under: selection) else { return true }
                 tally.changedSteps += 1
+                // A step that changed the path shows it exists, whatever the walk of the states found.
+                tally.held.forEach(presenter.present)
+                tally.held = []
                 presenter.present(.step(logged))
             case .gap(let gap):
                 changes.noteGap()
