@@ -1,13 +1,22 @@
-/// Finds the near miss a user probably meant, for "Did you mean '...'?".
+/// Finds the near misses a user probably meant, for "Did you mean '...'?": a mistyped subcommand or option, and the
+/// action names and state paths that a command's name or path pattern could have meant.
 package enum Suggestion {
     /// The candidate closest to `word` by edit distance, if it is close enough to be a typo.
     package static func closest(to word: String, among candidates: [String]) -> String? {
-        let scored = candidates.map { ($0, distance(word, $0)) }.filter { $0.1 <= max(2, word.count / 3) }
-        return scored.min { $0.1 < $1.1 }?.0
+        nearest(to: word, among: candidates, limit: 1).first
+    }
+
+    /// Up to `limit` distinct candidates close enough to `word` to be a typo of it (an edit distance of at most 2,
+    /// or a third of `word`'s length when that is more), nearest first, equally near ones in alphabetical order;
+    /// none when no candidate is that close.
+    package static func nearest(to word: String, among candidates: some Sequence<String>, limit: Int = 3) -> [String] {
+        let allowed = max(2, word.count / 3)
+        let scored = Set(candidates).map { (candidate: $0, distance: distance(word, $0)) }.filter { $0.distance <= allowed }
+        return scored.sorted { ($0.distance, $0.candidate) < ($1.distance, $1.candidate) }.prefix(limit).map(\.candidate)
     }
 
     /// The Levenshtein distance between `a` and `b`.
-    static func distance(_ a: String, _ b: String) -> Int {
+    package static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
         var previous = Array(0...b.count)

@@ -36,7 +36,8 @@ enum CLI {
         var description: String { "\(arguments) did not finish within \(seconds) s and was killed" }
     }
 
-    /// Runs `replay-cli` (or another built executable) with `arguments` in the package root.
+    /// Runs `replay-cli` (or another built executable, or a program named by its absolute path) with `arguments` in
+    /// the package root.
     ///
     /// In the package root, `REPLAY_HOST` names ``sampleHost`` (unless `environment` sets it): the root's
     /// `.replay.json` names the release build of the samples' host, which `swift test` does not build.
@@ -60,7 +61,8 @@ enum CLI {
         directory: URL?, timeout: Double
     ) throws -> Outcome {
         let process = Process()
-        process.executableURL = binaries.appendingPathComponent(executable)
+        process.executableURL =
+            executable.hasPrefix("/") ? URL(fileURLWithPath: executable) : binaries.appendingPathComponent(executable)
         process.arguments = arguments
         process.currentDirectoryURL = directory ?? packageRoot
         var env = ProcessInfo.processInfo.environment

@@ -71,7 +71,13 @@ enum CheckCommand: Command {
             ReplayHostClient.Checking(ignoring: ignoring, identity: configuredIdentity.keys), jobs: jobs, context.terminal)
         if let keeper { keepArtifacts(of: &checks, keeper, client: hostOptions.client, jobs: jobs) }
         context.terminal.endProgress()
-        for warning in configuredIdentity.warnings(about: checks.compactMap(\.report)) { context.terminal.err(warning) }
+        for warning in configuredIdentity.warnings(about: checks.compactMap(\.report))
+            + IgnoredPaths.warnings(
+                about: IgnoredPaths.given(parsed, in: ignoring), in: paths.map { SessionInput(file: $0) },
+                source: paths.count == 1 ? paths[0] : "the \(paths.count) sessions checked")
+        {
+            context.terminal.err(warning)
+        }
         return try report(CheckResult(sessions: checks, host: identity), parsed, context)
     }
 

@@ -52,6 +52,9 @@ extension Command {
                 context.terminal.out(command.help)
                 return .success(.ok)
             }
+            var context = context
+            // Progress lines are for a person watching a terminal; a JSON document is for a program.
+            if reportsAsJSON(arguments[...]) { context.terminal = context.terminal.withoutProgress }
             return .success(try run(parsed, context))
         } catch {
             return .failure(error)

@@ -7,7 +7,7 @@ import StoreKitSystem
 /// and never with `NO_COLOR`; or, for a command run inside another program (`mcp`), a capture of what it writes.
 package struct Terminal {
     let useColor: Bool
-    let showProgress: Bool
+    private(set) var showProgress: Bool
     /// Where stdout and stderr go instead of the process's own, when set.
     let capture: TerminalCapture?
 
@@ -18,19 +18,28 @@ package struct Terminal {
         capture = nil
     }
 
-    /// A terminal whose stdout and stderr go to `capture`, without colour or progress.
-    init(capturingIn capture: TerminalCapture) {
+    /// A terminal whose stdout and stderr go to `capture`, without colour, and without progress unless asked.
+    init(capturingIn capture: TerminalCapture, showProgress: Bool = false) {
         useColor = false
-        showProgress = false
+        self.showProgress = showProgress
         self.capture = capture
     }
 
-    /// Colour when standard output is a terminal and `NO_COLOR` is unset; progress when standard error is one.
-    package init(environment: [String: String]) {
+    /// Colour when standard output is a terminal and `NO_COLOR` is unset; progress when standard error is a
+    /// terminal, whatever `NO_COLOR` says (it is about colour alone).
+    /// - Parameter isTerminal: Whether a file descriptor is a terminal; tests give their own answer.
+    package init(environment: [String: String], isTerminal: (Int32) -> Bool = { isatty($0) == 1 }) {
         let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        useColor = isatty(1) == 1 && !noColor
-        showProgress = isatty(2) == 1
+        useColor = isTerminal(1) && !noColor
+        showProgress = isTerminal(2)
         capture = nil
+    }
+
+    /// This terminal without progress lines: what a command that writes `--json` writes to.
+    var withoutProgress: Terminal {
+        var quiet = self
+        quiet.showProgress = false
+        return quiet
     }
 
     /// Writes `text` and a line break to stdout, every character in it a terminal would act on shown as an
@@ -54,12 +63,18 @@ package struct Terminal {
         write(text.escapingControls(keepingLineBreaks: true) + "\n", to: 2)
     }
 
-    /// A progress line on stderr that overwrites itself, on a terminal only.
+    /// A progress line on stderr that overwrites itself, on a terminal only. It is cut to
+    /// ``progressWidth`` characters: a line the terminal wrapped would leave its first rows behind when erased.
     func progress(_ text: String) {
         guard showProgress else { return }
-        write("\r\u{1B}[K\(text.escapingControls())", to: 2)
+        let shown = text.escapingControls()
+        write("\r\u{1B}[K\(shown.count > Self.progressWidth ? shown.prefix(Self.progressWidth - 1) + "…" : shown)", to: 2)
     }
 
+    /// The most characters a progress line shows: the narrowest common terminal's width, less one.
+    static let progressWidth = 79
+
+    /// Erases the progress line, on a terminal only.
     func endProgress() {
         guard showProgress else { return }
         write("\r\u{1B}[K", to: 2)

@@ -28,6 +28,9 @@ struct BaselineDiff {
             identity: try ConfiguredIdentity.resolve(context).keys)
         let compared = try pair.compare(session, stopsDisagree: true)
         context.terminal.endProgress()
+        for warning in IgnoredPaths.warnings(about: IgnoredPaths.given(parsed, in: ignoring), in: [session], source: session.displayName) {
+            context.terminal.err(warning)
+        }
         let result = BaselineDiff(
             session: session.displayName,
             comparison: BaselineComparison(baseline: baseline.host, baselineHost: baseline.identity, comparison: compared),

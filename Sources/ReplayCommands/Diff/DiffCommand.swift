@@ -73,7 +73,11 @@ enum DiffCommand: Command {
             findAll: parsed.isSet(all), contextActions: parsed.value(ofDefaulted: contextActions), ignoring: ignoring,
             identity: configuredIdentity.keys)
         let outcome = try hostOptions.client.check(session, checking, progressOn: context.terminal)
-        for warning in configuredIdentity.warnings(about: [outcome.report]) { context.terminal.err(warning) }
+        for warning in configuredIdentity.warnings(about: [outcome.report])
+            + IgnoredPaths.warnings(about: IgnoredPaths.given(parsed, in: ignoring), in: [session], source: session.displayName)
+        {
+            context.terminal.err(warning)
+        }
         if let path = parsed.value(of: report) {
             context.terminal.err(try ReportCommand.write(session, outcome: outcome, note: nil, to: path, context))
         }

@@ -55,16 +55,21 @@ enum ReportCommand: Command {
     }
 
     /// Reads `session` in full, renders its page with what replaying it found (`outcome`, if replayed) and writes
-    /// it to `path`. `diff --report` writes its page here too.
+    /// it to `path`, saying on a progress line which of the three it is at. `diff --report` writes its page here too.
     /// - Returns: What was written, for the caller to say: `wrote report.html: 42 actions (diverged), 81234 bytes`.
     static func write(
         _ session: SessionInput, outcome: ReplayHostClient.Outcome?, note: String?, to path: String, _ context: CommandContext
     ) throws(CLIError) -> String {
+        let terminal = context.terminal
+        defer { terminal.endProgress() }
+        terminal.progress("report: reading \(session.displayName) (stage 1 of 3)...")
         let recorded = try session.readWhole()
         let drift = outcome.map(\.drift).flatMap { $0.isEmpty ? nil : $0 }
+        terminal.progress("report: rendering the page of \(recorded.actions.count) steps (stage 2 of 3)...")
         let html = HTMLReport.render(
             session: recorded, report: outcome?.report, drift: drift, note: note, source: session.displayName)
         let bytes = Data(html.utf8)
+        terminal.progress("report: writing \(bytes.count / 1_000_000) MB to \(path) (stage 3 of 3)...")
         let target = path.hasPrefix("/") ? path : context.currentDirectory + "/" + path
         do {
             try bytes.write(to: URL(fileURLWithPath: target))

@@ -17,7 +17,13 @@ enum SessionComparison {
         let identity = try ConfiguredIdentity.resolve(context)
         let result = try compare(first, second, all: parsed.isSet(DiffCommand.all), ignoring: ignoring, identity: identity.keys)
         let comparedStates = result.differences.filter { $0.what != "action" }.flatMap { [$0.diff.old, $0.diff.new] }
-        for warning in identity.warnings(about: comparedStates) { context.terminal.err(warning) }
+        for warning in identity.warnings(about: comparedStates)
+            + IgnoredPaths.warnings(
+                about: IgnoredPaths.given(parsed, in: ignoring), in: [first, second],
+                source: "\(first.displayName) or \(second.displayName)")
+        {
+            context.terminal.err(warning)
+        }
         context.terminal.present(result, json: parsed.isSet(SharedOptions.json))
         return result.differences.isEmpty ? .ok : .different
     }

@@ -20,6 +20,12 @@ enum StateFileComparison {
         let identity = try ConfiguredIdentity.resolve(context)
         let diff = StateDiff(from: old, to: new, typeNotes: identity.keys.noting([old, new], in: EncodedTypeNotes()))
         if !diff.isEmpty { for warning in identity.warnings(about: [old, new]) { context.terminal.err(warning) } }
+        for warning in IgnoredPaths.warnings(
+            about: IgnoredPaths.given(parsed, in: ignoring), inStates: [old, parsedNew],
+            source: "\(parsed.positionals[0]) or \(parsed.positionals[1])")
+        {
+            context.terminal.err(warning)
+        }
         if parsed.isSet(SharedOptions.json) {
             context.terminal.out(
                 JSONValue.object([

@@ -22,6 +22,10 @@ struct HistoryTally {
     var changedSteps = 0
     /// The gaps, in order.
     var gaps: [GapEvent] = []
+    /// Whether a recorded state held the path, and the nearest places when none did.
+    var presence: PatternPresence
+    /// The header and gaps not yet presented, while no state read so far held the path.
+    var held: [HistoryEntry] = []
 }
 
 /// Writes `history` as text: a headline, each step that changed the path with its changes, gaps, a conclusion.

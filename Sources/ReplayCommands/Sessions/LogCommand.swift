@@ -48,16 +48,21 @@ enum LogCommand: Command {
             parsed.isSet(SharedOptions.json)
             ? LogJSONPresenter(terminal: context.terminal, showsChanges: showsChanges, following: following)
             : LogTextPresenter(terminal: context.terminal, showsChanges: showsChanges, full: full)
-        try list(session, filter, following: following, into: presenter)
+        let notes = try list(session, filter, following: following, into: presenter)
         presenter.finish()
+        for note in notes { context.terminal.err("note: \(note)") }
         return .ok
     }
 
     /// Reads the session (with `following`, as it is written) and hands each entry that passes `filter` to
     /// `presenter`. Each action is compared with the state before it, and only that state is kept.
+    /// - Returns: A note for a `--name` that no action of the session has and a `--path` that no state holds, each
+    ///   with the nearest that exist.
     private static func list(
         _ session: SessionInput, _ filter: StepFilter, following: Bool, into presenter: any StreamPresenter<LogEntry>
-    ) throws(CLIError) {
+    ) throws(CLIError) -> [String] {
+        var names = StepFilter.NameSearch(filter.namePrefix)
+        var presence = filter.changes.map { PatternPresence($0.pattern) }
         var changes = ActionChanges()
         // The steps listed, for the effect lines of their runs; not kept when everything is listed.
         var listed = Set<Int>()
@@ -67,8 +72,11 @@ enum LogCommand: Command {
             switch event {
             case .header(let header):
                 changes.start(header)
+                presence?.look(in: header.initialState)
                 presenter.present(.header(header))
             case .action(let action):
+                names?.look(at: action.name)
+                presence?.look(in: action.state)
                 guard filter.admits(action) else {
                     changes.skip(action)
                     return true
@@ -88,6 +96,11 @@ enum LogCommand: Command {
             }
             return true
         }
+        let source = session.displayName
+        return [
+            names?.note(option: StepFilter.name.declaration.name, source: source),
+            presence?.note(subject: "\(StepFilter.path.declaration.name) '\(presence?.pattern.text ?? "")'", source: source),
+        ].compactMap { $0 }
     }
 
     /// The session named, or with `--latest` the one written to last in `--dir`.

@@ -7,16 +7,19 @@ import StoreKitReplay
 /// either a folder's `.index.json` or index lines (one ``SessionIndex/Entry/jsonValue`` object per line, as
 /// `replayd --on-finish` hands them over). An index file's sessions are named relative to its folder.
 enum SessionIndexInput {
-    /// The entries of `input`, each with the folder its file is in.
+    /// The entries of `input`, each with the folder its file is in; a folder's files are counted on a progress line.
     /// - Throws: ``CLIError`` when the input is missing or unreadable, or a line of an index file is not an entry.
-    static func entries(of input: String) throws(CLIError) -> [SessionListing.Found] {
+    static func entries(of input: String, _ terminal: Terminal) throws(CLIError) -> [SessionListing.Found] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
             throw CLIError(.input, "cannot list '\(input)' (does it exist? replayd creates it when it starts)")
         }
         if isDirectory.boolValue {
             do {
-                return try SessionIndex.refreshed(in: input).index.entries.map { .init(directory: input, entry: $0) }
+                let meter = ProgressMeter(terminal, "sessions: looked at", unit: "files in \(input)", total: nil)
+                defer { meter.finish() }
+                return try SessionIndex.refreshed(in: input) { meter.advance(to: $0, of: $1) }.index.entries
+                    .map { .init(directory: input, entry: $0) }
             } catch {
                 throw CLIError(.input, "cannot list '\(input)': \(error.localizedDescription)")
             }

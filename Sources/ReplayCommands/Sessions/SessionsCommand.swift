@@ -65,7 +65,7 @@ enum SessionsCommand: Command {
         var inputs = parsed.positionals + [parsed.value(of: directory)].compactMap { $0 }
         if inputs.isEmpty { inputs = [defaultDirectory(context.environment)] }
         var found: [SessionListing.Found] = []
-        for input in inputs { found += try SessionIndexInput.entries(of: input) }
+        for input in inputs { found += try SessionIndexInput.entries(of: input, context.terminal) }
         let now = Date()
         let listed = found.filter { found in
             let entry = found.entry

@@ -79,4 +79,51 @@ struct StepFilter {
     func admits(_ gap: GapEvent) -> Bool {
         gap.firstSequence <= steps.upperBound && gap.lastSequence >= steps.lowerBound
     }
+
+    /// Whether any action of a session has the name `--name` gives or one below it, and the names near it when
+    /// none does.
+    struct NameSearch {
+        /// The name looked for.
+        let wanted: String
+        /// True once an action had it.
+        private(set) var isFound = false
+        /// Every action name seen, and each of its dot-separated beginnings, while none had it.
+        private var seen: Set<String> = []
+
+        /// Starts looking for `wanted`; `nil` without a name to look for.
+        init?(_ wanted: String?) {
+            guard let wanted else { return nil }
+            self.wanted = wanted
+        }
+
+        /// Looks at an action's name.
+        mutating func look(at name: String) {
+            guard !isFound else { return }
+            if name == wanted || name.hasPrefix(wanted + ".") {
+                isFound = true
+                seen = []
+                return
+            }
+            var beginning = Substring(name)
+            while seen.insert(String(beginning)).inserted, let dot = beginning.lastIndex(of: ".") {
+                beginning = beginning[..<dot]
+            }
+        }
+
+        /// A sentence about a name no action had: `--name 'setFiltr' matches no action of s.jsonl; did you mean
+        /// 'setFilter'?`; `nil` when one had it.
+        func note(option: String, source: String) -> String? {
+            guard !isFound else { return nil }
+            var text = "\(option) '\(wanted)' matches no action of \(source)"
+            let near = Suggestion.nearest(to: wanted, among: seen)
+            if !near.isEmpty {
+                text += "; did you mean \(PatternPresence.either(near.map { "'\($0)'" }))?"
+            } else if !seen.isEmpty {
+                let top = Set(seen.map { String($0.prefix { $0 != "." }) }).sorted()
+                text += "; its actions' names begin with \(top.prefix(5).map { "'\($0)'" }.joined(separator: ", "))"
+                    + (top.count > 5 ? " and \(top.count - 5) more" : "")
+            }
+            return text
+        }
+    }
 }

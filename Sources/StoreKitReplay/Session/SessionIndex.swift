@@ -114,16 +114,21 @@ public struct SessionIndex: Sendable, Equatable {
     /// The index of `directory`, brought up to date: entries whose file changed or is new are summarized again,
     /// entries of removed files dropped, and the index file rewritten when anything changed (when it can be:
     /// a folder that cannot be written to still gets a correct answer).
+    /// - Parameter onProgress: Called before each session file is looked at, with how many were looked at and how
+    ///   many there are, and once more when all were.
     /// - Returns: The index, and how many files had to be read.
     /// - Throws: The error of listing the folder.
-    public static func refreshed(in directory: String) throws -> (index: SessionIndex, filesRead: Int) {
+    public static func refreshed(
+        in directory: String, onProgress: ((_ done: Int, _ total: Int) -> Void)? = nil
+    ) throws -> (index: SessionIndex, filesRead: Int) {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory)
             .filter { $0.hasSuffix("." + SessionFormat.fileExtension) }
         let stored = Dictionary(
             (load(from: directory)?.entries ?? []).map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
         var entries: [Entry] = []
         var filesRead = 0
-        for name in names.sorted() {
+        for (done, name) in names.sorted().enumerated() {
+            onProgress?(done, names.count)
             let path = directory + "/" + name
             guard let status = try? Syscall.status(path) else { continue }
             let modified = status.modifiedMilliseconds
@@ -134,6 +139,7 @@ public struct SessionIndex: Sendable, Equatable {
                 filesRead += 1
             }
         }
+        onProgress?(names.count, names.count)
         let index = SessionIndex(entries: entries)
         if filesRead > 0 || stored.count != entries.count { try? index.write(to: directory) }
         return (index, filesRead)

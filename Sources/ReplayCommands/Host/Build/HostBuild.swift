@@ -52,11 +52,12 @@ struct HostBuild {
         return .built
     }
 
-    /// Runs the build and waits for it.
+    /// Runs the build and waits for it; on a progress line, how far it is by the `[done/total]` steps `swift build`
+    /// prints, and how long is left at its pace so far.
     /// - Throws: ``CLIError`` when it cannot start or exits with a status other than 0.
     func run(_ terminal: Terminal) throws(CLIError) {
-        terminal.progress("building \(name) (\(command))...")
-        defer { terminal.endProgress() }
+        let meter = ProgressMeter(terminal, "building \(name):", unit: "steps", total: nil)
+        defer { meter.finish() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
@@ -70,7 +71,11 @@ struct HostBuild {
         } catch {
             throw CLIError(.host, "cannot run the replay host's build step '\(command)' (from \(origin)): \(error)")
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        var data = Data()
+        while case let chunk = output.fileHandleForReading.availableData, !chunk.isEmpty {
+            data += chunk
+            if let (done, total) = Self.lastStep(in: chunk) { meter.advance(to: done, of: total) }
+        }
         process.waitUntilExit()
         guard process.terminationReason != .exit || process.terminationStatus != 0 else { return }
         let how = process.terminationReason == .uncaughtSignal
@@ -81,6 +86,19 @@ struct HostBuild {
         throw CLIError(.host, 
 "the replay host's build step '\(command)' (from \(origin), in \(directory)) \(how); nothing was replayed"
                 + (excerpt.isEmpty ? " (it printed nothing)" : ":\n" + excerpt))
+    }
+
+    /// The last `[done/total]` step counter at the start of a line of `output`, as `swift build` prints them
+    /// (`[77/170] Compiling ...`).
+    static func lastStep(in output: Data) -> (done: Int, total: Int)? {
+        for line in String(decoding: output, as: UTF8.self).split(whereSeparator: \.isNewline).reversed() {
+            guard line.hasPrefix("["), let close = line.firstIndex(of: "]") else { continue }
+            let counts = line[line.index(after: line.startIndex)..<close].split(separator: "/")
+            if counts.count == 2, let done = Int(counts[0]), let total = Int(counts[1]), done <= total, total > 0 {
+                return (done, total)
+            }
+        }
+        return nil
     }
 
     /// The lines of a build log worth reading: each distinct `error:` line with a few lines around it, at most
