@@ -62,7 +62,7 @@ enum HistoryCommand: Command {
                 changes.noteGap()
                 tally.gaps.append(gap)
                 presenter.present(.gap(gap))
-            case .end, .call, .effectEnd:
+            case .end, .call, .effectEnd, .note:
                 break
             }
             return true
