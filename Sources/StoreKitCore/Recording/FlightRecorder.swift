@@ -212,8 +212,8 @@ public final class FlightRecorder: SessionTransport, @unchecked Sendable {
         // A dump starts right after its keyframe: never with a gap, after which the state is unknown, nor with an
         // effect line, whose run's cause the keyframe already holds. A gap goes with the action after it (and the
         // effect lines between them), whose state becomes the keyframe; a gap that cannot (only it and the last
-        // line are left) stays, and replay resyncs after it.
-        while held.count - firstHeld > 2, !held[firstHeld].isAction {
+        // line are left) stays, and replay resyncs after it. A note may start a dump: it needs no state.
+        while held.count - firstHeld > 2, !held[firstHeld].isAction, held[firstHeld].kind != .note {
             let forgotGap = held[firstHeld].kind == .gap
             forgetOldest()
             guard forgotGap else { continue }
