@@ -64,6 +64,8 @@ import Testing
         await waitUntil("the actions are stored") { folder.lines(of: name).count == 3 }
         await waitUntil("the rejection is logged") { daemon.count("line.rejected") == 1 }
         #expect(await daemon.stop() == 0)
-        #expect(folder.lines(of: name) == [Self.header(session: "old", format: 1), SessionLines.action(1), SessionLines.action(2)])
+        #expect(
+            Array(folder.lines(of: name).prefix(3))
+                == [Self.header(session: "old", format: 1), SessionLines.action(1), SessionLines.action(2)])
     }
 }
