@@ -101,7 +101,7 @@ public struct RecordedSession<State: Codable & Equatable & Sendable, Action: Cod
             switch event {
             case .call(let call): if let index = position[call.cause] { steps[index].calls.append(call) }
             case .effectEnd(let end): if let index = position[end.cause] { steps[index].effectEnds.append(end) }
-            case .header, .action, .gap, .end: break
+            case .header, .action, .gap, .end, .note: break
             }
         }
         self.steps = steps

@@ -90,7 +90,7 @@ import Testing
     @Test(arguments: [
         (#"{"kind":"action","seq":1,"time":0,"action":{},"state":{}}"#, "the first line must be a session header"),
         ("not json at all", "not JSON"),
-        (#"{"kind":"session","format":3,"sessionId":"a","storeId":"b","app":{"name":"x"},"startedAt":"t","initialState":{}}"#, "format 3 is not supported"),
+        (#"{"kind":"session","format":4,"sessionId":"a","storeId":"b","app":{"name":"x"},"startedAt":"t","initialState":{}}"#, "format 4 is not supported"),
         (#"{"kind":"session","format":1,"sessionId":"","storeId":"b","app":{"name":"x"},"startedAt":"t","initialState":{}}"#, "field 'sessionId' is empty"),
         (#"{"kind":"session","format":1,"sessionId":"a\u0000b","storeId":"b","app":{"name":"x"},"startedAt":"t","initialState":{}}"#, "contains a NUL byte"),
     ])

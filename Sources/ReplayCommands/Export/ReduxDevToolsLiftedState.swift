@@ -55,7 +55,7 @@ struct ReduxDevToolsLiftedState {
                 ]
                 if let message = gap.message { members["message"] = .string(message) }
                 entries.append(Entry(action: .object(members), timestamp: Self.timestamp(start, plus: lastTime), state: state, step: nil))
-            case .header, .end, .call, .effectEnd:
+            case .header, .end, .call, .effectEnd, .note:
                 continue
             }
         }

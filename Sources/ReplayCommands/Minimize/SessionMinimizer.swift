@@ -230,7 +230,7 @@ struct SessionMinimizer {
                 guard let cause = renumbered[end.cause] else { continue }
                 end.cause = cause
                 events.append(.effectEnd(end))
-            case .header, .action, .gap, .end:
+            case .header, .action, .gap, .end, .note:
                 continue
             }
             if case .action(let original) = event, original.sequence == through { break }

@@ -89,7 +89,7 @@ enum HistoryCommand: Command {
                 changes.noteGap()
                 tally.gaps.append(gap)
                 present(.gap(gap))
-            case .end, .call, .effectEnd:
+            case .end, .call, .effectEnd, .note:
                 break
             }
             return true

@@ -5,8 +5,8 @@ import StoreKitReplay
 
 /// `replay-cli log`: one line per event; an action's line is its step, time, origin, how many paths of the state
 /// changed, and its whole name; an effect's call or end (format 2) is a line between them. With `--diff`, the
-/// changes under an action; filters choose the actions shown, and an effect's lines follow the action that started
-/// its run.
+/// changes under an action; filters choose the actions shown, an effect's lines follow the action that started
+/// its run, and a note (format 3) the action before it.
 ///
 /// It streams: each action is compared with the state before it, and only that state is kept.
 enum LogCommand: Command {
@@ -30,10 +30,11 @@ enum LogCommand: Command {
             + StepFilter.declarations + [SharedOptions.json.declaration],
         discussion: """
             Filters combine: an action is listed when it passes all of them. A replayable effect's call and \
-            'effect end' lines (sessions of format 2) are listed when the action that started the run is. Gaps \
+            'effect end' lines (sessions of format 2) are listed when the action that started the run is, and a \
+            note (format 3) when the action before it is. Gaps \
             within the steps listed and the end are always listed. Each action is compared with the state recorded before it; after a gap, that \
             state is from before the gap, and --diff says so. With --json, an action listed with --diff carries \
-            'diff', its changes as 'diff --json' writes them; call, effectEnd, gap and end entries are the session's \
+            'diff', its changes as 'diff --json' writes them; call, effectEnd, note, gap and end entries are the session's \
             lines. Reads the session only; no replay host runs.
             """)
 
@@ -67,6 +68,8 @@ enum LogCommand: Command {
         // The steps listed, for the effect lines of their runs; not kept when everything is listed.
         var listed = Set<Int>()
         func admits(cause: Int) -> Bool { filter.admitsEverything || listed.contains(cause) }
+        // Whether the last action was listed, for the notes after it.
+        var listsNotes = filter.admitsEverything
         let read = following ? SessionFollower.read : SessionScan.read
         try read(session) { event throws(CLIError) in
             switch event {
@@ -77,17 +80,21 @@ enum LogCommand: Command {
             case .action(let action):
                 names?.look(at: action.name)
                 presence?.look(in: action.state)
+                listsNotes = false
                 guard filter.admits(action) else {
                     changes.skip(action)
                     return true
                 }
                 guard let logged = changes.changes(of: action, under: filter.changes) else { return true }
+                listsNotes = true
                 if !filter.admitsEverything { listed.insert(action.sequence) }
                 presenter.present(.action(logged))
             case .call(let call):
                 if admits(cause: call.cause) { presenter.present(.call(call)) }
             case .effectEnd(let end):
                 if admits(cause: end.cause) { presenter.present(.effectEnd(end)) }
+            case .note(let note):
+                if listsNotes { presenter.present(.note(note)) }
             case .gap(let gap):
                 changes.noteGap()
                 if filter.admits(gap) { presenter.present(.gap(gap)) }

@@ -3,7 +3,7 @@ import StoreKitJSON
 import StoreKitReplay
 
 /// One thing `log` lists, as data: the session's header, an action that passed the filters, an effect's call or
-/// end whose cause was listed, a gap, the end.
+/// end whose cause was listed, a note after a listed action, a gap, the end.
 enum LogEntry {
     /// The session's header.
     case header(SessionHeader)
@@ -13,6 +13,8 @@ enum LogEntry {
     case call(EffectCallEvent)
     /// An effect run's end.
     case effectEnd(EffectEndEvent)
+    /// A note the app wrote (format 3).
+    case note(NoteEvent)
     /// A gap touching the steps listed.
     case gap(GapEvent)
     /// The session's end line.
@@ -58,6 +60,8 @@ struct LogTextPresenter: StreamPresenter {
             terminal.out(StepRendering.effectLine(time: call.time, label: "call", text: call.summary, middle: Self.middleWidth))
         case .effectEnd(let end):
             terminal.out(StepRendering.effectLine(time: end.time, label: "effect end", text: end.summary, middle: Self.middleWidth))
+        case .note(let note):
+            terminal.out(StepRendering.effectLine(time: note.time, label: "note", text: note.summary, middle: Self.middleWidth))
         case .gap(let gap):
             terminal.out(terminal.yellow(StepRendering.gap(gap)))
         case .end(let end):
@@ -102,6 +106,8 @@ final class LogJSONPresenter: StreamPresenter {
             value = SessionEvent.call(call).jsonValue
         case .effectEnd(let end):
             value = SessionEvent.effectEnd(end).jsonValue
+        case .note(let note):
+            value = SessionEvent.note(note).jsonValue
         case .gap(let gap):
             value = SessionEvent.gap(gap).jsonValue
         case .end(let end):

@@ -62,6 +62,8 @@ struct SessionStats {
             effects[call.effect, default: EffectCounts()].calls += 1
         case .effectEnd(let ended):
             effects[ended.effect, default: EffectCounts()].ends += 1
+        case .note:
+            break
         }
     }
 

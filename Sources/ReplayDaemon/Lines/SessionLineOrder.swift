@@ -26,8 +26,8 @@ package struct SessionLineOrder {
     private var base: Base
     /// Storage for ``Base/copied``, kept from line to line.
     private var copiedState: [UInt8] = []
-    /// The effect lines (`call`, `effectEnd`) accepted since the last action or gap, the one that covers
-    /// ``covered``: with it, a position in the session's lines that effect lines also have.
+    /// The effect lines (`call`, `effectEnd`) and notes accepted since the last action or gap, the one that covers
+    /// ``covered``: with it, a position in the session's lines that effect lines and notes also have.
     package private(set) var effectLinesSinceCovered = 0
     /// The rules between effect lines, the reader's own; a refused line leaves them as they were.
     private var effectLines: EffectLineOrder
@@ -144,7 +144,7 @@ package struct SessionLineOrder {
         case .end:
             hasEnded = true
             return .accepted(missing: nil)
-        case .effect(let event):
+        case .unnumbered(let event):
             if let problem = effectLines.admitIfValid(event, covered: covered) { return .refused("\(problem)") }
             effectLinesSinceCovered += 1
             return .accepted(missing: nil)

@@ -23,8 +23,9 @@ package struct SessionLineValidator {
         case gap(GapEvent)
         /// An end.
         case end(EndEvent)
-        /// A line of an effect run (format 2): a `call` or an `effectEnd`.
-        case effect(SessionEvent)
+        /// A line without a sequence number of its own: an effect run's `call` or `effectEnd` (format 2), or a
+        /// `note` (format 3).
+        case unnumbered(SessionEvent)
     }
 
     /// What an action line told the daemon.
@@ -93,7 +94,7 @@ package struct SessionLineValidator {
                             namesEffect: action.effect != nil)))
             case .gap(let gap): return .success(.gap(gap))
             case .end(let end): return .success(.end(end))
-            case .call, .effectEnd: return .success(.effect(event))
+            case .call, .effectEnd, .note: return .success(.unnumbered(event))
             }
         } catch {
             return .failure(Rejection(reason: "\(error)"))

@@ -126,7 +126,7 @@ final class SessionFile {
         switch line {
         case .action(let action): lastTime = action.time
         case .gap(let gap): dropped += gap.count
-        case .header, .end, .effect: break
+        case .header, .end, .unnumbered: break
         }
         return verdict
     }
@@ -171,7 +171,7 @@ final class SessionFile {
             case .gap(let gap):
                 order = SessionLineOrder(continuingAfter: gap.lastSequence, formatVersion: formatVersion)
                 return
-            case .call, .effectEnd:
+            case .call, .effectEnd, .note:
                 return
             }
         }

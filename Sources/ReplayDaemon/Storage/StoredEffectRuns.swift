@@ -1,8 +1,9 @@
 import StoreKitCore
 import StoreKitReplay
 
-/// Where a stored format 2 session stands, read from the whole file by the session reader: what its lines cover,
-/// the effect lines after the last action or gap, and its effect runs still open, each with the calls it had.
+/// Where a stored session of format 2 or later stands, read from the whole file by the session reader: what its
+/// lines cover, the effect lines and notes after the last action or gap, and its effect runs still open, each with
+/// the calls it had.
 ///
 /// A reconnecting client continues runs that began long before the file's last lines (an effect that sleeps on the
 /// clock for an hour), and the daemon must number their next calls as the reader will, so it reads every line once
@@ -37,7 +38,7 @@ struct StoredEffectRuns {
                 case .gap(let gap):
                     covered = gap.lastSequence
                     sinceCovered = 0
-                case .call, .effectEnd:
+                case .call, .effectEnd, .note:
                     sinceCovered += 1
                 case .header, .end:
                     break

@@ -23,7 +23,7 @@ import StoreKitSystem
 /// making its state the keyframe. Sequence numbers in a dump start at 1; the header's metadata keeps the original
 /// ones (`flightRecorder.firstSequence`), and an effect whose cause is no longer held keeps no `cause`. It keeps
 /// effects' `call` and `effectEnd` lines too, renumbering their `cause` like an action's; those of a run whose cause
-/// it no longer holds are left out of a dump.
+/// it no longer holds are left out of a dump. It keeps `note` lines as they are, between the lines around them.
 public final class FlightRecorder: SessionTransport, @unchecked Sendable {
     /// Where and how often the flight recorder writes what it holds, so a crash does not lose it.
     public struct Spill: Sendable {
@@ -39,14 +39,16 @@ public final class FlightRecorder: SessionTransport, @unchecked Sendable {
         }
     }
 
-    /// One held line: an action with its full state, a gap, or an effect's line.
+    /// One held line: an action with its full state, a gap, an effect's line, or a note.
     private struct HeldLine {
         /// What a held line is.
-        enum Kind { case action, gap, effect }
+        enum Kind { case action, gap, effect, note }
 
         var bytes: [UInt8]
         var kind: Kind
         var isAction: Bool { kind == .action }
+        /// Whether the line has a sequence number of its own: an action or a gap.
+        var isNumbered: Bool { kind == .action || kind == .gap }
     }
 
     /// The bound on the bytes held: the keyframe's line plus the lines after it.
@@ -105,6 +107,7 @@ public final class FlightRecorder: SessionTransport, @unchecked Sendable {
             case "action": held = .action
             case "gap": held = .gap
             case "call", "effectEnd": held = .effect
+            case "note": held = .note
             default: continue  // `end`: a dump describes a live session
             }
             incoming.append(HeldLine(bytes: Array(line) + [0x0A], kind: held))
@@ -162,7 +165,7 @@ public final class FlightRecorder: SessionTransport, @unchecked Sendable {
         guard case .object(var members)? = header else { throw FlightRecorderError.nothingRecorded }
         // The number of the first action or gap held: an action's `seq`, or a gap's `from`; with none, the one after
         // the keyframe's.
-        let first = try lines.first { $0.kind != .effect }.map { try JSONValue(parsing: Array($0.bytes.dropLast())) }
+        let first = try lines.first { $0.isNumbered }.map { try JSONValue(parsing: Array($0.bytes.dropLast())) }
         let keyframe = try keyframeLine.map { try JSONValue(parsing: Array($0.dropLast())) }
         let firstSequence = Int(
             first?["seq"]?.integerValue ?? first?["from"]?.integerValue
@@ -209,12 +212,12 @@ public final class FlightRecorder: SessionTransport, @unchecked Sendable {
         // A dump starts right after its keyframe: never with a gap, after which the state is unknown, nor with an
         // effect line, whose run's cause the keyframe already holds. A gap goes with the action after it (and the
         // effect lines between them), whose state becomes the keyframe; a gap that cannot (only it and the last
-        // line are left) stays, and replay resyncs after it.
-        while held.count - firstHeld > 2, !held[firstHeld].isAction {
+        // line are left) stays, and replay resyncs after it. A note may start a dump: it needs no state.
+        while held.count - firstHeld > 2, !held[firstHeld].isAction, held[firstHeld].kind != .note {
             let forgotGap = held[firstHeld].kind == .gap
             forgetOldest()
             guard forgotGap else { continue }
-            while held.count - firstHeld > 1, held[firstHeld].kind == .effect { forgetOldest() }
+            while held.count - firstHeld > 1, !held[firstHeld].isNumbered { forgetOldest() }
             if held[firstHeld].isAction { forgetOldest() }
         }
         if firstHeld > 1024 && firstHeld * 2 > held.count {

@@ -17,8 +17,8 @@ package final class JournalFile {
     package let header: [UInt8]
     /// The bytes the file holds, those not yet written included.
     package private(set) var size: Int
-    /// The sequence numbers of the last entry, and whether it is an effect line; `nil` while there is none.
-    package private(set) var last: (sequences: ClosedRange<Int>, isEffect: Bool)?
+    /// The sequence numbers of the last entry, and whether it is an effect line or a note; `nil` while there is none.
+    package private(set) var last: (sequences: ClosedRange<Int>, isUnnumbered: Bool)?
     private var fd: Int32
     /// Records appended but not yet written.
     private var pending: [UInt8] = []
@@ -83,7 +83,7 @@ package final class JournalFile {
         let journal = JournalFile(
             path: path, fd: fd, socketPath: socketPath, header: first.fields.1, entriesOffset: first.end, size: size)
         keep = true
-        try journal.forEachEntry { entry in journal.last = (entry.sequences, entry.isEffect) }
+        try journal.forEachEntry { entry in journal.last = (entry.sequences, entry.isUnnumbered) }
         return journal
     }
 
@@ -104,9 +104,11 @@ package final class JournalFile {
             Self.appendRecord(
                 kind: 4, numbers: (entry.sequences.lowerBound, entry.sequences.upperBound, cause),
                 fields: (entry.bytes, Array(effect.utf8), []), to: &pending)
+        case .note:
+            Self.appendRecord(kind: 5, entry: entry, fields: (entry.bytes, [], []), to: &pending)
         }
         size += pending.count - before
-        last = (entry.sequences, entry.isEffect)
+        last = (entry.sequences, entry.isUnnumbered)
         if pending.count >= Self.pendingBytes { try flush() }
     }
 
@@ -118,6 +120,7 @@ package final class JournalFile {
         case .patch(let fullStateLine): fields = entry.bytes.count + fullStateLine.count
         case .gap(let gap): fields = entry.bytes.count + gap.reason.rawValue.utf8.count + (gap.message?.utf8.count ?? 0)
         case .effect(_, let effect): fields = entry.bytes.count + effect.utf8.count
+        case .note: fields = entry.bytes.count
         }
         return headBytes + fields
     }
@@ -206,6 +209,7 @@ package final class JournalFile {
             case 4:
                 let effect = String(decoding: fields.1, as: UTF8.self)
                 return .init(sequences: sequences, bytes: fields.0, content: .effect(cause: numbers.2, effect: effect))
+            case 5: return .init(sequences: sequences, bytes: fields.0, content: .note)
             default: return nil
             }
         }

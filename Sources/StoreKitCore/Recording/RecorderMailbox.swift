@@ -33,6 +33,8 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     private var lastSequence = 0
     /// Whether the session holds effect lines and the `effect` of actions (format 2).
     private let recordsEffects: Bool
+    /// Whether the session holds notes (format 3).
+    private let recordsNotes: Bool
     /// The names of the effects that sent queued actions; a queued action numbers its effect's name from 1.
     private var effectNames: [String] = []
     /// The effect runs that lost a line to a full queue: their later lines are dropped too, so that no run the
@@ -40,10 +42,11 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     private var runsMissingLines: Set<EffectRunKey> = []
 
     /// Creates an empty mailbox whose queue is bounded by `budget`; with `recordsEffects`, it queues effect lines
-    /// and the effect that sent an action.
-    init(budget: RecorderMemoryBudget, recordsEffects: Bool) {
+    /// and the effect that sent an action, and with `recordsNotes`, notes.
+    init(budget: RecorderMemoryBudget, recordsEffects: Bool, recordsNotes: Bool = false) {
         self.budget = budget
         self.recordsEffects = recordsEffects
+        self.recordsNotes = recordsNotes
     }
 
     // MARK: - The app's side
@@ -174,6 +177,23 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
         wakeWorkerIfNeeded()
     }
 
+    /// Queues a note after the actions posted so far, counted by its estimated size within the queue's bound, or
+    /// counts it as dropped: when the queue is full, when the session does not record notes, or once the recorder
+    /// is ending.
+    func post(_ note: NoteEvent) {
+        let bytes = note.estimatedBytes
+        condition.lock()
+        defer { condition.unlock() }
+        guard recordsNotes, endReason == nil, !budget.isFull(queuedEvents: queue.count, addingNoteBytes: bytes) else {
+            stats.notesDropped += 1
+            return
+        }
+        queueBufferFullGap()
+        budget.countQueuedNote(bytes: bytes)
+        queue.append(note: note)
+        wakeWorkerIfNeeded()
+    }
+
     /// The number of the effect `name` among ``effectNames``, from 1, adding it the first time; 0 (no name) past
     /// the numbers an event holds. Call with the lock held.
     private func effectNumber(_ name: String) -> UInt16 {
@@ -280,6 +300,12 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
             budget.countReleased(count)
             if let encodedBytes { budget.estimate(encodedBytes: encodedBytes) }
         }
+    }
+
+    /// Counts notes of an estimated `bytes` in all as encoded: no longer pending.
+    func releaseNotes(bytes: Int) {
+        guard bytes > 0 else { return }
+        condition.withLock { budget.countReleasedNotes(bytes: bytes) }
     }
 
     /// Estimates the memory of a pending action by `encodedBytes` (the initial state's) until an action is encoded.

@@ -5,7 +5,8 @@
 /// Under a byte bound each pending action (queued, or taken and not yet released) is estimated to hold its slot
 /// plus the encoded size of the last action and state encoded; at most ``actionsPerEstimate`` actions are queued on
 /// one estimate, so a state that grows while the background thread cannot look does not overrun the bound by more.
-/// A ``RecorderMailbox`` holds it under its lock.
+/// Queued notes count by their estimated size (``NoteEvent/estimatedBytes``) until the background thread encodes
+/// them. A ``RecorderMailbox`` holds it under its lock.
 struct RecorderMemoryBudget {
     /// How many actions may be queued on one estimate of their memory.
     static var actionsPerEstimate: Int { 4096 }
@@ -24,7 +25,9 @@ struct RecorderMemoryBudget {
     private(set) var queuedSinceEstimate = 0
     /// Whether ``bytesPerAction`` was estimated from an encoded size yet.
     private(set) var hasEstimate = false
-    /// The most memory the pending actions were estimated to hold at once.
+    /// The estimated memory of the notes queued or being delivered.
+    private(set) var pendingNoteBytes = 0
+    /// The most memory the pending actions and notes were estimated to hold at once.
     private(set) var peakBytes = 0
 
     /// Creates a budget with nothing pending, estimating an action by a share of `byteLimit` until told better.
@@ -38,13 +41,20 @@ struct RecorderMemoryBudget {
     /// Whether one more action would break the bound, with `queuedEvents` events queued.
     func isFull(queuedEvents: Int) -> Bool {
         capacity.map { queuedEvents >= $0 }
-            ?? ((pendingActions + 1) * bytesPerAction > byteLimit || queuedSinceEstimate >= Self.actionsPerEstimate)
+            ?? ((pendingActions + 1) * bytesPerAction + pendingNoteBytes > byteLimit
+                || queuedSinceEstimate >= Self.actionsPerEstimate)
+    }
+
+    /// Whether a note of `bytes` would break the bound, with `queuedEvents` events queued.
+    func isFull(queuedEvents: Int, addingNoteBytes bytes: Int) -> Bool {
+        capacity.map { queuedEvents >= $0 } ?? (pendingActions * bytesPerAction + pendingNoteBytes + bytes > byteLimit)
     }
 
     /// Whether half the bound is used, with `queuedEvents` events queued.
     func isHalfFull(queuedEvents: Int) -> Bool {
         capacity.map { queuedEvents * 2 >= $0 }
-            ?? (pendingActions * bytesPerAction * 2 >= byteLimit || queuedSinceEstimate * 2 >= Self.actionsPerEstimate)
+            ?? ((pendingActions * bytesPerAction + pendingNoteBytes) * 2 >= byteLimit
+                || queuedSinceEstimate * 2 >= Self.actionsPerEstimate)
     }
 
     /// Counts one more action queued.
@@ -52,6 +62,17 @@ struct RecorderMemoryBudget {
         pendingActions += 1
         queuedSinceEstimate += 1
         peakBytes = max(peakBytes, pendingActions * bytesPerAction)
+    }
+
+    /// Counts a note of an estimated `bytes` queued.
+    mutating func countQueuedNote(bytes: Int) {
+        pendingNoteBytes += bytes
+        peakBytes = max(peakBytes, pendingActions * bytesPerAction + pendingNoteBytes)
+    }
+
+    /// Counts notes of an estimated `bytes` in all as encoded.
+    mutating func countReleasedNotes(bytes: Int) {
+        pendingNoteBytes -= bytes
     }
 
     /// Counts `count` actions whose states were released.

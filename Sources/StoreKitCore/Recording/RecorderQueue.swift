@@ -15,6 +15,8 @@ enum QueuedEvent {
     indirect case call(EffectCallEvent)
     /// The end of an effect run; boxed like a gap.
     indirect case effectEnd(EffectEndEvent)
+    /// A note the app wrote; boxed like a gap.
+    indirect case note(NoteEvent)
 }
 
 /// The events a ``SessionRecorder`` has queued for its background thread, or that thread's batch of them.
@@ -100,6 +102,11 @@ final class RecorderQueue<State, Action> {
     /// Queues the end of an effect run.
     func append(effectEnd: EffectEndEvent) {
         append(.effectEnd(effectEnd))
+    }
+
+    /// Queues a note.
+    func append(note: NoteEvent) {
+        append(.note(note))
     }
 
     private func append(_ event: QueuedEvent) {

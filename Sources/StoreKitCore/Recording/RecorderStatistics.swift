@@ -22,6 +22,10 @@ public struct RecorderStatistics: Sendable, Hashable {
     /// so the session never holds a run that skips a call), because their cause came before the recording, lost
     /// with the transport, or left when ``SessionRecorder/finish(reason:timeout:)`` ran out of time.
     public var effectLinesDropped = 0
+    /// Notes (``SessionRecorder/note(_:fields:)``) not written: the queue was full, the recorder does not record
+    /// notes (``SessionRecorder/Configuration/recordsNotes``), it was finishing, or
+    /// ``SessionRecorder/finish(reason:timeout:)`` ran out of time before it wrote them.
+    public var notesDropped = 0
     /// The most recent transport or encoding error, for diagnostics.
     public var lastError: String?
     /// Whether the recorder has finished: every queued action handled and the `end` line sent. False in what

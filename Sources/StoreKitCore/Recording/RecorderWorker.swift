@@ -154,6 +154,9 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
                     continue
                 }
                 entry = line
+            case .note(let note):
+                entry = lines.noteLine(note)
+                chunk.noteBytes += note.estimatedBytes
             }
             sender.hold(entry)
             chunk.lines += entry.bytes
@@ -210,6 +213,7 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
         mailbox.updateStatistics { statistics in
             statistics.droppedTimedOut += left.actions
             statistics.effectLinesDropped += left.effectLines
+            statistics.notesDropped += left.notes
         }
         send(&chunk, releasing: batch, before: 0)
         writeEnd(.timedOut)
@@ -226,6 +230,7 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
             if let lastEncodingError = chunk.lastEncodingError { statistics.lastError = lastEncodingError }
         }
         release(batch, before: end, estimatingBy: &chunk)
+        mailbox.releaseNotes(bytes: chunk.noteBytes)
         if !delivered { lines.forgetPreviousState() }
         // The next chunk reuses the storage (allocating it afresh each time costs the app's thread too), unless a
         // burst made it large.
@@ -233,6 +238,7 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
         chunk.written = 0
         chunk.encodingFailures = 0
         chunk.effectLinesLeftOut = 0
+        chunk.noteBytes = 0
         chunk.lastEncodingError = nil
     }
 
@@ -265,6 +271,8 @@ private struct Chunk {
     var encodingFailures = 0
     /// Effect lines left out because their run lost a line with the transport.
     var effectLinesLeftOut = 0
+    /// The estimated memory of the notes encoded, released once the chunk is sent.
+    var noteBytes = 0
     var lastEncodingError: String?
     /// The encoded size of the last action and its full state.
     var lastEncodedBytes: Int?

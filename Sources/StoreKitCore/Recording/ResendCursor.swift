@@ -26,7 +26,8 @@ struct ResendCursor {
     /// Creates a cursor.
     /// - Parameters:
     ///   - persisted: The receiver's last persisted sequence number.
-    ///   - skippingEffectLines: How many of the effect lines right after `persisted` the receiver holds already.
+    ///   - skippingEffectLines: How many of the effect lines and notes right after `persisted` the receiver holds
+    ///     already.
     ///   - newAfter: Action lines after this sequence number are counted in ``newActions``.
     ///   - gapMessage: When set, the message of the gap lines written for holes after the first line sent.
     init(after persisted: Int, skippingEffectLines: Int, newAfter: Int, gapMessage: String?? = nil) {
@@ -41,7 +42,7 @@ struct ResendCursor {
     mutating func take(_ entry: UnconfirmedLines.Entry, into lines: inout [UInt8]) {
         // Those the receiver persisted from a write that failed part way are written as much as those sent again.
         if entry.isAction && entry.sequences.lowerBound > newAfter { newActions += 1 }
-        if case .effect = entry.content {
+        if entry.isUnnumbered {
             if entry.sequences.upperBound == persisted && effectLinesToSkip > 0 {
                 effectLinesToSkip -= 1
             } else if !entry.isConfirmed(through: persisted) {
@@ -58,7 +59,7 @@ struct ResendCursor {
         case .patch(let fullStateLine) where needsFullState:
             // The receiver requires a full state first after a reconnect, and after a hole.
             lines += fullStateLine
-        case .state, .patch, .effect:
+        case .state, .patch, .effect, .note:
             lines += entry.bytes
         }
         sentNumberedLine = true

@@ -90,7 +90,7 @@ package final class SessionJournal {
     /// Deletes the file once the receiver confirmed every line in it.
     package func confirm(through confirmed: Int) {
         guard let last = file?.last else { return }
-        let isConfirmed = last.isEffect ? last.sequences.upperBound < confirmed : last.sequences.upperBound <= confirmed
+        let isConfirmed = last.isUnnumbered ? last.sequences.upperBound < confirmed : last.sequences.upperBound <= confirmed
         if isConfirmed { removeFile() }
     }
 

@@ -4,7 +4,8 @@ import StoreKitSystem
 
 /// Turns what a recorder records into session lines: the header, an `action` line (its secrets replaced, its state
 /// in full or, under delta snapshots, as a patch against the previous action line's state), a `gap` line, or an
-/// effect's `call` (its secrets replaced) or `effectEnd` line, which leave the state a patch applies to alone.
+/// effect's `call` (its secrets replaced) or `effectEnd` line, or a `note` (its secrets replaced), which leave the
+/// state a patch applies to alone.
 ///
 /// Used by one ``RecorderWorker`` on its thread. It remembers the state of the last line for the next patch; after
 /// a gap, or when the lines before may be lost, ``forgetPreviousState()`` makes the next line carry a full state.
@@ -57,11 +58,13 @@ final class SessionLineEncoder<State: Encodable & Sendable, Action: Encodable & 
 
     /// The session's header line, its initial state redacted.
     func headerLine() throws -> [UInt8] {
-        let header = SessionHeader(
+        var header = SessionHeader(
             sessionID: configuration.sessionID, storeID: configuration.storeID, app: app,
             startedAt: Self.iso8601(startedAt), host: HostInfo.hostName, pid: HostInfo.processID,
             initialState: configuration.redaction.redactingState(try encoder.encode(initialState)),
             metadata: configuration.metadata, redaction: configuration.redaction, effects: replayableEffects)
+        header.formatVersion = SessionFormat.version(
+            replayableEffects: replayableEffects, recordsNotes: configuration.recordsNotes)
         return SessionEvent.header(header).line
     }
 
@@ -112,6 +115,13 @@ final class SessionLineEncoder<State: Encodable & Sendable, Action: Encodable & 
     /// The `effectEnd` line of `end`; `nil` when its run lost a line before.
     func effectEndLine(_ end: EffectEndEvent) -> UnconfirmedLines.Entry? {
         effectLine(.effectEnd(end), run: EffectRunKey(cause: end.cause, effect: end.effect), endsRun: true)
+    }
+
+    /// The `note` line of `note`, its secrets replaced, held at the last sequence number covered like an effect
+    /// line.
+    func noteLine(_ note: NoteEvent) -> UnconfirmedLines.Entry {
+        let redacted = configuration.redaction.notePaths.isEmpty ? note : configuration.redaction.redactingNote(note)
+        return UnconfirmedLines.Entry(sequences: covered...covered, bytes: SessionEvent.note(redacted).line, content: .note)
     }
 
     /// Leaves out the later lines of the runs (cause, effect) that lost a line with the transport.

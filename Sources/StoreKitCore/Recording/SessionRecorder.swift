@@ -102,6 +102,11 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         /// second encoding thread lengthened the app's slowest dispatches. Redaction and
         /// ``reusesEncodingOfUnchangedParts`` always encode on one thread.
         public var encodesStatesInParallel: Bool?
+        /// Whether the session records the notes the app writes with ``SessionRecorder/note(_:fields:)``. A session
+        /// that may hold notes is written in format 3, which readers and daemons from before notes refuse at its
+        /// header, so it is off unless set; a recorder without it drops every note and counts it in
+        /// ``RecorderStatistics/notesDropped``.
+        public var recordsNotes: Bool
 
         /// Creates a configuration.
         public init(
@@ -109,8 +114,9 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
             bufferCapacity: Int? = nil, memoryLimit: Int = 32 << 20, metadata: [String: JSONValue] = [:],
             actionName: (@Sendable (Action) -> String)? = nil, snapshots: SnapshotPolicy = .full,
             redaction: Redaction = Redaction(), reusesEncodingOfUnchangedParts: Bool = false,
-            encodesStatesInParallel: Bool? = nil
+            encodesStatesInParallel: Bool? = nil, recordsNotes: Bool = false
         ) {
+            self.recordsNotes = recordsNotes
             self.storeID = storeID
             self.app = app
             self.sessionID = sessionID
@@ -216,7 +222,7 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
             budget: RecorderMemoryBudget(
                 capacity: configuration.bufferCapacity, byteLimit: shares.queueBytes,
                 slotBytes: RecorderQueue<State, Action>.slotBytes),
-            recordsEffects: !replayableEffects.isEmpty)
+            recordsEffects: !replayableEffects.isEmpty, recordsNotes: configuration.recordsNotes)
         memoryShares = shares
         let worker = RecorderWorker(
             initialState: initialState, transport: transport, configuration: configuration, mailbox: mailbox,
@@ -258,6 +264,28 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
     /// Enqueues the `effectEnd` line of a replayable effect's run; called on the effect's task.
     package func record(_ end: EffectEndRecord) {
         mailbox.post(end, time: sessionTime(end.uptimeNanoseconds))
+    }
+
+    /// Writes a `note` line after the actions recorded so far: something the app wants beside them in the
+    /// timeline, such as a log message, a request and its status, or a screen change.
+    ///
+    /// Like an action, the note is only queued on the calling thread; the background thread writes it. `log`,
+    /// `log --follow` and `report` show it between the actions around it, and replay skips it. The configuration's
+    /// ``Redaction/notePaths`` redact its message and fields before it is written.
+    ///
+    /// ```swift
+    /// recorder.note("GET /todos failed", fields: ["requestId": "r-17", "status": "500"])
+    /// ```
+    /// - Parameters:
+    ///   - message: What happened.
+    ///   - fields: Labels that go with it, such as a request id and a status.
+    ///
+    /// > Warning: Notes need ``Configuration/recordsNotes``; without it the note is dropped and counted in
+    /// > ``RecorderStatistics/notesDropped``, as it is when the queue is full or the recorder has finished.
+    public func note(_ message: String, fields: [String: String] = [:]) {
+        let now = MonotonicClock.nanoseconds()
+        let time = Double(now > startNanoseconds ? now - startNanoseconds : 0) / 1e9
+        mailbox.post(NoteEvent(time: time, message: message, fields: fields))
     }
 
     /// Seconds since recording started of a moment the store stamped `uptimeNanoseconds` after its creation (read

@@ -27,8 +27,8 @@ public protocol SessionTransport: Sendable {
     /// after each write, on its background thread; it must not wait.
     func persistedSequence() -> Int?
 
-    /// How many effect lines (format 2) the receiver holds after the sequence number the last ``start(header:)``
-    /// returned, so the recorder does not send them again; 0 when it cannot tell.
+    /// How many effect lines (format 2) and notes (format 3) the receiver holds after the sequence number the last
+    /// ``start(header:)`` returned, so the recorder does not send them again; 0 when it cannot tell.
     func effectLinesHeldAfterStart() -> Int
 
     /// Flushes and releases the transport after the recorder wrote the `end` line.

@@ -10,7 +10,8 @@
 /// or gap before it, confirmed only once a later number is (the receiver stores lines in order), and sent again
 /// after a reconnect when it came after the receiver's last persisted number. A receiver that stored some of those
 /// before the connection broke gets them twice, in order, right after its last stored action or gap, and is
-/// expected to skip those equal to the effect lines it holds there.
+/// expected to skip those equal to the effect lines it holds there. A `note` line is held and sent again the same
+/// way, and counts among those lines: the receiver skips the effect lines and notes it holds there.
 ///
 /// With a ``SessionJournal``, the oldest lines go to it instead of being let go when the bound is exceeded, and
 /// every line does while the receiver is unreachable (``spillAll()``); the journal's lines always come before those
@@ -29,10 +30,12 @@ package struct UnconfirmedLines {
             case gap(GapEvent)
             /// A `call` or `effectEnd` line of the run of `effect` for the action `cause`.
             case effect(cause: Int, effect: String)
+            /// A `note` line.
+            case note
         }
 
-        /// The sequence numbers the line covers (one for an action line); for an effect line, the number of the
-        /// action or gap before it (0 before any).
+        /// The sequence numbers the line covers (one for an action line); for an effect line or a note, the number
+        /// of the action or gap before it (0 before any).
         package var sequences: ClosedRange<Int>
         /// The line's bytes, `\n` included.
         package var bytes: [UInt8]
@@ -53,18 +56,23 @@ package struct UnconfirmedLines {
         var isAction: Bool {
             switch content {
             case .state, .patch: true
-            case .gap, .effect: false
+            case .gap, .effect, .note: false
             }
         }
 
-        var isEffect: Bool {
-            if case .effect = content { true } else { false }
+        /// Whether the line has no sequence number of its own: an effect line or a note, held at the number before
+        /// it.
+        var isUnnumbered: Bool {
+            switch content {
+            case .effect, .note: true
+            case .state, .patch, .gap: false
+            }
         }
 
-        /// Whether the receiver has the line once it confirmed every number up to `confirmed`: an effect line only
-        /// once a number after it is.
+        /// Whether the receiver has the line once it confirmed every number up to `confirmed`: an effect line or a
+        /// note only once a number after it is.
         func isConfirmed(through confirmed: Int) -> Bool {
-            if case .effect = content { sequences.upperBound < confirmed } else { sequences.upperBound <= confirmed }
+            isUnnumbered ? sequences.upperBound < confirmed : sequences.upperBound <= confirmed
         }
     }
 

@@ -1,6 +1,6 @@
 /// What a recorder whose time to finish ran out could not deliver, as the lines that say so: a `gap` of reason
 /// ``GapEvent/Reason/timedOut`` for each run of consecutive actions left, the gaps that were queued among them as
-/// they were, and a count of the effect lines left out.
+/// they were, and counts of the effect lines and notes left out.
 struct UndeliveredEvents {
     /// The gaps to write, in sequence order.
     var gaps: [GapEvent] { closed + (run.map { [Self.timedOutGap($0)] } ?? []) }
@@ -10,6 +10,8 @@ struct UndeliveredEvents {
     private(set) var actions = 0
     /// How many effect lines (`call`, `effectEnd`) were left out.
     private(set) var effectLines = 0
+    /// How many notes were left out.
+    private(set) var notes = 0
     /// The sequence numbers of the run of actions being gathered into one gap.
     private var run: ClosedRange<Int>?
 
@@ -30,6 +32,8 @@ struct UndeliveredEvents {
                 closed.append(gap)
             case .call, .effectEnd:
                 effectLines += 1
+            case .note:
+                notes += 1
             }
         }
     }

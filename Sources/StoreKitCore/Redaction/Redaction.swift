@@ -26,6 +26,9 @@ import StoreKitJSON
 /// An effect's recorded calls are redacted by call paths: the call's name, a colon, then a path into the line's
 /// `{"input": …, "result": …}`, such as `auth.login:result.value.token` (the `token` of what `auth.login` returned)
 /// or `auth.login:input.password` (the `password` it was passed).
+///
+/// A note's fields and message are redacted by note paths: paths into the line's `{"message": …, "fields": {…}}`,
+/// such as `fields.authorization` (that field of every note), `fields.*` (every field) or `message`.
 public struct Redaction: Sendable, Hashable {
     /// The placeholder a secret string becomes.
     public static let placeholder = "<redacted>"
@@ -36,6 +39,8 @@ public struct Redaction: Sendable, Hashable {
     public var actionPaths: [String]
     /// Paths into effects' recorded calls whose values are secret: `<call name>:<path into {input, result}>`.
     public var callPaths: [String]
+    /// Paths into each note (``NoteEvent``) whose values are secret: into `{"message": …, "fields": {…}}`.
+    public var notePaths: [String]
 
     /// Creates a redaction.
     /// - Parameters:
@@ -43,14 +48,17 @@ public struct Redaction: Sendable, Hashable {
     ///   - actions: Paths into the encoded actions, starting with the case name, such as `"login.password"`.
     ///   - calls: Paths into effects' recorded calls, the call's name before a colon, such as
     ///     `"auth.login:result.value.token"` or `"auth.login:input.password"`.
-    public init(state: [String] = [], actions: [String] = [], calls: [String] = []) {
+    ///   - notes: Paths into each note's `{"message": …, "fields": {…}}`, such as `"fields.authorization"`,
+    ///     `"fields.*"` or `"message"`.
+    public init(state: [String] = [], actions: [String] = [], calls: [String] = [], notes: [String] = []) {
         self.statePaths = state
         self.actionPaths = actions
         self.callPaths = calls
+        self.notePaths = notes
     }
 
     /// True when nothing is secret.
-    public var isEmpty: Bool { statePaths.isEmpty && actionPaths.isEmpty && callPaths.isEmpty }
+    public var isEmpty: Bool { statePaths.isEmpty && actionPaths.isEmpty && callPaths.isEmpty && notePaths.isEmpty }
 
     /// `state` with every secret value replaced.
     public func redactingState(_ state: JSONValue) -> JSONValue {
@@ -75,6 +83,20 @@ public struct Redaction: Sendable, Hashable {
         call.input = call.input.map { _ in redacted["input"] ?? .null }
         call.result = EffectCallResult(redacting: redacted["result"]) ?? call.result
         return call
+    }
+
+    /// `note` with every secret value of its message and fields replaced, by the note paths.
+    public func redactingNote(_ note: NoteEvent) -> NoteEvent {
+        let line = JSONValue.object([
+            "message": .string(note.message), "fields": .object(note.fields.mapValues(JSONValue.string)),
+        ])
+        let redacted = Self.redact(line, paths: notePaths)
+        var note = note
+        note.message = redacted["message"]?.stringValue ?? note.message
+        if case .object(let fields)? = redacted["fields"] {
+            note.fields = fields.mapValues { $0.stringValue ?? Self.placeholder }
+        }
+        return note
     }
 
     private static func redact(_ value: JSONValue, paths: [String]) -> JSONValue {

@@ -37,7 +37,19 @@ extension SessionEvent {
                 "sent": .integer(Int64(end.sent)),
                 "time": .double(end.time),
             ])
+        case .note(let note):
+            .object(Self.noteMembers(note))
         }
+    }
+
+    private static func noteMembers(_ note: NoteEvent) -> [String: JSONValue] {
+        var members: [String: JSONValue] = [
+            "kind": .string(Kind.note.rawValue),
+            "time": .double(note.time),
+            "message": .string(note.message),
+        ]
+        if !note.fields.isEmpty { members["fields"] = .object(note.fields.mapValues(JSONValue.string)) }
+        return members
     }
 
     private static func callMembers(_ call: EffectCallEvent) -> [String: JSONValue] {
@@ -105,6 +117,9 @@ extension SessionEvent {
             ]
             if !header.redaction.callPaths.isEmpty {
                 redacted["calls"] = .array(header.redaction.callPaths.map(JSONValue.string))
+            }
+            if !header.redaction.notePaths.isEmpty {
+                redacted["notes"] = .array(header.redaction.notePaths.map(JSONValue.string))
             }
             members["redacted"] = .object(redacted)
         }

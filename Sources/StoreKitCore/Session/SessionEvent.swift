@@ -12,6 +12,8 @@ public enum SessionEvent: Sendable, Hashable {
     case call(EffectCallEvent)
     /// The end of an effect run that took an input or sent an action (format 2).
     case effectEnd(EffectEndEvent)
+    /// A note the app wrote between actions (format 3); replay skips it.
+    case note(NoteEvent)
 
     /// The line's `kind` as written in the file.
     public var kind: Kind {
@@ -22,6 +24,7 @@ public enum SessionEvent: Sendable, Hashable {
         case .end: .end
         case .call: .call
         case .effectEnd: .effectEnd
+        case .note: .note
         }
     }
 
@@ -39,5 +42,7 @@ public enum SessionEvent: Sendable, Hashable {
         case call
         /// An effect run's end line.
         case effectEnd
+        /// A note line.
+        case note
     }
 }

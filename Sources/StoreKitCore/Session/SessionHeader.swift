@@ -2,8 +2,8 @@ import StoreKitJSON
 
 /// The first line of every session: who recorded it, which store replays it, and the state it started from.
 public struct SessionHeader: Sendable, Hashable {
-    /// The format version of the file: 2 when the store has replayable effects, else 1
-    /// (``SessionFormat/version(replayableEffects:)``).
+    /// The format version of the file: 3 when it may hold notes, else 2 when the store has replayable effects,
+    /// else 1 (``SessionFormat/version(replayableEffects:recordsNotes:)``).
     public var formatVersion: Int
     /// The session's id; a reconnect continues the same id.
     public var sessionID: String

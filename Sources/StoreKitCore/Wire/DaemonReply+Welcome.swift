@@ -6,9 +6,9 @@ extension DaemonReply {
         /// The last sequence number already stored for this session (0 for a new one): a client continues after
         /// it.
         package var lastSequence: Int
-        /// How many effect lines (`call`, `effectEnd`; format 2) the file holds after the action or gap line that
-        /// covers ``lastSequence``: a client continues after the first that many of its own effect lines written
-        /// after that line. 0 when the welcome names none.
+        /// How many effect lines (`call`, `effectEnd`; format 2) and notes (format 3) the file holds after the
+        /// action or gap line that covers ``lastSequence``: a client continues after the first that many of its own
+        /// such lines written after that line. 0 when the welcome names none.
         package var effectLinesAfterLastSequence: Int
         /// The session file's name in the daemon's sessions folder.
         package var file: String

@@ -8,7 +8,7 @@ import StoreKitJSON
 ///  "initialState": …,
 ///  "steps": [{"s": step, "n": name, "o": "app"|"effect", "c": cause|null, "t": seconds, "a": action,
 ///             "d": changes, "l": label of the first change (only with changes), "p": patch}],
-///  "effectLines": [{"after": step, "k": "call"|"end", "t": seconds, "c": cause, "text": line}],
+///  "effectLines": [{"after": step, "k": "call"|"end"|"note", "t": seconds, "c": cause|null, "text": line}],
 ///  "gaps": [{"first", "last", "count", "reason", "message"}],
 ///  "replay": null | {"verdict", "explanation", "stepsReplayed", "stepsMatched",
 ///                    "divergences": [{"step", "name", "patch", "changes", "dump"}],
@@ -28,7 +28,7 @@ import StoreKitJSON
 /// `todos[id: *].isComplete`), most steps first, each with its steps in order.
 /// An effect line (a call or an effect run's end, format 2) is shown after the action line it follows in the
 /// session (`after`, 0 before the first), as its one-line ``EffectCallEvent/summary`` or
-/// ``EffectEndEvent/summary``.
+/// ``EffectEndEvent/summary``. A note (format 3) is shown the same way, as its ``NoteEvent/summary``, with no cause.
 struct HTMLReportData {
     /// The data.
     let value: JSONValue
@@ -54,6 +54,8 @@ struct HTMLReportData {
                 effectLines.append(Self.effectLine(after: lastStep, kind: "call", time: call.time, cause: call.cause, text: call.summary))
             case .effectEnd(let ended):
                 effectLines.append(Self.effectLine(after: lastStep, kind: "end", time: ended.time, cause: ended.cause, text: ended.summary))
+            case .note(let note):
+                effectLines.append(Self.effectLine(after: lastStep, kind: "note", time: note.time, cause: nil, text: note.summary))
             case .gap(let gap):
                 gaps.append(Self.gap(gap))
             case .end(let ended):
@@ -122,9 +124,10 @@ struct HTMLReportData {
         return .object(members)
     }
 
-    private static func effectLine(after step: Int, kind: String, time: Double, cause: Int, text: String) -> JSONValue {
+    private static func effectLine(after step: Int, kind: String, time: Double, cause: Int?, text: String) -> JSONValue {
         .object([
-            "after": .integer(Int64(step)), "k": .string(kind), "t": .double(time), "c": .integer(Int64(cause)),
+            "after": .integer(Int64(step)), "k": .string(kind), "t": .double(time),
+            "c": cause.map { .integer(Int64($0)) } ?? .null,
             "text": .string(text),
         ])
     }

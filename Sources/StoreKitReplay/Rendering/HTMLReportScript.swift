@@ -175,19 +175,23 @@ enum HTMLReportScript {
             row.addEventListener("click", () => select(step.s));
             return row;
           }
-          // An effect's line: no step, its time, its one line (data, as text) in the action's column, `call` or
-          // `effect end` in the origin's, and a link to the step that started the run in the cause's.
+          // An effect's line or a note: no step, its time, its one line (data, as text) in the action's column,
+          // `call`, `effect end` or `note` in the origin's, and for an effect's line a link to the step that
+          // started the run in the cause's.
           function effectRow(line) {
             const row = element("tr", "effect-line");
             row.dataset.effectLine = line.k;
             const text = element("td", "name", line.text);
             text.title = line.text;
             const label = element("td");
-            label.append(element("span", "badge effect", line.k === "call" ? "call" : "effect end"));
+            const badge = { call: "call", end: "effect end", note: "note" }[line.k];
+            label.append(element("span", line.k === "note" ? "badge note" : "badge effect", badge));
             const cause = element("td");
-            cause.append(stepLink(line.c, "run of " + line.c));
+            if (line.c !== null) {
+              cause.append(stepLink(line.c, "run of " + line.c));
+              row.addEventListener("click", () => select(line.c));
+            }
             row.append(element("td", "num", ""), element("td", "num", seconds(line.t)), text, label, cause, element("td"));
-            row.addEventListener("click", () => select(line.c));
             return row;
           }
           function appendEffectRows(fragment, after, index) {

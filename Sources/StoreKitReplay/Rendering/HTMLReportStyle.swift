@@ -62,6 +62,7 @@ enum HTMLReportStyle {
         .changed { font-family: var(--mono); font-size: 12px; color: var(--muted); }
         .badge { font-size: 11px; padding: 0 5px; border-radius: 3px; background: #eef0f4; color: var(--muted); }
         .badge.effect { background: #efe7fb; color: #5b3a99; }
+        .badge.note { background: #fdf3dc; color: #7a5a00; }
         tr.effect-line td { color: var(--muted); font-size: 12px; }
         pre { font-family: var(--mono); font-size: 12px; background: #f7f8fa; padding: 8px; border-radius: 4px;
           overflow: auto; margin: 4px 0; }

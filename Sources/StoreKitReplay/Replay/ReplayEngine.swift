@@ -164,6 +164,8 @@ public struct ReplayEngine: Sendable {
                 effects.recorded(event)
             case .end(let end):
                 run.end = end
+            case .note:
+                break  // A note is for people: replay neither runs nor counts it.
             case .call, .effectEnd:
                 effects.recorded(event)
             case .action(let action):
@@ -275,7 +277,7 @@ private struct ReplayRun {
         case .action: actionCount += 1
         case .gap(let gap): gaps.append(gap)
         case .end(let end): self.end = end
-        case .header, .call, .effectEnd: break
+        case .header, .call, .effectEnd, .note: break
         }
     }
 

@@ -1,7 +1,7 @@
 import StoreKitCore
 
-/// The rules effect lines keep between them, in one place for the reader and for replayd: effect lines only in
-/// format 2, a run's cause already covered, a run's calls numbered 0, 1, 2 … without a skip (unless a gap came
+/// The rules effect lines (and notes) keep between them, in one place for the reader and for replayd: effect lines
+/// only from format 2 and notes only from format 3, a run's cause already covered, a run's calls numbered 0, 1, 2 … without a skip (unless a gap came
 /// since the run's last line), and a run's `effectEnd` counting the calls it had.
 package struct EffectLineOrder: Sendable {
     /// Where a run is: how many calls it has had, and whether a gap came since its last line.
@@ -64,6 +64,8 @@ package struct EffectLineOrder: Sendable {
         switch event {
         case .header, .end, .gap:
             return nil
+        case .note:
+            return formatVersion < 3 ? .noteBeforeFormatThree(formatVersion: formatVersion) : nil
         case .action(let action):
             if case .app = action.origin {
                 return problem(actionNamingEffect: action.effect != nil, isFromApp: true)
@@ -91,7 +93,7 @@ package struct EffectLineOrder: Sendable {
     /// Moves the runs past `event`.
     private mutating func take(_ event: SessionEvent) {
         switch event {
-        case .header, .end, .action:
+        case .header, .end, .action, .note:
             break
         case .gap:
             noteGap()
@@ -119,6 +121,8 @@ public enum EffectLineProblem: Sendable, Hashable, CustomStringConvertible {
     case callIndexOutOfOrder(index: Int, expected: Int)
     /// An `effectEnd` counts other calls than its run has lines for.
     case effectEndCountsOtherCalls(counted: Int, lines: Int)
+    /// A `note` line in a session of a format before 3, which has none.
+    case noteBeforeFormatThree(formatVersion: Int)
 
     /// What is wrong, in a sentence that names the field, as a decoding error does.
     public var description: String {
@@ -134,6 +138,8 @@ public enum EffectLineProblem: Sendable, Hashable, CustomStringConvertible {
             Self.field("index", "is \(index), out of order: the run's next call is \(expected)")
         case .effectEndCountsOtherCalls(let counted, let lines):
             Self.field("calls", "is \(counted), but the session holds \(lines) calls for the run")
+        case .noteBeforeFormatThree(let formatVersion):
+            Self.field("kind", "is 'note', which needs format 3; this session is format \(formatVersion)")
         }
     }
 

@@ -70,6 +70,12 @@ extension Session {
                 end.time = max(0, end.time - startTime)
                 lastTime = max(lastTime, end.time)
                 kept.append(.effectEnd(end))
+            case .note(var note):
+                // A note goes with the action before it.
+                guard keptActions > 0 else { continue }
+                note.time = max(0, note.time - startTime)
+                lastTime = max(lastTime, note.time)
+                kept.append(.note(note))
             case .header, .end:
                 continue
             }

@@ -21,6 +21,7 @@ extension SessionEvent {
         case .end: self = .end(try Self.end(fields))
         case .call: self = .call(try Self.call(fields))
         case .effectEnd: self = .effectEnd(try Self.effectEnd(fields))
+        case .note: self = .note(try Self.note(fields))
         }
     }
 
@@ -60,7 +61,7 @@ extension SessionEvent {
         guard let fields else { return Redaction() }
         return Redaction(
             state: try fields.optionalStrings("state") ?? [], actions: try fields.optionalStrings("action") ?? [],
-            calls: try fields.optionalStrings("calls") ?? [])
+            calls: try fields.optionalStrings("calls") ?? [], notes: try fields.optionalStrings("notes") ?? [])
     }
 
     private static func action(_ fields: EventFields) throws(SessionEventDecodingError) -> ActionEvent {
@@ -186,6 +187,17 @@ extension SessionEvent {
         guard sent >= 0 else { throw SessionEventDecodingError(path: "sent", message: "is \(sent); expected 0 or more") }
         return EffectEndEvent(
             cause: cause, effect: effect, outcome: outcome, calls: calls, sent: sent, time: try fields.number("time"))
+    }
+
+    private static func note(_ fields: EventFields) throws(SessionEventDecodingError) -> NoteEvent {
+        let time = try fields.number("time")
+        guard time >= 0 else { throw SessionEventDecodingError(path: "time", message: "is \(time); expected 0 or more") }
+        let message = try fields.string("message")
+        var labels: [String: String] = [:]
+        if let object = try fields.optionalObject("fields") {
+            for key in object.members.keys.sorted() { labels[key] = try object.string(key) }
+        }
+        return NoteEvent(time: time, message: message, fields: labels)
     }
 
     /// The run an effect line belongs to: the cause's sequence number and the effect's name.

@@ -166,7 +166,7 @@ public struct SessionIndex: Sendable, Equatable {
                     entry.lostInGaps += gap.count
                 case .end(let end):
                     entry.status = end.reason.rawValue
-                case .call, .effectEnd:
+                case .call, .effectEnd, .note:
                     break
                 }
             }

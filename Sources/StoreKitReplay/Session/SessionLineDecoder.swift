@@ -168,7 +168,7 @@ public struct SessionLineDecoder: Sendable {
             throw refusal(.effectLine(problem))
         }
         switch event {
-        case .header, .end, .call, .effectEnd:
+        case .header, .end, .call, .effectEnd, .note:
             return event
         case .gap(let gap):
             let before = covered

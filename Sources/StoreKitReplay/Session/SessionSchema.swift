@@ -1,7 +1,7 @@
 import StoreKitCore
 import StoreKitJSON
 
-/// The JSON Schema of one session line (formats 1 and 2), as shipped in `docs/session.schema.json`.
+/// The JSON Schema of one session line (formats 1 to 3), as shipped in `docs/session.schema.json`.
 ///
 /// The schema describes what this version writes; it does not decide what a reader accepts, which
 /// ``SessionLineDecoder`` alone does (the schema cannot see the rules between lines, and takes `1.0` for an
@@ -12,9 +12,9 @@ public enum SessionSchema {
     public static let text = #"""
 {
   "$schema": "https://json-schema.org/draft/2020-12/schema",
-  "$id": "urn:storekit-replay:session:2",
-  "title": "One line of a StoreKit replay session, formats 1 and 2",
-  "description": "A session is NDJSON: one JSON object per line, UTF-8, each line ending in a newline. The first line is a 'session' header; 'action', 'gap' and 'end' lines follow, and in format 2 the 'call' and 'effectEnd' lines of replayable effects. See docs/session-format.md.",
+  "$id": "urn:storekit-replay:session:3",
+  "title": "One line of a StoreKit replay session, formats 1 to 3",
+  "description": "A session is NDJSON: one JSON object per line, UTF-8, each line ending in a newline. The first line is a 'session' header; 'action', 'gap' and 'end' lines follow, in format 2 the 'call' and 'effectEnd' lines of replayable effects, and in format 3 'note' lines. See docs/session-format.md.",
   "oneOf": [
     {
       "$ref": "#/$defs/session"
@@ -33,6 +33,9 @@ public enum SessionSchema {
     },
     {
       "$ref": "#/$defs/effectEnd"
+    },
+    {
+      "$ref": "#/$defs/note"
     }
   ],
   "$defs": {
@@ -55,7 +58,8 @@ public enum SessionSchema {
         "format": {
           "enum": [
             1,
-            2
+            2,
+            3
           ]
         },
         "sessionId": {
@@ -118,6 +122,18 @@ public enum SessionSchema {
               }
             },
             "action": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "calls": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            },
+            "notes": {
               "type": "array",
               "items": {
                 "type": "string"
@@ -407,6 +423,34 @@ public enum SessionSchema {
         "time": {
           "type": "number",
           "minimum": 0
+        }
+      }
+    },
+    "note": {
+      "description": "format 3: a note the app wrote between actions (a log message, a request and its status, a screen change); replay skips it",
+      "type": "object",
+      "required": [
+        "kind",
+        "time",
+        "message"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "kind": {
+          "const": "note"
+        },
+        "time": {
+          "type": "number",
+          "minimum": 0
+        },
+        "message": {
+          "type": "string"
+        },
+        "fields": {
+          "type": "object",
+          "additionalProperties": {
+            "type": "string"
+          }
         }
       }
     },

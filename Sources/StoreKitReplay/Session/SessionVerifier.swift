@@ -128,7 +128,7 @@ public enum SessionVerifier {
             switch decoded.event {
             case .action: result.actions += 1
             case .end: sawEnd = true
-            case .header, .gap, .call, .effectEnd: break
+            case .header, .gap, .call, .effectEnd, .note: break
             }
         }
         do {

@@ -94,6 +94,7 @@ extension SessionEvent {
         case .effectEnd: "effectEnd"
         case .gap: "gap"
         case .end: "end"
+        case .note: "note"
         }
     }
 }

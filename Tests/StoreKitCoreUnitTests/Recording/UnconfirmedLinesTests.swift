@@ -145,4 +145,22 @@ import Testing
         // Then only the third effect line and the next action go again
         #expect(text(resend.lines) == "call c\nfull 2\n")
     }
+
+    @Test func notesAreHeldAndSkippedOnAResendLikeEffectLines() {
+        // Given an action, then a note, an effect line and a note after it, of which the daemon holds the first two
+        var lines = UnconfirmedLines(byteLimit: 1 << 20)
+        lines.append(action(1))
+        lines.append(UnconfirmedLines.Entry(sequences: 1...1, bytes: Array("note a\n".utf8), content: .note))
+        lines.append(
+            UnconfirmedLines.Entry(sequences: 1...1, bytes: Array("call b\n".utf8), content: .effect(cause: 1, effect: "e")))
+        lines.append(UnconfirmedLines.Entry(sequences: 1...1, bytes: Array("note c\n".utf8), content: .note))
+        lines.append(action(2, patch: true))
+
+        // When the receiver confirms 1, the lines after it stay held; a resend after 1 skips the two it holds
+        lines.confirm(through: 1)
+        let resend = lines.resend(after: 1, skippingEffectLines: 2, newAfter: 2)
+
+        // Then only the last note and the next action go again
+        #expect(text(resend.lines) == "note c\nfull 2\n")
+    }
 }

@@ -49,7 +49,7 @@ package enum IgnoredPaths {
                     switch event {
                     case .header(let header): look(in: header.initialState)
                     case .action(let action): look(in: action.state) && look(in: action.action)
-                    case .gap, .end, .call, .effectEnd: true
+                    case .gap, .end, .call, .effectEnd, .note: true
                     }
                 }
             } catch {

@@ -52,7 +52,7 @@ struct SessionEffectCheck {
         case .call(let call): replaying?.recorded(call)
         case .effectEnd(let end): replaying?.recorded(end)
         case .gap(let gap): replaying?.gap(gap)
-        case .header, .action, .end: break
+        case .header, .action, .end, .note: break
         }
     }
 
