@@ -25,19 +25,12 @@ extension CompactDescription {
         }
     }
 
-    /// Describes a value from its JSON as ``init(encodedAction:name:)`` describes an action's payload, an enum case
-    /// with its leading dot: `{"countingIn":{"beatsLeft":4}}` reads `.countingIn(beatsLeft: 4)`.
+    /// Describes a value from its JSON as ``init(encodedAction:name:)`` describes an action's payload; an object of
+    /// one member whose value is an object reads as an enum case, with its leading dot: `{"countingIn":
+    /// {"beatsLeft":4}}` reads `.countingIn(beatsLeft: 4)`.
     public init(encodedValue value: JSONValue) {
-        description = Self.render(value, expected: [], isNested: true)
-    }
-
-    /// Whether `value` is written as `Codable` writes an enum case with a payload of labels or none: an object of
-    /// one member whose value is an object.
-    public static func isEncodedEnumCase(_ value: JSONValue) -> Bool {
-        guard case .object(let members) = value, members.count == 1, case .object? = members.first?.value else {
-            return false
-        }
-        return true
+        let caseName: [String] = if case .object(let members) = value, members.count == 1, let name = members.keys.first { [name] } else { [] }
+        description = Self.render(value, expected: caseName[...], isNested: true)
     }
 
     /// The case name and payload of `members` when they are an enum case: one member, an object, named `expected`
