@@ -12,17 +12,43 @@ extension CompactDescription {
     /// values reads as a case too. A struct action reads as its name and fields (`SaveAction(id: 3)`), another object
     /// as its fields in parentheses. The JSON does not keep the order of a case's labels, so they come in the
     /// canonical (sorted) order; a `Date` or a `UUID` shows as the JSON holds it (a number, a string).
+    ///
+    /// A ``RegisteredAction`` is written inside an object named by its registered type: a struct reads as its type
+    /// and fields (`{"FetchItems":{}}` named `FetchItems` reads `FetchItems()`; a name that starts with a capital
+    /// letter is taken for a type), an enum as the case it wraps. A case path that does not start with the action's
+    /// outer case (a session written by hand) is not followed: the outer member reads as the case.
     /// - Parameters:
     ///   - action: The action's JSON.
     ///   - name: Its recorded name: its case path, or a struct action's type name.
     public init(encodedAction action: JSONValue, name: String) {
-        let caseNames = name.split(separator: ".").map(String.init)
-        if case .object(let members) = action, caseNames.count == 1, Self.caseMember(of: members, expected: caseNames[0]) == nil {
-            // A struct action, named by its type.
-            description = caseNames[0] + "(" + Self.fields(members, expected: []) + ")"
-        } else {
-            description = Self.render(action, expected: caseNames[...], isNested: false)
+        var caseNames = name.split(separator: ".").map(String.init)
+        var action = action
+        if case .object(let members) = action, members.count == 1, let (outer, wrapped) = members.first, outer != caseNames.first,
+            case .object(let inner) = wrapped, inner.count == 1, inner.keys.first == caseNames.first
+        {
+            // A registered enum, inside its type's name: the case it wraps.
+            action = wrapped
         }
+        if case .object(let members) = action, caseNames.count == 1 {
+            let typeName = caseNames[0]
+            if let (_, fields) = Self.caseMember(of: members, expected: typeName) {
+                if typeName.first?.isUppercase == true {
+                    // A registered struct, inside its type's name.
+                    description = typeName + "(" + Self.fields(fields, expected: []) + ")"
+                    return
+                }
+            } else {
+                // A struct action, named by its type.
+                description = typeName + "(" + Self.fields(members, expected: []) + ")"
+                return
+            }
+        }
+        if case .object(let members) = action, members.count == 1, let (outer, payload) = members.first, outer != caseNames.first,
+            case .object = payload
+        {
+            caseNames = [outer]
+        }
+        description = Self.render(action, expected: caseNames[...], isNested: false)
     }
 
     /// Describes a value from its JSON as ``init(encodedAction:name:)`` describes an action's payload; an object of

@@ -19,6 +19,18 @@ enum EncodedApp {
 /// A struct action, named by its type.
 struct EncodedSave: Codable, Equatable { var id: Int }
 
+/// A struct action without fields.
+struct EncodedRefresh: Codable, Equatable {}
+
+/// Separate action types, as a Fluxor-style store registers them.
+enum EncodedRegistry: ActionRegistry {
+    static let types = ActionTypes {
+        EncodedSave.self
+        EncodedRefresh.self
+        EncodedRehearsal.Action.self
+    }
+}
+
 @Suite struct CompactDescriptionEncodedTests {
     @Test(arguments: [
         EncodedApp.Action.path(.element(action: .timerTick, id: 2)),
@@ -40,6 +52,28 @@ struct EncodedSave: Codable, Equatable { var id: Int }
     @Test func describesAStructActionByItsName() throws {
         let json = try JSONValue(parsing: CanonicalJSONEncoder().encodeToBytes(EncodedSave(id: 3)))
         #expect(CompactDescription(encodedAction: json, name: "EncodedSave").description == "EncodedSave(id: 3)")
+    }
+
+    @Test(arguments: [
+        RegisteredAction<EncodedRegistry>(EncodedSave(id: 3)),
+        RegisteredAction<EncodedRegistry>(EncodedRefresh()),
+        RegisteredAction<EncodedRegistry>(EncodedRehearsal.Action.rename(name: "Ada")),
+        RegisteredAction<EncodedRegistry>(EncodedRehearsal.Action.timerTick),
+    ])
+    func describesARegisteredActionAsTheActionItWraps(action: RegisteredAction<EncodedRegistry>) throws {
+        // Given a registered action as a session records it: inside its type's name
+        let json = try JSONValue(parsing: CanonicalJSONEncoder().encodeToBytes(action))
+        // When it is described from the JSON
+        let described = CompactDescription(encodedAction: json, name: ActionName.of(action))
+        // Then it reads as TestStore reads the action itself
+        #expect(described.description == CompactDescription(action).description)
+    }
+
+    @Test func readsTheOuterMemberAsTheCaseWhenTheNameDoesNotFollowTheJSON() throws {
+        // Given a session written by hand, whose name is not the action's case path
+        let json = try JSONValue(parsing: #"{"addTodo":{"id":"A","title":"Milk"}}"#)
+        // Then the action reads from its JSON
+        #expect(CompactDescription(encodedAction: json, name: "added.by.hand").description == #"addTodo(id: "A", title: "Milk")"#)
     }
 
     @Test func putsTheLabelsOfACaseInCanonicalOrder() throws {
