@@ -59,6 +59,14 @@ extension CompactDescription {
         description = Self.render(value, expected: caseName[...], isNested: true)
     }
 
+    /// Describes `value` as an enum case, with its leading dot, when its JSON can only be one: an object of one
+    /// member holding `{}` or only unlabeled values (`{"ready":{}}` reads `.ready`, `{"failed":{"_0":"offline"}}`
+    /// reads `.failed("offline")`); `nil` for any other value, which a struct's JSON could be as well.
+    package init?(encodedCase value: JSONValue) {
+        guard case .object(let members) = value, Self.caseMember(of: members, expected: nil) != nil else { return nil }
+        self.init(encodedValue: value)
+    }
+
     /// The case name and payload of `members` when they are an enum case: one member, an object, named `expected`
     /// or holding nothing or only unlabeled values.
     private static func caseMember(of members: [String: JSONValue], expected: String?) -> (String, [String: JSONValue])? {

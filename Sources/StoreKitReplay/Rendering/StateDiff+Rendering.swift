@@ -89,11 +89,15 @@ extension StateDiff.Change {
 
 extension StateDiff.Change {
     /// The readable text of `value`, one side of this change: a date or a duration the notes know of
-    /// (``ReadableValue``), or each side of an enum's change of case as Swift writes it (`.ready`,
-    /// `.countingIn(beatsLeft: 4)`); `nil` for other values, shown as JSON.
+    /// (``ReadableValue``), each side of an enum's change of case as Swift writes it (`.ready`,
+    /// `.countingIn(beatsLeft: 4)`), or a value that can only be an enum case (`.ready`, `.failed("offline")`, see
+    /// ``CompactDescription/init(encodedCase:)``); `nil` for other values, shown as JSON.
     func readableText(of value: JSONValue, typeNotes: EncodedTypeNotes) -> String? {
         if case .changed(let from, let to) = kind, StateDiff.isCaseChange(from, to) {
             return CompactDescription(encodedValue: value).description.escapingControls()
+        }
+        if let enumCase = CompactDescription(encodedCase: value) {
+            return enumCase.description.escapingControls()
         }
         return ReadableValue.text(of: value, as: typeNotes.kind(at: path))
     }

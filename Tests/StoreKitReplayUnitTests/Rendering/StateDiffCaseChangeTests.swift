@@ -45,6 +45,26 @@ import Testing
         #expect(change["newReadable"] == .string(".countingIn(beatsLeft: 4)"))
     }
 
+    @Test func anEnumCaseThatIsAddedOrRemovedReadsAsSwiftWritesIt() throws {
+        // Given an optional phase that is set to .ready, then to nil
+        let none = try JSONValue(parsing: #"{"title":"Scales"}"#)
+        let ready = try JSONValue(parsing: #"{"phase":{"ready":{}},"title":"Scales"}"#)
+        let failed = try JSONValue(parsing: #"{"phase":{"failed":{"_0":"offline"}},"title":"Scales"}"#)
+
+        // Then the case reads as Swift writes it, on either side
+        #expect(StateDiff(from: none, to: ready).summary == "1 difference: phase  (absent) -> .ready")
+        #expect(StateDiff(from: failed, to: none).summary == #"1 difference: phase  .failed("offline") -> (absent)"#)
+        let change = try #require(StateDiff(from: none, to: ready).jsonValue.arrayValue?.first)
+        #expect(change["newReadable"] == .string(".ready"))
+    }
+
+    @Test func anAddedObjectThatAStructCouldBeStaysJSON() throws {
+        // `{"volume":3}` under one key could be a struct's field as well as a case's payload
+        let none = try JSONValue(parsing: #"{"title":"Scales"}"#)
+        let set = try JSONValue(parsing: #"{"settings":{"mix":{"volume":3}},"title":"Scales"}"#)
+        #expect(StateDiff(from: none, to: set).summary == #"1 difference: settings  (absent) -> {"mix":{"volume":3}}"#)
+    }
+
     @Test func aPayloadThatChangesWithinOneCaseIsComparedBelowIt() throws {
         let fewer = try JSONValue(parsing: #"{"rehearsal":{"phase":{"countingIn":{"beatsLeft":3}},"title":"Scales"}}"#)
         let diff = StateDiff(from: Self.countingIn, to: fewer)
