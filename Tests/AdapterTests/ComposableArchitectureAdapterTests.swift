@@ -86,7 +86,7 @@ struct TodosFeature: Reducer, Sendable {
                 + " from a session that records no effect inputs (format 1)")
         #expect(
             reports[1].verdictText.hasPrefix(
-                "diverged at step 5 of 5\n  action  toggle {\"toggle\":{\"_0\":0}}"),
+                "diverged at step 5 of 5\n  action  toggle(0)"),
             "\(reports[1].verdictText)")
         #expect(reports[1].verdictText.hasSuffix("1 difference: done[0]  0 -> (absent)"))
     }

@@ -74,7 +74,7 @@ enum FluxorTodos {
         #expect(reports[0].verdictText == "match: all 3 replayed states equal the recorded ones")
         #expect(
             reports[1].verdictText.hasPrefix(
-                "diverged at step 3 of 3\n  action  ToggleTodo {\"ToggleTodo\":{\"index\":0}}"),
+                "diverged at step 3 of 3\n  action  ToggleTodo(index: 0)"),
             "\(reports[1].verdictText)")
         #expect(reports[1].verdictText.hasSuffix("1 difference: done[0]  0 -> (absent)"))
     }

@@ -83,7 +83,7 @@ enum ReSwiftTodos {
         #expect(reports[0].verdictText == "match: all 3 replayed states equal the recorded ones")
         #expect(
             reports[1].verdictText.hasPrefix(
-                "diverged at step 3 of 3\n  action  ToggleTodo {\"ToggleTodo\":{\"index\":1}}"),
+                "diverged at step 3 of 3\n  action  ToggleTodo(index: 1)"),
             "\(reports[1].verdictText)")
         #expect(reports[1].verdictText.hasSuffix("1 difference: done[0]  1 -> (absent)"))
     }

@@ -88,8 +88,8 @@ import Testing
 
                   replay with current:
                     the effect sent another action (- recorded at step 10, + sent)
-                    - postFailed {"postFailed":{"reason":"server busy (HTTP 503)"}}
-                    + postFailed {"postFailed":{"reason":"could not post the score: server busy (HTTP 503)"}}
+                    - postFailed(reason: "server busy (HTTP 503)")
+                    + postFailed(reason: "could not post the score: server busy (HTTP 503)")
                       {
                         "postFailed": {
                     -     "reason": "server busy (HTTP 503)"
@@ -143,7 +143,7 @@ import Testing
         #expect(
             Array(lines.prefix(5)) == [
                 "✓ same        \(scratch.file("counter-basic.jsonl")) (40 actions, as the baseline <1>)",
-                "✗ changed     \(scratch.file("rehearsals-week.jsonl")) (90 actions): step 68 path.element.rehearsal.timerTick, path.entries[id: 2].element.rehearsal.elapsedInSong[1], path.entries[id: 2].element.rehearsal.songIndex",
+                "✗ changed     \(scratch.file("rehearsals-week.jsonl")) (90 actions): step 68 path.element.rehearsal.timerTick, path.entries[id: 2].element.rehearsal.elapsedInSong, path.entries[id: 2].element.rehearsal.songIndex",
                 "",
                 "\(scratch.file("rehearsals-week.jsonl")): changed at step 68 of 90 (path.element.rehearsal.timerTick)",
                 "  the current code and the baseline <1> \"Main\" disagree here, whatever the recording says",

@@ -90,8 +90,8 @@ import Testing
 
               replay with <5>:
                 the effect sent another action (- recorded at step 10, + sent)
-                - postFailed {"postFailed":{"reason":"server busy (HTTP 503)"}}
-                + postFailed {"postFailed":{"reason":"could not post the score: server busy (HTTP 503)"}}
+                - postFailed(reason: "server busy (HTTP 503)")
+                + postFailed(reason: "could not post the score: server busy (HTTP 503)")
                   {
                     "postFailed": {
                 -     "reason": "server busy (HTTP 503)"

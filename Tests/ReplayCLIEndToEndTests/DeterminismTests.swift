@@ -44,7 +44,12 @@ import Testing
                 "",
                 "  state after step 5 (- SWIFT_DETERMINISTIC_HASHING=1, + a random hash seed)",
             ])
-        #expect(lines.contains { $0.hasPrefix("  1 difference: todos[id: 0BB980A5-75A8-4661-BEC0-8AA83B63F1EE].createdAt  ") })
+        // and the two dates read as ISO 8601, as the host's replies say where its states hold dates
+        let date = #/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/#
+        let difference = try #require(lines.first { $0.hasPrefix("  1 difference: todos[id: 0BB980A5-75A8-4661-BEC0-8AA83B63F1EE].createdAt  ") })
+        let values = difference.dropFirst("  1 difference: todos[id: 0BB980A5-75A8-4661-BEC0-8AA83B63F1EE].createdAt  ".count)
+        let sides = values.components(separatedBy: " -> ")
+        #expect(sides.count == 2 && sides.allSatisfy { $0.wholeMatch(of: date) != nil }, "\(difference)")
     }
 
     @Test func nondeterminismComesBeforeARegression() async throws {

@@ -26,13 +26,13 @@ import Testing
 
     static let logText = """
         session board-effects, store "board", ScoreApp 1.0, started 2026-11-26T10:00:00.000Z
-             1     0.100s  app              1 change     scored
+             1     0.100s  app              1 change     scored(2)
                    0.110s  call                          step 1 effect 'post score' call 0: score.post(2) -> 1002
-             2     0.120s  effect of 1      1 change     posted
+             2     0.120s  effect of 1      1 change     posted(receipt: 1002)
                    0.130s  effect end                    step 1 effect 'post score' finished: 1 call, 1 action sent
-             3     0.200s  app              1 change     scored
+             3     0.200s  app              1 change     scored(3)
                    0.210s  call                          step 3 effect 'post score' call 0: score.post(3) threw PostError: offline
-             4     0.220s  effect of 3      1 change     failed
+             4     0.220s  effect of 3      1 change     failed("offline")
                    0.230s  effect end                    step 3 effect 'post score' finished: 1 call, 1 action sent
              - end: finished after 0.300 s, 4 actions, 0 dropped
 
@@ -58,9 +58,9 @@ import Testing
         #expect(
             outcome.stdout == """
                 session board-effects, store "board", ScoreApp 1.0, started 2026-11-26T10:00:00.000Z
-                     3     0.200s  app              1 change     scored
+                     3     0.200s  app              1 change     scored(3)
                            0.210s  call                          step 3 effect 'post score' call 0: score.post(3) threw PostError: offline
-                     4     0.220s  effect of 3      1 change     failed
+                     4     0.220s  effect of 3      1 change     failed("offline")
                            0.230s  effect end                    step 3 effect 'post score' finished: 1 call, 1 action sent
                      - end: finished after 0.300 s, 4 actions, 0 dropped
 

@@ -18,14 +18,14 @@ import Testing
         #expect(
             outcome.stdout == """
                 history of todos[*].isComplete in \(path), store "todos"
-                     1     0.100s  app              addTodo
+                     1     0.100s  app              addTodo(id: "A", title: "Milk")
                        todos[id: A].isComplete  (absent) -> false
-                     2     0.200s  app              addTodo
+                     2     0.200s  app              addTodo(id: "B", title: "Eggs")
                        todos[id: B].isComplete  (absent) -> false
-                     3     0.300s  app              todo.toggleCompleted
+                     3     0.300s  app              todo(.toggleCompleted(id: "A"))
                        todos[id: A].isComplete  false -> true
                      - gap: steps 4-5 lost (bufferFull): what they did to todos[*].isComplete is unknown
-                     6     0.600s  effect of 3      todo.reminder.fired
+                     6     0.600s  effect of 3      todo(.reminder(.fired(id: "B")))
                        (changes since step 3, before the gap)
                        todos[id: B].isComplete  false -> true
                 4 of 5 recorded steps changed todos[*].isComplete; steps 4-5 were lost in a gap and may hide more
@@ -46,12 +46,12 @@ import Testing
         #expect(
             outcome.stdout == """
                 history of todos[0] in \(path), store "todos"
-                     1     0.100s  app              addTodo
+                     1     0.100s  app              addTodo(id: "A", title: "Milk")
                        todos[id: A]  (absent) -> {"id":"A","isComplete":false,"title":"Milk"}
-                     3     0.300s  app              todo.toggleCompleted
+                     3     0.300s  app              todo(.toggleCompleted(id: "A"))
                        todos[id: A].isComplete  false -> true
                      - gap: steps 4-5 lost (bufferFull): what they did to todos[0] is unknown
-                     6     0.600s  effect of 3      todo.reminder.fired
+                     6     0.600s  effect of 3      todo(.reminder(.fired(id: "B")))
                        (changes since step 3, before the gap)
                        todos[id: A].title  "Milk" -> "Oat milk"
                 3 of 5 recorded steps changed todos[0]; steps 4-5 were lost in a gap and may hide more
@@ -80,7 +80,7 @@ import Testing
         #expect(
             outcome.stdout == """
                 history of route.edit.title in \(path), store "todos"
-                     1     0.100s  app              edit.setTitle
+                     1     0.100s  app              edit(.setTitle("b"))
                        route.edit.title  "a" -> "b"
                      3     0.300s  app              close
                        route.edit.title  "b" -> (absent)
@@ -203,21 +203,21 @@ import Testing
         #expect(
             outcome.stdout == """
                 history of setlists.setlists[*].name in \(CLI.session("rehearsals-journey.jsonl")), store "rehearsals"
-                    15     0.003s  app              setlists.confirmAddTapped
+                    15     0.003s  app              setlists(.confirmAddTapped)
                        setlists.setlists[id: C1675E0B-B980-4575-A896-61FEC08AA83B].name  (absent) -> "Warm-ups"
-                    49     0.004s  app              setlists.confirmAddTapped
+                    49     0.004s  app              setlists(.confirmAddTapped)
                        setlists.setlists[id: 6FD66C7B-5A26-4EA2-9712-2FC402BB22DE].name  (absent) -> "Friday at The Anchor"
-                   168     0.022s  app              setlists.confirmAddTapped
+                   168     0.022s  app              setlists(.confirmAddTapped)
                        setlists.setlists[id: A6F81F05-768E-4321-8D18-9A894B2364E7].name  (absent) -> "Sunday jam"
-                   169     0.022s  app              setlists.deleteSetlist
+                   169     0.022s  app              setlists(.deleteSetlist(id: "A6F81F05-768E-4321-8D18-9A894B2364E7"))
                        setlists.setlists[id: A6F81F05-768E-4321-8D18-9A894B2364E7].name  "Sunday jam" -> (absent)
-                   225     0.048s  app              setlists.confirmAddTapped
+                   225     0.048s  app              setlists(.confirmAddTapped)
                        setlists.setlists[id: 84B3B39A-6811-4B97-B084-AF58440A05AC].name  (absent) -> "Covers to learn"
-                   230     0.048s  app              path.element.detail.destination.deletionConfirmed
+                   230     0.048s  app              path(.element(action: .detail(.destination(.deletionConfirmed)), id: 11))
                        setlists.setlists[id: 84B3B39A-6811-4B97-B084-AF58440A05AC].name  "Covers to learn" -> (absent)
-                   246     0.049s  app              setlists.confirmAddTapped
+                   246     0.049s  app              setlists(.confirmAddTapped)
                        setlists.setlists[id: 32F61522-9F55-4E67-AD77-91272A9FFCA3].name  (absent) -> "Warm-ups (2)"
-                   279     0.050s  app              setlists.confirmAddTapped
+                   279     0.050s  app              setlists(.confirmAddTapped)
                        setlists.setlists[id: C2CCF7DD-1B77-4BDC-8140-A71C2107AE66].name  (absent) -> "Friday at The Anchor (2)"
                 8 of 320 recorded steps changed setlists.setlists[*].name
 

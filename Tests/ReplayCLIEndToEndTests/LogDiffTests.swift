@@ -19,18 +19,18 @@ import Testing
         #expect(
             outcome.stdout == """
                 \(Self.header)
-                     1     0.100s  app              1 change     addTodo
+                     1     0.100s  app              1 change     addTodo(id: "A", title: "Milk")
                        todos[id: A]  (absent) -> {"id":"A","isComplete":false,"title":"Milk"}
-                     2     0.200s  app              1 change     addTodo
+                     2     0.200s  app              1 change     addTodo(id: "B", title: "Eggs")
                        todos[id: B]  (absent) -> {"id":"B","isComplete":false,"title":"Eggs"}
-                     3     0.300s  app              1 change     todo.toggleCompleted
+                     3     0.300s  app              1 change     todo(.toggleCompleted(id: "A"))
                        todos[id: A].isComplete  false -> true
                      - gap: steps 4-5 lost (bufferFull)
-                     6     0.600s  effect of 3      2 changes    todo.reminder.fired
+                     6     0.600s  effect of 3      2 changes    todo(.reminder(.fired(id: "B")))
                        (changes since step 3, before the gap)
                        todos[id: A].title  "Milk" -> "Oat milk"
                        todos[id: B].isComplete  false -> true
-                     7     0.700s  app              1 change     setFilter
+                     7     0.700s  app              1 change     setFilter("done")
                        filter  "all" -> "done"
                      - end: finished after 0.800 s, 7 actions, 2 dropped
 
@@ -55,9 +55,9 @@ import Testing
         #expect(
             outcome.stdout == #"""
                 \#(Self.header)
-                     1     0.100s  app              1 change     addTodo
-                     2     0.200s  app              1 change     addTodo
-                     3     0.300s  app              1 change     todo.toggleCompleted
+                     1     0.100s  app              1 change     addTodo(id: "A", title: "Milk")
+                     2     0.200s  app              1 change     addTodo(id: "B", title: "Eggs")
+                     3     0.300s  app              1 change     todo(.toggleCompleted(id: "A"))
                      - gap: step 4 lost (notEncodable: 'ShowAlert' was not recorded:\n     5  forged)
                      - end: finished after 0.800 s, 4 actions, 1 dropped
 
@@ -77,7 +77,7 @@ import Testing
         #expect(
             outcome.stdout == """
                 \(Self.header)
-                     3     0.300s  app              1 change     todo.toggleCompleted
+                     3     0.300s  app              1 change     todo(.toggleCompleted(id: "A"))
                        todos[id: A].isComplete  false -> true
                          {
                            "filter": "all",
@@ -92,7 +92,7 @@ import Testing
                            ]
                          }
                      - gap: steps 4-5 lost (bufferFull)
-                     6     0.600s  effect of 3      2 changes    todo.reminder.fired
+                     6     0.600s  effect of 3      2 changes    todo(.reminder(.fired(id: "B")))
                        (changes since step 3, before the gap)
                        todos[id: B].isComplete  false -> true
                          {
@@ -126,7 +126,7 @@ import Testing
         #expect(
             app.stdout == """
                 \(Self.header)
-                     3     0.300s  app              1 change     todo.toggleCompleted
+                     3     0.300s  app              1 change     todo(.toggleCompleted(id: "A"))
                      - gap: steps 4-5 lost (bufferFull)
                      - end: finished after 0.800 s, 7 actions, 2 dropped
 
@@ -247,9 +247,9 @@ import Testing
         #expect(
             elements.stdout == """
                 session 6bb99fd6-a459-4823-b266-087198599cc3, store "rehearsals", SampleApp 1.0, started 2026-11-26T05:50:33.324Z
-                    50     0.004s  app              1 change     setlists.moveSetlist
+                    50     0.004s  app              1 change     setlists(.moveSetlist(from: 1, to: 0))
                        setlists.setlists[id: 6FD66C7B-5A26-4EA2-9712-2FC402BB22DE]  moved from 1 to 0
-                   280     0.050s  app              1 change     setlists.moveSetlist
+                   280     0.050s  app              1 change     setlists(.moveSetlist(from: 3, to: 0))
                        setlists.setlists[id: C2CCF7DD-1B77-4BDC-8140-A71C2107AE66]  moved from 3 to 0
                      - end: finished after 1.292 s, 320 actions, 0 dropped
 
@@ -286,15 +286,14 @@ import Testing
             "70", "--diff",
         ])
 
-        // Then the timer's effect ticks are left out and each change reads as a path, with the inputs of the timer
-        // runs those actions started
+        // Then the timer's effect ticks are left out, each action reads as Swift writes it, each change as a path
+        // (a phase's change of case as one change), with the inputs of the timer runs those actions started
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(
             outcome.stdout == """
                 session 6bb99fd6-a459-4823-b266-087198599cc3, store "rehearsals", SampleApp 1.0, started 2026-11-26T05:50:33.324Z
-                    53     0.005s  app              2 changes    path.element.rehearsal.startTapped
-                       path.entries[id: 2].element.rehearsal.phase.countingIn  (absent) -> {"beatsLeft":4}
-                       path.entries[id: 2].element.rehearsal.phase.ready  {} -> (absent)
+                    53     0.005s  app              1 change     path(.element(action: .rehearsal(.startTapped), id: 2))
+                       path.entries[id: 2].element.rehearsal.phase  .ready -> .countingIn(beatsLeft: 4)
                            0.006s  call                          step 53 effect 'rehearsal timer' call 0: $clock.sleep({"for":1000000000}) -> null
                            0.006s  call                          step 53 effect 'rehearsal timer' call 1: $state -> 0
                            0.006s  call                          step 53 effect 'rehearsal timer' call 2: $clock.sleep({"for":1000000000}) -> null
@@ -309,18 +308,16 @@ import Testing
                            0.007s  call                          step 53 effect 'rehearsal timer' call 11: $state -> 5
                            0.007s  call                          step 53 effect 'rehearsal timer' call 12: $clock.sleep({"for":1000000000}) -> null
                            0.007s  call                          step 53 effect 'rehearsal timer' call 13: $state -> 6
-                    61     0.007s  app              2 changes    path.element.rehearsal.pauseTapped
-                       path.entries[id: 2].element.rehearsal.phase.paused  (absent) -> {}
-                       path.entries[id: 2].element.rehearsal.phase.playing  {} -> (absent)
-                    62     0.007s  app              1 change     path.element.rehearsal.notesChanged
+                    61     0.007s  app              1 change     path(.element(action: .rehearsal(.pauseTapped), id: 2))
+                       path.entries[id: 2].element.rehearsal.phase  .playing -> .paused
+                    62     0.007s  app              1 change     path(.element(action: .rehearsal(.notesChanged("Groove")), id: 2))
                        path.entries[id: 2].element.rehearsal.notes  "" -> "Groove"
-                    63     0.007s  app              1 change     path.element.rehearsal.notesChanged
+                    63     0.007s  app              1 change     path(.element(action: .rehearsal(.notesChanged("Groove drags a")), id: 2))
                        path.entries[id: 2].element.rehearsal.notes  "Groove" -> "Groove drags a"
-                    64     0.007s  app              1 change     path.element.rehearsal.notesChanged
+                    64     0.007s  app              1 change     path(.element(action: .rehearsal(.notesChanged("Groove drags a little")), id: 2))
                        path.entries[id: 2].element.rehearsal.notes  "Groove drags a" -> "Groove drags a little"
-                    65     0.007s  app              2 changes    path.element.rehearsal.resumeTapped
-                       path.entries[id: 2].element.rehearsal.phase.paused  {} -> (absent)
-                       path.entries[id: 2].element.rehearsal.phase.playing  (absent) -> {}
+                    65     0.007s  app              1 change     path(.element(action: .rehearsal(.resumeTapped), id: 2))
+                       path.entries[id: 2].element.rehearsal.phase  .paused -> .playing
                            0.011s  call                          step 53 effect 'rehearsal timer' call 14: $clock.sleep({"for":1000000000}) cancelled
                            0.011s  effect end                    step 53 effect 'rehearsal timer' finished: 15 calls, 7 actions sent
                            0.012s  call                          step 65 effect 'rehearsal timer' call 0: $clock.sleep({"for":1000000000}) -> null

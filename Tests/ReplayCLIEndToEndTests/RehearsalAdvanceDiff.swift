@@ -1,6 +1,7 @@
 /// How a comparison of two replays of `rehearsals-journey.jsonl` prints the samples' `rehearsal-advance` regression at
-/// step 68, under its `state after step 68 (- …, + …)` line: the state's dump and the list of differences, with the
-/// regression's side `+`. Every test comparing a version with the regression and one without expects it.
+/// step 68, under its `state after step 68 (- …, + …)` line: the state's dump and the list of differences (a duration
+/// as one value), with the regression's side `+`. Every test comparing a version with the regression and one without
+/// expects it.
 enum RehearsalAdvanceDiff {
     static let text = """
             {
@@ -12,11 +13,8 @@ enum RehearsalAdvanceDiff {
                       "rehearsal": {
                         "_0": {
                           ... (1 unchanged)
-                          "elapsedInSong": [
-                            0,
-          -                 0
-          +                 6000000000000000000
-                          ],
+          -               "elapsedInSong": 0 s,
+          +               "elapsedInSong": 6 s,
                           ... (4 unchanged)
           -               "songIndex": 1,
           +               "songIndex": 0,
@@ -32,7 +30,7 @@ enum RehearsalAdvanceDiff {
               ... (1 unchanged)
             }
           2 differences:
-            path.entries[id: 2].element.rehearsal.elapsedInSong[1]  0 -> 6000000000000000000
+            path.entries[id: 2].element.rehearsal.elapsedInSong  0 s -> 6 s
             path.entries[id: 2].element.rehearsal.songIndex  1 -> 0
         """
 }

@@ -37,8 +37,8 @@ import Testing
                 \(session): store "scoreboard", 78 actions, recorded by SampleApp 1.0 (build 1) on 2026-11-26
                 effect diverged at step 10 of 78: "post score", started by step 9 homeScored
                   the effect sent another action (- recorded at step 10, + sent)
-                  - postFailed {"postFailed":{"reason":"server busy (HTTP 503)"}}
-                  + postFailed {"postFailed":{"reason":"could not post the score: server busy (HTTP 503)"}}
+                  - postFailed(reason: "server busy (HTTP 503)")
+                  + postFailed(reason: "could not post the score: server busy (HTTP 503)")
                     {
                       "postFailed": {
                   -     "reason": "server busy (HTTP 503)"

@@ -11,6 +11,9 @@ import Testing
 
     /// `hostile` as it reads on the terminal.
     static let shown = #"\u001b]0;pwned\u0007\u001b[2J\u001b]8;;https://evil.example\u001b\link\u001b]8;;\u001b\\u009b31m\u007f\n\r\u202eend"#
+    /// `hostile` as it reads on the terminal inside a Swift string literal: Swift's own escapes (`\u{1B}`, `\\`), then
+    /// the characters a terminal acts on that Swift keeps (U+009B, U+202E) escaped as everywhere else.
+    static let shownAsSwift = #""\u{1B}]0;pwned\u{07}\u{1B}[2J\u{1B}]8;;https://evil.example\u{1B}\\link\u{1B}]8;;\u{1B}\\\u009b31m\u{7F}\n\r\u202eend""#
     /// `hostile` as it reads on the terminal inside a JSON string literal, its backslashes escaped.
     static let shownInJSON = #"\u001b]0;pwned\u0007\u001b[2J\u001b]8;;https://evil.example\u001b\\link\u001b]8;;\u001b\\\u009b31m\u007f\n\r\u202eend"#
 
@@ -100,7 +103,7 @@ import Testing
         #expect(
             outcome.stdout == """
                 session \(shown), store "\(shown)", \(shown) \(shown), started 2026-11-22T10:00:00.000Z
-                     1     0.500s  app              3 changes    \(shown)
+                     1     0.500s  app              3 changes    rename(\(Self.shownAsSwift))
                        ["\(json)"]  (absent) -> true
                        n  0 -> 1
                        title  "plain" -> \(cut)
@@ -132,9 +135,13 @@ import Testing
             #expect(outcome.status == 1, "\(outcome.stderr)")
             #expect(Self.actingCharacters(in: outcome.stdout + outcome.stderr).isEmpty, "\(outcome.stdout)\(outcome.stderr)")
             #expect(outcome.stdout.contains("recorded by \(Self.shown) 1.0 (build 1)"))
-            #expect(outcome.stdout.contains("  action  \(Self.shown) {\"addTodo\""))
+            // (the action reads from its JSON, as Swift writes it; its hostile name is not shown with it)
+            #expect(outcome.stdout.contains(
+                #"  action  addTodo(createdAt: 1795000017.2135663, id: "0BB980A5-75A8-4661-BEC0-8AA83B63F1EE", title: "Water plants")"#))
             #expect(outcome.stdout.contains(#"-       "title": "\#(Self.shownInJSON)""#))
         }
+        // and check's line names the step by its hostile name, escaped
+        #expect(checked.stdout.contains("step 1 \(Self.shown), todos[id: 0BB980A5-75A8-4661-BEC0-8AA83B63F1EE].title"))
     }
 
     @Test func sessionsListsHostileAppsStoresAndFileNamesEscaped() async throws {

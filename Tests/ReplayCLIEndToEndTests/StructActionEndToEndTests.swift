@@ -22,13 +22,11 @@ import Testing
         // When it is logged by the name of an action type
         let log = try await CLI.run(["log", session, "--name", "DidFetchItems"])
 
-        // Then it lists the effect's answers, each named by its type
+        // Then it lists the effect's answers, each as its type and fields
         #expect(log.status == 0, "\(log.stderr)")
-        let steps = log.stdout.split(separator: "\n").dropFirst().dropLast().map { line in
-            line.split(separator: " ", omittingEmptySubsequences: true)
-        }
-        #expect(steps.map { $0.first.map(String.init) } == ["2", "15", "28", "41"])
-        #expect(steps.map { $0.last.map(String.init) } == Array(repeating: "DidFetchItems", count: 4))
+        let lines = log.stdout.split(separator: "\n").dropFirst().dropLast()
+        #expect(lines.map { $0.split(separator: " ").first.map(String.init) } == ["2", "15", "28", "41"])
+        #expect(lines.allSatisfy { $0.contains("  DidFetchItems(names: [") }, "\(log.stdout)")
 
         // And it replays through the samples' host as a match, and diverges with a broken reducer
         let diff = try await CLI.run(["diff", session, "--no-build"])
@@ -46,22 +44,22 @@ import Testing
         #expect(
             outcome.stdout == """
                 session 95afc7c5-19a0-427c-9a3a-976493d93a49, store "groceries", SampleApp 1.0, started 2026-11-26T08:50:53.079Z
-                     1     0.003s  app              1 change     FetchItems
-                     2     0.024s  effect of 1      4 changes    DidFetchItems
-                     3     0.024s  app              2 changes    AddItem
-                     4     0.024s  app              2 changes    AddItem
-                     5     0.025s  app              2 changes    AddItem
-                     6     0.025s  app              2 changes    AddItem
-                     7     0.025s  app              2 changes    AddItem
-                     8     0.025s  app              2 changes    AddItem
-                     9     0.025s  app              2 changes    AddItem
-                    10     0.025s  app              1 change     ToggleBought
-                    11     0.025s  app              2 changes    AddItem
-                    12     0.025s  app              2 changes    AddItem
-                    13     0.025s  app              1 change     ClearBought
-                    14     0.025s  app              1 change     FetchItems
-                    15     0.025s  effect of 14     4 changes    DidFetchItems
-                    16     0.025s  app              1 change     ToggleBought
+                     1     0.003s  app              1 change     FetchItems()
+                     2     0.024s  effect of 1      4 changes    DidFetchItems(names: ["Flour", "Sugar"])
+                     3     0.024s  app              2 changes    AddItem(name: "Tea")
+                     4     0.024s  app              2 changes    AddItem(name: "Apples")
+                     5     0.025s  app              2 changes    AddItem(name: "Tea")
+                     6     0.025s  app              2 changes    AddItem(name: "Bread")
+                     7     0.025s  app              2 changes    AddItem(name: "Apples")
+                     8     0.025s  app              2 changes    AddItem(name: "Apples")
+                     9     0.025s  app              2 changes    AddItem(name: "Apples")
+                    10     0.025s  app              1 change     ToggleBought(id: 6)
+                    11     0.025s  app              2 changes    AddItem(name: "Rice")
+                    12     0.025s  app              2 changes    AddItem(name: "Milk")
+                    13     0.025s  app              1 change     ClearBought()
+                    14     0.025s  app              1 change     FetchItems()
+                    15     0.025s  effect of 14     4 changes    DidFetchItems(names: ["Flour", "Sugar"])
+                    16     0.025s  app              1 change     ToggleBought(id: 4)
                      - end: finished after 0.036 s, 44 actions, 0 dropped
 
                 """)
@@ -76,9 +74,9 @@ import Testing
             withoutHostLine(outcome.stdout) == """
                 \(CLI.session("groceries-structs.jsonl")): store "groceries", 44 actions, recorded by SampleApp 1.0 (build 1) on 2026-11-26
                 diverged at step 10 of 44
-                  action  ToggleBought {"ToggleBought":{"id":6}}    (from the app, 0.025 s in)
-                  before  8 AddItem {"AddItem":{"name":"Apples"}}
-                  before  9 AddItem {"AddItem":{"name":"Apples"}}
+                  action  ToggleBought(id: 6)    (from the app, 0.025 s in)
+                  before  8 AddItem(name: "Apples")
+                  before  9 AddItem(name: "Apples")
 
                   state after step 10 (- recorded, + replayed)
                     {

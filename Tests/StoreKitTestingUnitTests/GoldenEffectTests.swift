@@ -50,8 +50,8 @@ import Testing
                 explanation.split(separator: "\n").dropFirst().prefix(4).joined(separator: "\n") == """
                     effect diverged at step 2 of 4: "post score", started by step 1 scored
                       the effect sent another action (- recorded at step 2, + sent)
-                      - posted {"posted":{"receipt":1002}}
-                      + posted {"posted":{"receipt":1003}}
+                      - posted(receipt: 1002)
+                      + posted(receipt: 1003)
                     """)
         }
     }

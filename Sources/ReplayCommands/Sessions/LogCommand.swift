@@ -4,9 +4,9 @@ import StoreKitJSON
 import StoreKitReplay
 
 /// `replay-cli log`: one line per event; an action's line is its step, time, origin, how many paths of the state
-/// changed, and its whole name; an effect's call or end (format 2) is a line between them. With `--diff`, the
-/// changes under an action; filters choose the actions shown, an effect's lines follow the action that started
-/// its run, and a note (format 3) the action before it.
+/// changed, and the action as Swift writes it; an effect's call or end (format 2) is a line between them. With
+/// `--diff`, the changes under an action; filters choose the actions shown, an effect's lines follow the action
+/// that started its run, and a note (format 3) the action before it.
 ///
 /// It streams: each action is compared with the state before it, and only that state is kept.
 enum LogCommand: Command {
@@ -22,7 +22,7 @@ enum LogCommand: Command {
 
     static let command = CommandDescription(
         name: "replay-cli log",
-        abstract: "List a session's events: step, time, origin, how much the state changed, and the action's whole name.",
+        abstract: "List a session's events: step, time, origin, how much the state changed, and the action as Swift writes it.",
         arguments: [
             ArgumentDeclaration("<session>", help: "a recorded session (.jsonl), or '-' for standard input", isOptional: true)
         ],

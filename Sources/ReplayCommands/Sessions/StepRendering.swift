@@ -21,14 +21,14 @@ enum StepRendering {
     }
 
     /// The step, time and origin in columns of fixed width, then `middle` (its own fixed-width column, or
-    /// nothing), then the action's whole name: a case path (`path.element.rehearse.timerTick`) has no fixed width,
-    /// so it comes last and every line stays aligned as it streams out. The name is shown with its control
-    /// characters escaped, so that one line of the session stays one line of output.
+    /// nothing), then the action as Swift writes it (``ActionText``: `path(.element(action: .rehearse(.timerTick),
+    /// id: 2))`): it has no fixed width, so it comes last and every line stays aligned as it streams out. Its control
+    /// characters are escaped, so that one line of the session stays one line of output.
     static func line(_ action: ActionEvent, middle: String? = nil) -> String {
         let step = String(action.sequence).leftPadded(6)
         let time = String(format: "%9.3fs", action.time)
         let origin = origin(of: action).rightPadded(16)
-        return "\(step) \(time)  \(origin) \(middle.map { $0 + "  " } ?? "")\(action.name.escapingControls())"
+        return "\(step) \(time)  \(origin) \(middle.map { $0 + "  " } ?? "")\(ActionText.of(action.action, named: action.name))"
     }
 
     /// An effect's line between the actions: no step, the time, `label` (`call`, `effect end`) in the origin

@@ -79,6 +79,13 @@ public struct EncodedTypeNotes: Sendable, Hashable {
         for (path, key) in other.identityKeys { identityKeys[prefix + path] = key }
     }
 
+    /// These notes and those of `other`.
+    package func union(_ other: EncodedTypeNotes) -> EncodedTypeNotes {
+        var union = self
+        union.formUnion(other)
+        return union
+    }
+
     /// What the place at `path` holds, if it was noted.
     public func kind(at path: JSONPath) -> Kind? {
         guard !paths.isEmpty else { return nil }

@@ -96,6 +96,18 @@ public struct StateDiff: Sendable, Equatable {
     /// True when the values are equal.
     public var isEmpty: Bool { changes.isEmpty }
 
+    /// Whether `old` and `new` are two cases of an enum as `Codable` writes them (`{"ready":{}}` and
+    /// `{"countingIn":{"beatsLeft":4}}`): each an object of one member whose value is an object, named differently.
+    /// Such a change is one ``Change/Kind/changed(from:to:)`` at the enum's path.
+    package static func isCaseChange(_ old: JSONValue, _ new: JSONValue) -> Bool {
+        guard case .object(let oldMembers) = old, case .object(let newMembers) = new,
+            oldMembers.count == 1, newMembers.count == 1,
+            let (oldCase, oldPayload) = oldMembers.first, let (newCase, newPayload) = newMembers.first,
+            case .object = oldPayload, case .object = newPayload
+        else { return false }
+        return oldCase != newCase
+    }
+
     /// The keys of either object, each once, in canonical (UTF-8) order.
     package static func sortedKeys(of old: [String: JSONValue], and new: [String: JSONValue]) -> [String] {
         var keys = Array(old.keys)
@@ -130,6 +142,9 @@ private struct Collector {
         switch (old, new) {
         case (.array, .array) where old != new && typeNotes.holds(.durations, at: path):
             // A duration's `[high, low]` is one value.
+            changes.append(Change(path: path, kind: .changed(from: old, to: new)))
+        case (.object, .object) where StateDiff.isCaseChange(old, new):
+            // An enum that changed case is one change, not a case removed and another added.
             changes.append(Change(path: path, kind: .changed(from: old, to: new)))
         case (.object(let oldMembers), .object(let newMembers)):
             // `Dictionary`'s `==` would call keys equal by canonical equivalence; JSON's compares code points.

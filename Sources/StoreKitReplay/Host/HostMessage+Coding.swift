@@ -5,7 +5,7 @@ extension HostMessage: Codable {
     /// Every key of every message: the one list both ends read and write.
     private enum Key: String, CodingKey {
         case kind, `protocol`, stores, seq, name, state, line, session, header, drift, report, unknownStore
-        case rerecorded, replayed, failure, message
+        case rerecorded, replayed, failure, message, typeNotes
     }
 
     /// Reads a message of a known kind.
@@ -37,7 +37,8 @@ extension HostMessage: Codable {
                     unknownStore: try container.decodeIfPresent([String].self, forKey: .unknownStore),
                     rerecorded: try container.decodeIfPresent(Int.self, forKey: .rerecorded),
                     replayed: try container.decodeIfPresent(Int.self, forKey: .replayed),
-                    failure: try container.decodeIfPresent(String.self, forKey: .failure)))
+                    failure: try container.decodeIfPresent(String.self, forKey: .failure),
+                    typeNotes: try container.decodeIfPresent(JSONValue.self, forKey: .typeNotes)))
         case .error:
             self = .error(
                 Failure(
@@ -70,6 +71,7 @@ extension HostMessage: Codable {
             try container.encodeIfPresent(result.rerecorded, forKey: .rerecorded)
             try container.encodeIfPresent(result.replayed, forKey: .replayed)
             try container.encodeIfPresent(result.failure, forKey: .failure)
+            try container.encodeIfPresent(result.typeNotes, forKey: .typeNotes)
         case .error(let failure):
             try container.encode(failure.message, forKey: .message)
             try container.encodeIfPresent(failure.line, forKey: .line)

@@ -70,11 +70,15 @@ package enum HostMessage: Sendable, Equatable {
         package var replayed: Int?
         /// `rerecord`, `states`: why the replay stopped.
         package var failure: String?
+        /// `states`: where the replayed states hold dictionaries written as keyed pairs, dates and durations
+        /// (``EncodedTypeNotes/jsonMembers``), when they hold any.
+        package var typeNotes: JSONValue?
 
         /// Creates a result with the given fields.
         package init(
             session: Int? = nil, header: JSONValue? = nil, drift: JSONValue? = nil, report: JSONValue? = nil,
-            unknownStore: [String]? = nil, rerecorded: Int? = nil, replayed: Int? = nil, failure: String? = nil
+            unknownStore: [String]? = nil, rerecorded: Int? = nil, replayed: Int? = nil, failure: String? = nil,
+            typeNotes: JSONValue? = nil
         ) {
             self.session = session
             self.header = header
@@ -84,6 +88,7 @@ package enum HostMessage: Sendable, Equatable {
             self.rerecorded = rerecorded
             self.replayed = replayed
             self.failure = failure
+            self.typeNotes = typeNotes
         }
     }
 

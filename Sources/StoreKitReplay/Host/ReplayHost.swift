@@ -161,7 +161,8 @@ public enum ReplayHost {
     /// Replays the session on standard input from its initial state, showing each step on the board before it
     /// and sending a `state` line after it; after a gap the replay restarts from the next action's recorded state, as
     /// ``ReplayEngine/rerecord(_:migrating:)`` does. Ends with a `result` holding how many steps were replayed, or
-    /// the `failure` that stopped it (an unknown store, a value that no longer decodes).
+    /// the `failure` that stopped it (an unknown store, a value that no longer decodes), and where the states hold
+    /// dates, durations and dictionaries written as keyed pairs.
     private static func sendReplayedStates(
         stores: [ReplayableStore], source: String, board: ProgressBoard.Writer?
     ) throws(SessionReadError) {
@@ -196,7 +197,8 @@ public enum ReplayHost {
             send(.result(HostMessage.Result(failure: failure)))
             return
         }
-        send(.result(HostMessage.Result(replayed: replayed)))
+        let notes = replayer.typeNotes
+        send(.result(HostMessage.Result(replayed: replayed, typeNotes: notes.isEmpty ? nil : .object(notes.jsonMembers))))
     }
 
     /// Serializes the lines of the workers.

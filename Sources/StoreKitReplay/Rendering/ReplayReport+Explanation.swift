@@ -27,9 +27,9 @@ extension ReplayReport {
             if let notChecked = effectsNotChecked { say("  \(notChecked)") }
         case .diverged(let divergence):
             say("diverged at step \(divergence.step) of \(actionCount)")
-            say("  action  \(divergence.actionName.escapingControls()) \(divergence.action.canonicalString)    (\(divergence.originText), \(Self.seconds(divergence.time)) in)")
+            say("  action  \(ActionText.of(divergence.action, named: divergence.actionName))    (\(divergence.originText), \(Self.seconds(divergence.time)) in)")
             lines += divergence.precedingActions.map {
-                RenderedLine(.context, "  before  \($0.step) \($0.name.escapingControls()) \($0.action.canonicalString)")
+                RenderedLine(.context, "  before  \($0.step) \(ActionText.of($0.action, named: $0.name))")
             }
             if !gaps.isEmpty { say("  note    the session also has \(gapSummary)") }
             say("")
@@ -175,10 +175,10 @@ extension EffectDivergence {
         ]
         func say(_ text: String) { lines.append(RenderedLine(.text, "  " + text)) }
         func removed(_ action: EffectAction) {
-            lines.append(RenderedLine(.removed, "  - \(action.name.escapingControls()) \(action.action.canonicalString)"))
+            lines.append(RenderedLine(.removed, "  - \(ActionText.of(action.action, named: action.name))"))
         }
         func added(_ action: EffectAction) {
-            lines.append(RenderedLine(.added, "  + \(action.name.escapingControls()) \(action.action.canonicalString)"))
+            lines.append(RenderedLine(.added, "  + \(ActionText.of(action.action, named: action.name))"))
         }
         switch kind {
         case .actionNotRecorded(let sent):

@@ -34,7 +34,8 @@ extension StateDiff {
     /// move); `components` is the path as data (a key as a string, an index as an integer, a map's key as
     /// `{"mapKey": key}`, an identified element as `{"id": id}`), from which ``StateDiff/Change/init(jsonValue:)``
     /// reads the change back. A date or a duration keeps its JSON in `old` and `new` and has its text beside it,
-    /// `oldReadable` and `newReadable` (`"2026-11-23T10:00:00.000Z"`, `"12.5 s"`).
+    /// `oldReadable` and `newReadable` (`"2026-11-23T10:00:00.000Z"`, `"12.5 s"`), as has each side of an enum's
+    /// change of case (`".ready"`, `".countingIn(beatsLeft: 4)"`).
     public var jsonValue: JSONValue {
         .array(
             changes.map { change in
@@ -58,9 +59,8 @@ extension StateDiff {
                     members["from"] = .integer(Int64(from))
                     members["to"] = .integer(Int64(to))
                 }
-                let kind = typeNotes.kind(at: change.path)
                 for side in ["old", "new"] {
-                    if let value = members[side], let text = ReadableValue.text(of: value, as: kind) {
+                    if let value = members[side], let text = change.readableText(of: value, typeNotes: typeNotes) {
                         members[side + "Readable"] = .string(text)
                     }
                 }
@@ -71,12 +71,11 @@ extension StateDiff {
 
 extension StateDiff.Change {
     /// `todos[2].isComplete  true -> false`; `syncUps[id: 3]  moved from 2 to 0`; `startedAt  2026-11-23T10:00:00.000Z
-    /// -> 2026-11-23T10:00:01.500Z` for a date the notes know of.
+    /// -> 2026-11-23T10:00:01.500Z` for a date the notes know of; `phase  .ready -> .countingIn(beatsLeft: 4)` for an
+    /// enum that changed case.
     package func summary(typeNotes: EncodedTypeNotes) -> String {
-        let readableKind = typeNotes.kind(at: path)
         func compact(_ value: JSONValue) -> String {
-            if let readable = ReadableValue.text(of: value, as: readableKind) { return readable }
-            let text = value.canonicalString
+            let text = readableText(of: value, typeNotes: typeNotes) ?? value.canonicalString
             return text.count <= 60 ? text : String(text.prefix(57)) + "..."
         }
         return switch kind {
@@ -85,6 +84,22 @@ extension StateDiff.Change {
         case .added(let value): "\(path)  (absent) -> \(compact(value))"
         case .removed(let value): "\(path)  \(compact(value)) -> (absent)"
         }
+    }
+}
+
+extension StateDiff.Change {
+    /// The readable text of `value`, one side of this change: a date or a duration the notes know of
+    /// (``ReadableValue``), each side of an enum's change of case as Swift writes it (`.ready`,
+    /// `.countingIn(beatsLeft: 4)`), or a value that can only be an enum case (`.ready`, `.failed("offline")`, see
+    /// ``CompactDescription/init(encodedCase:)``); `nil` for other values, shown as JSON.
+    func readableText(of value: JSONValue, typeNotes: EncodedTypeNotes) -> String? {
+        if case .changed(let from, let to) = kind, StateDiff.isCaseChange(from, to) {
+            return CompactDescription(encodedValue: value).description.escapingControls()
+        }
+        if let enumCase = CompactDescription(encodedCase: value) {
+            return enumCase.description.escapingControls()
+        }
+        return ReadableValue.text(of: value, as: typeNotes.kind(at: path))
     }
 }
 
@@ -173,6 +188,10 @@ private struct DumpWriter {
         switch (old, new) {
         case (.array, .array) where readsTypes && typeNotes.kind(at: path) == .durations:
             // A duration is one value.
+            whole("-", old, path: path, prefix: prefix, level: level, comma: comma)
+            whole("+", new, path: path, prefix: prefix, level: level, comma: comma)
+        case (.object, .object) where StateDiff.isCaseChange(old, new):
+            // An enum that changed case: one value for another.
             whole("-", old, path: path, prefix: prefix, level: level, comma: comma)
             whole("+", new, path: path, prefix: prefix, level: level, comma: comma)
         case (.object(let oldMembers), .object(let newMembers)):

@@ -193,6 +193,8 @@ protocol StateReplayer: AnyObject {
     ) throws(ReplayStepFailure) -> StateComparison
     /// The current state as canonical JSON, with the session's redacted paths masked.
     func currentState() throws(ReplayStepFailure) -> JSONValue
+    /// Where the states encoded so far hold dictionaries written as keyed pairs, dates and durations.
+    var typeNotes: EncodedTypeNotes { get }
     /// Checks that a recorded value still decodes as the part it is, without touching the replay state (an action
     /// is kept decoded for an ``apply(_:)`` of the same action right after).
     func checkDecodes(_ value: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure)
@@ -307,6 +309,8 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
                 message: "with its redacted paths masked, it does not decode: \(error.message)")
         }
     }
+
+    var typeNotes: EncodedTypeNotes { writer.typeNotes }
 
     func currentState() throws(ReplayStepFailure) -> JSONValue {
         try stateValue(of: try currentBytes())

@@ -229,8 +229,8 @@ struct BoardSession {
                 s.jsonl: store "board", 4 actions, recorded by Tests on 2026-11-26, no end line (cut off)
                 effect diverged at step 2 of 4: "post score", started by step 1 scored
                   the effect sent another action (- recorded at step 2, + sent)
-                  - posted {"posted":{"receipt":1002}}
-                  + failed {"failed":{"_0":"no"}}
+                  - posted(receipt: 1002)
+                  + failed("no")
                   2 effect runs diverged, at steps 2, 4
                 """)
     }

@@ -30,6 +30,13 @@ import Testing
         ),
         (#"{"kind":"result","rerecorded":7}"#, .result(HostMessage.Result(rerecorded: 7))),
         (#"{"kind":"result","replayed":0}"#, .result(HostMessage.Result(replayed: 0))),
+        (
+            #"{"kind":"result","replayed":2,"typeNotes":{"dates":[["todos",[],"createdAt"]]}}"#,
+            .result(
+                HostMessage.Result(
+                    replayed: 2,
+                    typeNotes: .object(["dates": .array([.array([.string("todos"), .array([]), .string("createdAt")])])])))
+        ),
         (#"{"failure":"step 1: no","kind":"result"}"#, .result(HostMessage.Result(failure: "step 1: no"))),
         (
             #"{"header":\#(header),"kind":"result","session":2,"unknownStore":["todos"]}"#,

@@ -54,11 +54,12 @@ struct ReplayPair {
         for (left, right) in zip(firstReplayed.states, secondReplayed.states) {
             let compared = ignoring.isEmpty ? right.state : ignoring.overlay(from: left.state, onto: right.state).value
             guard left.state != compared else { continue }
+            let notes = identity.noting([left.state, compared], in: firstReplayed.typeNotes.union(secondReplayed.typeNotes))
             return Comparison(
                 actionCount: actionCount, effectRuns: 0,
                 disagreement: disagreement(
                     at: left.step, name: left.name,
-                    .state(StateDiff(from: left.state, to: compared, typeNotes: identity.noting([left.state, compared], in: EncodedTypeNotes()))),
+                    .state(StateDiff(from: left.state, to: compared, typeNotes: notes)),
                     actionCount))
         }
         if firstReplayed.stop != nil || secondReplayed.stop != nil {
@@ -96,10 +97,12 @@ struct ReplayPair {
             step: step, actionName: name, difference: difference, actionCount: actionCount, first: first.name, second: second.name)
     }
 
-    /// One side's replayed states, and where its host stopped when it did.
+    /// One side's replayed states, where its host stopped when it did, and where its states hold dates, durations
+    /// and dictionaries written as keyed pairs (none known from a host that stopped).
     private struct Replayed {
         var states: [ReplayHostClient.ReplayedState]
         var stop: ReplayHostClient.Stop?
+        var typeNotes = EncodedTypeNotes()
     }
 
     private func replayed(
@@ -108,7 +111,15 @@ struct ReplayPair {
         switch exchange {
         case .answered(let answer):
             if let failure = answer.result.failure { throw CLIError(.input, failure, file: session.displayName) }
-            return Replayed(states: answer.states, stop: nil)
+            var notes = EncodedTypeNotes()
+            if let json = answer.result.typeNotes {
+                do {
+                    notes = try EncodedTypeNotes(jsonMembers: json.objectValue ?? [:])
+                } catch {
+                    throw CLIError(.host, "the replay host's 'typeNotes' member '\(error.member)' is not an array of paths")
+                }
+            }
+            return Replayed(states: answer.states, stop: nil, typeNotes: notes)
         case .stopped(let stop):
             guard stopsDisagree else { throw stop.error }
             return Replayed(states: stop.partial.states, stop: stop)
