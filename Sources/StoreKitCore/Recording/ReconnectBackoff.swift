@@ -5,7 +5,7 @@
 ///
 /// Time away is the sum of the waits handed out since the last success, so the sequence depends on nothing but the
 /// failures: with the defaults, 10 ms a hundred times, then 20, 40, 80 ms and so on, up to 5 s.
-package struct ReconnectBackoff: Equatable {
+package struct ReconnectBackoff {
     /// The wait after a failure during the fixed-rate phase, and the first one doubled after it, in seconds.
     package let firstDelay: Double
     /// How long the waits stay at ``firstDelay``, in seconds of waits handed out.

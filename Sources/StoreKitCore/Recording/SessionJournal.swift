@@ -6,8 +6,9 @@ import StoreKitSystem
 /// settings), bounded in bytes across all of them. Each segment is deleted as soon as the receiver confirmed every
 /// line in it, so a journal sent while new lines join it shrinks from its oldest end.
 ///
-/// A segment takes lines until it holds ``segmentBytes``; the next line starts a new one. Each segment file stays
-/// open (and locked) until it is deleted, at most 17 of them.
+/// A segment takes lines until it holds ``segmentBytes``; the next line starts a new one (as does a line after a
+/// write error). Each segment file stays open (and locked) until it is deleted: 17 at most, but for segments a
+/// write error ended early.
 ///
 /// It never throws: a line it cannot take (the bound reached, a disk error) is refused, and from then on it takes
 /// none until a segment is deleted, so the lines it holds always come before those held in memory, and what was lost

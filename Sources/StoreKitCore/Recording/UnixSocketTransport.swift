@@ -14,7 +14,7 @@ import StoreKitSystem
 /// `persisted` replies, which ``persistedSequence()`` reads without waiting; the recorder then sends again what the
 /// daemon lost, and records as a `gap` only what it no longer holds.
 ///
-/// With a ``Journal`` (the default), the lines the daemon has not confirmed go to a file on disk while it is
+/// With a ``Journal`` (the default), the lines the daemon has not confirmed go to files on disk while it is
 /// unreachable, and when they outgrow the recorder's in-memory hold, so a restart of any length (within the
 /// journal's bound) loses nothing; and the first ``start(header:)`` sends, on a thread of its own, the journals
 /// earlier apps left behind for this socket.
