@@ -57,8 +57,9 @@ enum LeftoverJournals {
         func removeConfirmed(through persisted: Int) {
             while let oldest = segments.first, let end = oldest.last {
                 let isLast = segments.count == 1
-                guard end.isEffect && !isLast ? end.sequences.upperBound < persisted : end.sequences.upperBound <= persisted
-                else { return }
+                let confirmed = end.sequences.upperBound < persisted || end.sequences.upperBound == persisted
+                    && (!end.isEffect || isLast)
+                guard confirmed else { return }
                 oldest.remove()
                 segments.removeFirst()
             }
