@@ -106,6 +106,61 @@ import Testing
         #expect(session.events.allSatisfy { if case .gap = $0 { false } else { true } })
     }
 
+    @Test func anAppWhoseDaemonNeverCameBackCountsItsActionsAsJournaledAndTheNextLaunchSendsEverySegment()
+        async throws
+    {
+        // Given an app recording 1,000 actions of a 1 KB state while the daemon is down, with a journal bounded to
+        // 2 MB (so segments of 128 KB) and almost nothing held in memory
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let journalFolder = folder.path + "/journal"
+        let store = Store(initialState: Bulk(payload: String(repeating: "x", count: 1000)), reducer: Bulk.reducer)
+        var configuration = SessionRecorder<Bulk, Bulk.Action>.Configuration(
+            storeID: "bulk", app: AppInfo(name: "Tests", version: "1"), sessionID: "never-came-back")
+        configuration.unconfirmedBytesOverride = 0
+        let recorder = store.startRecording(
+            configuration,
+            to: UnixSocketTransport(
+                path: folder.socket, timeout: 2, firstRetryDelay: 0.01,
+                journal: .init(folder: journalFolder, byteLimit: 2 << 20)))
+        for _ in 1...1000 { store.dispatch(.increment) }
+
+        // When it finishes with the daemon still away
+        let statistics = try await onOwnThread { recorder.finish(timeout: .seconds(120)) }
+
+        // Then its statistics say every action is kept in the journal, none written and none lost, and the journal
+        // is several segment files of its own, each private to the user
+        #expect(statistics.actionsJournaled == 1000)
+        #expect(statistics.actionsWritten == 0)
+        #expect(statistics.dropped == 0)
+        let segments = journals(in: journalFolder).sorted()
+        #expect(segments.count >= 3, "\(segments)")
+        for segment in segments {
+            #expect(try FileManager.default.attributesOfItem(atPath: segment)[.posixPermissions] as? Int == 0o600)
+        }
+        #expect(try FileManager.default.attributesOfItem(atPath: journalFolder)[.posixPermissions] as? Int == 0o700)
+
+        // And when the daemon is back and the app's next launch records a session of its own
+        let daemon = try await DaemonProcess(folder: folder)
+        let next = Store(initialState: Counter.State(), reducer: Counter.reducer)
+        let nextRecorder = next.startRecording(
+            .init(storeID: Counter.storeID, app: AppInfo(name: "Tests", version: "1"), sessionID: "next-launch"),
+            to: UnixSocketTransport(
+                path: folder.socket, timeout: 2, firstRetryDelay: 0.01, journal: .init(folder: journalFolder)))
+        next.dispatch(.increment)
+        let nextStatistics = try await onOwnThread { nextRecorder.finish(timeout: .seconds(120)) }
+        #expect(nextStatistics.isFinished)
+        #expect(nextStatistics.actionsJournaled == 0)
+        #expect(await daemon.stop() == 0)
+
+        // Then the earlier session was sent from its segments, every action once, in order, with no gap, and every
+        // segment is deleted
+        let session = try Session(contentsOf: folder.sessions + "/bulk-never-came-back.jsonl")
+        #expect(session.actions.map(\.sequence) == Array(1...1000))
+        #expect(session.events.allSatisfy { if case .gap = $0 { false } else { true } })
+        #expect(journals(in: journalFolder).isEmpty)
+    }
+
     @Test func beyondTheJournalsBoundTheLossIsOneGapExactlyCounted() async throws {
         // Given an app recording with the daemon down, a journal bounded to 4 KB and almost nothing held in memory
         let folder = try TemporaryFolder()

@@ -31,7 +31,7 @@ enum SampleApp {
             transport = FileTransport(path: destination)
         }
         let statistics = await record(options, to: transport)
-        printError("sample-app: recorded \(statistics.actionsWritten) of \(statistics.actionsSeen) actions to \(destination)")
+        printError(recordedMessage(statistics, destination: destination))
         guard statistics.isFinished else {
             printError(
                 "sample-app: the transport did not return within \(flushTimeout), so the recorder could not write the session's end; \(statistics.actionsSeen - statistics.actionsWritten - statistics.dropped) actions were not written yet")
@@ -42,6 +42,15 @@ enum SampleApp {
             return 1
         }
         return 0
+    }
+
+    /// Says how many actions reached the destination, and how many wait in the transport's journal for `replayd`
+    /// to come back (sent then, or by the next launch).
+    static func recordedMessage(_ statistics: RecorderStatistics, destination: String) -> String {
+        let written = "\(statistics.actionsWritten) of \(statistics.actionsSeen) actions"
+        guard statistics.actionsJournaled > 0 else { return "sample-app: recorded \(written) to \(destination)" }
+        return "sample-app: wrote \(written) to \(destination), and kept \(statistics.actionsJournaled) in the "
+            + "journal to resend when replayd is back (this app's next launch sends them)"
     }
 
     /// Says how many actions were not recorded and why, with the recorder's last error when there was one.

@@ -1,7 +1,8 @@
 import StoreKitSystem
 
-/// One session's journal on disk: the socket path and header line of the session, then the held lines
-/// (``UnconfirmedLines/Entry``) in order, each with what a resend needs to know about it.
+/// One segment of a session's journal on disk (``SessionJournal``): the socket path and header line of the
+/// session, then held lines (``UnconfirmedLines/Entry``) in order, each with what a resend needs to know about it.
+/// Each segment stands alone, so one can be sent, or deleted, without the others.
 ///
 /// The file, mode 0600, starts with the line `storekit-replay journal 1`, then holds records: a fixed head of 37
 /// bytes (a kind byte, three little-endian `Int64` and three little-endian `UInt32` lengths) followed by three byte
@@ -112,6 +113,11 @@ package final class JournalFile {
         if pending.count >= Self.pendingBytes { try flush() }
     }
 
+    /// The bytes a new file for the socket path and header takes before its first entry.
+    package static func startBytes(socketPath: String, header: [UInt8]) -> Int {
+        magic.count + headBytes + socketPath.utf8.count + header.count
+    }
+
     /// The bytes the entry's record takes.
     package static func recordBytes(_ entry: UnconfirmedLines.Entry) -> Int {
         let fields: Int
@@ -145,11 +151,12 @@ package final class JournalFile {
         }
     }
 
-    /// Closes the file and deletes it.
+    /// Deletes the file, then closes it: while it exists, it stays locked.
     package func remove() {
-        close()
         // A journal that cannot be deleted is sent again at the next launch, and the daemon skips what it holds.
         try? Syscall.unlink(path)
+        pending = []
+        close()
     }
 
     /// Writes what is pending (when it can) and closes the file, which stays for a later transport to send.

@@ -16,6 +16,11 @@ public struct RecorderStatistics: Sendable, Hashable {
     /// Actions not written because ``SessionRecorder/finish(reason:timeout:)`` ran out of time, each in a `gap`
     /// of reason ``GapEvent/Reason/timedOut``.
     public var droppedTimedOut = 0
+    /// Actions not delivered to the transport yet whose lines are kept in its journal on disk
+    /// (``UnixSocketTransport/Journal``), to be sent once `replayd` is back: by this recorder, or, when it finished
+    /// first, by the next transport with the same journal folder and socket (the app's next launch). They are in
+    /// neither ``actionsWritten`` nor ``dropped``; the count goes back to 0 once they are delivered.
+    public var actionsJournaled = 0
     /// Effect lines (`call` and `effectEnd`) delivered to the transport.
     public var effectLinesWritten = 0
     /// Effect lines not delivered: dropped because the queue was full (then the rest of their run is dropped too,

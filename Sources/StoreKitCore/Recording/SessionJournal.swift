@@ -1,123 +1,173 @@
 import Foundation
 import StoreKitSystem
 
-/// The disk side of a recorder's ``UnconfirmedLines``: the held lines it moved to a ``JournalFile`` (created on the
-/// first one, in the folder of the transport's ``UnixSocketTransport/Journal`` settings), bounded in bytes, and
-/// deleted once the receiver confirmed all of them.
+/// The disk side of a recorder's ``UnconfirmedLines``: the held lines it moved to a sequence of segment files
+/// (``JournalFile``, named by ``JournalFolder``, in the folder of the transport's ``UnixSocketTransport/Journal``
+/// settings), bounded in bytes across all of them. Each segment is deleted as soon as the receiver confirmed every
+/// line in it, so a journal sent while new lines join it shrinks from its oldest end.
+///
+/// A segment takes lines until it holds ``segmentBytes``; the next line starts a new one (as does a line after a
+/// write error). Each segment file stays open (and locked) until it is deleted: 17 at most, but for segments a
+/// write error ended early.
 ///
 /// It never throws: a line it cannot take (the bound reached, a disk error) is refused, and from then on it takes
-/// none until its file is deleted, so the lines it holds always come before those held in memory, and what was lost
-/// between them is one run of sequence numbers. ``problem`` says why it refused.
+/// none until a segment is deleted, so the lines it holds always come before those held in memory, and what was lost
+/// in between is one run of sequence numbers per refusal. ``problem`` says why it refused.
 package final class SessionJournal {
     /// The settings: folder and bound.
     package let settings: UnixSocketTransport.Journal
     /// The socket path of the daemon the session is for.
     package let socketPath: String
-    /// Makes the session's header line, written first in each journal file.
+    /// The most bytes a segment takes lines until: a sixteenth of the bound, and at least 64 KB.
+    package let segmentBytes: Int
+    /// The id that names the journal's segment files.
+    private let id = UUID().uuidString.lowercased()
+    /// Makes the session's header line, written first in each segment.
     private let makeHeader: () throws -> [UInt8]
-    /// The journal file, from its first entry until everything in it is confirmed.
-    private var file: JournalFile?
-    /// Whether it refused a line since its file was last deleted.
+    /// The segments, oldest first, each from its first line until every line in it is confirmed.
+    private var segments: [JournalFile] = []
+    /// The number of the next segment.
+    private var nextSegmentNumber = 1
+    /// Whether the newest segment takes no more lines (a write to it failed, so it may end part way in a record).
+    private var newestIsSealed = false
+    /// Whether it refused a line since a segment was last deleted.
     private var refusing = false
     /// Why it last refused a line, for the `gap` that records what was lost.
     package private(set) var problem: String?
+    /// The action lines it took after the sequence number of the last ``linesSent(through:)``: held for a resend,
+    /// not yet taken by the transport.
+    package private(set) var unsentActions = 0
+    /// The sequence number of the last ``linesSent(through:)``.
+    private var sentThrough = 0
 
     /// Creates an empty journal; no file is made until a line is appended.
     package init(settings: UnixSocketTransport.Journal, socketPath: String, header: @escaping () throws -> [UInt8]) {
         self.settings = settings
         self.socketPath = socketPath
+        segmentBytes = max(settings.byteLimit / 16, 64 << 10)
         makeHeader = header
     }
 
-    /// Why it refuses lines, while it does (until its file is deleted).
+    /// Why it refuses lines, while it does (until a segment is deleted).
     package var refusal: String? { refusing ? problem : nil }
 
     /// True when it holds no line.
-    package var isEmpty: Bool { file?.last == nil }
+    package var isEmpty: Bool { segments.allSatisfy { $0.last == nil } }
 
-    /// The journal file's path, while it has one.
-    package var path: String? { file?.path }
+    /// The paths of its segment files, oldest first.
+    package var paths: [String] { segments.map(\.path) }
 
-    /// Takes a line, unless it refuses one since its file was last deleted, the line would take the file beyond its
-    /// bound, or the disk fails.
+    /// The bytes its segment files hold, those not yet written included.
+    package var byteCount: Int { segments.reduce(0) { $0 + $1.size } }
+
+    /// Takes a line, unless it refuses one since a segment was last deleted, the line would take its segments
+    /// beyond the bound, or the disk fails.
     /// - Returns: Whether it took the line.
     package func append(_ entry: UnconfirmedLines.Entry) -> Bool {
         guard !refusing else { return false }
         do {
-            let file = try self.file ?? createFile()
-            guard file.size + JournalFile.recordBytes(entry) <= settings.byteLimit else {
-                refuse("the journal \(file.path) reached its bound of \(settings.byteLimit) bytes")
+            var bytes = JournalFile.recordBytes(entry)
+            var header: [UInt8]?
+            if newestIsSealed || (segments.last?.size ?? segmentBytes) >= segmentBytes {
+                let line = try makeHeader()
+                bytes += JournalFile.startBytes(socketPath: socketPath, header: line)
+                header = line
+            }
+            guard byteCount + bytes <= settings.byteLimit else {
+                refuse(
+                    "the journal \(id) in \(settings.folder) reached its bound of \(settings.byteLimit) bytes "
+                        + "(\(segments.count) segments)")
                 return false
             }
-            try file.append(entry)
+            if let header { try startSegment(header: header) }
+            try segments[segments.count - 1].append(entry)
+            if entry.isAction && entry.sequences.lowerBound > sentThrough { unsentActions += 1 }
             return true
         } catch {
+            newestIsSealed = true
             refuse("the journal in \(settings.folder) cannot be written: \(error)")
             return false
         }
     }
 
-    /// Writes the lines taken so far to the file; a failure refuses further lines (those lost are then missing
+    /// Writes the lines taken so far to the files; a failure refuses further lines (those lost are then missing
     /// from the file, and a resend records them as a gap).
     package func flush() {
         do {
-            try file?.flush()
+            try segments.last?.flush()
         } catch {
+            newestIsSealed = true
             refuse("the journal in \(settings.folder) cannot be written: \(error)")
         }
     }
 
-    /// Calls `body` with each line held, in order; a file that cannot be read ends them (a resend then records
-    /// what is missing as a gap).
+    /// Records that the transport took every line it holds, up to `sequence`: none of its actions is unsent.
+    package func linesSent(through sequence: Int) {
+        sentThrough = max(sentThrough, sequence)
+        unsentActions = 0
+    }
+
+    /// Calls `body` with each line held, in order; a segment that cannot be read ends its own lines (a resend then
+    /// records what is missing as a gap).
     /// - Throws: What `body` throws.
     package func forEachEntry(_ body: (UnconfirmedLines.Entry) throws -> Void) throws {
-        guard let file else { return }
-        do {
-            try file.forEachEntry { entry in
-                do {
-                    try body(entry)
-                } catch {
-                    throw Forwarded(error: error)
+        for segment in segments {
+            do {
+                try segment.forEachEntry { entry in
+                    do {
+                        try body(entry)
+                    } catch {
+                        throw Forwarded(error: error)
+                    }
                 }
+            } catch let forwarded as Forwarded {
+                throw forwarded.error
+            } catch {
+                refuse("the journal \(segment.path) cannot be read: \(error)")
             }
-        } catch let forwarded as Forwarded {
-            throw forwarded.error
-        } catch {
-            refuse("the journal \(file.path) cannot be read: \(error)")
         }
     }
 
-    /// Deletes the file once the receiver confirmed every line in it.
+    /// Deletes each segment, oldest first, whose every line the receiver confirmed, and takes lines again once one
+    /// is deleted.
     package func confirm(through confirmed: Int) {
-        guard let last = file?.last else { return }
-        let isConfirmed = last.isUnnumbered ? last.sequences.upperBound < confirmed : last.sequences.upperBound <= confirmed
-        if isConfirmed { removeFile() }
-    }
-
-    /// Deletes the file and takes lines again.
-    package func removeFile() {
-        file?.remove()
-        file = nil
-        refusing = false
-    }
-
-    /// Closes the file, which stays for a later transport to send (an empty one is deleted).
-    package func close() {
-        if isEmpty {
-            removeFile()
-        } else {
-            file?.close()
-            file = nil
+        while let oldest = segments.first {
+            if let last = oldest.last {
+                let isConfirmed =
+                    last.isUnnumbered ? last.sequences.upperBound < confirmed : last.sequences.upperBound <= confirmed
+                guard isConfirmed else { return }
+            }
+            oldest.remove()
+            segments.removeFirst()
+            refusing = false
         }
+    }
+
+    /// Deletes every segment and takes lines again.
+    package func removeAll() {
+        for segment in segments { segment.remove() }
+        segments = []
+        refusing = false
+        unsentActions = 0
+    }
+
+    /// Closes the segments, which stay for a later transport to send (empty ones are deleted), and takes no more
+    /// lines.
+    package func close() {
+        for segment in segments {
+            if segment.last == nil { segment.remove() } else { segment.close() }
+        }
+        segments = []
         refusing = true
     }
 
-    private func createFile() throws -> JournalFile {
+    private func startSegment(header: [UInt8]) throws {
+        try segments.last?.flush()
         try JournalFolder.create(settings.folder)
-        let path = settings.folder + "/" + UUID().uuidString.lowercased() + JournalFolder.fileExtension
-        let file = try JournalFile.create(path: path, socketPath: socketPath, header: makeHeader())
-        self.file = file
-        return file
+        let path = JournalFolder.segmentPath(folder: settings.folder, journal: id, number: nextSegmentNumber)
+        nextSegmentNumber += 1
+        segments.append(try JournalFile.create(path: path, socketPath: socketPath, header: header))
+        newestIsSealed = false
     }
 
     /// An error of the body of ``forEachEntry(_:)``, told apart from the file's own.

@@ -29,6 +29,8 @@ final class SessionLineSender<State, Action> {
     private var countedEffectLines = 0
     /// The runs (cause, effect) that lost an effect line with the transport since the encoder last took them.
     private var runsWithLostLines: [(cause: Int, effect: String)] = []
+    /// The journal's unsent actions as last put in ``RecorderStatistics/actionsJournaled``.
+    private var reportedJournaled = 0
 
     /// Creates a sender that holds at most `unconfirmedBytes` of unconfirmed lines in memory, and those beyond in a
     /// journal when the transport has ``UnixSocketTransport/Journal`` settings.
@@ -72,6 +74,7 @@ final class SessionLineSender<State, Action> {
     /// - Parameter newActions: The action lines in `lines`, counted as written once sent.
     /// - Returns: Whether the transport took the lines.
     func send(_ lines: [UInt8], held: Bool, newActions: Int) -> Bool {
+        defer { reportJournaled() }
         do {
             var payload = lines
             var written = newActions
@@ -91,6 +94,7 @@ final class SessionLineSender<State, Action> {
             guard !payload.isEmpty else { return true }
             try transport.write(payload)
             sentThrough = max(sentThrough, unconfirmed.lastSequence)
+            unconfirmed.journal?.linesSent(through: sentThrough)
             let effectLines = heldEffectLines - countedEffectLines
             countedEffectLines = heldEffectLines
             mailbox.updateStatistics {
@@ -146,7 +150,8 @@ final class SessionLineSender<State, Action> {
     /// Sends the `end` line, then closes the transport. While the transport holds lines it has not confirmed, a
     /// failure is retried for up to two seconds, so a receiver that restarts just then still gets them. A journal
     /// is deleted once the receiver confirmed what it holds (or, sent in full, after those two seconds); one that
-    /// could not be sent stays on disk for the next transport with its folder.
+    /// could not be sent stays on disk for the next transport with its folder, its actions counted in
+    /// ``RecorderStatistics/actionsJournaled``.
     func sendEnd(_ line: [UInt8]) {
         let deadline = MonotonicClock.nanoseconds() + 2_000_000_000
         while !send(line, held: false, newActions: 0) {
@@ -166,9 +171,18 @@ final class SessionLineSender<State, Action> {
                 unconfirmed.confirm(through: persisted)
                 if !journal.isEmpty { Thread.sleep(forTimeInterval: 0.01) }
             }
-            journal.removeFile()
+            journal.removeAll()
+            reportJournaled()
         }
         closeTransport()
+    }
+
+    /// Puts the journal's unsent actions in the statistics, when they changed.
+    private func reportJournaled() {
+        let journaled = unconfirmed.journal?.unsentActions ?? 0
+        guard journaled != reportedJournaled else { return }
+        reportedJournaled = journaled
+        mailbox.updateStatistics { $0.actionsJournaled = journaled }
     }
 
     private func closeTransport() {

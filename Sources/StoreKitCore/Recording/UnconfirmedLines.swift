@@ -15,7 +15,7 @@
 ///
 /// With a ``SessionJournal``, the oldest lines go to it instead of being let go when the bound is exceeded, and
 /// every line does while the receiver is unreachable (``spillAll()``); the journal's lines always come before those
-/// held in memory, and its file is deleted once the receiver confirmed all of them.
+/// held in memory, and each of its segment files is deleted once the receiver confirmed every line in it.
 package struct UnconfirmedLines {
     /// One line and the sequence numbers it covers.
     package struct Entry: Equatable {
@@ -142,8 +142,8 @@ package struct UnconfirmedLines {
         spillsNewLines = false
     }
 
-    /// Records that the receiver persisted every line up to `sequence`, and drops those lines (deleting the
-    /// journal once it holds no other).
+    /// Records that the receiver persisted every line up to `sequence`, and drops those lines (deleting each
+    /// journal segment that holds no other).
     package mutating func confirm(through sequence: Int) {
         confirmed = max(confirmed, sequence)
         journal?.confirm(through: confirmed)
@@ -155,7 +155,7 @@ package struct UnconfirmedLines {
     /// - Returns: The runs (cause, effect) of the effect lines dropped from memory.
     @discardableResult
     package mutating func discard() -> [(cause: Int, effect: String)] {
-        journal?.removeFile()
+        journal?.removeAll()
         spillsNewLines = false
         var runs: [(cause: Int, effect: String)] = []
         while head < entries.count {

@@ -5,22 +5,26 @@ extension UnixSocketTransport {
     /// is unreachable, or when those lines outgrow the recorder's in-memory hold
     /// (``SessionRecorder/Configuration/unconfirmedBufferBytes``).
     ///
-    /// The journal is one file per session in ``folder`` (created with mode 0700, the file with 0600), sent again
-    /// after the reconnect before newer lines and deleted once the daemon confirmed everything in it. A journal
+    /// The journal is a sequence of segment files per session in ``folder`` (created with mode 0700, each file with
+    /// 0600), sent again after the reconnect before newer lines; each segment is deleted as soon as the daemon
+    /// confirmed every line in it, so a journal sent while new lines join it shrinks from its oldest end. A journal
     /// left behind by an app that ended without delivering it (a crash, or a daemon that never came back) is sent
-    /// by the next transport started with the same folder and socket path, as the session it belongs to. Lines
-    /// beyond ``byteLimit`` are recorded as one `gap` (reason `transportFailed`), exactly counted; so are lines a
-    /// disk error (a full disk, a folder that cannot be written) kept out of it.
+    /// by the next transport started with the same folder and socket path, as the session it belongs to; one a
+    /// running app holds is left alone. Lines beyond ``byteLimit`` (all segments counted) are recorded as a `gap`
+    /// (reason `transportFailed`), exactly counted; so are lines a disk error (a full disk, a folder that cannot be
+    /// written) kept out of it. The recorder's ``RecorderStatistics/actionsJournaled`` counts the actions held in
+    /// it and not yet delivered.
     public struct Journal: Sendable, Equatable {
         /// The folder that holds the journal files.
         public var folder: String
-        /// The most bytes one journal file may hold.
+        /// The most bytes one session's journal may hold, all its segment files counted.
         public var byteLimit: Int
 
         /// Creates the settings of a journal.
         /// - Parameters:
         ///   - folder: The folder that holds the journal files; ``defaultFolder(environment:)`` when nil.
-        ///   - byteLimit: The most bytes one journal file may hold (256 MB unless set).
+        ///   - byteLimit: The most bytes one session's journal may hold, all its segment files counted (256 MB
+        ///     unless set).
         public init(folder: String? = nil, byteLimit: Int = 256 << 20) {
             self.folder = folder ?? Self.defaultFolder()
             self.byteLimit = max(0, byteLimit)

@@ -5,14 +5,16 @@ import StoreKitSystem
 ///
 /// The recorder calls it from its background thread only, so it may block, but never for long: sends and the wait
 /// for the daemon's welcome are bounded by ``timeout``, and while the daemon is away, ``start(header:)`` fails at
-/// once until the next retry is due (the delay doubles from 10 ms up to 5 s and resets after a success, so a daemon
-/// that restarts is found again within tens of milliseconds of being back). It never raises `SIGPIPE` in the app.
+/// once until the next retry is due (every 10 ms for the first second away, then twice as long each time up to 5 s,
+/// starting over after a success: see ``ReconnectBackoff``), so a daemon that restarts within about a second is
+/// found again within 10 ms of being back, and one gone for good costs an attempt every 5 s. It never raises
+/// `SIGPIPE` in the app.
 /// On every (re)connect it sends the header and reads the daemon's welcome, which says how much of this session the
 /// daemon has stored. A daemon that speaks protocol 2 (its welcome says so) confirms what it persisted with
 /// `persisted` replies, which ``persistedSequence()`` reads without waiting; the recorder then sends again what the
 /// daemon lost, and records as a `gap` only what it no longer holds.
 ///
-/// With a ``Journal`` (the default), the lines the daemon has not confirmed go to a file on disk while it is
+/// With a ``Journal`` (the default), the lines the daemon has not confirmed go to files on disk while it is
 /// unreachable, and when they outgrow the recorder's in-memory hold, so a restart of any length (within the
 /// journal's bound) loses nothing; and the first ``start(header:)`` sends, on a thread of its own, the journals
 /// earlier apps left behind for this socket.
@@ -57,9 +59,8 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
     /// Why ``path`` can never be connected to, when it cannot.
     private let unusablePath: Failure?
     private var fd: Int32 = -1
-    /// The wait after the first failed attempt, in seconds; it doubles with each failure in a row.
-    private let firstRetryDelay: Double
-    private var retryDelay: Double
+    /// The waits between failed attempts.
+    private var backoff: ReconnectBackoff
     private var nextAttempt: UInt64 = 0
     /// Whether the last daemon that welcomed the session confirms what it persisted (protocol 2 or later); with a
     /// journal, presumed until a daemon says otherwise, so lines recorded before the first welcome are kept.
@@ -74,7 +75,6 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
     private var persisted = 0
     /// Reply bytes read after the last complete reply line.
     private var replyBytes: [UInt8] = []
-    private static let longestRetryDelay = 5.0
     /// The longest ``close()`` waits for the journals earlier apps left to be delivered, in seconds.
     private static let longestLeftoverWait = 10.0
     private static let longestReply = 1 << 16
@@ -89,8 +89,9 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
         self.init(path: path, timeout: timeout, firstRetryDelay: 0.01, journal: journal)
     }
 
-    /// Creates a transport that waits `firstRetryDelay` seconds after a first failed attempt (for tests that must
-    /// not depend on how fast the machine is), without a journal unless given one.
+    /// Creates a transport that waits `firstRetryDelay` seconds after a failed attempt during the first second away
+    /// (for tests that must not depend on how fast the machine is; see ``ReconnectBackoff``), without a journal
+    /// unless given one.
     package init(path: String?, timeout: Double, firstRetryDelay: Double, journal: Journal? = nil) {
         let path = path ?? ReplaydSocketPath.resolve()
         self.path = path
@@ -98,8 +99,7 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
         let bytes = path.utf8.count
         unusablePath = bytes > limit ? .socketPathTooLong(path: path, bytes: bytes, limit: limit) : nil
         self.timeout = timeout
-        self.firstRetryDelay = firstRetryDelay
-        self.retryDelay = firstRetryDelay
+        backoff = ReconnectBackoff(firstDelay: firstRetryDelay)
         // A socket that can never be reached has nothing to journal for.
         self.journal = unusablePath == nil ? journal : nil
         confirmsPersistence = self.journal != nil
@@ -127,12 +127,11 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
         }
         do {
             let lastSequence = try connect(header: header)
-            retryDelay = firstRetryDelay
+            backoff.reset()
             return lastSequence
         } catch {
             disconnect()
-            nextAttempt = MonotonicClock.nanoseconds() + UInt64(retryDelay * 1e9)
-            retryDelay = min(retryDelay * 2, Self.longestRetryDelay)
+            nextAttempt = MonotonicClock.nanoseconds() + UInt64(backoff.delayAfterFailure() * 1e9)
             throw error
         }
     }

@@ -18,6 +18,35 @@ import Testing
         }
     }
 
+    @Test func aDaemonAwayIsTriedAgainEveryFirstDelayThroughItsFirstSecondAway() async throws {
+        // Given a transport whose daemon is away, retrying after 10 ms
+        let transport = UnixSocketTransport(path: Self.temporarySocketPath(), timeout: 1, firstRetryDelay: 0.01)
+        let header = Array("{}\n".utf8)
+
+        // When 20 connection attempts fail in a row (at most 200 ms of waits, well inside the first second), each
+        // followed at once by a start that reports the wait it set (unless the machine was slower than the wait)
+        var waitsAfterAttempts: [Double] = []
+        var lastWasAttempt = false
+        let deadline = ContinuousClock.now + .seconds(120)
+        while waitsAfterAttempts.count < 20, ContinuousClock.now < deadline {
+            do {
+                _ = try transport.start(header: header)
+                Issue.record("connected to a socket no daemon listens on")
+                return
+            } catch UnixSocketTransport.Failure.backingOff(let seconds) {
+                if lastWasAttempt { waitsAfterAttempts.append(seconds) }
+                lastWasAttempt = false
+                try await Task.sleep(for: .milliseconds(2))
+            } catch {
+                lastWasAttempt = true
+            }
+        }
+
+        // Then every wait after a failed attempt was at most 10 ms: the delay did not double
+        #expect(waitsAfterAttempts.count == 20)
+        #expect(waitsAfterAttempts.allSatisfy { $0 <= 0.01 }, "\(waitsAfterAttempts)")
+    }
+
     @Test func aDaemonThatGoesAwayGivesAnErrorNotSIGPIPE() throws {
         // Given a fake daemon that welcomes the session and then closes the connection
         let path = Self.temporarySocketPath()
