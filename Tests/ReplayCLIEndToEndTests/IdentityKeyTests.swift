@@ -56,7 +56,7 @@ import Testing
             withoutHostLine(after.stdout) == """
                 \(scratch.file("todo-list.jsonl")): store "todo-list", 2 actions, recorded by SampleApp 1.0 (build 1) on 2026-11-23
                 diverged at step 1 of 2
-                  action  add {"add":{"title":"Tea","toDoID":"t3"}}    (from the app, 0.001 s in)
+                  action  add(title: "Tea", toDoID: "t3")    (from the app, 0.001 s in)
 
                   state after step 1 (- recorded, + replayed)
                     {

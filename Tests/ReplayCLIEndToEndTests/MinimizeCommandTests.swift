@@ -43,8 +43,8 @@ import Testing
             stable(diff.stdout) == """
                 \(small): store "todos", 2 actions, recorded by SampleApp 1.0 (build 1) on 2026-11-23
                 diverged at step 2 of 2
-                  action  toggleCompleted {"toggleCompleted":{"id":"0BB980A5-75A8-4661-BEC0-8AA83B63F1EE"}}    (from the app, 0.000 s in)
-                  before  1 addTodo {"addTodo":{"createdAt":1795000017.2135663,"id":"0BB980A5-75A8-4661-BEC0-8AA83B63F1EE","title":"Water plants"}}
+                  action  toggleCompleted(id: "0BB980A5-75A8-4661-BEC0-8AA83B63F1EE")    (from the app, 0.000 s in)
+                  before  1 addTodo(createdAt: 1795000017.2135663, id: "0BB980A5-75A8-4661-BEC0-8AA83B63F1EE", title: "Water plants")
 
                   state after step 2 (- recorded, + replayed)
                     {

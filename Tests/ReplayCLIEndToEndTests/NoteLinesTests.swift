@@ -14,10 +14,10 @@ import Testing
     static let logText = #"""
         session board-notes, store "board", ScoreApp 1.1, started 2026-11-27T10:00:00.000Z
                    0.050s  note                          screen: scoreboard
-             1     0.100s  app              1 change     scored
+             1     0.100s  app              1 change     scored(2)
                    0.110s  note                          POST /score failed requestId=r-17 status=500
                    0.115s  note                          \u001b[31mred\u001b[0m <i>not markup</i> body=</script><b>bold</b> screen="Score board"
-             2     0.120s  effect of 1      1 change     posted
+             2     0.120s  effect of 1      1 change     posted(receipt: 1002)
              - end: finished after 0.300 s, 2 actions, 0 dropped
 
         """#
@@ -42,7 +42,7 @@ import Testing
         #expect(
             outcome.stdout == """
                 session board-notes, store "board", ScoreApp 1.1, started 2026-11-27T10:00:00.000Z
-                     2     0.120s  effect of 1      1 change     posted
+                     2     0.120s  effect of 1      1 change     posted(receipt: 1002)
                      - end: finished after 0.300 s, 2 actions, 0 dropped
 
                 """)

@@ -121,7 +121,7 @@ import Testing
             let report = outcome.stdout.split(separator: "\n").prefix(2)
             #expect(report == ["invalid \(path)", "  error \(message)"], "\(outcome.stdout)")
         case .checkReport:
-            #expect(outcome.stdout.split(separator: "\n").contains { $0 == message }, "\(outcome.stdout)")
+            #expect(outcome.stdout.split(separator: "\n").first == "✗ error       \(message)"[...], "\(outcome.stdout)")
             #expect(outcome.stderr == "")
         }
         // And a command that writes (update) left the file as it was

@@ -29,7 +29,7 @@ import Testing
                         ]),
                         "context": .array([
                             .object(["step": .integer(1), "name": .string("reset"), "action": .object(["reset": .object([:])])]),
-                            .object(["step": .integer(2), "name": .string("add"), "action": .object(["add": .integer(2)])]),
+                            .object(["step": .integer(2), "name": .string("add"), "action": .object(["add": .object(["_0": .integer(2)])])]),
                         ]),
                     ])
                 ]),
@@ -42,9 +42,9 @@ import Testing
             lines == [
                 RenderedLine(.text, "s.jsonl: store \"counter\", 4 actions, recorded by App 1.0 on 2026-11-23, no end line (cut off)"),
                 RenderedLine(.text, "diverged at step 3 of 4"),
-                RenderedLine(.text, "  action  increment {\"increment\":{}}    (from the app, 1.500 s in)"),
-                RenderedLine(.context, "  before  1 reset {\"reset\":{}}"),
-                RenderedLine(.context, "  before  2 add {\"add\":2}"),
+                RenderedLine(.text, "  action  increment    (from the app, 1.500 s in)"),
+                RenderedLine(.context, "  before  1 reset"),
+                RenderedLine(.context, "  before  2 add(2)"),
                 RenderedLine(.text, ""),
                 RenderedLine(.text, "  state after step 3 (- recorded, + replayed)"),
                 RenderedLine(.unchanged, "    {"),

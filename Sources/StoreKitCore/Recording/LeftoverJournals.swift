@@ -58,7 +58,7 @@ enum LeftoverJournals {
             while let oldest = segments.first, let end = oldest.last {
                 let isLast = segments.count == 1
                 let confirmed = end.sequences.upperBound < persisted || end.sequences.upperBound == persisted
-                    && (!end.isEffect || isLast)
+                    && (!end.isUnnumbered || isLast)
                 guard confirmed else { return }
                 oldest.remove()
                 segments.removeFirst()
