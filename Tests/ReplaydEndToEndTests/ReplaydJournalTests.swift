@@ -151,6 +151,11 @@ import Testing
         let nextStatistics = try await onOwnThread { nextRecorder.finish(timeout: .seconds(120)) }
         #expect(nextStatistics.isFinished)
         #expect(nextStatistics.actionsJournaled == 0)
+        // (Closing waits for the leftover journal only a while; on a slow machine, or under a sanitizer, the
+        // sending goes on after it.)
+        await waitUntil("the leftover journal is sent", timeout: DaemonProcess.processTimeout) {
+            journals(in: journalFolder).isEmpty
+        }
         #expect(await daemon.stop() == 0)
 
         // Then the earlier session was sent from its segments, every action once, in order, with no gap, and every
