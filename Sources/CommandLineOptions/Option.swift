@@ -94,8 +94,7 @@ extension Option where Value == Double {
 extension Option where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
     /// An option whose value is one of `Value`'s cases, by raw value.
     public static func choice(_ name: String, valueName: String, default: Value? = nil, help: String) -> Option {
-        let names = Value.allCases.map(\.rawValue)
-        let listed = names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + names.last! : names.joined()
+        let listed = Suggestion.either(Value.allCases.map(\.rawValue))
         return Option(
             name, valueName: valueName, default: `default`, defaultDescription: `default`?.rawValue,
             expectation: "one of \(listed)", help: help, convert: { Value(rawValue: $0) })

@@ -1,6 +1,12 @@
 /// Finds the near misses a user probably meant, for "Did you mean '...'?": a mistyped subcommand or option, and the
 /// action names and state paths that a command's name or path pattern could have meant.
 package enum Suggestion {
+    /// The items as a sentence offers a choice between them: `a`, `a or b`, `a, b or c`; empty for none.
+    package static func either(_ items: [String]) -> String {
+        guard let last = items.last, items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " or " + last
+    }
+
     /// The candidate closest to `word` by edit distance, if it is close enough to be a typo.
     package static func closest(to word: String, among candidates: [String]) -> String? {
         nearest(to: word, among: candidates, limit: 1).first

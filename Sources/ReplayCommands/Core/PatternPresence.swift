@@ -55,17 +55,11 @@ struct PatternPresence {
         let (correcting, places) = suggestions
         let quoted = places.map { "'\($0)'" }
         if correcting {
-            text += "; did you mean \(Self.either(quoted))?"
+            text += "; did you mean \(Suggestion.either(quoted))?"
         } else if !places.isEmpty {
             text += places.count == 1 ? "; the nearest place that exists is \(quoted[0])" : "; the nearest places that exist are \(quoted.joined(separator: ", "))"
         }
         return text
-    }
-
-    /// `'a'`, `'a' or 'b'`, `'a', 'b' or 'c'`.
-    static func either(_ items: [String]) -> String {
-        guard items.count > 1 else { return items.first ?? "" }
-        return items.dropLast().joined(separator: ", ") + " or " + items[items.count - 1]
     }
 
     /// Up to three of `places`, by edit distance to `text`, then alphabetically.

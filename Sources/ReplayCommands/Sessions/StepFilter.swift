@@ -117,7 +117,7 @@ struct StepFilter {
             var text = "\(option) '\(wanted)' matches no action of \(source)"
             let near = Suggestion.nearest(to: wanted, among: seen)
             if !near.isEmpty {
-                text += "; did you mean \(PatternPresence.either(near.map { "'\($0)'" }))?"
+                text += "; did you mean \(Suggestion.either(near.map { "'\($0)'" }))?"
             } else if !seen.isEmpty {
                 let top = Set(seen.map { String($0.prefix { $0 != "." }) }).sorted()
                 text += "; its actions' names begin with \(top.prefix(5).map { "'\($0)'" }.joined(separator: ", "))"
