@@ -143,12 +143,27 @@ package final class JournalFile {
     /// by a crash) ends the entries.
     /// - Throws: What `body` throws, or ``SystemError`` when the file cannot be read.
     package func forEachEntry(_ body: (UnconfirmedLines.Entry) throws -> Void) throws {
-        try flush()
-        var offset = entriesOffset
-        while let record = try Self.readRecord(fd, at: offset, path: path), let entry = record.entry {
+        var offset: Int?
+        _ = try forEachEntry(from: &offset) { entry in
             try body(entry)
-            offset = record.end
+            return true
         }
+    }
+
+    /// Calls `body` with each entry from the record at `offset` (the first when `nil`) on, after writing those
+    /// pending, until `body` returns false; moves `offset` past the entries it gave. A record that cannot be read
+    /// (cut short by a crash) ends the entries.
+    /// - Returns: Whether it gave every entry the file holds.
+    /// - Throws: What `body` throws, or ``SystemError`` when the file cannot be read.
+    package func forEachEntry(from offset: inout Int?, _ body: (UnconfirmedLines.Entry) throws -> Bool) throws -> Bool {
+        try flush()
+        var next = offset ?? entriesOffset
+        defer { offset = next }
+        while let record = try Self.readRecord(fd, at: next, path: path), let entry = record.entry {
+            next = record.end
+            guard try body(entry) else { return false }
+        }
+        return true
     }
 
     /// Deletes the file, then closes it: while it exists, it stays locked.

@@ -22,6 +22,7 @@ struct ResendCursor {
     private var effectLinesToSkip: Int
     private let gapMessage: String??
     private var needsFullState = true
+    private var placedFirstGap = false
 
     /// Creates a cursor.
     /// - Parameters:
@@ -72,6 +73,18 @@ struct ResendCursor {
         if next <= lastSequence { skip(next...lastSequence, into: &lines) }
     }
 
+    /// The `gap` line (reason `transportFailed`, with the gap message) for ``holeBeforeFirstLine``, to go before
+    /// the first bytes sent: once, after the first numbered line is walked or the walk finished; empty otherwise.
+    mutating func takeFirstGapLine() -> [UInt8] {
+        guard !placedFirstGap, sentNumberedLine || !missing.isEmpty else { return [] }
+        placedFirstGap = true
+        guard let hole = holeBeforeFirstLine else { return [] }
+        let gap = GapEvent(
+            firstSequence: hole.lowerBound, lastSequence: hole.upperBound, reason: .transportFailed,
+            message: gapMessage ?? nil)
+        return SessionEvent.gap(gap).line
+    }
+
     private mutating func skip(_ hole: ClosedRange<Int>, into lines: inout [UInt8]) {
         missing.append(hole)
         next = hole.upperBound + 1
@@ -91,7 +104,7 @@ struct ResendCursor {
 extension ResendCursor {
     /// The most bytes of a resend gathered before they are written, so a journal is sent without reading all of
     /// it into memory.
-    private static var chunkBytes: Int { 1 << 20 }
+    static var chunkBytes: Int { 1 << 20 }
 
     /// Walks the lines `forEachHeld` gives and gathers what to send of them: a `gap` (reason `transportFailed`,
     /// with the cursor's gap message) for the hole before the first line, then the lines, with gap lines for the
@@ -104,26 +117,16 @@ extension ResendCursor {
         forEachHeld: ((UnconfirmedLines.Entry) throws -> Void) throws -> Void, write: @escaping ([UInt8]) throws -> Void
     ) throws -> [UInt8] {
         var lines: [UInt8] = []
-        var placedFirstGap = false
-        func placeFirstGap(_ cursor: ResendCursor) {
-            guard !placedFirstGap else { return }
-            placedFirstGap = true
-            guard let hole = cursor.holeBeforeFirstLine else { return }
-            let gap = GapEvent(
-                firstSequence: hole.lowerBound, lastSequence: hole.upperBound, reason: .transportFailed,
-                message: cursor.gapMessage ?? nil)
-            SessionEvent.gap(gap).appendLine(to: &prefix)
-        }
         try forEachHeld { entry in
             take(entry, into: &lines)
             guard sentNumberedLine, lines.count >= Self.chunkBytes else { return }
-            placeFirstGap(self)
+            prefix += takeFirstGapLine()
             try write(prefix + lines)
             prefix = []
             lines.removeAll(keepingCapacity: true)
         }
         finish(lastSequence: lastSequence, into: &lines)
-        placeFirstGap(self)
+        prefix += takeFirstGapLine()
         return prefix + lines
     }
 }

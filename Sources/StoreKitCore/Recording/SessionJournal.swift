@@ -107,25 +107,60 @@ package final class SessionJournal {
         unsentActions = 0
     }
 
+    /// A place among the journal's lines, where a walk that stops goes on from (``forEachEntry(from:_:)``); it stays
+    /// valid while no segment is deleted.
+    package struct Position {
+        fileprivate var segment = 0
+        fileprivate var offset: Int?
+
+        /// The place before the first line.
+        package init() {}
+
+        fileprivate init(segment: Int) {
+            self.segment = segment
+        }
+    }
+
     /// Calls `body` with each line held, in order; a segment that cannot be read ends its own lines (a resend then
     /// records what is missing as a gap).
     /// - Throws: What `body` throws.
     package func forEachEntry(_ body: (UnconfirmedLines.Entry) throws -> Void) throws {
-        for segment in segments {
+        var position = Position()
+        _ = try forEachEntry(from: &position) { entry in
+            try body(entry)
+            return true
+        }
+    }
+
+    /// Calls `body` with each line held from `position` on, in order, until `body` returns false, and moves
+    /// `position` past the lines it gave; lines appended meanwhile are given too. A segment that cannot be read
+    /// ends its own lines (a resend then records what is missing as a gap).
+    /// - Returns: Whether it gave every line held.
+    /// - Throws: What `body` throws.
+    package func forEachEntry(
+        from position: inout Position, _ body: (UnconfirmedLines.Entry) throws -> Bool
+    ) throws -> Bool {
+        while position.segment < segments.count {
+            let segment = segments[position.segment]
             do {
-                try segment.forEachEntry { entry in
+                let ended = try segment.forEachEntry(from: &position.offset) { entry in
                     do {
-                        try body(entry)
+                        return try body(entry)
                     } catch {
                         throw Forwarded(error: error)
                     }
                 }
+                guard ended else { return false }
             } catch let forwarded as Forwarded {
                 throw forwarded.error
             } catch {
                 refuse("the journal \(segment.path) cannot be read: \(error)")
             }
+            // The newest segment may take more lines: the walk stays at its end until another one starts.
+            guard position.segment + 1 < segments.count else { return true }
+            position = Position(segment: position.segment + 1)
         }
+        return true
     }
 
     /// Deletes each segment, oldest first, whose every line the receiver confirmed, and takes lines again once one

@@ -31,6 +31,8 @@ final class SessionLineSender<State, Action> {
     private var runsWithLostLines: [(cause: Int, effect: String)] = []
     /// The journal's unsent actions as last put in ``RecorderStatistics/actionsJournaled``.
     private var reportedJournaled = 0
+    /// The resend under way since the last (re)start, until every line held is sent.
+    private var resendWalk: ResendWalk?
 
     /// Creates a sender that holds at most `unconfirmedBytes` of unconfirmed lines in memory, and those beyond in a
     /// journal when the transport has ``UnixSocketTransport/Journal`` settings.
@@ -47,9 +49,11 @@ final class SessionLineSender<State, Action> {
         unconfirmed = UnconfirmedLines(byteLimit: unconfirmedBytes, journal: journal)
     }
 
-    /// How long the worker may wait for actions before trying the transport again, when it holds lines the
-    /// receiver has not confirmed and the transport needs a restart; `nil` when it need not try without actions.
+    /// How long the worker may wait for actions before going on: at once while a resend is under way, and, when it
+    /// holds lines the receiver has not confirmed and the transport needs a restart, until that is worth trying;
+    /// `nil` when it need not go on without actions.
     var nextRetryDelay: Double? {
+        if resendWalk != nil { return 0 }
         guard needsStart, !unconfirmed.isEmpty, transport.persistedSequence() != nil else { return nil }
         return retryDelay
     }
@@ -70,45 +74,39 @@ final class SessionLineSender<State, Action> {
     /// Starts the transport if needed, then sends `lines`, which are held already when `held`.
     ///
     /// After a (re)start, it sends instead every held line after the receiver's last persisted sequence number,
-    /// after a `gap` for the numbers no longer held, then `lines` if not held.
+    /// after a `gap` for the numbers no longer held, then `lines` if not held. That resend goes a part at a time,
+    /// one part a call while the lines are held (at least twice as many bytes as `lines`, so that it catches up),
+    /// letting the worker take the app's actions in between; lines not held wait until it is over.
     /// - Parameter newActions: The action lines in `lines`, counted as written once sent.
-    /// - Returns: Whether the transport took the lines.
+    /// - Returns: Whether the transport took the lines, or holds them for the resend under way.
     func send(_ lines: [UInt8], held: Bool, newActions: Int) -> Bool {
         defer { reportJournaled() }
         do {
-            var payload = lines
-            var written = newActions
             if needsStart {
                 let header = try makeHeader()
                 // Until an action is encoded, the initial state tells how much memory one holds.
                 mailbox.estimateUnlessEstimated(encodedBytes: header.count)
                 let persisted = try transport.start(header: header)
                 needsStart = false
-                payload = []
-                written = try resend(
+                resendWalk = ResendWalk(
                     after: persisted ?? sentThrough,
-                    skippingEffectLines: persisted == nil ? 0 : transport.effectLinesHeldAfterStart(), into: &payload)
-                unconfirmed.stopSpilling()
-                if !held { payload += lines }
+                    skippingEffectLines: persisted == nil ? 0 : transport.effectLinesHeldAfterStart(),
+                    newAfter: sentThrough, gapMessage: unconfirmed.journal?.problem ?? mailbox.statistics.lastError)
             }
-            guard !payload.isEmpty else { return true }
-            try transport.write(payload)
-            sentThrough = max(sentThrough, unconfirmed.lastSequence)
-            unconfirmed.journal?.linesSent(through: sentThrough)
-            let effectLines = heldEffectLines - countedEffectLines
-            countedEffectLines = heldEffectLines
-            mailbox.updateStatistics {
-                $0.actionsWritten += written
-                $0.effectLinesWritten += effectLines
+            if resendWalk != nil {
+                let budget = max(ResendCursor.chunkBytes, 2 * lines.count)
+                repeat {
+                    try resendPart(budget: budget)
+                } while !held && resendWalk != nil
+                if held || resendWalk != nil { return true }
             }
-            if let persisted = transport.persistedSequence() {
-                unconfirmed.confirm(through: persisted)
-            } else {
-                unconfirmed.discard()
-            }
+            guard !lines.isEmpty else { return true }
+            try transport.write(lines)
+            wrote(newActions: newActions)
             return true
         } catch {
             needsStart = true
+            resendWalk = nil
             if case UnixSocketTransport.Failure.backingOff(let seconds) = error {
                 retryDelay = seconds
             } else {
@@ -131,20 +129,36 @@ final class SessionLineSender<State, Action> {
         }
     }
 
-    /// Gathers into `payload` what to send after a (re)start: every held line after the receiver's last persisted
-    /// sequence number (the journal's first, written a chunk at a time), with a `gap` for the numbers no longer
-    /// held, counted as lost.
-    /// - Returns: The action lines counted as written once the payload is.
-    /// - Throws: What the transport's write throws.
-    private func resend(after persisted: Int, skippingEffectLines: Int, into payload: inout [UInt8]) throws -> Int {
-        let message = unconfirmed.journal?.problem ?? mailbox.statistics.lastError
-        var cursor = ResendCursor(
-            after: persisted, skippingEffectLines: skippingEffectLines, newAfter: sentThrough, gapMessage: message)
-        payload = try cursor.gather(
-            lastSequence: unconfirmed.lastSequence, prefix: &payload,
-            forEachHeld: unconfirmed.forEachHeld, write: transport.write)
-        for hole in cursor.missing { countLost(hole) }
-        return cursor.newActions
+    /// Sends the next part of the resend under way; once it is over, counts what it sent and lost and holds new
+    /// lines in memory again.
+    /// - Throws: What reading the journal or the transport's write throws.
+    private func resendPart(budget: Int) throws {
+        guard var walk = resendWalk else { return }
+        let (bytes, isOver) = try walk.next(through: unconfirmed, budget: budget)
+        resendWalk = walk
+        if !bytes.isEmpty { try transport.write(bytes) }
+        guard isOver else { return }
+        resendWalk = nil
+        for hole in walk.missing { countLost(hole) }
+        unconfirmed.stopSpilling()
+        wrote(newActions: walk.newActions)
+    }
+
+    /// Counts what the transport took, up to the last line held, and lets go of what the receiver confirmed.
+    private func wrote(newActions: Int) {
+        sentThrough = max(sentThrough, unconfirmed.lastSequence)
+        unconfirmed.journal?.linesSent(through: sentThrough)
+        let effectLines = heldEffectLines - countedEffectLines
+        countedEffectLines = heldEffectLines
+        mailbox.updateStatistics {
+            $0.actionsWritten += newActions
+            $0.effectLinesWritten += effectLines
+        }
+        if let persisted = transport.persistedSequence() {
+            unconfirmed.confirm(through: persisted)
+        } else {
+            unconfirmed.discard()
+        }
     }
 
     /// Sends the `end` line, then closes the transport. While the transport holds lines it has not confirmed, a

@@ -113,4 +113,32 @@ import Testing
 
         #expect(journal.unsentActions == 3)
     }
+
+    @Test func aWalkThatStopsGoesOnWhereItStoppedAndGivesTheLinesAppendedMeanwhile() throws {
+        // Given a journal holding 100 lines of 2 KB across several segments
+        let fixture = Fixture()
+        defer { fixture.remove() }
+        let journal = fixture.journal
+        for sequence in 1...100 { #expect(journal.append(action(sequence))) }
+
+        // When a walk stops after every 30 lines, and 50 lines are appended after its first stop (more segments)
+        var position = SessionJournal.Position()
+        var walked: [Int] = []
+        var parts = 0
+        var walkedAll = false
+        while !walkedAll {
+            var taken = 0
+            walkedAll = try journal.forEachEntry(from: &position) { entry in
+                walked.append(entry.sequences.lowerBound)
+                taken += 1
+                return taken < 30
+            }
+            parts += 1
+            if parts == 1 { for sequence in 101...150 { #expect(journal.append(action(sequence))) } }
+        }
+
+        // Then it gave every line once, in order, those appended included, a part at a time
+        #expect(walked == Array(1...150))
+        #expect(parts == 6)
+    }
 }
