@@ -53,7 +53,7 @@ import Testing
             violations: []),
         Case(
             line: #"{"app":{"name":"Planner"},"format":1,"initialState":{},"kind":"session","sessionId":"s","startedAt":"2026-11-23T10:00:00.000Z","storeId":"planner","typeNotes":{"dates":[["deadline",1]],"sets":[]}}"#,
-            violations: ["typeNotes.dates[0][1]: expected \"string\", found number", "typeNotes.sets: is not a known field"]),
+            violations: ["typeNotes.dates[0][1]: expected string, found number", "typeNotes.sets: is not a known field"]),
     ]
 
     @Test(arguments: typeNotesCases)
