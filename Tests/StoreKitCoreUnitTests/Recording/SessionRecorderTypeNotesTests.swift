@@ -15,7 +15,9 @@ import Testing
         let transport = MemoryTransport()
         let store = Store(initialState: TypedPlanner.State(), reducer: TypedPlanner.reducer)
         let recorder = store.startRecording(
-            .init(storeID: "planner", app: AppInfo(name: "Planner", commit: String(repeating: "a", count: 40)), redaction: redaction),
+            .init(
+                storeID: "planner", app: AppInfo(name: "Planner", commit: String(repeating: "a", count: 40)),
+                redaction: redaction),
             to: transport)
         for action in TypedPlanner.actions { store.dispatch(action) }
         recorder.finishWaitingGenerously()
