@@ -124,6 +124,7 @@ extension SessionEvent {
             members["redacted"] = .object(redacted)
         }
         if !header.effects.isEmpty { members["effects"] = .array(header.effects.map(JSONValue.string)) }
+        if !header.typeNotes.isEmpty { members["typeNotes"] = .object(header.typeNotes.jsonMembers) }
         return members
     }
 }

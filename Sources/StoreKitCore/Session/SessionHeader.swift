@@ -26,13 +26,19 @@ public struct SessionHeader: Sendable, Hashable {
     /// The names of the store's replayable effects (`replay: .rerun`), whose runs the session records and replay
     /// reruns; empty in format 1.
     public var effects: [String]
+    /// What the initial state's JSON does not say of its Swift types (where it holds dates, durations, dictionaries
+    /// written as keyed pairs, and arrays whose elements are identified by a member other than `id`), noted by the
+    /// recorder as it encoded that state, so that `log` and `history` show its values as `diff` does. Empty in a
+    /// session recorded before the header carried them; places the initial state does not hold yet (inside an empty
+    /// array, behind a `nil` optional) are not noted.
+    public var typeNotes: EncodedTypeNotes
 
     /// Creates a session header.
     /// - Parameter formatVersion: The format version; by default the one `effects` needs.
     public init(
         formatVersion: Int? = nil, sessionID: String, storeID: String, app: AppInfo,
         startedAt: String, host: String, pid: Int, initialState: JSONValue, metadata: [String: JSONValue] = [:],
-        redaction: Redaction = Redaction(), effects: [String] = []
+        redaction: Redaction = Redaction(), effects: [String] = [], typeNotes: EncodedTypeNotes = EncodedTypeNotes()
     ) {
         self.formatVersion = formatVersion ?? SessionFormat.version(replayableEffects: effects)
         self.effects = effects
@@ -45,5 +51,6 @@ public struct SessionHeader: Sendable, Hashable {
         self.initialState = initialState
         self.metadata = metadata
         self.redaction = redaction
+        self.typeNotes = typeNotes
     }
 }

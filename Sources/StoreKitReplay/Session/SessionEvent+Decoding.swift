@@ -43,7 +43,22 @@ extension SessionEvent {
             initialState: try fields.value("initialState"),
             metadata: try fields.optionalObject("metadata")?.members ?? [:],
             redaction: try redaction(fields.optionalObject("redacted")),
-            effects: try fields.optionalStrings("effects") ?? [])
+            effects: try fields.optionalStrings("effects") ?? [],
+            typeNotes: try typeNotes(fields.optionalObject("typeNotes")))
+    }
+
+    /// The header's `typeNotes`: none when absent, else the notes ``EncodedTypeNotes/jsonMembers`` wrote.
+    private static func typeNotes(_ fields: EventFields?) throws(SessionEventDecodingError) -> EncodedTypeNotes {
+        guard let fields else { return EncodedTypeNotes() }
+        do {
+            return try EncodedTypeNotes(jsonMembers: fields.members)
+        } catch {
+            throw SessionEventDecodingError(
+                path: "typeNotes.\(error.member)",
+                message: error.member == "identityKeys"
+                    ? "is not an array of [path, member] pairs (a path is an array of member names, [] and {})"
+                    : "is not an array of paths (each an array of member names, [] and {})")
+        }
     }
 
     /// The header's `app.commit`: empty when absent, else a git commit id.

@@ -148,6 +148,49 @@ public enum SessionSchema {
             "type": "string",
             "minLength": 1
           }
+        },
+        "typeNotes": {
+          "description": "where the initial state's JSON holds Swift types it does not show: each member lists generalised paths (see docs/session-format.md, Type notes); written when there are any, in every format",
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "dates": {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/typePath"
+              }
+            },
+            "durations": {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/typePath"
+              }
+            },
+            "keyedPairArrays": {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/typePath"
+              }
+            },
+            "identityKeys": {
+              "description": "[path, member]: the member that identifies the elements of the arrays at path",
+              "type": "array",
+              "items": {
+                "type": "array",
+                "minItems": 2,
+                "maxItems": 2,
+                "prefixItems": [
+                  {
+                    "$ref": "#/$defs/typePath"
+                  },
+                  {
+                    "type": "string",
+                    "minLength": 1
+                  }
+                ]
+              }
+            }
+          }
         }
       }
     },
@@ -520,6 +563,25 @@ public enum SessionSchema {
                 "pattern": "^(/([^~/]|~[01])*)*$"
               }
             }
+          }
+        ]
+      }
+    },
+    "typePath": {
+      "description": "a generalised path: a string is an object member, [] any element of an array, {} the value of any pair of a keyed-pair array",
+      "type": "array",
+      "items": {
+        "oneOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "array",
+            "maxItems": 0
+          },
+          {
+            "type": "object",
+            "additionalProperties": false
           }
         ]
       }

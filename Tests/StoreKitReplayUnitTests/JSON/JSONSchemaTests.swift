@@ -46,6 +46,22 @@ import Testing
         #expect(violations == ["result.cancelled: is not a known field"])
     }
 
+    /// A header with every member of `typeNotes`, then with a step that is no step.
+    static let typeNotesCases: [Case] = [
+        Case(
+            line: #"{"app":{"name":"Planner"},"format":1,"initialState":{},"kind":"session","sessionId":"s","startedAt":"2026-11-23T10:00:00.000Z","storeId":"planner","typeNotes":{"dates":[["deadline"],["rooms",{},"openedAt"]],"durations":[["laps",[]]],"identityKeys":[[["tasks"],"toDoID"]],"keyedPairArrays":[["votes"]]}}"#,
+            violations: []),
+        Case(
+            line: #"{"app":{"name":"Planner"},"format":1,"initialState":{},"kind":"session","sessionId":"s","startedAt":"2026-11-23T10:00:00.000Z","storeId":"planner","typeNotes":{"dates":[["deadline",1]],"sets":[]}}"#,
+            violations: ["typeNotes.dates[0][1]: expected string, found number", "typeNotes.sets: is not a known field"]),
+    ]
+
+    @Test(arguments: typeNotesCases)
+    func aHeadersTypeNotesAreDescribedByTheSchema(_ example: Case) throws {
+        let violations = SessionSchema.validator.validate(try JSONValue(parsing: Array(example.line.utf8)))
+        #expect(violations.map(\.description) == example.violations)
+    }
+
     @Test(arguments: cases)
     func validatesSessionLines(_ example: Case) throws {
         let violations = SessionSchema.validator.validate(try JSONValue(parsing: example.line))
