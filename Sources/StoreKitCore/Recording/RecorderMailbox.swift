@@ -293,6 +293,12 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
         return (endReason, effectNames)
     }
 
+    /// Whether half the queue's bound is used: the background thread should take the queue before it does more of
+    /// anything else.
+    var isHalfFull: Bool {
+        condition.withLock { budget.isHalfFull(queuedEvents: queue.count) }
+    }
+
     /// Counts `count` actions as no longer pending (their states released), and, with `encodedBytes`, estimates
     /// the memory of those still pending by it (see ``RecorderMemoryBudget/estimate(encodedBytes:)``).
     func release(_ count: Int, estimatingBy encodedBytes: Int?) {

@@ -75,8 +75,9 @@ final class SessionLineSender<State, Action> {
     ///
     /// After a (re)start, it sends instead every held line after the receiver's last persisted sequence number,
     /// after a `gap` for the numbers no longer held, then `lines` if not held. That resend goes a part at a time,
-    /// one part a call while the lines are held (at least twice as many bytes as `lines`, so that it catches up),
-    /// letting the worker take the app's actions in between; lines not held wait until it is over.
+    /// while the lines are held at least twice as many bytes as `lines` a call (so that it catches up) and more
+    /// until the app's queue is half full, letting the worker take the app's actions in between; lines not held
+    /// wait until it is over.
     /// - Parameter newActions: The action lines in `lines`, counted as written once sent.
     /// - Returns: Whether the transport took the lines, or holds them for the resend under way.
     func send(_ lines: [UInt8], held: Bool, newActions: Int) -> Bool {
@@ -94,10 +95,12 @@ final class SessionLineSender<State, Action> {
                     newAfter: sentThrough, gapMessage: unconfirmed.journal?.problem ?? mailbox.statistics.lastError)
             }
             if resendWalk != nil {
-                let budget = max(ResendCursor.chunkBytes, 2 * lines.count)
+                // Twice what came in, so that it catches up, then more while the app's queue has room.
+                var budget = max(ResendCursor.chunkBytes, 2 * lines.count)
                 repeat {
                     try resendPart(budget: budget)
-                } while !held && resendWalk != nil
+                    budget = ResendCursor.chunkBytes
+                } while resendWalk != nil && (!held || !mailbox.isHalfFull)
                 if held || resendWalk != nil { return true }
             }
             guard !lines.isEmpty else { return true }
