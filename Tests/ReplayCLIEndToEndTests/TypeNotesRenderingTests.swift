@@ -180,4 +180,35 @@ import Testing
 
                 """)
     }
+
+    @Test func diffOfTwoSessionsReadsTheHeadersNotes() async throws {
+        // Given the session and a copy whose first step postponed the deadline by another hour
+        let text = try String(contentsOfFile: Self.session, encoding: .utf8)
+        let changed = text.replacingOccurrences(
+            of: #""seq":1,"state":{"deadline":1795433400.0"#, with: #""seq":1,"state":{"deadline":1795437000.0"#)
+        #expect(changed != text)
+        let other = "/tmp/skr-types-\(UUID().uuidString.prefix(8)).jsonl"
+        try Data(changed.utf8).write(to: URL(fileURLWithPath: other))
+        defer { try? FileManager.default.removeItem(atPath: other) }
+
+        // When the two are compared
+        let outcome = try await CLI.run(["diff", Self.session, other])
+
+        // Then the deadline reads as dates, as in log
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        #expect(
+            outcome.stdout == """
+                \(Self.session) and \(other) differ (- \(Self.session), + \(other))
+
+                step 1: state after postpone
+                  {
+                -   "deadline": 2026-11-23T11:30:00.000Z,
+                +   "deadline": 2026-11-23T12:30:00.000Z,
+                    "elapsed": 180 s,
+                    ... (2 unchanged)
+                  }
+                1 difference: deadline  2026-11-23T11:30:00.000Z -> 2026-11-23T12:30:00.000Z
+
+                """)
+    }
 }

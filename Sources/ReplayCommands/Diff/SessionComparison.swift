@@ -43,9 +43,12 @@ enum SessionComparison {
         func differ(_ step: Int, _ what: String, _ diff: StateDiff) {
             result.differences.append(SessionComparisonResult.Difference(step: step, what: what, diff: diff))
         }
-        /// The diff of two states, the arrays `identity` names matched by their members.
+        /// The type notes of the first session's header (else the second's), read before any diff.
+        var headerNotes = EncodedTypeNotes()
+        /// The diff of two states, read with the header's type notes, the arrays `identity` names matched by their
+        /// members.
         func stateDiff(_ old: JSONValue, _ new: JSONValue) -> StateDiff {
-            StateDiff(from: old, to: new, typeNotes: identity.noting([old, new], in: EncodedTypeNotes()))
+            StateDiff(from: old, to: new, typeNotes: identity.noting([old, new], in: headerNotes))
         }
         do {
             let a = try SessionReader(path: first.path)
@@ -53,6 +56,7 @@ enum SessionComparison {
             guard case .header(let headerA) = try a.next(), case .header(let headerB) = try b.next() else {
                 throw CLIError(.session, "a session without its header line")
             }
+            headerNotes = headerA.typeNotes.isEmpty ? headerB.typeNotes : headerA.typeNotes
             let initialB = comparable(headerA.initialState, headerB.initialState, step: 0)
             if headerA.initialState != initialB { differ(0, "initial state", stateDiff(headerA.initialState, initialB)) }
             while result.differences.isEmpty || all {
