@@ -166,6 +166,15 @@ package final class JournalFile {
         return true
     }
 
+    /// Whether the receiver has every line of the file once it confirmed every sequence number up to `confirmed`:
+    /// a last line that is an effect line or a note only once a later number is confirmed, unless nothing later
+    /// will come (`endsTheSession`); an empty file always.
+    package func isConfirmed(through confirmed: Int, endsTheSession: Bool = false) -> Bool {
+        guard let last else { return true }
+        return last.sequences.upperBound < confirmed
+            || last.sequences.upperBound == confirmed && (!last.isUnnumbered || endsTheSession)
+    }
+
     /// Deletes the file, then closes it: while it exists, it stays locked.
     package func remove() {
         // A journal that cannot be deleted is sent again at the next launch, and the daemon skips what it holds.

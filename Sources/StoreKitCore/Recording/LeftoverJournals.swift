@@ -55,11 +55,9 @@ enum LeftoverJournals {
         // Deletes the segments the daemon has every line of: an effect line once a later number is confirmed, but
         // the journal's last line once its own is (nothing later will come).
         func removeConfirmed(through persisted: Int) {
-            while let oldest = segments.first, let end = oldest.last {
-                let isLast = segments.count == 1
-                let confirmed = end.sequences.upperBound < persisted || end.sequences.upperBound == persisted
-                    && (!end.isUnnumbered || isLast)
-                guard confirmed else { return }
+            while let oldest = segments.first,
+                oldest.isConfirmed(through: persisted, endsTheSession: segments.count == 1)
+            {
                 oldest.remove()
                 segments.removeFirst()
             }

@@ -166,12 +166,7 @@ package final class SessionJournal {
     /// Deletes each segment, oldest first, whose every line the receiver confirmed, and takes lines again once one
     /// is deleted.
     package func confirm(through confirmed: Int) {
-        while let oldest = segments.first {
-            if let last = oldest.last {
-                let isConfirmed =
-                    last.isUnnumbered ? last.sequences.upperBound < confirmed : last.sequences.upperBound <= confirmed
-                guard isConfirmed else { return }
-            }
+        while let oldest = segments.first, oldest.isConfirmed(through: confirmed) {
             oldest.remove()
             segments.removeFirst()
             refusing = false
