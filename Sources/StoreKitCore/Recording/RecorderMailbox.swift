@@ -184,7 +184,13 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
         let bytes = note.estimatedBytes
         condition.lock()
         defer { condition.unlock() }
-        guard recordsNotes, endReason == nil, !budget.isFull(queuedEvents: queue.count, addingNoteBytes: bytes) else {
+        guard recordsNotes else {
+            // Said once where the app can read it, so a note that never shows up is not a mystery.
+            if stats.notesDropped == 0 { stats.lastError = Self.notesNotRecorded }
+            stats.notesDropped += 1
+            return
+        }
+        guard endReason == nil, !budget.isFull(queuedEvents: queue.count, addingNoteBytes: bytes) else {
             stats.notesDropped += 1
             return
         }
@@ -192,6 +198,11 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
         budget.countQueuedNote(bytes: bytes)
         queue.append(note: note)
         wakeWorkerIfNeeded()
+    }
+
+    /// The error a note posted to a recorder that does not record notes puts in the statistics.
+    static var notesNotRecorded: String {
+        "a note was dropped: this recorder does not record notes (set SessionRecorder.Configuration.recordsNotes)"
     }
 
     /// The number of the effect `name` among ``effectNames``, from 1, adding it the first time; 0 (no name) past

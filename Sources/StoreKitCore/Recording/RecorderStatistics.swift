@@ -29,7 +29,8 @@ public struct RecorderStatistics: Sendable, Hashable {
     public var effectLinesDropped = 0
     /// Notes (``SessionRecorder/note(_:fields:)``) not written: the queue was full, the recorder does not record
     /// notes (``SessionRecorder/Configuration/recordsNotes``), it was finishing, or
-    /// ``SessionRecorder/finish(reason:timeout:)`` ran out of time before it wrote them.
+    /// ``SessionRecorder/finish(reason:timeout:)`` ran out of time before it wrote them. The first note dropped
+    /// because the recorder does not record notes also sets ``lastError``, naming the setting.
     public var notesDropped = 0
     /// The most recent transport or encoding error, for diagnostics.
     public var lastError: String?

@@ -67,11 +67,16 @@ import Testing
         let transport = MemoryTransport()
         let statistics = record(to: transport, recordsNotes: false)
 
-        // Then the session is format 1 with its actions only, and the notes are counted as dropped
+        // Then the session is format 1 with its actions only, and the notes are counted as dropped, with the
+        // setting that would record them named in the statistics' error
         let session = try transport.session()
         #expect(session.header.formatVersion == 1)
         #expect(session.events.map(\.kind) == [.action, .action, .end])
         #expect(statistics.notesDropped == 2)
+        #expect(
+            statistics.lastError
+                == "a note was dropped: this recorder does not record notes "
+                + "(set SessionRecorder.Configuration.recordsNotes)")
     }
 
     @Test func theNotePathsAreRedactedBeforeTheLineIsWritten() throws {
