@@ -156,6 +156,15 @@ PROBE = """<script>
   walked.push(selected());
   key("p"); walked.push(selected());
   b.probeWalked = walked.join(",");
+  // The changed cells whose text ends out of sight (cut at its end, so the leaf is hidden), of those cut at all.
+  const cells = [...document.querySelectorAll("#timeline td.changed")];
+  const cut = cells.filter((cell) => cell.scrollWidth > cell.clientWidth + 1);
+  const hidden = cut.filter((cell) => {
+    const text = document.createRange();
+    text.selectNodeContents(cell);
+    return text.getBoundingClientRect().right > cell.getBoundingClientRect().right + 1;
+  });
+  b.probeChangedCut = cut.length + "," + hidden.length;
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) if (entry.name === "first-contentful-paint") b.probeFirstPaintMs = entry.startTime.toFixed(0);
   }).observe({ type: "paint", buffered: true });
@@ -293,12 +302,17 @@ def check_all_large(cli, host, out):
     if walked != expected:
         fail(f"the divergence bar walked {walked} (opened, n, next, p), expected {expected}")
 
+    cut, hidden = (int(count) for count in page.body["data-probe-changed-cut"].split(","))
+    if hidden:
+        fail(f"report --all: {hidden} of the {cut} changed cells too narrow for their path hide its leaf")
+
     screenshot = os.path.join(out, "report-all.png")
     browser("file://" + report, f"--screenshot={screenshot}", f"--window-size={WINDOW[0]},{WINDOW[1]}")
     share, colours = check_not_blank(screenshot, header + 40, 0, WINDOW[0] // 2)
     return (f"--all: {len(diverging)} of {LARGE_ACTIONS} steps diverged, written in {seconds:.1f} s, "
             f"{os.path.getsize(report)} bytes, top {header} px, timeline {timeline} px, detail {detail} px, "
-            f"first paint {page.body.get('data-probe-first-paint-ms')} ms, walked {walked}, screenshot's timeline "
+            f"first paint {page.body.get('data-probe-first-paint-ms')} ms, walked {walked}, {cut} changed cells cut "
+            f"before their leaf, screenshot's timeline "
             f"{share:.0%} inked in {colours} colours ({screenshot})")
 
 

@@ -164,8 +164,10 @@ enum HTMLReportScript {
             const cause = element("td");
             if (step.c !== null) cause.append(stepLink(step.c, "effect of " + step.c));
             row.append(cause);
-            // The changed path's leaf and nearest named parent; every changed path whole on hover.
-            const changed = element("td", "changed", step.d.length === 0 ? "no change" : step.l + (step.d.length === 1 ? "" : " +" + (step.d.length - 1)));
+            // The changed path's leaf and nearest named parent; every changed path whole on hover. The text is cut
+            // at its start when the column is narrower, so the leaf stays in sight (see the style's `.changed`).
+            const changed = element("td", "changed");
+            changed.append(element("span", "", step.d.length === 0 ? "no change" : step.l + (step.d.length === 1 ? "" : " +" + (step.d.length - 1))));
             if (step.d.length > 0) {
               const paths = step.d.slice(0, 20).map((change) => change.path);
               if (step.d.length > 20) paths.push("and " + (step.d.length - 20) + " more");

@@ -60,6 +60,10 @@ enum HTMLReportStyle {
         .num { text-align: right; font-variant-numeric: tabular-nums; color: var(--muted); }
         .name { font-family: var(--mono); font-size: 13px; }
         .changed { font-family: var(--mono); font-size: 12px; color: var(--muted); }
+        /* A path too long for its column loses its start, not its leaf: the cell runs right to left, the path in it
+           left to right. */
+        td.changed { direction: rtl; text-align: left; }
+        td.changed > span { direction: ltr; unicode-bidi: isolate; }
         .badge { font-size: 11px; padding: 0 5px; border-radius: 3px; background: #eef0f4; color: var(--muted); }
         .badge.effect { background: #efe7fb; color: #5b3a99; }
         .badge.note { background: #fdf3dc; color: #7a5a00; }
