@@ -185,6 +185,44 @@ private struct Everything: Codable, Equatable {
         #expect(places == EncodedTypeNotes([.keyedPairArrays: [[.member("counts")]]]))
     }
 
+    @Test func notesWhereSetsAreButNothingInsideThem() throws {
+        // Given sets at the top, under an array, inside a keyed pair's value, and holding sets of their own
+        struct Card: Codable, Hashable { var labels: Set<String> }
+        struct Board: Codable {
+            var tags: Set<String>
+            var cards: [Card]
+            var byOwner: [KeyedScores.PlayerID: Card]
+            var archived: Set<Card>
+        }
+        let board = Board(
+            tags: ["urgent", "new"], cards: [Card(labels: ["b", "a"])], byOwner: [KeyedScores.ada: Card(labels: [])],
+            archived: [Card(labels: ["x"])])
+
+        // When it is encoded by the byte writer
+        var places = EncodedTypeNotes()
+        _ = try CanonicalJSONEncoder().encodeToBytes(board, typeNotes: &places)
+
+        // Then each set's place is noted, array indices and pair values generalised, and nothing inside a set
+        #expect(
+            String(decoding: JSONValue.object(places.jsonMembers).canonicalBytes(), as: UTF8.self)
+                == #"{"keyedPairArrays":[["byOwner"]],"sets":[["archived"],["byOwner",{},"labels"],["cards",[],"labels"],["tags"]]}"#)
+        #expect(try EncodedTypeNotes(jsonMembers: places.jsonMembers) == places)
+    }
+
+    @Test func theTreeEncoderNotesSetsToo() throws {
+        // Given a value the byte writer cannot follow (it holds a Decimal), with a set
+        struct Priced: Codable {
+            var price: Decimal
+            var tags: Set<Int>
+        }
+
+        // When it is encoded, then the set is sorted and its place noted all the same
+        var places = EncodedTypeNotes()
+        let bytes = try CanonicalJSONEncoder().encodeToBytes(Priced(price: 1, tags: [3, 1, 2]), typeNotes: &places)
+        #expect(String(decoding: bytes, as: UTF8.self) == #"{"price":1,"tags":[1,2,3]}"#)
+        #expect(places == EncodedTypeNotes([.sets: [[.member("tags")]]]))
+    }
+
 }
 
 /// Random JSON values from a seed.

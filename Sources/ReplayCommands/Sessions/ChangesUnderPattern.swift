@@ -186,6 +186,7 @@ struct ChangesUnderPattern {
         case (.index(let index), .array(let elements)): index < elements.count ? elements[index] : nil
         case (.identified(let id), .array(let elements)): elements.first { $0["id"] == id }
         case (.mapKey(let key), .array(let elements)): pairValueIndex(of: key, in: elements).map { elements[$0] }
+        case (.setMember(let member), .array(let elements)): elements.contains(member) ? member : nil
         default: nil
         }
     }

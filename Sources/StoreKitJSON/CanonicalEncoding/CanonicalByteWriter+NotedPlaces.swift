@@ -103,6 +103,7 @@ extension CanonicalByteWriter {
             case .keyedPairArrays: 1
             case .dates: 2
             case .durations: 4
+            case .sets: 16
             }
         }
     }

@@ -147,12 +147,12 @@ final class CanonicalByteWriter {
     @exclusivity(unchecked) private var valueKinds = TypeTable<ValueKind>()
     /// Whether the elements of each type met in an array are looked into for the member that holds their id.
     @exclusivity(unchecked) private var identifiedTypes = IdentityMemberSearch.ElementTypes()
-    /// Where the values encoded so far held dictionaries written as keyed pairs, dates and durations, and the
+    /// Where the values encoded so far held dictionaries written as keyed pairs, dates, durations and sets, and the
     /// members that identify the elements of their arrays (kept from value to value).
     private(set) var typeNotes = EncodedTypeNotes()
     /// The places met while noting, with what ``typeNotes`` holds at each of them.
     @exclusivity(unchecked) private var notedPlaces = NotedPlaces()
-    /// Whether what only a reader of the notes needs is noted too: dates, durations, and the member that holds the
+    /// Whether what only a reader of the notes needs is noted too: dates, durations, sets, and the member that holds the
     /// id of the `Identifiable` elements of each array where it is not `id`. Finding a value's path costs a little
     /// for each, and the search for an identity member encodes and parses the first elements of an array again,
     /// which an app's recorder, which never reads the notes, does not pay.
@@ -161,7 +161,7 @@ final class CanonicalByteWriter {
     @exclusivity(unchecked) private(set) var failed = false
 
     /// Creates a writer with an empty buffer.
-    /// - Parameter notesForReading: Whether ``typeNotes`` gets dates, durations and identity members too
+    /// - Parameter notesForReading: Whether ``typeNotes`` gets dates, durations, sets and identity members too
     ///   (dictionaries written as keyed pairs are always noted).
     init(notesForReading: Bool = false) {
         self.notesForReading = notesForReading
@@ -363,8 +363,9 @@ final class CanonicalByteWriter {
         buffer.append(UInt8(ascii: "]"))
     }
 
-    /// Writes `elements` as an array sorted by their canonical bytes, as ``UnorderedEncodable`` has it: each is
-    /// written in place, then the elements are reordered. Nothing inside them is noted.
+    /// Writes `elements` as an array sorted by their canonical bytes, as ``UnorderedEncodable`` has it, and notes
+    /// where it is when noting for reading: each is written in place, then the elements are reordered. Nothing
+    /// inside them is noted.
     func writeSortedElements<Element: Encodable>(_ elements: Set<Element>) throws {
         let depth = frames.count
         _ = openFrame(isObject: false)
@@ -385,6 +386,7 @@ final class CanonicalByteWriter {
         }
         reorder(first, by: sorted, moving: KeyOrder.moved(sorted))
         closeFrames(above: depth)
+        if notesForReading && notesSuspended == 0 { try noteCurrentPlace(as: .sets) }
     }
 
     /// Writes `dictionary` as its alternating keys and values with its pairs sorted by their keys' canonical bytes,

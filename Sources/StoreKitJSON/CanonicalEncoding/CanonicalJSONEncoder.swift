@@ -40,7 +40,7 @@ public struct CanonicalJSONEncoder: Sendable {
     }
 
     /// Encodes `value` as canonical JSON bytes, and adds to `typeNotes` where they hold dictionaries written as
-    /// keyed pairs, dates and durations, for ``StateDiff`` to compare and show them as the Swift values they are,
+    /// keyed pairs, dates, durations and sets, for ``StateDiff`` to compare and show them as the Swift values they are,
     /// and which member holds the id of the `Identifiable` elements of each array where it is not `id` (a todo's
     /// `toDoID`), for ``StateDiff`` to match them by it. The bytes are the same as ``encodeToBytes(_:)``'s.
     ///
@@ -58,7 +58,7 @@ public struct CanonicalJSONEncoder: Sendable {
     }
 }
 
-/// Where the tree encoder met dictionaries written as keyed pairs, dates and durations, and the identity members of
+/// Where the tree encoder met dictionaries written as keyed pairs, dates, durations and sets, and the identity members of
 /// arrays of `Identifiable` elements.
 final class TypeNoteTaker {
     var notes = EncodedTypeNotes()
@@ -132,6 +132,7 @@ private final class EncodingNode {
         case let decimal as Decimal:
             return (try? JSONValue(parsing: decimal.description)) ?? .string(decimal.description)
         case let unordered as any UnorderedEncodable:
+            notes.note(.sets, at: codingPath)
             return .array(try unordered.sortedCanonicalElements().map { try JSONValue(parsing: $0) })
         case let dictionary as any PairEncodedDictionary where type(of: dictionary).encodesAsPairs:
             var inside = EncodedTypeNotes()

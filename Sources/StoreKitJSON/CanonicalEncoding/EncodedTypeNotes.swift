@@ -1,5 +1,5 @@
 /// What a value's JSON alone does not carry of its Swift types: where it holds dictionaries written as arrays of
-/// alternating keys and values, `Date`s, and `Duration`s.
+/// alternating keys and values, `Date`s, `Duration`s, and `Set`s.
 ///
 /// The canonical encoders note each such place while they encode, by its path with array indices generalised
 /// (every element of an array is one place), so that ``StateDiff`` and its renderings read the JSON as the Swift
@@ -11,6 +11,8 @@
 /// - A `Date` is written as seconds since 1970 (a number); the text of a diff shows it as ISO 8601.
 /// - A `Duration` is written by its own `Codable` as `[high, low]`, its attoseconds in two 64-bit halves;
 ///   ``StateDiff`` compares it as one value, and the text of a diff shows it in seconds (`12.5 s`).
+/// - A `Set` is written as an array, its elements sorted by their canonical bytes; ``StateDiff`` compares two of
+///   them as sets, a member added or removed under `[member: …]` (`tags[member: "synced"]`), never by index.
 ///
 /// The notes also say which member identifies the elements of an array (``identityKeys``) where it is not `id`
 /// (ReSwift's todos use `toDoID`): ``StateDiff`` matches such elements by that member. The canonical encoders note
@@ -44,6 +46,8 @@ public struct EncodedTypeNotes: Sendable, Hashable {
         case dates
         /// A `Duration`, written as `[high, low]` attoseconds (`durations`).
         case durations
+        /// A `Set`, written as an array of its elements sorted by their canonical bytes (`sets`).
+        case sets
     }
 
     /// The generalised paths of each kind of place.
@@ -99,18 +103,19 @@ public struct EncodedTypeNotes: Sendable, Hashable {
         return paths.contains(Self.generalised(path))
     }
 
-    /// `path` with its indices and ids generalised to ``Step/element`` and its map keys to ``Step/pairValue``.
+    /// `path` with its indices, ids and set members generalised to ``Step/element`` and its map keys to
+    /// ``Step/pairValue``.
     static func generalised(_ path: JSONPath) -> [Step] {
         path.components.map { component in
             switch component {
             case .key(let key): .member(key)
-            case .index, .identified: .element
+            case .index, .identified, .setMember: .element
             case .mapKey: .pairValue
             }
         }
     }
 
-    /// The notes as JSON members, one per kind noted (`keyedPairArrays`, `dates`, `durations`): an array of paths
+    /// The notes as JSON members, one per kind noted (`keyedPairArrays`, `dates`, `durations`, `sets`): an array of paths
     /// in canonical order, each an array of steps where a string is an object member, `[]` any array element, and
     /// `{}` the value of any pair; and `identityKeys`, when there are any: an array of `[path, member]` pairs.
     public var jsonMembers: [String: JSONValue] {
@@ -189,7 +194,7 @@ public struct EncodedTypeNotes: Sendable, Hashable {
 
     /// A member of ``jsonMembers``' form that is not an array of paths of strings, `[]` and `{}`.
     public struct FormError: Error, Sendable, Equatable {
-        /// The member's name: `keyedPairArrays`, `dates`, `durations` or `identityKeys`.
+        /// The member's name: `keyedPairArrays`, `dates`, `durations`, `sets` or `identityKeys`.
         public var member: String
     }
 }

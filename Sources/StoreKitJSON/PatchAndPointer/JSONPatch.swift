@@ -346,7 +346,7 @@ extension JSONPatch {
             return .end
         case .key(let token):
             throw Failure(reason: .notAnArrayIndex(array: pointer(of: path, depth: depth), token: token))
-        case .mapKey, .identified:
+        case .mapKey, .identified, .setMember:
             // Made only by a diff, never read from a pointer.
             throw Failure(reason: .notAnArrayIndex(array: pointer(of: path, depth: depth), token: component.memberName))
         }

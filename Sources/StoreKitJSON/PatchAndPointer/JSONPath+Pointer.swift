@@ -75,7 +75,7 @@ extension JSONPath.Component {
         switch self {
         case .index(let index):
             return String(index)
-        case .key, .mapKey, .identified:
+        case .key, .mapKey, .identified, .setMember:
             let key = memberName
             guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return key }
             var escaped = ""
@@ -95,9 +95,11 @@ extension JSONPath.Component {
         switch self {
         case .index(let index): String(index)
         case .key(let key): key
-        // No pointer names a map's pair by its key; the key's canonical JSON stands in (a patch never holds one).
+        // No pointer names a map's pair by its key, an element by its id or a set's member by its value; their
+        // canonical JSON stands in (a patch never holds one).
         case .mapKey(let key): key.canonicalString
         case .identified(let id): id.canonicalString
+        case .setMember(let member): member.canonicalString
         }
     }
 }

@@ -16,6 +16,10 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible, Expressible
         /// The element of an array of identified elements (objects with a unique `id` member), by its `id`:
         /// ``StateDiff`` matches such arrays' elements by identity, so a moved element stays the same element.
         case identified(JSONValue)
+        /// A member of a `Set`, by its value: ``StateDiff`` compares the arrays the type notes say are sets (see
+        /// ``EncodedTypeNotes``) as sets, so a member added or removed is named by what it is, not where the sorted
+        /// elements put it.
+        case setMember(JSONValue)
     }
 
     /// The steps from the root.
@@ -54,6 +58,8 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible, Expressible
     ///   `false`, `null`) is written without quotes, as a UUID or a slug reads best:
     ///   `syncUps[id: 3F2504E0-4F89-11D3-9A0C-0305E82C3301].title`; any other id as canonical JSON
     ///   (`[id: "a b"]`, `[id: "42"]`), combining marks escaped as in a key.
+    /// - A set's member (``Component/setMember(_:)``) is written as canonical JSON: `tags[member: "synced"]`,
+    ///   combining marks escaped as in a key.
     public var description: String {
         if components.isEmpty { return "(root)" }
         var text = ""
@@ -77,6 +83,8 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible, Expressible
                 text += "[id: \(id)]"
             case .identified(let id):
                 text += "[id: \(id.canonicalStringShowingCombiningMarks)]"
+            case .setMember(let member):
+                text += "[member: \(member.canonicalStringShowingCombiningMarks)]"
             }
         }
         return text
@@ -126,13 +134,15 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible, Expressible
 }
 
 extension JSONPath.Component {
-    /// Whether `lhs` and `rhs` are the same step: keys with the same code points, or equal indices, map keys or ids.
+    /// Whether `lhs` and `rhs` are the same step: keys with the same code points, or equal indices, map keys, ids or
+    /// set members.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {
         case (.key(let left), .key(let right)): JSONValue.sameCodePoints(left, right)
         case (.index(let left), .index(let right)): left == right
         case (.mapKey(let left), .mapKey(let right)): left == right
         case (.identified(let left), .identified(let right)): left == right
+        case (.setMember(let left), .setMember(let right)): left == right
         default: false
         }
     }
@@ -152,6 +162,9 @@ extension JSONPath.Component {
         case .identified(let id):
             hasher.combine(3 as UInt8)
             hasher.combine(id)
+        case .setMember(let member):
+            hasher.combine(4 as UInt8)
+            hasher.combine(member)
         }
     }
 }

@@ -22,6 +22,12 @@
 /// (``EncodedTypeNotes``, which the canonical encoder takes), the diff compares them as maps, pair by pair, with
 /// paths such as `counts[key: "3F2504E0-4F89-11D3-9A0C-0305E82C3301"]`.
 ///
+/// A `Set` is JSON's array of its elements, sorted; told where those are, the diff compares them as sets: a member
+/// only the old set has is ``Change/Kind/removed(_:)`` and one only the new set has ``Change/Kind/added(_:)``, each
+/// named by its value (`tags[member: "synced"]`), never by an index that shifts as the sorted members do. A set of
+/// identified elements is matched by id as an array is, without moves (a set has no order). An array with two equal
+/// elements is no set's and keeps the comparison by position.
+///
 /// ```swift
 /// let diff = StateDiff(from: recorded, to: replayed)
 /// print(diff.rendered())   // the -/+ dump
@@ -121,13 +127,24 @@ public struct StateDiff: Sendable, Equatable {
         return stride(from: 0, to: elements.count, by: 2).map { (key: elements[$0], value: elements[$0 + 1]) }
     }
 
+    /// The members of an array written for a set; `nil` when it cannot be one (two elements are equal).
+    package static func setMembers(_ elements: [JSONValue]) -> Set<JSONValue>? {
+        let members = Set(elements)
+        return members.count == elements.count ? members : nil
+    }
+
     /// The keys of two maps' pairs, each once, in canonical order (by their canonical bytes).
     package static func sortedKeys(
         of old: [(key: JSONValue, value: JSONValue)], and new: [(key: JSONValue, value: JSONValue)]
     ) -> [JSONValue] {
+        sortedUnion(of: old.map(\.key), and: new.map(\.key))
+    }
+
+    /// The values of either array, each once, in canonical order (by their canonical bytes).
+    package static func sortedUnion(of old: [JSONValue], and new: [JSONValue]) -> [JSONValue] {
         var seen = Set<JSONValue>()
-        let keys = (old + new).map(\.key).filter { seen.insert($0).inserted }
-        return keys.map { ($0, $0.canonicalBytes()) }.sorted { $0.1.lexicographicallyPrecedes($1.1) }.map(\.0)
+        let values = (old + new).filter { seen.insert($0).inserted }
+        return values.map { ($0, $0.canonicalBytes()) }.sorted { $0.1.lexicographicallyPrecedes($1.1) }.map(\.0)
     }
 }
 
@@ -174,6 +191,22 @@ private struct Collector {
                 default: break
                 }
             }
+        case (.array(let oldElements), .array(let newElements))
+        where oldElements != newElements && typeNotes.holds(.sets, at: path):
+            if matchesElementsByID,
+                let matching = IdentifiedMatching(oldElements, newElements, key: typeNotes.identityKey(at: path))
+            {
+                collect(matching, path: path, reportsMoves: false, into: &changes)
+                return
+            }
+            guard let oldMembers = StateDiff.setMembers(oldElements), let newMembers = StateDiff.setMembers(newElements)
+            else { fallthrough }
+            for member in oldElements where !newMembers.contains(member) {
+                changes.append(Change(path: path.appending(.setMember(member)), kind: .removed(member)))
+            }
+            for member in newElements where !oldMembers.contains(member) {
+                changes.append(Change(path: path.appending(.setMember(member)), kind: .added(member)))
+            }
         case (.array(let oldElements), .array(let newElements)):
             if matchesElementsByID, oldElements != newElements,
                 let matching = IdentifiedMatching(oldElements, newElements, key: typeNotes.identityKey(at: path))
@@ -200,8 +233,11 @@ private struct Collector {
 
 extension Collector {
     /// The changes of two arrays of identified elements: removals (in the old order), then the new array's
-    /// elements in order, each added, or moved and compared, under `[id: …]`.
-    fileprivate func collect(_ matching: IdentifiedMatching, path: JSONPath, into changes: inout [Change]) {
+    /// elements in order, each added, or moved (unless `reportsMoves` is false, for a set) and compared, under
+    /// `[id: …]`.
+    fileprivate func collect(
+        _ matching: IdentifiedMatching, path: JSONPath, reportsMoves: Bool = true, into changes: inout [Change]
+    ) {
         for removed in matching.removed {
             changes.append(Change(path: path.appending(.identified(removed.id)), kind: .removed(removed.element)))
         }
@@ -211,7 +247,7 @@ extension Collector {
                 changes.append(Change(path: elementPath, kind: .added(element.new)))
                 continue
             }
-            if element.moved { changes.append(Change(path: elementPath, kind: .moved(from: old.index, to: element.index))) }
+            if element.moved && reportsMoves { changes.append(Change(path: elementPath, kind: .moved(from: old.index, to: element.index))) }
             if old.element != element.new { collect(old.element, element.new, path: elementPath, into: &changes) }
         }
     }

@@ -23,13 +23,14 @@ extension JSONPath {
 
     /// The path with every subscript written as `*`, so that the same member of different elements reads the same:
     /// `todos[id: *].isComplete` for `todos[id: 3].isComplete` and `todos[id: 7].isComplete`; `items[*]`,
-    /// `counts[key: *]`.
+    /// `counts[key: *]`, `tags[member: *]`.
     var withSubscriptsAsWildcards: String {
         if components.isEmpty { return description }
         return Self.written(components[...]) { component in
             switch component {
             case .identified: "[id: *]"
             case .mapKey: "[key: *]"
+            case .setMember: "[member: *]"
             default: "[*]"
             }
         }

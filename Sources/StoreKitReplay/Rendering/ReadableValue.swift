@@ -9,7 +9,7 @@ enum ReadableValue {
         switch kind {
         case .dates?: iso8601(value)
         case .durations?: seconds(value)
-        case .keyedPairArrays?, nil: nil
+        case .keyedPairArrays?, .sets?, nil: nil
         }
     }
 

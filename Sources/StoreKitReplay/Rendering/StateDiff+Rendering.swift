@@ -5,7 +5,8 @@ extension StateDiff {
     /// The difference as an indented JSON dump in which changed lines start with `-` (old) and `+` (new) and the
     /// other lines with a space; unchanged parts are folded as `... (N unchanged)` and the parent structure is
     /// printed once as context. Keys are sorted, so the text is stable. The elements of an array matched by id are
-    /// in the new order, a moved one marked `(moved from 2 to 0)`, a removed one at its old index. Where the
+    /// in the new order, a moved one marked `(moved from 2 to 0)`, a removed one at its old index; a set's members
+    /// in canonical order, each kept, removed or added. Where the
     /// ``typeNotes`` say so, a date reads as ISO 8601 (`2026-11-23T10:00:00.000Z`) and a duration in seconds
     /// (`12.5 s`), without quotes.
     public func rendered() -> String { renderedLines().text }
@@ -32,7 +33,7 @@ extension StateDiff {
     /// The changes as data: `[{"path": …, "components": […], "kind": "changed"|"added"|"removed"|"moved", "old": …,
     /// "new": …, "from": …, "to": …}]` (`old` and `new` for what the kind has; `from` and `to`, the indices, for a
     /// move); `components` is the path as data (a key as a string, an index as an integer, a map's key as
-    /// `{"mapKey": key}`, an identified element as `{"id": id}`), from which ``StateDiff/Change/init(jsonValue:)``
+    /// `{"mapKey": key}`, an identified element as `{"id": id}`, a set's member as `{"setMember": member}`), from which ``StateDiff/Change/init(jsonValue:)``
     /// reads the change back. A date or a duration keeps its JSON in `old` and `new` and has its text beside it,
     /// `oldReadable` and `newReadable` (`"2026-11-23T10:00:00.000Z"`, `"12.5 s"`), as has each side of an enum's
     /// change of case (`".ready"`, `".countingIn(beatsLeft: 4)"`).
@@ -220,6 +221,19 @@ private struct DumpWriter {
             writeChildren(children, level: level + 1)
             emit(" ", level: level, "]" + end)
         case (.array(let oldElements), .array(let newElements))
+        where changes.below.keys.contains(where: \.isSetMember):
+            // A set, diffed as a set: its members in canonical order, each kept, removed or added.
+            emit(" ", level: level, prefix + "[")
+            let oldMembers = Set(oldElements)
+            let newMembers = Set(newElements)
+            let children = StateDiff.sortedUnion(of: oldElements, and: newElements).map { member in
+                Child(
+                    old: oldMembers.contains(member) ? member : nil, new: newMembers.contains(member) ? member : nil,
+                    changes: changes.below[.setMember(member)], path: path.appending(.setMember(member)), prefix: "")
+            }
+            writeChildren(children, level: level + 1)
+            emit(" ", level: level, "]" + end)
+        case (.array(let oldElements), .array(let newElements))
         where changes.below.keys.contains(where: \.isIdentified):
             // Identified elements, matched by id as `StateDiff` matched them: the new array's order, a moved element
             // marked with where it came from, a removed one at its old index.
@@ -336,6 +350,12 @@ extension JSONPath.Component {
     /// Whether this is the value of a map's pair.
     fileprivate var isMapKey: Bool {
         if case .mapKey = self { return true }
+        return false
+    }
+
+    /// Whether this is a set's member.
+    fileprivate var isSetMember: Bool {
+        if case .setMember = self { return true }
         return false
     }
 

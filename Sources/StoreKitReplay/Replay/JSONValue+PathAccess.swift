@@ -46,6 +46,7 @@ extension JSONValue {
         switch component {
         case .index(let index): return elements.indices.contains(index) ? index : nil
         case .identified(let id): return elements.firstIndex { $0["id"] == id }
+        case .setMember(let member): return elements.firstIndex(of: member)
         case .mapKey(let key):
             return stride(from: 0, to: elements.count - 1, by: 2).first { elements[$0] == key }.map { $0 + 1 }
         case .key: return nil

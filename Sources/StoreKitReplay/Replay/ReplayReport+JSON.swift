@@ -109,9 +109,9 @@ extension ReplayReport {
 
 extension Divergence {
     /// The divergence as JSON: step, action, origin, time, the two states, the changes, and where the states hold
-    /// dictionaries written as keyed pairs, dates and durations (`keyedPairArrays`, `dates`, `durations`, see
-    /// ``EncodedTypeNotes/jsonMembers``; each only when there are some), so that a reader diffs and shows them as
-    /// this one did.
+    /// dictionaries written as keyed pairs, dates, durations and sets (`keyedPairArrays`, `dates`, `durations`,
+    /// `sets`, see ``EncodedTypeNotes/jsonMembers``; each only when there are some), so that a reader diffs and
+    /// shows them as this one did.
     public var jsonValue: JSONValue {
         var origin: JSONValue = .string("app")
         if case .effect(let cause) = self.origin {
@@ -204,13 +204,15 @@ extension StateDiff.Change {
 }
 
 extension JSONPath.Component {
-    /// The component as data: a key as a string, an index as an integer, a map's key as `{"mapKey": key}`, an identified element as `{"id": id}`.
+    /// The component as data: a key as a string, an index as an integer, a map's key as `{"mapKey": key}`, an
+    /// identified element as `{"id": id}`, a set's member as `{"setMember": member}`.
     var jsonValue: JSONValue {
         switch self {
         case .key(let key): .string(key)
         case .index(let index): .integer(Int64(index))
         case .mapKey(let key): .object(["mapKey": key])
         case .identified(let id): .object(["id": id])
+        case .setMember(let member): .object(["setMember": member])
         }
     }
 }
@@ -234,9 +236,11 @@ extension JSONPath {
                 path.append(.mapKey(members["mapKey"] ?? .null))
             case .object(let members) where members.count == 1 && members["id"] != nil:
                 path.append(.identified(members["id"] ?? .null))
+            case .object(let members) where members.count == 1 && members["setMember"] != nil:
+                path.append(.setMember(members["setMember"] ?? .null))
             default:
                 throw SessionEventDecodingError(
-                    path: location, message: "holds a component that is not a key, an index, {\"mapKey\": …} or {\"id\": …}")
+                    path: location, message: "holds a component that is not a key, an index, {\"mapKey\": …}, {\"id\": …} or {\"setMember\": …}")
             }
         }
         self.init(path)

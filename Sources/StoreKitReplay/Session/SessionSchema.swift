@@ -172,6 +172,12 @@ public enum SessionSchema {
                 "$ref": "#/$defs/typePath"
               }
             },
+            "sets": {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/typePath"
+              }
+            },
             "identityKeys": {
               "description": "[path, member]: the member that identifies the elements of the arrays at path",
               "type": "array",
