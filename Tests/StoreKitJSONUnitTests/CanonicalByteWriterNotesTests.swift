@@ -199,7 +199,8 @@ private struct StateMaker {
             ["value","shifting",[],"inner",[],"when"],["value","todos",[],"created"],["value","todos",[],"due"],\
             ["value","todos",[],"stamps",[]]],\
             "durations":[["value","shifting",[],"inner",[],"lasting"],["value","todos",[],"events",[],"snoozed","_0"]],\
-            "keyedPairArrays":[["value","byDay"],["value","byOwner"],["value","grid"]]}
+            "keyedPairArrays":[["value","byDay"],["value","byOwner"],["value","grid"]],\
+            "sets":[["value","archived"],["value","byOwner",{},[],"tags"],["value","todos",[],"tags"]]}
             """)
     }
 }

@@ -49,11 +49,11 @@ import Testing
     /// A header with every member of `typeNotes`, then with a step that is no step.
     static let typeNotesCases: [Case] = [
         Case(
-            line: #"{"app":{"name":"Planner"},"format":1,"initialState":{},"kind":"session","sessionId":"s","startedAt":"2026-11-23T10:00:00.000Z","storeId":"planner","typeNotes":{"dates":[["deadline"],["rooms",{},"openedAt"]],"durations":[["laps",[]]],"identityKeys":[[["tasks"],"toDoID"]],"keyedPairArrays":[["votes"]]}}"#,
+            line: #"{"app":{"name":"Planner"},"format":1,"initialState":{},"kind":"session","sessionId":"s","startedAt":"2026-11-23T10:00:00.000Z","storeId":"planner","typeNotes":{"dates":[["deadline"],["rooms",{},"openedAt"]],"durations":[["laps",[]]],"identityKeys":[[["tasks"],"toDoID"]],"keyedPairArrays":[["votes"]],"sets":[["tags"]]}}"#,
             violations: []),
         Case(
-            line: #"{"app":{"name":"Planner"},"format":1,"initialState":{},"kind":"session","sessionId":"s","startedAt":"2026-11-23T10:00:00.000Z","storeId":"planner","typeNotes":{"dates":[["deadline",1]],"sets":[]}}"#,
-            violations: ["typeNotes.dates[0][1]: expected string, found number", "typeNotes.sets: is not a known field"]),
+            line: #"{"app":{"name":"Planner"},"format":1,"initialState":{},"kind":"session","sessionId":"s","startedAt":"2026-11-23T10:00:00.000Z","storeId":"planner","typeNotes":{"dates":[["deadline",1]],"ranges":[]}}"#,
+            violations: ["typeNotes.dates[0][1]: expected string, found number", "typeNotes.ranges: is not a known field"]),
     ]
 
     @Test(arguments: typeNotesCases)
