@@ -28,33 +28,4 @@ import Testing
 
                 """)
     }
-
-    @Test func theSameSessionWithoutNotesComparesTheTagsByIndex() async throws {
-        // Given the session as a recorder without type notes wrote it, in a file under /tmp
-        let text = try String(contentsOfFile: Self.session, encoding: .utf8)
-        let stripped = text.replacingOccurrences(of: #","typeNotes":{"sets":[["tags"]]}"#, with: "")
-        #expect(stripped != text)
-        let path = "/tmp/skr-sets-\(UUID().uuidString.prefix(8)).jsonl"
-        try Data(stripped.utf8).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-
-        // When it is logged with --diff
-        let outcome = try await CLI.run(["log", path, "--diff"])
-
-        // Then the tags are an array, compared by index
-        #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(
-            outcome.stdout == """
-                \(Self.headline)
-                     1     0.100s  app              1 change     tag("synced")
-                       tags[1]  (absent) -> "synced"
-                     2     0.200s  app              1 change     untag("new")
-                       tags[0]  "new" -> (absent)
-                     3     0.300s  app              2 changes    archive
-                       tags[0]  "synced" -> "archived"
-                       tags[1]  "urgent" -> "synced"
-                     - end: finished after 0.400 s, 3 actions, 0 dropped
-
-                """)
-    }
 }

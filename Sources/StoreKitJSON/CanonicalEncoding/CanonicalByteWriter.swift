@@ -147,15 +147,15 @@ final class CanonicalByteWriter {
     @exclusivity(unchecked) private var valueKinds = TypeTable<ValueKind>()
     /// Whether the elements of each type met in an array are looked into for the member that holds their id.
     @exclusivity(unchecked) private var identifiedTypes = IdentityMemberSearch.ElementTypes()
-    /// Where the values encoded so far held dictionaries written as keyed pairs, dates, durations and sets, and the
-    /// members that identify the elements of their arrays (kept from value to value).
+    /// Where the values encoded so far held dictionaries written as keyed pairs, dates, durations and sets, and
+    /// the members that identify the elements of their arrays (kept from value to value).
     private(set) var typeNotes = EncodedTypeNotes()
     /// The places met while noting, with what ``typeNotes`` holds at each of them.
     @exclusivity(unchecked) private var notedPlaces = NotedPlaces()
-    /// Whether what only a reader of the notes needs is noted too: dates, durations, sets, and the member that holds the
-    /// id of the `Identifiable` elements of each array where it is not `id`. Finding a value's path costs a little
-    /// for each, and the search for an identity member encodes and parses the first elements of an array again,
-    /// which an app's recorder, which never reads the notes, does not pay.
+    /// Whether what only a reader of the notes needs is noted too: dates, durations, sets, and the member that
+    /// holds the id of the `Identifiable` elements of each array where it is not `id`. Finding a value's path costs
+    /// a little for each, and the search for an identity member encodes and parses the first elements of an array
+    /// again, which an app's recorder, which never reads the notes, does not pay.
     let notesForReading: Bool
     /// Set when the value used Codable in a way the fast path does not follow.
     @exclusivity(unchecked) private(set) var failed = false

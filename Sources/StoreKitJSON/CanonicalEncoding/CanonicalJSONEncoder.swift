@@ -40,8 +40,8 @@ public struct CanonicalJSONEncoder: Sendable {
     }
 
     /// Encodes `value` as canonical JSON bytes, and adds to `typeNotes` where they hold dictionaries written as
-    /// keyed pairs, dates, durations and sets, for ``StateDiff`` to compare and show them as the Swift values they are,
-    /// and which member holds the id of the `Identifiable` elements of each array where it is not `id` (a todo's
+    /// keyed pairs, dates, durations and sets, for ``StateDiff`` to compare and show them as the Swift values they
+    /// are, and which member holds the id of the `Identifiable` elements of each array where it is not `id` (a todo's
     /// `toDoID`), for ``StateDiff`` to match them by it. The bytes are the same as ``encodeToBytes(_:)``'s.
     ///
     /// - Throws: Like ``encode(_:)``.
@@ -58,8 +58,8 @@ public struct CanonicalJSONEncoder: Sendable {
     }
 }
 
-/// Where the tree encoder met dictionaries written as keyed pairs, dates, durations and sets, and the identity members of
-/// arrays of `Identifiable` elements.
+/// Where the tree encoder met dictionaries written as keyed pairs, dates, durations and sets, and the identity
+/// members of arrays of `Identifiable` elements.
 final class TypeNoteTaker {
     var notes = EncodedTypeNotes()
     /// Whether identity members are searched for, as the byte writer's ``CanonicalByteWriter/notesForReading``

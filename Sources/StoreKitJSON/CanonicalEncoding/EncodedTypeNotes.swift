@@ -115,9 +115,9 @@ public struct EncodedTypeNotes: Sendable, Hashable {
         }
     }
 
-    /// The notes as JSON members, one per kind noted (`keyedPairArrays`, `dates`, `durations`, `sets`): an array of paths
-    /// in canonical order, each an array of steps where a string is an object member, `[]` any array element, and
-    /// `{}` the value of any pair; and `identityKeys`, when there are any: an array of `[path, member]` pairs.
+    /// The notes as JSON members, one per kind noted (`keyedPairArrays`, `dates`, `durations`, `sets`): an array of
+    /// paths in canonical order, each an array of steps where a string is an object member, `[]` any array element,
+    /// and `{}` the value of any pair; and `identityKeys`, when there are any: an array of `[path, member]` pairs.
     public var jsonMembers: [String: JSONValue] {
         var members: [String: JSONValue] = [:]
         for (kind, paths) in self.paths where !paths.isEmpty {

@@ -44,8 +44,8 @@ package final class EncodingMemo {
     let writer: CanonicalByteWriter
     /// Whether unchanged parts are copied; when not, the memo only keeps its writer for the next value.
     let reusesUnchangedParts: Bool
-    /// Where the values encoded with this memo held dictionaries written as keyed pairs, dates, durations and sets, and
-    /// the members that identify the elements of their arrays (see ``EncodedTypeNotes``).
+    /// Where the values encoded with this memo held dictionaries written as keyed pairs, dates, durations and sets,
+    /// and the members that identify the elements of their arrays (see ``EncodedTypeNotes``).
     /// Parts copied unchanged are not looked into again; what they held was noted when they were first encoded.
     package var typeNotes: EncodedTypeNotes { writer.typeNotes }
 

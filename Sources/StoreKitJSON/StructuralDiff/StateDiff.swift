@@ -247,7 +247,9 @@ extension Collector {
                 changes.append(Change(path: elementPath, kind: .added(element.new)))
                 continue
             }
-            if element.moved && reportsMoves { changes.append(Change(path: elementPath, kind: .moved(from: old.index, to: element.index))) }
+            if element.moved && reportsMoves {
+                changes.append(Change(path: elementPath, kind: .moved(from: old.index, to: element.index)))
+            }
             if old.element != element.new { collect(old.element, element.new, path: elementPath, into: &changes) }
         }
     }

@@ -33,10 +33,10 @@ extension StateDiff {
     /// The changes as data: `[{"path": …, "components": […], "kind": "changed"|"added"|"removed"|"moved", "old": …,
     /// "new": …, "from": …, "to": …}]` (`old` and `new` for what the kind has; `from` and `to`, the indices, for a
     /// move); `components` is the path as data (a key as a string, an index as an integer, a map's key as
-    /// `{"mapKey": key}`, an identified element as `{"id": id}`, a set's member as `{"setMember": member}`), from which ``StateDiff/Change/init(jsonValue:)``
-    /// reads the change back. A date or a duration keeps its JSON in `old` and `new` and has its text beside it,
-    /// `oldReadable` and `newReadable` (`"2026-11-23T10:00:00.000Z"`, `"12.5 s"`), as has each side of an enum's
-    /// change of case (`".ready"`, `".countingIn(beatsLeft: 4)"`).
+    /// `{"mapKey": key}`, an identified element as `{"id": id}`, a set's member as `{"setMember": member}`), from which
+    /// ``StateDiff/Change/init(jsonValue:)`` reads the change back. A date or a duration keeps its JSON in `old` and
+    /// `new` and has its text beside it, `oldReadable` and `newReadable` (`"2026-11-23T10:00:00.000Z"`, `"12.5 s"`), as
+    /// has each side of an enum's change of case (`".ready"`, `".countingIn(beatsLeft: 4)"`).
     public var jsonValue: JSONValue {
         .array(
             changes.map { change in

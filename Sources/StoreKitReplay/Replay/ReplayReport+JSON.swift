@@ -240,7 +240,9 @@ extension JSONPath {
                 path.append(.setMember(members["setMember"] ?? .null))
             default:
                 throw SessionEventDecodingError(
-                    path: location, message: "holds a component that is not a key, an index, {\"mapKey\": …}, {\"id\": …} or {\"setMember\": …}")
+                    path: location,
+                    message: "holds a component that is not a key, an index, {\"mapKey\": …}, {\"id\": …} or "
+                        + "{\"setMember\": …}")
             }
         }
         self.init(path)
