@@ -36,7 +36,7 @@ import Testing
         #expect(outcome.status == 1, "\(outcome.stderr)")
         #expect(
             normalized(outcome.stdout, repository) == """
-                \(CLI.session("rehearsals-journey.jsonl")): changed at step 68 of 320 (path.element.rehearsal.timerTick)
+                \(CLI.session("rehearsals-journey.jsonl")): changed at step 68 of 320 (path(.element(action: .rehearsal(.timerTick), id: 2)))
                   the current code and the baseline <1> "Rehearsals move on" disagree here, whatever the recording says
 
                   state after step 68 (- baseline <1>, + current)
@@ -81,7 +81,7 @@ import Testing
         #expect(outcome.status == 1, "\(outcome.stderr)")
         #expect(
             normalized(outcome.stdout, repository) == """
-                \(CLI.session("scoreboard-match.jsonl")): changed at step 10 of 78: effect "post score", started by step 9 homeScored
+                \(CLI.session("scoreboard-match.jsonl")): changed at step 10 of 78: effect "post score", started by step 9 homeScored(points: 1, scorer: "Linus")
                   the current code and the baseline <1> "Post scores" disagree here, whatever the recording says
 
                   replay with baseline <1>: the effect did as recorded
@@ -143,9 +143,9 @@ import Testing
         #expect(
             Array(lines.prefix(5)) == [
                 "✓ same        \(scratch.file("counter-basic.jsonl")) (40 actions, as the baseline <1>)",
-                "✗ changed     \(scratch.file("rehearsals-week.jsonl")) (90 actions): step 68 path.element.rehearsal.timerTick, path.entries[id: 2].element.rehearsal.elapsedInSong, path.entries[id: 2].element.rehearsal.songIndex",
+                "✗ changed     \(scratch.file("rehearsals-week.jsonl")) (90 actions): step 68 path(.element(action: .rehearsal(.timerTick), id: 2)), path.entries[id: 2].element.rehearsal.elapsedInSong, path.entries[id: 2].element.rehearsal.songIndex",
                 "",
-                "\(scratch.file("rehearsals-week.jsonl")): changed at step 68 of 90 (path.element.rehearsal.timerTick)",
+                "\(scratch.file("rehearsals-week.jsonl")): changed at step 68 of 90 (path(.element(action: .rehearsal(.timerTick), id: 2)))",
                 "  the current code and the baseline <1> \"Main\" disagree here, whatever the recording says",
             ])
         #expect(

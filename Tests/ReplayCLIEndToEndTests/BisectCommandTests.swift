@@ -47,26 +47,26 @@ import Testing
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(stable(outcome.stdout, repository) == #"""
             first changing commit: <hash 5> "Commit 5"
-            rehearsals-journey.jsonl: changed at step 68 of 320 (path.element.rehearsal.timerTick)
+            rehearsals-journey.jsonl: changed at step 68 of 320 (path(.element(action: .rehearsal(.timerTick), id: 2)))
               <5> replays it otherwise than good <1> "Commit 1"; the commit before it, <4>, replays it as good does
 
               state after step 68 (- good <1>, + <5>)
             \#(RehearsalAdvanceDiff.text)
 
             tested 4 of 7 commits after good <1> "Commit 1":
-              <8> "Commit 8": changed at step 68 (path.element.rehearsal.timerTick)
+              <8> "Commit 8": changed at step 68 (path(.element(action: .rehearsal(.timerTick), id: 2)))
               <4> "Commit 4": same
-              <6> "Commit 6": changed at step 68 (path.element.rehearsal.timerTick)
-              <5> "Commit 5": changed at step 68 (path.element.rehearsal.timerTick)
+              <6> "Commit 6": changed at step 68 (path(.element(action: .rehearsal(.timerTick), id: 2)))
+              <5> "Commit 5": changed at step 68 (path(.element(action: .rehearsal(.timerTick), id: 2)))
 
             """#)
         #expect(stable(outcome.stderr, repository) == #"""
             bisecting rehearsals-journey.jsonl: 7 commits after good <1> "Commit 1", up to bad <8> "Commit 8"
             good <1> "Commit 1": replays all 320 steps, the reference
-            bad <8> "Commit 8": changed at step 68 (path.element.rehearsal.timerTick)
+            bad <8> "Commit 8": changed at step 68 (path(.element(action: .rehearsal(.timerTick), id: 2)))
             7 commits left (about 3 steps), <4> "Commit 4": same
-            4 commits left (about 2 steps), <6> "Commit 6": changed at step 68 (path.element.rehearsal.timerTick)
-            2 commits left (about 1 step), <5> "Commit 5": changed at step 68 (path.element.rehearsal.timerTick)
+            4 commits left (about 2 steps), <6> "Commit 6": changed at step 68 (path(.element(action: .rehearsal(.timerTick), id: 2)))
+            2 commits left (about 1 step), <5> "Commit 5": changed at step 68 (path(.element(action: .rehearsal(.timerTick), id: 2)))
 
             """#)
     }
@@ -83,7 +83,7 @@ import Testing
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(stable(outcome.stdout, repository) == #"""
             first changing commit: <hash 5> "Commit 5"
-            scoreboard-match.jsonl: changed at step 10 of 78: effect "post score", started by step 9 homeScored
+            scoreboard-match.jsonl: changed at step 10 of 78: effect "post score", started by step 9 homeScored(points: 1, scorer: "Linus")
               <5> replays it otherwise than good <1> "Commit 1"; the commit before it, <4>, replays it as good does
 
               replay with good <1>: the effect did as recorded
@@ -129,26 +129,26 @@ import Testing
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(stable(outcome.stdout, repository) == #"""
             first changing commit: <hash 5> "Commit 5"
-            rehearsals-journey.jsonl: changed at step 68 of 320 (path.element.rehearsal.timerTick)
+            rehearsals-journey.jsonl: changed at step 68 of 320 (path(.element(action: .rehearsal(.timerTick), id: 2)))
               <5> replays it otherwise than good <1> "Commit 1"; the commit before it, <4>, replays it as good does
 
               state after step 68 (- good <1>, + <5>)
             \#(RehearsalAdvanceDiff.text)
 
             tested 4 of 7 commits after good <1> "Commit 1":
-              <8> "Commit 8": changed at step 68 (path.element.rehearsal.timerTick)
+              <8> "Commit 8": changed at step 68 (path(.element(action: .rehearsal(.timerTick), id: 2)))
               <4> "Commit 4": same
               <6> "Commit 6": does not build, skipped
-              <5> "Commit 5": changed at step 68 (path.element.rehearsal.timerTick)
+              <5> "Commit 5": changed at step 68 (path(.element(action: .rehearsal(.timerTick), id: 2)))
 
             """#)
         #expect(stable(outcome.stderr, repository) == #"""
             bisecting rehearsals-journey.jsonl: 7 commits after good <1> "Commit 1", up to bad <8> "Commit 8"
             good <1> "Commit 1": replays all 320 steps, the reference
-            bad <8> "Commit 8": changed at step 68 (path.element.rehearsal.timerTick)
+            bad <8> "Commit 8": changed at step 68 (path(.element(action: .rehearsal(.timerTick), id: 2)))
             7 commits left (about 3 steps), <4> "Commit 4": same
             4 commits left (about 2 steps), <6> "Commit 6": does not build, skipped
-            4 commits left (about 2 steps), <5> "Commit 5": changed at step 68 (path.element.rehearsal.timerTick)
+            4 commits left (about 2 steps), <5> "Commit 5": changed at step 68 (path(.element(action: .rehearsal(.timerTick), id: 2)))
 
             """#)
     }
@@ -221,23 +221,23 @@ import Testing
         #expect(stable(outcome.stdout, repository) == #"""
             skipped commits leave the first changing commit open: it is one of these 2, oldest first
               <hash 4> "Commit 4": does not build, skipped
-              <hash 5> "Commit 5": changed at step 68 (path.element.rehearsal.timerTick)
+              <hash 5> "Commit 5": changed at step 68 (path(.element(action: .rehearsal(.timerTick), id: 2)))
             test the skipped ones another way, or bisect again with --good or --bad next to them
 
             tested 4 of 7 commits after good <1> "Commit 1":
-              <8> "Commit 8": changed at step 68 (path.element.rehearsal.timerTick)
+              <8> "Commit 8": changed at step 68 (path(.element(action: .rehearsal(.timerTick), id: 2)))
               <4> "Commit 4": does not build, skipped
               <3> "Commit 3": same
-              <5> "Commit 5": changed at step 68 (path.element.rehearsal.timerTick)
+              <5> "Commit 5": changed at step 68 (path(.element(action: .rehearsal(.timerTick), id: 2)))
 
             """#)
         #expect(stable(outcome.stderr, repository) == #"""
             bisecting rehearsals-journey.jsonl: 7 commits after good <1> "Commit 1", up to bad <8> "Commit 8"
             good <1> "Commit 1": replays all 320 steps, the reference
-            bad <8> "Commit 8": changed at step 68 (path.element.rehearsal.timerTick)
+            bad <8> "Commit 8": changed at step 68 (path(.element(action: .rehearsal(.timerTick), id: 2)))
             7 commits left (about 3 steps), <4> "Commit 4": does not build, skipped
             7 commits left (about 3 steps), <3> "Commit 3": same
-            5 commits left (about 3 steps), <5> "Commit 5": changed at step 68 (path.element.rehearsal.timerTick)
+            5 commits left (about 3 steps), <5> "Commit 5": changed at step 68 (path(.element(action: .rehearsal(.timerTick), id: 2)))
 
             """#)
     }

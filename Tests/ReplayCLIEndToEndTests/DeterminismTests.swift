@@ -38,7 +38,7 @@ import Testing
         let lines = outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(
             Array(lines.prefix(5)) == [
-                "\(CLI.session("todos-basic.jsonl")): nondeterministic at step 5 of 40 (toggleCompleted)",
+                "\(CLI.session("todos-basic.jsonl")): nondeterministic at step 5 of 40 (toggleCompleted(id: \"0BB980A5-75A8-4661-BEC0-8AA83B63F1EE\"))",
                 "  two replays of the same actions disagree, so a diff against the recording means nothing until this is fixed",
                 "  the reducer reads something besides its state and action: the clock, a Set's or Dictionary's order, a random number",
                 "",
@@ -93,10 +93,10 @@ import Testing
         #expect(text.status == 1)
         let first = text.stdout.split(separator: "\n").first.map(String.init)
         #expect(
-            first == "✗ nondeterministic \(session) (40 actions): step 5 toggleCompleted, todos[id: 0BB980A5-75A8-4661-BEC0-8AA83B63F1EE].createdAt")
+            first == "✗ nondeterministic \(session) (40 actions): step 5 toggleCompleted(id: \"0BB980A5-75A8-4661-BEC0-8AA83B63F1EE\"), todos[id: 0BB980A5-75A8-4661-BEC0-8AA83B63F1EE].createdAt")
         #expect(text.stdout.contains("\n1 session: 1 nondeterministic\n"), "\(text.stdout)")
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
-        #expect(xml.contains(#"<failure message="nondeterministic">"# + "\(session): nondeterministic at step 5 of 40 (toggleCompleted)"))
+        #expect(xml.contains(#"<failure message="nondeterministic">"# + "\(session): nondeterministic at step 5 of 40 (toggleCompleted(id: &quot;0BB980A5-75A8-4661-BEC0-8AA83B63F1EE&quot;))"))
 
         let json = try await CLI.run(["check", "--determinism", session, "--no-build", "--json"], environment: environment)
         #expect(json.status == 1)

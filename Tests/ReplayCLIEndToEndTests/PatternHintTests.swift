@@ -145,4 +145,35 @@ import Testing
 
                 """)
     }
+
+    @Test func replayWarnsOfAnIgnoreThatNamesNothing() async throws {
+        // When a sample session's state is replayed with a mistyped --ignore
+        let session = CLI.session("todos-basic.jsonl")
+        let outcome = try await CLI.run(["replay", session, "--no-build", "--ignore", "todos[*].createdAd"])
+
+        // Then the state is printed as without it, and a warning before what replayed it offers the path meant
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let stderr = outcome.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(
+            stderr.first
+                == "warning: --ignore 'todos[*].createdAd' ignores nothing: it names no place in any state or action of \(session); did you mean 'todos[*].createdAt'?")
+        #expect(stderr.count == 3 && stderr[1].hasPrefix("replayed through "), "\(outcome.stderr)")
+    }
+
+    @Test func reportWarnsOfAnIgnoreThatNamesNothing() async throws {
+        // When a sample session's page is written with a mistyped --ignore
+        let session = CLI.session("todos-basic.jsonl")
+        let page = NSTemporaryDirectory() + "ignore-hint-\(UUID().uuidString).html"
+        defer { try? FileManager.default.removeItem(atPath: page) }
+        let outcome = try await CLI.run(["report", session, "--no-build", "-o", page, "--ignore", "todos[*].createdAd"])
+
+        // Then the page is written as without it, and a warning offers the path meant
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.hasPrefix("wrote \(page): 40 actions (match), "), "\(outcome.stdout)")
+        #expect(
+            outcome.stderr == """
+                warning: --ignore 'todos[*].createdAd' ignores nothing: it names no place in any state or action of \(session); did you mean 'todos[*].createdAt'?
+
+                """)
+    }
 }

@@ -35,7 +35,7 @@ import Testing
         #expect(
             lines.joined(separator: "\n") == """
                 \(session): store "scoreboard", 78 actions, recorded by SampleApp 1.0 (build 1) on 2026-11-26
-                effect diverged at step 10 of 78: "post score", started by step 9 homeScored
+                effect diverged at step 10 of 78: "post score", started by step 9 homeScored(points: 1, scorer: "Linus")
                   the effect sent another action (- recorded at step 10, + sent)
                   - postFailed(reason: "server busy (HTTP 503)")
                   + postFailed(reason: "could not post the score: server busy (HTTP 503)")

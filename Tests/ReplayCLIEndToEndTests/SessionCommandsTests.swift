@@ -15,7 +15,7 @@ import Testing
 
         let regressed = try await CLI.run(["check", "samples/sessions", "--junit", junit, "--no-build"], environment: ["SAMPLE_HOST_REGRESSION": "todos-toggle"])
         #expect(regressed.status == 1)
-        #expect(regressed.stdout.contains("✗ diverged    samples/sessions/todos-basic.jsonl (40 actions): step 5 toggleCompleted, todos[id: 0BB980A5-75A8-4661-BEC0-8AA83B63F1EE].isComplete"))
+        #expect(regressed.stdout.contains("✗ diverged    samples/sessions/todos-basic.jsonl (40 actions): step 5 toggleCompleted(id: \"0BB980A5-75A8-4661-BEC0-8AA83B63F1EE\"), todos[id: 0BB980A5-75A8-4661-BEC0-8AA83B63F1EE].isComplete"))
         #expect(try String(contentsOfFile: junit, encoding: .utf8).contains(#"<failure message="diverged">"#))
     }
 

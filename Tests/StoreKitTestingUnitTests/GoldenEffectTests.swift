@@ -48,7 +48,7 @@ import Testing
             #expect(failure.hasPrefix(explanation + "\nartifacts: "), "\(failure)")
             #expect(
                 explanation.split(separator: "\n").dropFirst().prefix(4).joined(separator: "\n") == """
-                    effect diverged at step 2 of 4: "post score", started by step 1 scored
+                    effect diverged at step 2 of 4: "post score", started by step 1 scored(2)
                       the effect sent another action (- recorded at step 2, + sent)
                       - posted(receipt: 1002)
                       + posted(receipt: 1003)

@@ -23,7 +23,7 @@ struct BisectTest {
             }
         }
 
-        /// `same`, `changed at step 68 (timerTick)` (with the effect, or the host that stopped), `does not build,
+        /// `same`, `changed at step 68 (timerTick(id: 2))` (with the effect, or the host that stopped), `does not build,
         /// skipped`, or `cannot replay the session, skipped`.
         var description: String {
             switch self {
@@ -31,11 +31,11 @@ struct BisectTest {
             case .changed(let disagreement):
                 switch disagreement.difference {
                 case .state:
-                    "changed at step \(disagreement.step) (\(disagreement.actionName.escapingControls()))"
+                    "changed at step \(disagreement.step) (\(disagreement.actionText))"
                 case .effect(let effect):
                     "changed at step \(disagreement.step): effect \"\(effect.effect.escapingControls())\" of step \(effect.cause)"
                 case .stop(let first, _):
-                    "changed at step \(disagreement.step) (\(disagreement.actionName.escapingControls())): the host of \(first == nil ? disagreement.second : disagreement.first) stopped"
+                    "changed at step \(disagreement.step) (\(disagreement.actionText)): the host of \(first == nil ? disagreement.second : disagreement.first) stopped"
                 }
             case .doesNotBuild: "does not build, skipped"
             case .cannotReplay: "cannot replay the session, skipped"

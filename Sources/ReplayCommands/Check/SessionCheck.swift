@@ -87,7 +87,7 @@ extension SessionCheck {
             var line = "\(report.verdict.name.rightPadded(11)) \(path) (\(report.actionCount) actions\(compared))"
             switch report.verdict {
             case .diverged(let divergence):
-                line += ": step \(divergence.step) \(divergence.actionName.escapingControls()), \(divergence.diff.changes.first.map { "\($0.path)" } ?? "")"
+                line += ": step \(divergence.step) \(ActionText.of(divergence.action, named: divergence.actionName)), \(divergence.diff.changes.first.map { "\($0.path)" } ?? "")"
             case .effectDiverged(let divergence):
                 line += ": \(divergence.summary)"
             case .match, .incomplete:

@@ -28,7 +28,7 @@ struct BaselineDiff {
             identity: try ConfiguredIdentity.resolve(context).keys)
         let compared = try pair.compare(session, stopsDisagree: true)
         context.terminal.endProgress()
-        for warning in IgnoredPaths.warnings(about: IgnoredPaths.given(parsed, in: ignoring), in: [session], source: session.displayName) {
+        for warning in IgnoredPaths.warnings(given: parsed, in: ignoring, session: session) {
             context.terminal.err(warning)
         }
         let result = BaselineDiff(

@@ -74,7 +74,7 @@ enum DiffCommand: Command {
             identity: configuredIdentity.keys)
         let outcome = try hostOptions.client.check(session, checking, progressOn: context.terminal)
         for warning in configuredIdentity.warnings(about: [outcome.report])
-            + IgnoredPaths.warnings(about: IgnoredPaths.given(parsed, in: ignoring), in: [session], source: session.displayName)
+            + IgnoredPaths.warnings(given: parsed, in: ignoring, session: session)
         {
             context.terminal.err(warning)
         }

@@ -30,6 +30,7 @@ enum ReplayCommand: Command {
                 .session, "cannot replay past step \(failure.step): \(failure.message)", file: session.displayName)
         }
         guard let state = outcome.report.finalState else { throw CLIError(.host, "the replay host returned no state") }
+        for warning in IgnoredPaths.warnings(given: parsed, in: ignoring, session: session) { context.terminal.err(warning) }
         if let first = outcome.report.divergences.first {
             context.terminal.err("note: the replay diverged at step \(first.step); later steps continue from the recorded state")
         }

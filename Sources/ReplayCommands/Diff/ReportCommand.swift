@@ -48,7 +48,9 @@ enum ReportCommand: Command {
             session,
             ReplayHostClient.Checking(findAll: parsed.isSet(all), ignoring: ignoring, identity: configuredIdentity.keys),
             progressOn: context.terminal)
-        for warning in configuredIdentity.warnings(about: [outcome.report]) { context.terminal.err(warning) }
+        for warning in configuredIdentity.warnings(about: [outcome.report]) + IgnoredPaths.warnings(given: parsed, in: ignoring, session: session) {
+            context.terminal.err(warning)
+        }
         context.terminal.out(try write(session, outcome: outcome, note: nil, to: path, context))
         context.terminal.out(identity.summary)
         return outcome.exitStatus

@@ -9,9 +9,12 @@ extension CompactDescription {
     /// `Codable` writes an enum case as an object with one member named after the case, holding its payload's labels
     /// (`_0`, `_1` for unlabeled values); the action's name (its case path, see ``ActionName``) says which objects on
     /// the way down are cases, and any other object with one member whose value is `{}` or holds only unlabeled
-    /// values reads as a case too. A struct action reads as its name and fields (`SaveAction(id: 3)`), another object
-    /// as its fields in parentheses. The JSON does not keep the order of a case's labels, so they come in the
-    /// canonical (sorted) order; a `Date` or a `UUID` shows as the JSON holds it (a number, a string).
+    /// values reads as a case too. A struct action reads as its name and fields (`SaveAction(id: 3)`); a struct
+    /// inside an action, whose type the JSON does not name, reads as Swift writes it where the type is inferred,
+    /// `.init(id: 1, title: "Milk")`, and an object whose members could not be properties as a dictionary,
+    /// `["a b": 1]`. The JSON does not keep the order of a case's labels, so they come in the
+    /// canonical (sorted) order; a `Date` or a `UUID` shows as the JSON holds it (a number, a string): type notes
+    /// say where states hold dates, and no notes cover actions.
     ///
     /// A ``RegisteredAction`` is written inside an object named by its registered type: a struct reads as its type
     /// and fields (`{"FetchItems":{}}` named `FetchItems` reads `FetchItems()`; a name that starts with a capital
@@ -89,10 +92,30 @@ extension CompactDescription {
                 let prefix = isNested ? "." : ""
                 return payload.isEmpty ? prefix + name : prefix + name + "(" + fields(payload, expected: rest) + ")"
             }
-            return "(" + fields(members, expected: []) + ")"
+            return structOrDictionary(members)
         default:
             return value.canonicalString
         }
+    }
+
+    /// An object that is not an enum case, as Swift source writes it where its type is known from the context: a
+    /// struct as `.init(id: 1, title: "Milk")` when every member is named like a Swift property, else a
+    /// `[String: …]` dictionary as `["a b": 1]`. The JSON does not tell a struct from a dictionary whose keys
+    /// look like properties (either reads `.init(…)`, and `{}` reads `.init()`, which Swift accepts for both).
+    private static func structOrDictionary(_ members: [String: JSONValue]) -> String {
+        guard members.keys.allSatisfy(isPropertyName) else {
+            let entries = members.keys.sorted { Array($0.utf8).lexicographicallyPrecedes($1.utf8) }.map { key in
+                key.debugDescription + ": " + render(members[key] ?? .null, expected: [], isNested: true)
+            }
+            return "[" + entries.joined(separator: ", ") + "]"
+        }
+        return ".init(" + fields(members, expected: []) + ")"
+    }
+
+    /// Whether `key` could name a Swift property: a letter or `_`, then letters, digits or `_`.
+    private static func isPropertyName(_ key: String) -> Bool {
+        guard let first = key.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return false }
+        return key.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
     }
 
     /// `label: value, value` for a payload's or a struct's members: unlabeled values (`_0`, `_1`) first in their

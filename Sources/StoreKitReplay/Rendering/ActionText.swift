@@ -9,4 +9,10 @@ package enum ActionText {
     package static func of(_ action: JSONValue, named name: String) -> String {
         CompactDescription(encodedAction: action, name: name).description.escapingControls()
     }
+
+    /// The action `action`, recorded as `name`, as text output shows it; its name alone when its JSON is not known.
+    package static func of(_ action: JSONValue?, named name: String) -> String {
+        guard let action else { return name.escapingControls() }
+        return of(action, named: name)
+    }
 }

@@ -117,11 +117,18 @@ struct HTMLReportData {
         let diff = StateDiff(from: previous, to: action.state)
         var members: [String: JSONValue] = [
             "s": .integer(Int64(action.sequence)), "n": .string(action.name), "o": .string(origin), "c": cause,
-            "t": .double(action.time), "a": action.action, "d": changes(diff),
+            "t": .double(action.time), "a": action.action, "w": .string(swiftText(action.action, named: action.name)),
+            "d": changes(diff),
             "p": JSONPatch(from: previous, to: action.state).jsonValue,
         ]
         if let first = diff.changes.first { members["l"] = .string(first.path.leafAndNamedParent) }
         return .object(members)
+    }
+
+    /// An action as Swift writes it (``CompactDescription/init(encodedAction:name:)``), unescaped: the script puts
+    /// it in the page as text, never as markup.
+    private static func swiftText(_ action: JSONValue, named name: String) -> String {
+        CompactDescription(encodedAction: action, name: name).description
     }
 
     private static func effectLine(after step: Int, kind: String, time: Double, cause: Int?, text: String) -> JSONValue {
@@ -182,6 +189,7 @@ struct HTMLReportData {
                 report.divergences.map { divergence in
                     .object([
                         "step": .integer(Int64(divergence.step)), "name": .string(divergence.actionName),
+                        "w": .string(swiftText(divergence.action, named: divergence.actionName)),
                         "patch": JSONPatch(from: recorded[divergence.step] ?? .null, to: divergence.replayed).jsonValue,
                         "changes": changes(divergence.diff),
                         "dump": .string(divergence.diff.rendered()),
@@ -198,6 +206,7 @@ struct HTMLReportData {
                     return .object([
                         "step": .integer(Int64(divergence.step)), "effect": .string(divergence.effect),
                         "cause": .integer(Int64(divergence.cause)), "text": .string(divergence.summary),
+                        "causeW": divergence.causeAction.map { .string(swiftText($0, named: divergence.causeName)) } ?? .null,
                         "dump": .string(dump.joined(separator: "\n")),
                     ])
                 }),

@@ -97,7 +97,7 @@ enum HTMLReportScript {
           }
           function divergenceText(divergence) {
             const changes = divergence.changes;
-            return "diverged at step " + divergence.step + ": " + divergence.name + " — " +
+            return "diverged at step " + divergence.step + ": " + divergence.w + " — " +
               (changes.length === 1 ? described(changes[0]) : changes.length + " differences, first " + changes[0].path);
           }
           const notChecked = replay && replay.effectsNotChecked ? "; effects " + replay.effectsNotChecked : "";
@@ -155,8 +155,8 @@ enum HTMLReportScript {
             row.id = "step-" + step.s;
             if (divergenceAt.has(step.s) || effectDivergenceAt.has(step.s)) row.dataset.diverged = "";
             if (driftAt.has(step.s) || (replay && replay.undecodable && replay.undecodable.step === step.s)) row.dataset.drift = "";
-            const name = element("td", "name", step.n);
-            name.title = step.n;
+            const name = element("td", "name", step.w);
+            name.title = step.w;
             row.append(element("td", "num", String(step.s)), element("td", "num", seconds(step.t)), name);
             const origin = element("td");
             origin.append(element("span", "badge " + step.o, step.o));
@@ -237,7 +237,7 @@ enum HTMLReportScript {
           function textOf(index) {
             if (searchText[index] === undefined) {
               const step = steps[index];
-              searchText[index] = (step.n + " " + JSON.stringify(step.a) + " " + step.d.map((change) => change.path).join(" ")).toLowerCase();
+              searchText[index] = (step.n + " " + step.w + " " + JSON.stringify(step.a) + " " + step.d.map((change) => change.path).join(" ")).toLowerCase();
             }
             return searchText[index];
           }
@@ -366,7 +366,7 @@ enum HTMLReportScript {
             detail.replaceChildren();
             detail.dataset.selectedStep = step.s;
             showDivergencePosition(step.s);
-            detail.append(element("h2", "", "step " + step.s + ": " + step.n));
+            detail.append(element("h2", "", "step " + step.s + ": " + step.w));
             const facts = element("p", "hint", (step.o === "app" ? "from the app" : "from an effect") + ", " + seconds(step.t) + " in");
             if (step.c !== null) { facts.append(", caused by "); facts.append(stepLink(step.c, "step " + step.c)); }
             detail.append(facts);
@@ -386,7 +386,8 @@ enum HTMLReportScript {
             }
             for (const effectDivergence of effectDivergenceAt.get(step.s) || []) {
               const box = element("section", "divergence");
-              box.append(element("h2", "", "effect diverged: '" + effectDivergence.effect + "', started by step " + effectDivergence.cause));
+              box.append(element("h2", "", "effect diverged: '" + effectDivergence.effect + "', started by step " + effectDivergence.cause +
+              (effectDivergence.causeW === null ? "" : " " + effectDivergence.causeW)));
               box.append(element("p", "hint", effectDivergence.text));
               box.append(dump(effectDivergence.dump));
               detail.append(box);

@@ -171,7 +171,7 @@ extension EffectDivergence {
         var lines = [
             RenderedLine(
                 .text,
-                "effect diverged at step \(step) of \(actionCount): \"\(effect.escapingControls())\", started by step \(cause)\(causeName.isEmpty ? "" : " \(causeName.escapingControls())")")
+                "effect diverged at step \(step) of \(actionCount): \"\(effect.escapingControls())\", started by step \(cause)\(causeText.map { " " + $0 } ?? "")")
         ]
         func say(_ text: String) { lines.append(RenderedLine(.text, "  " + text)) }
         func removed(_ action: EffectAction) {
@@ -212,6 +212,14 @@ extension EffectDivergence {
             say("the run \(replayed.sentencePart) in the rerun; in the recording it \(recorded.sentencePart)")
         }
         return lines
+    }
+}
+
+extension EffectDivergence {
+    /// The action that started the run as text output shows it (``ActionText``), or its name when replay did not
+    /// see it start; `nil` when neither is known.
+    private var causeText: String? {
+        causeAction == nil && causeName.isEmpty ? nil : ActionText.of(causeAction, named: causeName)
     }
 }
 

@@ -52,9 +52,9 @@ import Testing
         let finding = try #require(
             try determinism(fixed: report(ScorePosting.postScore()), random: report(ScorePosting.postScore(breakingOn: 3))))
 
-        // Then the finding names the effect, the step of the receipt and the run's cause
+        // Then the finding names the effect, the step of the receipt and the run's cause as Swift writes it
         #expect(finding.step == 4)
-        #expect(finding.oneLine == #"step 4, effect "post score" of step 3 scored"#)
+        #expect(finding.oneLine == #"step 4, effect "post score" of step 3 scored(3)"#)
         guard case .effect(let disagreement) = finding.difference else {
             Issue.record("expected an effect's disagreement, got \(finding.difference)")
             return
@@ -63,7 +63,7 @@ import Testing
         #expect(disagreement.second?.cause == 3)
         #expect(
             HostDeterminism.explanationLines(of: finding, source: "s.jsonl").map(\.text) == [
-                #"s.jsonl: nondeterministic at step 4 of 4: effect "post score", started by step 3 scored"#,
+                #"s.jsonl: nondeterministic at step 4 of 4: effect "post score", started by step 3 scored(3)"#,
                 "  two reruns of the effect from the same recorded inputs did not do the same, so a diff against the recording means nothing until this is fixed",
                 "  the effect reads something besides its action, its state and its context: Date() instead of context.clock, UUID() instead of context.uuid(), a Set's or Dictionary's order",
                 "",

@@ -88,4 +88,18 @@ enum EncodedRegistry: ActionRegistry {
         #expect(CompactDescription(encodedValue: json).description == ".countingIn(beatsLeft: 4)")
         #expect(CompactDescription(encodedValue: try JSONValue(parsing: #"{"ready":{}}"#)).description == ".ready")
     }
+
+    @Test func describesANestedStructAsSwiftWritesItWhereItsTypeIsInferred() throws {
+        // Given an action whose payload is a struct, whose type the JSON does not name
+        let json = try JSONValue(parsing: #"{"added":{"_0":{"id":1,"tags":[{"name":"x","rank":2}],"title":"Milk"}}}"#)
+        // Then the struct reads as `.init(…)`, as it would in Swift source where its type is inferred
+        #expect(
+            CompactDescription(encodedAction: json, name: "added").description
+                == #"added(.init(id: 1, tags: [.init(name: "x", rank: 2)], title: "Milk"))"#)
+    }
+
+    @Test func describesAnObjectWhoseKeysCannotBePropertiesAsADictionary() throws {
+        let json = try JSONValue(parsing: #"{"counted":{"_0":{"a b":1,"9":2}}}"#)
+        #expect(CompactDescription(encodedAction: json, name: "counted").description == #"counted(["9": 2, "a b": 1])"#)
+    }
 }

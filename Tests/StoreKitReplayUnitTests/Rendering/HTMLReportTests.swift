@@ -77,6 +77,31 @@ import Testing
         #expect(label == "</script><img src=\"https://example.com/x.png\">")
     }
 
+    @Test func embedsEachActionAsSwiftWritesItAsEscapedText() throws {
+        // Given a session whose action's text looks like markup, replayed through a reducer that diverges at it
+        let markup = "</script><img src=x onerror=alert(1)>"
+        let session = try recordTally([.add(1), .label(markup), .add(3)])
+        let report = ReplayEngine(stores: [Tally.broken]).replay(session)
+
+        // When it is rendered
+        let html = HTMLReport.render(session: session, report: report, source: "tally.jsonl")
+
+        // Then each step and the divergence hold the action as Swift writes it, the data holding no `<` (so the
+        // markup cannot end its script element) and reading back whole
+        let opening = try #require(html.range(of: #"<script type="application/json" id="report-data">"#))
+        let closing = try #require(html.range(of: "</script>", range: opening.upperBound..<html.endIndex))
+        #expect(!html[opening.upperBound..<closing.lowerBound].contains("<"))
+        #expect(html.components(separatedBy: "</script>").count == 3)
+        let data = try embeddedData(html)
+        let swift = try #require(data["steps"]?.arrayValue).map { $0["w"]?.stringValue }
+        #expect(swift == ["add(1)", "label(\(markup.debugDescription))", "add(3)"])
+        #expect(data["replay"]?["divergences"]?.arrayValue?.first?["w"]?.stringValue == "add(3)")
+        // and the script shows it as text, never as markup: in the row, its title and the detail's heading
+        #expect(html.contains(#"const name = element("td", "name", step.w);"#))
+        #expect(html.contains(#"element("h2", "", "step " + step.s + ": " + step.w)"#))
+        #expect(html.contains("if (text !== undefined) node.textContent = text;"))
+    }
+
     @Test func keepsMembersNamedLikeObjectPrototypesProperties() throws {
         // Given a session whose state has members named `__proto__`, `constructor`, `toString` and `hasOwnProperty`,
         // and a step that changes one inside `__proto__`

@@ -9,6 +9,8 @@ struct ReplayDisagreement {
     var step: Int
     /// The action's display name.
     var actionName: String
+    /// The action as the session records it; `nil` when the session has no action at the step.
+    var action: JSONValue?
     /// What differs between the two replays.
     var difference: Difference
     /// How many actions the session has.
@@ -29,16 +31,17 @@ struct ReplayDisagreement {
         case stop(first: CLIError?, second: CLIError?)
     }
 
-    /// The first line of the finding: `<source>: <verdict> at step 3 of 40 (toggleCompleted)`, or for an effect
-    /// `<source>: <verdict> at step 3 of 40: effect "post score", started by step 2 scored`.
+    /// The first line of the finding: `<source>: <verdict> at step 3 of 40 (toggleCompleted(id: 2))`, or for an
+    /// effect `<source>: <verdict> at step 3 of 40: effect "post score", started by step 2 scored(2)`; actions as
+    /// ``ActionText`` writes them.
     func headline(source: String, verdict: String) -> RenderedLine {
         let at = "\(source): \(verdict) at step \(step) of \(actionCount)"
         guard case .effect(let disagreement) = difference else {
-            return RenderedLine(.text, "\(at) (\(actionName.escapingControls()))")
+            return RenderedLine(.text, "\(at) (\(actionText))")
         }
         return RenderedLine(
             .text,
-            "\(at): effect \"\(disagreement.effect.escapingControls())\", started by step \(disagreement.cause) \(disagreement.causeName.escapingControls())")
+            "\(at): effect \"\(disagreement.effect.escapingControls())\", started by step \(disagreement.cause) \(ActionText.of(disagreement.causeAction, named: disagreement.causeName))")
     }
 
     /// The difference as a person reads it, indented, after the headline and whatever the caller says of it: a
@@ -62,18 +65,21 @@ struct ReplayDisagreement {
         }
     }
 
-    /// `step 3 toggleCompleted, todos[id: …].title`, `step 2, effect "post score" of step 1 scored`, or
+    /// `step 3 toggleCompleted(id: 2), todos[id: …].title`, `step 2, effect "post score" of step 1 scored(2)`, or
     /// `step 5 advance, the host of current stopped`.
     var oneLine: String {
         switch difference {
         case .state(let diff):
-            "step \(step) \(actionName.escapingControls()), \(diff.changes.map { "\($0.path)" }.prefix(3).joined(separator: ", "))"
+            "step \(step) \(actionText), \(diff.changes.map { "\($0.path)" }.prefix(3).joined(separator: ", "))"
         case .effect(let disagreement):
-            "step \(step), effect \"\(disagreement.effect.escapingControls())\" of step \(disagreement.cause) \(disagreement.causeName.escapingControls())"
+            "step \(step), effect \"\(disagreement.effect.escapingControls())\" of step \(disagreement.cause) \(ActionText.of(disagreement.causeAction, named: disagreement.causeName))"
         case .stop(let firstError, _):
-            "step \(step) \(actionName.escapingControls()), the host of \(firstError == nil ? second : first) stopped"
+            "step \(step) \(actionText), the host of \(firstError == nil ? second : first) stopped"
         }
     }
+
+    /// The step's action as ``ActionText`` writes it, or its name when the session has no action there.
+    var actionText: String { ActionText.of(action, named: actionName) }
 
     /// Where or what differs, in a few words: the first path whose value differs, the effect that did otherwise, or
     /// the replay whose host stopped.
@@ -121,6 +127,8 @@ struct EffectDisagreement {
     var cause: Int
     /// That action's display name.
     var causeName: String
+    /// That action's JSON, when replay saw the run start.
+    var causeAction: JSONValue?
     /// What the first replay found of the run; `nil` when it did as recorded.
     var first: EffectDivergence?
     /// What the second replay found of the run; `nil` when it did as recorded.
@@ -149,7 +157,8 @@ struct EffectDisagreement {
         }
         let run = Run(cause: earliest.cause, effect: earliest.effect)
         return EffectDisagreement(
-            effect: earliest.effect, cause: earliest.cause, causeName: earliest.causeName, first: firstRuns[run],
+            effect: earliest.effect, cause: earliest.cause, causeName: earliest.causeName,
+            causeAction: (firstRuns[run] ?? secondRuns[run])?.causeAction, first: firstRuns[run],
             second: secondRuns[run])
     }
 

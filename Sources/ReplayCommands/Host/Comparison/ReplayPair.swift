@@ -57,8 +57,8 @@ struct ReplayPair {
             let notes = identity.noting([left.state, compared], in: firstReplayed.typeNotes.union(secondReplayed.typeNotes))
             return Comparison(
                 actionCount: actionCount, effectRuns: 0,
-                disagreement: disagreement(
-                    at: left.step, name: left.name,
+                disagreement: try disagreement(
+                    at: left.step, name: left.name, in: session,
                     .state(StateDiff(from: left.state, to: compared, typeNotes: notes)),
                     actionCount))
         }
@@ -72,8 +72,8 @@ struct ReplayPair {
             let secondError = secondStep == step ? secondReplayed.stop?.error : nil
             return Comparison(
                 actionCount: actionCount, effectRuns: 0,
-                disagreement: disagreement(
-                    at: step, name: stopped.lastStep?.name ?? "", .stop(first: firstError, second: secondError), actionCount))
+                disagreement: try disagreement(
+                    at: step, name: stopped.lastStep?.name ?? "", in: session, .stop(first: firstError, second: secondError), actionCount))
         }
         // Effects are rerun only for a session whose header lists replayable ones; without any, the reports could
         // only agree.
@@ -87,14 +87,22 @@ struct ReplayPair {
         let step = min(effect.first?.step ?? .max, effect.second?.step ?? .max)
         let name = firstReplayed.states.first { $0.step == step }?.name ?? ""
         return Comparison(
-            actionCount: actionCount, effectRuns: runs, disagreement: disagreement(at: step, name: name, .effect(effect), actionCount))
+            actionCount: actionCount, effectRuns: runs, disagreement: try disagreement(at: step, name: name, in: session, .effect(effect), actionCount))
     }
 
+    /// The disagreement at `step`, with the action `session` records there (the host's answers name it only).
     private func disagreement(
-        at step: Int, name: String, _ difference: ReplayDisagreement.Difference, _ actionCount: Int
-    ) -> ReplayDisagreement {
-        ReplayDisagreement(
-            step: step, actionName: name, difference: difference, actionCount: actionCount, first: first.name, second: second.name)
+        at step: Int, name: String, in session: SessionInput, _ difference: ReplayDisagreement.Difference, _ actionCount: Int
+    ) throws(CLIError) -> ReplayDisagreement {
+        var action: JSONValue?
+        try SessionScan.read(session) { event throws(CLIError) in
+            guard case .action(let recorded) = event, recorded.sequence == step else { return true }
+            action = recorded.action
+            return false
+        }
+        return ReplayDisagreement(
+            step: step, actionName: name, action: action, difference: difference, actionCount: actionCount, first: first.name,
+            second: second.name)
     }
 
     /// One side's replayed states, where its host stopped when it did, and where its states hold dates, durations

@@ -59,6 +59,12 @@ package enum IgnoredPaths {
         return warnings(presences, source: source, looked: "state or action")
     }
 
+    /// A warning for each pattern `--ignore` gave (of `resolved`, what ``resolve(_:context:)`` returned) that names no
+    /// place in any state or action of `session`, as ``warnings(about:in:source:)`` finds them.
+    static func warnings(given parsed: ParsedCommandLine, in resolved: [JSONPathPattern], session: SessionInput) -> [String] {
+        warnings(about: given(parsed, in: resolved), in: [session], source: session.displayName)
+    }
+
     /// A warning for each of `patterns` (those `--ignore` gave) that names no place in `states`.
     static func warnings(about patterns: [JSONPathPattern], inStates states: [JSONValue], source: String) -> [String] {
         var presences = patterns.map(PatternPresence.init)

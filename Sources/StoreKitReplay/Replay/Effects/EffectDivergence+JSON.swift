@@ -2,7 +2,7 @@ import StoreKitCore
 import StoreKitJSON
 
 extension EffectDivergence {
-    /// The divergence as JSON: `step`, `cause`, `causeName`, `effect`, `kind` (the case's name) and the case's values
+    /// The divergence as JSON: `step`, `cause`, `causeName`, `causeAction` (when known), `effect`, `kind` (the case's name) and the case's values
     /// (`recorded` and `sent` actions as `{"name","action","step"?}`, `changes` as a state diff writes them, `call`
     /// as `{"name","index"}`, `made`, `expected`, `message`, `recordedCancelled`, `recordedOutcome`,
     /// `replayedOutcome`).
@@ -11,6 +11,7 @@ extension EffectDivergence {
             "step": .integer(Int64(step)), "cause": .integer(Int64(cause)), "causeName": .string(causeName),
             "effect": .string(effect),
         ]
+        if let causeAction { members["causeAction"] = causeAction }
         func call(_ name: String, _ index: Int) -> JSONValue {
             .object(["name": .string(name), "index": .integer(Int64(index))])
         }
@@ -101,7 +102,7 @@ extension EffectDivergence {
         }
         self.init(
             step: try fields.integer("step"), cause: try fields.integer("cause"),
-            causeName: try fields.string("causeName"), effect: try fields.string("effect"), kind: kind)
+            causeName: try fields.string("causeName"), causeAction: json["causeAction"], effect: try fields.string("effect"), kind: kind)
     }
 }
 

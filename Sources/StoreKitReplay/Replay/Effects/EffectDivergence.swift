@@ -10,16 +10,20 @@ public struct EffectDivergence: Sendable, Equatable {
     public var cause: Int
     /// That action's display name.
     public var causeName: String
+    /// That action as canonical JSON (the session's secret paths masked); `nil` when replay did not see it start
+    /// (a run the recording has and the rerun never began).
+    public var causeAction: JSONValue?
     /// The effect's name.
     public var effect: String
     /// What differs.
     public var kind: Kind
 
     /// Creates one.
-    public init(step: Int, cause: Int, causeName: String, effect: String, kind: Kind) {
+    public init(step: Int, cause: Int, causeName: String, causeAction: JSONValue? = nil, effect: String, kind: Kind) {
         self.step = step
         self.cause = cause
         self.causeName = causeName
+        self.causeAction = causeAction
         self.effect = effect
         self.kind = kind
     }

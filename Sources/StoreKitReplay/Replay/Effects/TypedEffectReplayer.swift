@@ -11,6 +11,8 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
     /// One run, as far as replay has seen it.
     private struct Run {
         let causeName: String
+        /// The starting action's JSON, its secret paths masked.
+        let causeAction: JSONValue
         let task: Task<Void, Never>
         /// Recorded actions of the run not yet compared.
         var recordedSends: [EffectAction] = []
@@ -81,7 +83,7 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
         let recorded = EffectAction(name: action.name, action: recordedJSON(action.action), step: action.sequence)
         guard !diverged.contains(key) else { return }
         guard runs[key] != nil else {
-            report(.actionNotSent(recorded: recorded), in: key, causeName: nil, at: action.sequence)
+            report(.actionNotSent(recorded: recorded), in: key, from: nil, at: action.sequence)
             return
         }
         runs[key]?.recordedSends.append(recorded)
@@ -119,7 +121,7 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
                 let outcome: EffectRunOutcome = Task.isCancelled ? .cancelled : .finished
                 ended.withLock { $0[key] = outcome }
             }
-            runs[key] = Run(causeName: action.name, task: task)
+            runs[key] = Run(causeName: action.name, causeAction: recordedJSON(action.action), task: task)
         }
         settle()
     }
@@ -128,13 +130,13 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
         let key = EffectRunKey(cause: call.cause, effect: call.effect)
         guard names.contains(call.effect), call.cause >= checkedFrom, !diverged.contains(key) else { return }
         guard runs[key] != nil else {
-            report(.callNotMade(name: call.name, index: call.index), in: key, causeName: nil, at: step)
+            report(.callNotMade(name: call.name, index: call.index), in: key, from: nil, at: step)
             return
         }
         noteActivity(key)
         // A run that ended takes no more inputs, unless this one is what it was waiting for when it was cancelled.
         if inputs.deliver(call) == .kept, ended.withLock({ $0[key] }) != nil {
-            report(.callNotMade(name: call.name, index: call.index), in: key, causeName: runs[key]?.causeName, at: step)
+            report(.callNotMade(name: call.name, index: call.index), in: key, from: runs[key], at: step)
             return
         }
         settle()
@@ -220,7 +222,7 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
             noteActivity(send.run)
         }
         for finding in inputs.takeFindings() where !diverged.contains(finding.run) {
-            report(finding.kind, in: finding.run, causeName: runs[finding.run]?.causeName, at: step)
+            report(finding.kind, in: finding.run, from: runs[finding.run], at: step)
         }
         for key in runs.keys where !diverged.contains(key) {
             while let recorded = runs[key]?.recordedSends.first, let sent = runs[key]?.sent.first {
@@ -233,7 +235,7 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
                     let diff = StateDiff(from: recorded.action, to: sent.action)
                     report(
                         .actionDiffers(recorded: recorded, sent: sent, diff: diff), in: key,
-                        causeName: runs[key]?.causeName, at: recorded.step ?? step)
+                        from: runs[key], at: recorded.step ?? step)
                     break
                 }
             }
@@ -246,7 +248,7 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
         for (key, run) in runs where !diverged.contains(key) {
             guard let recorded = run.recordedSends.first, run.sent.isEmpty else { continue }
             guard ended.withLock({ $0[key] }) != nil || inputs.request(awaitedBy: key) != nil else { continue }
-            report(.actionNotSent(recorded: recorded), in: key, causeName: run.causeName, at: recorded.step ?? step)
+            report(.actionNotSent(recorded: recorded), in: key, from: run, at: recorded.step ?? step)
         }
         // A run that ended having done nothing, in the recording or the rerun, is done with.
         for (key, run) in runs
@@ -268,16 +270,16 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
         if let request = awaiting {
             // Still waiting for an input: fine when the recorded run was still running too.
             if recordedOutcome != nil {
-                report(.callNotRecorded(name: request.name, index: request.index), in: key, causeName: run.causeName, at: step)
+                report(.callNotRecorded(name: request.name, index: request.index), in: key, from: run, at: step)
             }
             return
         }
         if let unasked = inputs.unasked(by: key).first {
-            report(.callNotMade(name: unasked.name, index: unasked.index), in: key, causeName: run.causeName, at: step)
+            report(.callNotMade(name: unasked.name, index: unasked.index), in: key, from: run, at: step)
             return
         }
         if let recorded = run.recordedSends.first {
-            report(.actionNotSent(recorded: recorded), in: key, causeName: run.causeName, at: recorded.step ?? step)
+            report(.actionNotSent(recorded: recorded), in: key, from: run, at: recorded.step ?? step)
             return
         }
         guard let recordedOutcome else {
@@ -288,13 +290,13 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
             return
         }
         if let sent = run.sent.first {
-            report(.actionNotRecorded(sent: sent), in: key, causeName: run.causeName, at: step)
+            report(.actionNotRecorded(sent: sent), in: key, from: run, at: step)
             return
         }
         if let replayed, replayed != recordedOutcome {
-            report(.outcomeChanged(recorded: recordedOutcome, replayed: replayed), in: key, causeName: run.causeName, at: step)
+            report(.outcomeChanged(recorded: recordedOutcome, replayed: replayed), in: key, from: run, at: step)
         } else if replayed == nil {
-            report(.outcomeChanged(recorded: recordedOutcome, replayed: .runningAtEnd), in: key, causeName: run.causeName, at: step)
+            report(.outcomeChanged(recorded: recordedOutcome, replayed: .runningAtEnd), in: key, from: run, at: step)
         }
     }
 
@@ -313,11 +315,12 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
     }
 
     /// Notes a run's first divergence and stops the run.
-    private func report(_ kind: EffectDivergence.Kind, in key: EffectRunKey, causeName: String?, at step: Int) {
+    private func report(_ kind: EffectDivergence.Kind, in key: EffectRunKey, from run: Run?, at step: Int) {
         guard diverged.insert(key).inserted else { return }
         divergences.append(
             EffectDivergence(
-                step: step, cause: key.cause, causeName: causeName ?? "", effect: key.effect, kind: kind))
+                step: step, cause: key.cause, causeName: run?.causeName ?? "", causeAction: run?.causeAction, effect: key.effect,
+                kind: kind))
         runs[key]?.task.cancel()
     }
 }
