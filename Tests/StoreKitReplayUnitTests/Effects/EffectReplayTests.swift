@@ -595,6 +595,8 @@ struct BoardSession {
         }
         #expect(divergence.kind == .callNotRecorded(name: "$uuid", index: 0))
         #expect(report.effects.actionsEqual == 1)
+        // and the runs of the later steps, queued behind the waiting one and doing nothing, are no runs in flight
+        #expect(report.effects.notChecked.isEmpty)
     }
 
     @Test func aRunInFlightWhenTheRecordingEndedThatNowFinishesIsNotCheckedAndSaysSo() {
