@@ -619,7 +619,8 @@ struct BoardSession {
         // says the run was in flight when the session ended
         #expect(report.verdict == .match)
         #expect(report.effects.actionsEqual == 2)
-        #expect(report.effects.notChecked == [EffectsNotChecked(reason: .inFlightAtEnd, effects: ["timer"], actions: 0)])
+        #expect(
+            report.effects.notChecked == [EffectsNotChecked(reason: .inFlightAtEnd, effects: ["timer"], actions: 0)])
     }
 
     @Test func theReportCrossesJSONWithItsEffectFindings() throws {
