@@ -39,7 +39,7 @@ enum Board {
 
     /// How a changed effect behaves.
     enum Change {
-        case sendsAnotherAction, sendsNothing, sendsTwice, callsAnotherName, postsAnotherInput
+        case sendsAnotherAction, sendsNothing, sendsTwice, callsAnotherName, postsAnotherInput, logsAfterPosting
     }
 
     /// Posts the score after each `scored`; `change` breaks it the way a regression would.
@@ -56,6 +56,9 @@ enum Board {
                 case .sendsTwice:
                     context.send(.posted(receipt: receipt))
                     context.send(.posted(receipt: receipt))
+                case .logsAfterPosting:
+                    context.send(.posted(receipt: receipt))
+                    try await context.call("score.log") {}
                 default: context.send(.posted(receipt: receipt))
                 }
             } catch {
@@ -478,6 +481,146 @@ struct BoardSession {
         let report = replay(builder.session, [Board.postScore()])
         #expect(report.verdict == .match)
         #expect(report.effects.actionsEqual == 2)
+    }
+
+    @Test func anExtraCallAfterTheRecordedRunFinishedIsACallTheRecordingDoesNotHave() {
+        // Given two posts, each run finished in the recording after its post and its receipt
+        // When the effect now logs the receipt after sending it
+        let report = replay(twoPosts, [Board.postScore(.logsAfterPosting)])
+
+        // Then the first run's log call is found when its recorded end is read, named with its index
+        guard case .effectDiverged(let divergence) = report.verdict else {
+            Issue.record("expected an effect divergence, got \(report.verdict)")
+            return
+        }
+        #expect(divergence.kind == .callNotRecorded(name: "score.log", index: 2))
+        #expect(divergence.step == 2)
+        #expect(divergence.cause == 1)
+        #expect(report.effects.actionsEqual == 2)
+        #expect(report.effectDivergences.map(\.kind) == [
+            .callNotRecorded(name: "score.log", index: 2), .callNotRecorded(name: "score.log", index: 2),
+        ])
+    }
+
+    /// A run of "sync" started by step 1 that fetched `first` then `second`, sent a tick and finished.
+    private func twoCalls(_ first: String, _ second: String) -> Session {
+        var builder = BoardSession(effects: ["sync"])
+        builder.action(.start)
+        builder.call(cause: 1, effect: "sync", index: 0, name: first, input: nil, result: .value(json("1")))
+        builder.call(cause: 1, effect: "sync", index: 1, name: second, input: nil, result: .value(json("2")))
+        builder.action(.tick, cause: 1, effect: "sync")
+        builder.end(cause: 1, effect: "sync", calls: 2, sent: 1)
+        return builder.session
+    }
+
+    /// An effect "sync" that fetches `first` then `second` after `start`, then sends a tick.
+    private func sync(_ first: String, _ second: String) -> Effect<Board.State, Board.Action> {
+        Effect("sync", replay: .rerun) { action, context in
+            guard case .start = action else { return }
+            do {
+                let _: Int = try await context.call(first) { 1 }
+                let _: Int = try await context.call(second) { 2 }
+                context.send(.tick)
+            } catch {
+                context.send(.failed("\(error)"))
+            }
+        }
+    }
+
+    @Test func twoCallsMadeInTheOtherOrderAreACallChangeNamingBoth() {
+        // Given a run that fetched the todos, then the user
+        // When the effect now fetches the user first
+        let report = replay(twoCalls("todos.fetch", "user.fetch"), [sync("user.fetch", "todos.fetch")])
+
+        // Then the first call differs, and the report names the call made and the call recorded
+        guard case .effectDiverged(let divergence) = report.verdict else {
+            Issue.record("expected an effect divergence, got \(report.verdict)")
+            return
+        }
+        #expect(divergence.kind == .callChanged(index: 0, recorded: "todos.fetch", made: "user.fetch"))
+        #expect(divergence.step == 1)
+        #expect(divergence.effect == "sync")
+        #expect(divergence.summary.contains("'user.fetch'"))
+        #expect(divergence.summary.contains("'todos.fetch'"))
+    }
+
+    @Test func twoCallsMadeInTheRecordedOrderMatch() {
+        let report = replay(twoCalls("todos.fetch", "user.fetch"), [sync("todos.fetch", "user.fetch")])
+        #expect(report.verdict == .match)
+        #expect(report.effects.inputsFed == 2)
+        #expect(report.effects.actionsEqual == 1)
+    }
+
+    @Test func aTimerThatFinishedInTheRecordingAndNowSleepsOnIsACallTheRecordingDoesNotHave() {
+        // Given a timer that ticked twice and finished
+        var builder = BoardSession(effects: ["timer"])
+        builder.action(.start)
+        builder.ticks(2)
+        builder.end(cause: 1, effect: "timer", calls: 2, sent: 2)
+        builder.action(.stop)
+
+        // When the timer now ticks until cancelled, so its run sleeps a third time past the recorded inputs
+        let report = replay(builder.session, [Board.timer])
+
+        // Then the run still running where the recorded one finished is a divergence naming the sleep it waits in
+        guard case .effectDiverged(let divergence) = report.verdict else {
+            Issue.record("expected an effect divergence, got \(report.verdict)")
+            return
+        }
+        #expect(divergence.kind == .callNotRecorded(name: "$clock.sleep", index: 2))
+        #expect(divergence.step == 3)
+        #expect(report.effects.actionsEqual == 2)
+    }
+
+    @Test func aRunThatFinishedInTheRecordingAndNowTakesAnotherInputWithoutSuspendingDivergesAtTheEnd() {
+        // Given a run that sent its tick and finished
+        var builder = BoardSession(effects: ["ticks once"])
+        builder.action(.start)
+        builder.action(.tick, cause: 1, effect: "ticks once")
+        builder.end(cause: 1, effect: "ticks once", calls: 0, sent: 1)
+        builder.action(.stop)
+        let ticksThenDraws = Effect<Board.State, Board.Action>("ticks once", replay: .rerun) { action, context in
+            guard case .start = action else { return }
+            context.send(.tick)
+            _ = context.uuid()
+        }
+
+        // When the effect now draws a UUID after its tick, an input taken without suspending
+        let report = replay(builder.session, [ticksThenDraws])
+
+        // Then the run, still waiting for that input at the end, is a call the recording does not have
+        guard case .effectDiverged(let divergence) = report.verdict else {
+            Issue.record("expected an effect divergence, got \(report.verdict)")
+            return
+        }
+        #expect(divergence.kind == .callNotRecorded(name: "$uuid", index: 0))
+        #expect(report.effects.actionsEqual == 1)
+        // and the runs of the later steps, queued behind the waiting one and doing nothing, are no runs in flight
+        #expect(report.effects.notChecked.isEmpty)
+    }
+
+    @Test func aRunInFlightWhenTheRecordingEndedThatNowFinishesIsNotCheckedAndSaysSo() {
+        // Given a timer that ticked twice and was still sleeping when the recording ended (no end line for its run)
+        var builder = BoardSession(effects: ["timer"])
+        builder.action(.start)
+        builder.ticks(2)
+        let ticksTwice = Effect<Board.State, Board.Action>("timer", replay: .rerun) { action, context in
+            guard case .start = action else { return }
+            for _ in 0..<2 {
+                try? await context.clock.sleep(for: .seconds(1))
+                context.send(.tick)
+            }
+        }
+
+        // When the timer now stops by itself after two ticks
+        let report = replay(builder.session, [ticksTwice])
+
+        // Then what the recorded run did after its last line is unknown: the finish is not compared, and the report
+        // says the run was in flight when the session ended
+        #expect(report.verdict == .match)
+        #expect(report.effects.actionsEqual == 2)
+        #expect(
+            report.effects.notChecked == [EffectsNotChecked(reason: .inFlightAtEnd, effects: ["timer"], actions: 0)])
     }
 
     @Test func theReportCrossesJSONWithItsEffectFindings() throws {

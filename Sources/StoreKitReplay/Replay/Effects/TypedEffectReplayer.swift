@@ -283,8 +283,9 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
             return
         }
         guard let recordedOutcome else {
-            // The session ended while the run was in flight: what it did after its last recorded line is unknown.
-            if replayed != nil || !run.sent.isEmpty {
+            // The session ended while the run was in flight: what it did after its last recorded line is unknown. A
+            // run that did nothing in either (one queued behind a run that waited without suspending) is no such run.
+            if run.hadActivity, replayed != nil || !run.sent.isEmpty {
                 coverage.skip(.inFlightAtEnd, effect: key.effect, actions: run.sent.count)
             }
             return
