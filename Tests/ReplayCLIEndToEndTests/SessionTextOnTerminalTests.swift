@@ -140,8 +140,9 @@ import Testing
                 #"  action  addTodo(createdAt: 1795000017.2135663, id: "0BB980A5-75A8-4661-BEC0-8AA83B63F1EE", title: "Water plants")"#))
             #expect(outcome.stdout.contains(#"-       "title": "\#(Self.shownInJSON)""#))
         }
-        // and check's line names the step by its hostile name, escaped
-        #expect(checked.stdout.contains("step 1 \(Self.shown), todos[id: 0BB980A5-75A8-4661-BEC0-8AA83B63F1EE].title"))
+        // and check's line names the step's action as Swift writes it, from its JSON (not by its hostile name)
+        #expect(checked.stdout.contains(
+            #"step 1 addTodo(createdAt: 1795000017.2135663, id: "0BB980A5-75A8-4661-BEC0-8AA83B63F1EE", title: "Water plants"), todos[id: 0BB980A5-75A8-4661-BEC0-8AA83B63F1EE].title"#))
     }
 
     @Test func sessionsListsHostileAppsStoresAndFileNamesEscaped() async throws {
