@@ -42,8 +42,8 @@ final class SessionLineEncoder<State: Encodable & Sendable, Action: Encodable & 
     /// The effect runs that lost a line with the transport: their later lines are not written, so that no run the
     /// session holds skips a call.
     private var runsMissingLines: Set<EffectRunKey> = []
-    /// The header's initial state and its type notes, once the first header encoded them.
-    private var encodedInitialState: (state: JSONValue, typeNotes: EncodedTypeNotes)?
+    /// The header line, once made: every restart and every journal segment sends the same one.
+    private var header: [UInt8]?
 
     /// Creates an encoder for the session of `configuration` that started at `startedAt` from `initialState`, of a
     /// store whose replayable effects are `replayableEffects`.
@@ -58,27 +58,23 @@ final class SessionLineEncoder<State: Encodable & Sendable, Action: Encodable & 
         stateMemo = EncodingMemo(reusesUnchangedParts: configuration.reusesEncodingOfUnchangedParts)
     }
 
-    /// The session's header line, its initial state redacted, with the state's type notes.
+    /// The session's header line, its initial state redacted, with the state's type notes (where its JSON holds
+    /// dates, durations, keyed pairs, sets and elements identified by another member than `id`): made once per
+    /// recording, by the first call.
     func headerLine() throws -> [UInt8] {
-        let encoded = try encodedInitialState ?? encodeInitialState()
-        encodedInitialState = encoded
+        if let header { return header }
+        var typeNotes = EncodedTypeNotes()
+        let initialState = try JSONValue(parsing: try encoder.encodeToBytes(initialState, typeNotes: &typeNotes))
         var header = SessionHeader(
             sessionID: configuration.sessionID, storeID: configuration.storeID, app: app,
             startedAt: Self.iso8601(startedAt), host: HostInfo.hostName, pid: HostInfo.processID,
-            initialState: encoded.state, metadata: configuration.metadata, redaction: configuration.redaction,
-            effects: replayableEffects, typeNotes: encoded.typeNotes)
+            initialState: configuration.redaction.redactingState(initialState), metadata: configuration.metadata,
+            redaction: configuration.redaction, effects: replayableEffects, typeNotes: typeNotes)
         header.formatVersion = SessionFormat.version(
             replayableEffects: replayableEffects, recordsNotes: configuration.recordsNotes)
-        return SessionEvent.header(header).line
-    }
-
-    /// The initial state, encoded and redacted, and where its JSON holds dates, durations, keyed pairs and elements
-    /// identified by another member than `id` (``EncodedTypeNotes``): noted once per recording, by the first header
-    /// (a restart sends the same header again).
-    private func encodeInitialState() throws -> (state: JSONValue, typeNotes: EncodedTypeNotes) {
-        var typeNotes = EncodedTypeNotes()
-        let bytes = try encoder.encodeToBytes(initialState, typeNotes: &typeNotes)
-        return (configuration.redaction.redactingState(try JSONValue(parsing: bytes)), typeNotes)
+        let line = SessionEvent.header(header).line
+        self.header = line
+        return line
     }
 
     /// The `action` line of `action` and the `state` after it.

@@ -101,7 +101,8 @@ final class SessionLineSender<State, Action> {
                     try resendPart(budget: budget)
                     budget = ResendCursor.chunkBytes
                 } while resendWalk != nil && (!held || !mailbox.isHalfFull)
-                if held || resendWalk != nil { return true }
+                // Held lines are the resend's to send; lines not held wait until it is over, as it now is.
+                if held { return true }
             }
             guard !lines.isEmpty else { return true }
             try transport.write(lines)
@@ -120,8 +121,7 @@ final class SessionLineSender<State, Action> {
                 // Nothing will confirm these lines: they are lost, and the next start records them as a gap.
                 runsWithLostLines += unconfirmed.discard()
                 if sentThrough < unconfirmed.lastSequence { countLost((sentThrough + 1)...unconfirmed.lastSequence) }
-                let lostEffectLines = heldEffectLines - countedEffectLines
-                countedEffectLines = heldEffectLines
+                let lostEffectLines = takeUncountedEffectLines()
                 if lostEffectLines > 0 { mailbox.updateStatistics { $0.effectLinesDropped += lostEffectLines } }
             } else {
                 // The receiver is away: what it has not confirmed goes to disk, where it outlives the app.
@@ -151,8 +151,7 @@ final class SessionLineSender<State, Action> {
     private func wrote(newActions: Int) {
         sentThrough = max(sentThrough, unconfirmed.lastSequence)
         unconfirmed.journal?.linesSent(through: sentThrough)
-        let effectLines = heldEffectLines - countedEffectLines
-        countedEffectLines = heldEffectLines
+        let effectLines = takeUncountedEffectLines()
         mailbox.updateStatistics {
             $0.actionsWritten += newActions
             $0.effectLinesWritten += effectLines
@@ -192,6 +191,12 @@ final class SessionLineSender<State, Action> {
             reportJournaled()
         }
         closeTransport()
+    }
+
+    /// The effect lines held since those last counted (as written or lost), now counted.
+    private func takeUncountedEffectLines() -> Int {
+        defer { countedEffectLines = heldEffectLines }
+        return heldEffectLines - countedEffectLines
     }
 
     /// Puts the journal's unsent actions in the statistics, when they changed.
