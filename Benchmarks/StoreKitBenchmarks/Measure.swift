@@ -16,6 +16,17 @@ enum Measure {
         return now() - start
     }
 
+    /// The page faults this thread has taken so far (the whole process's where a thread's own are not counted).
+    static func pageFaultsOfThisThread() -> Int {
+        var usage = rusage()
+        #if os(Linux)
+            getrusage(__rusage_who_t(1), &usage)  // RUSAGE_THREAD, which Glibc's module does not name
+        #else
+            getrusage(RUSAGE_SELF, &usage)
+        #endif
+        return usage.ru_minflt + usage.ru_majflt
+    }
+
     /// The value at quantile `q` (0...1) of `samples`.
     static func quantile(_ samples: [Double], _ q: Double) -> Double {
         let sorted = samples.sorted()
@@ -48,8 +59,9 @@ enum Table {
         let header = ["measure", "figure", "reference", "ratio", "target"]
         let lines = rows.map { row in
             [
-                row.name, "\(format(row.figure)) \(row.unit)", "\(format(row.reference)) \(row.unit) (\(row.referenceName))",
-                String(format: "%.2fx", row.ratio), row.target,
+                row.name, [format(row.figure), row.unit].filter { !$0.isEmpty }.joined(separator: " "),
+                [format(row.reference), row.unit, "(\(row.referenceName))"].filter { !$0.isEmpty }.joined(separator: " "),
+                row.reference == 0 ? "-" : String(format: "%.2fx", row.ratio), row.target,
             ]
         }
         let widths = (0..<header.count).map { column in ([header] + lines).map { $0[column].count }.max() ?? 0 }

@@ -5,68 +5,98 @@ import StoreKitCore
 enum RecordingBenchmarks {
     /// Per-dispatch time with and without a recorder, for a state of about `bytes` bytes.
     ///
-    /// The two run in alternating rounds, and each quantile is the median of the rounds' quantiles, so a burst of
-    /// other work on the machine spoils one round of one side, not the comparison. One round of each goes first,
-    /// unmeasured: it warms the store and its code up, and it grows the process's heap to hold the states a
-    /// recorder keeps until they are encoded. That growth costs a page fault on the first touch of each page, once
-    /// per process, not per dispatch; in the first round of a fresh process it was a fault every 20 dispatches of
-    /// a small state, which alone doubled that round's p99.
+    /// Two stores live through the whole run, as a store lives through an app: one without a recorder and one with
+    /// a recorder started once. They take turns in rounds of `dispatches` back-to-back dispatches, and each quantile
+    /// is the median of the rounds' quantiles, so a burst of other work on the machine spoils one round of one side,
+    /// not the comparison. After each round of the recorded store, the run waits until its recorder has written
+    /// every action, as an app's recorder catches up between bursts, so its encoding never runs during the other
+    /// store's round. One round of each goes first, unmeasured: it warms the stores and their code up, and it grows
+    /// the process's heap to hold the states the recorder keeps until they are encoded, once per process.
     ///
-    /// With `recordedCallPerAction`, the store has a replayable effect that makes one recorded call for each action
-    /// (with and without the recorder), so the recorded rows also write a `call` and an `effectEnd` line per action.
+    /// Beside the times, the page faults the dispatching thread took per 1,000 dispatches (the median of the
+    /// rounds): memory the process gave back and takes again shows there first, and the count repeats on a busy
+    /// machine where times do not.
+    ///
+    /// With `recordedCallPerAction`, the stores have a replayable effect that makes one recorded call for each
+    /// action (with and without the recorder), so the recorded rows also write a `call` and an `effectEnd` line per
+    /// action.
     static func dispatchCost(
         label: String, bytes: Int, dispatches: Int, rounds: Int = 7, recordedCallPerAction: Bool = false
     ) -> [Row] {
         let itemCount = Inventory.itemCount(forBytes: bytes)
         let effects = recordedCallPerAction ? [Inventory.recordedCall] : []
         let linesPerAction = recordedCallPerAction ? Inventory.linesPerActionWithRecordedCall : 1
-        func run(recording: Bool) -> [Double] {
-            let store = Store(
-                initialState: Inventory.state(itemCount: itemCount), reducer: Inventory.reducer, effects: effects)
-            let path = "/tmp/skr-bench-\(getpid()).jsonl"
-            defer { unlink(path) }
-            let recorder = recording
-                ? store.startRecording(
-                    // Room for every action (and its call and effect end), so that each dispatch takes the
-                    // recording path, never the cheaper one of an action dropped because the queue is full.
-                    .init(
-                        storeID: "inventory", app: AppInfo(name: "bench"),
-                        bufferCapacity: dispatches * linesPerAction + 1),
-                    to: FileTransport(path: path))
-                : nil
+        func store() -> Store<Inventory.State, Inventory.Action> {
+            Store(initialState: Inventory.state(itemCount: itemCount), reducer: Inventory.reducer, effects: effects)
+        }
+        let plain = store()
+        let recorded = store()
+        let path = "/tmp/skr-bench-\(getpid()).jsonl"
+        defer { unlink(path) }
+        let recorder = recorded.startRecording(
+            // Room for every action (and its call and effect end), so that each dispatch takes the recording path,
+            // never the cheaper one of an action dropped because the queue is full.
+            .init(
+                storeID: "inventory", app: AppInfo(name: "bench"),
+                bufferCapacity: (rounds + 1) * dispatches * linesPerAction + 1),
+            to: FileTransport(path: path))
+        var nextIndex = 0
+        func round(_ store: Store<Inventory.State, Inventory.Action>) -> (samples: [Double], faults: Int) {
             var samples: [Double] = []
             samples.reserveCapacity(dispatches)
-            for index in 0..<dispatches {
+            let faultsBefore = Measure.pageFaultsOfThisThread()
+            for _ in 0..<dispatches {
                 let start = Measure.now()
-                store.dispatch(.restock(index: index, amount: 1))
+                store.dispatch(.restock(index: nextIndex, amount: 1))
                 samples.append(Measure.now() - start)
+                nextIndex += 1
             }
+            let faults = Measure.pageFaultsOfThisThread() - faultsBefore
             if recordedCallPerAction { waitForEffects(of: store) }
-            if let recorder, recorder.finish(timeout: .seconds(600)).dropped > 0 {
-                let message = "storekit-benchmarks: actions dropped, so the dispatch rows did not measure recording"
-                FileHandle.standardError.write(Data((message + "\n").utf8))
-                exit(2)
-            }
-            return samples
+            if store === recorded { waitUntilWritten(recorder) }
+            return (samples, faults)
         }
-        _ = run(recording: false)
-        _ = run(recording: true)
+        _ = round(plain)
+        _ = round(recorded)
         var without: [[Double]] = []
         var with: [[Double]] = []
+        var faultsWithout: [Double] = []
+        var faultsWith: [Double] = []
         for _ in 0..<rounds {
-            without.append(run(recording: false))
-            with.append(run(recording: true))
+            let plainRound = round(plain)
+            let recordedRound = round(recorded)
+            without.append(plainRound.samples)
+            with.append(recordedRound.samples)
+            faultsWithout.append(Double(plainRound.faults * 1000 / dispatches))
+            faultsWith.append(Double(recordedRound.faults * 1000 / dispatches))
+        }
+        if recorder.finish(timeout: .seconds(600)).dropped > 0 {
+            let message = "storekit-benchmarks: actions dropped, so the dispatch rows did not measure recording"
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+            exit(2)
         }
         func medianOfRounds(_ rounds: [[Double]], _ q: Double) -> Double {
             Measure.quantile(rounds.map { Measure.quantile($0, q) }, 0.5)
         }
+        let name = "dispatch, \(label) state\(recordedCallPerAction ? ", a recorded call per action" : ""), "
         return [0.5, 0.99].map { q in
             Row(
-                name: "dispatch, \(label) state\(recordedCallPerAction ? ", a recorded call per action" : ""), "
-                    + (q == 0.5 ? "median" : "p99"),
-                figure: medianOfRounds(with, q) * 1e6, unit: "µs",
-                reference: medianOfRounds(without, q) * 1e6, referenceName: "no recorder",
-                target: label == "1 MB" ? "" : "<= 1.5x")
+                name: name + (q == 0.5 ? "median" : "p99"), figure: medianOfRounds(with, q) * 1e6, unit: "µs",
+                reference: medianOfRounds(without, q) * 1e6, referenceName: "no recorder", target: "<= 1.5x")
+        } + [
+            Row(
+                name: name + "page faults per 1,000", figure: Measure.quantile(faultsWith, 0.5), unit: "",
+                reference: Measure.quantile(faultsWithout, 0.5), referenceName: "no recorder", target: "")
+        ]
+    }
+
+    /// Waits, on this thread, until `recorder` has written every action it has seen.
+    private static func waitUntilWritten<State, Action>(_ recorder: SessionRecorder<State, Action>) {
+        let deadline = Measure.now() + 600
+        while Measure.now() < deadline {
+            let statistics = recorder.statistics
+            if statistics.actionsWritten + statistics.dropped >= statistics.actionsSeen { return }
+            usleep(1000)
         }
     }
 

@@ -7,13 +7,16 @@ import StoreKitJSON
 let arguments = CommandLine.arguments
 if arguments.contains("--help") {
     print("""
-        USAGE: storekit-benchmarks [--quick] [--dispatch-only | --recording-only | --daemon-only | --replay-only |
-                                            --burst-only]
+        USAGE: storekit-benchmarks [--quick] [--repeat N] [--dispatch-only | --recording-only | --daemon-only |
+                                                        --replay-only | --burst-only]
                storekit-benchmarks --peak-rss file|socket|flight [--quick]
                storekit-benchmarks --restart-loss [--quick]
                storekit-benchmarks --write-diff-pair <dir> [MB] | --encode-only | --scan-only
 
           (no option)        the whole table (several minutes); --quick uses smaller inputs
+          --repeat N         measure the rows of recording cost on the app's thread N times: each p99 row is
+                             the worst of the N runs (with every run's ratio below the table), each other row
+                             the run with the median ratio
           --dispatch-only    only the rows of recording cost on the app's thread
           --recording-only   only the sustained recording rows (to a file and through replayd)
           --daemon-only      only the replayd ingest rows
@@ -80,12 +83,26 @@ if arguments.contains("--restart-loss") {
 }
 func progress(_ text: String) { FileHandle.standardError.write(Data("\(text)\n".utf8)) }
 
-/// The rows of recording cost on the app's thread, for a small, a 10 KB and a 1 MB state.
-func dispatchRows() -> [Row] {
-    progress("recording cost on the app's thread...")
-    return [("small", 50), ("10 KB", 10_000), ("1 MB", 1_000_000)].flatMap { label, bytes in
-        RecordingBenchmarks.dispatchCost(label: label, bytes: bytes, dispatches: bytes >= 1_000_000 ? 200 : 5000)
-    } + RecordingBenchmarks.dispatchCost(label: "small", bytes: 50, dispatches: 5000, recordedCallPerAction: true)
+let repeats: Int = {
+    guard let index = arguments.firstIndex(of: "--repeat") else { return 1 }
+    guard arguments.count > index + 1, let count = Int(arguments[index + 1]), count >= 1 else {
+        FileHandle.standardError.write(Data("Error: --repeat takes a number of runs, 1 or more\n".utf8))
+        exit(64)
+    }
+    return count
+}()
+
+/// The rows of recording cost on the app's thread, for a small, a 10 KB and a 1 MB state, measured `repeats`
+/// times (see ``RepeatedRows``), and the ratio of each p99 row in each run when there were several.
+func dispatchRows() -> (rows: [Row], details: [String]) {
+    let runs = (1...repeats).map { run in
+        progress("recording cost on the app's thread\(repeats > 1 ? ", run \(run) of \(repeats)" : "")...")
+        return [("small", 50), ("10 KB", 10_000), ("1 MB", 1_000_000)].flatMap { label, bytes in
+            RecordingBenchmarks.dispatchCost(label: label, bytes: bytes, dispatches: bytes >= 1_000_000 ? 200 : 5000)
+        } + RecordingBenchmarks.dispatchCost(label: "small", bytes: 50, dispatches: 5000, recordedCallPerAction: true)
+    }
+    let repeated = RepeatedRows(runs: runs)
+    return (repeated.folded, repeats > 1 ? repeated.details : [])
 }
 
 /// The replayd ingest rows.
@@ -138,7 +155,9 @@ func printDropped(_ dropped: (file: Int, daemon: Int)) {
 }
 
 if arguments.contains("--dispatch-only") {
-    Table.print(dispatchRows())
+    let dispatch = dispatchRows()
+    Table.print(dispatch.rows)
+    for line in dispatch.details { print(line) }
     exit(0)
 }
 if arguments.contains("--recording-only") {
@@ -162,7 +181,8 @@ if arguments.contains("--replay-only") {
     exit(0)
 }
 
-var rows = dispatchRows()
+let dispatch = dispatchRows()
+var rows = dispatch.rows
 progress("sustained recording...")
 let sustained = try sustainedRows(actions: sustainedActions)
 rows += sustained.rows
@@ -172,4 +192,5 @@ progress("storage...")
 rows.append(StorageBenchmarks.bytesPerAction(bytes: 100_000, actions: quick ? 200 : 1_000))
 rows += replayRows()
 Table.print(rows)
+for line in dispatch.details { print(line) }
 printDropped(sustained.dropped)

@@ -15,10 +15,16 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     private static var napSeconds: Double { 0.002 }
     /// Fewer queued actions than this after a batch mean the background thread has caught up.
     private static var napBelow: Int { 1 }
+    /// How long the app's threads may post nothing before the background thread releases the retired states
+    /// itself. Until then they wait for the app's next posts: freed all at once, their memory would go back to the
+    /// system, and the app's next burst of dispatches would fault it in again, page by page.
+    private static var idleSecondsBeforeReleasing: Double { 1 }
 
     private let condition = NSCondition()
     // Guarded by `condition`.
     private let queue = RecorderQueue<State, Action>(capacity: RecorderQueue<State, Action>.initialCapacity)
+    /// The actions and states the background thread has encoded, released by the app's posts one at a time.
+    private let retired = RetiredStates<State, Action>(capacity: RecorderQueue<State, Action>.initialCapacity)
     private var budget: RecorderMemoryBudget
     private var stats = RecorderStatistics()
     private var worker = WorkerState.busy
@@ -40,6 +46,9 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     /// The effect runs that lost a line to a full queue: their later lines are dropped too, so that no run the
     /// session holds skips a call.
     private var runsMissingLines: Set<EffectRunKey> = []
+    /// The background thread's own pile, to release the retired states outside the lock when no post does (see
+    /// ``releaseRetiredOnTheBackgroundThread()``); touched only by that thread.
+    private let retiredOffTheLock = RetiredStates<State, Action>(capacity: 1)
 
     /// Creates an empty mailbox whose queue is bounded by `budget`; with `recordsEffects`, it queues effect lines
     /// and the effect that sent an action, and with `recordsNotes`, notes.
@@ -118,6 +127,7 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     ) {
         lastSequence = sequence
         stats.actionsSeen += 1
+        releaseRetiredStates()
         if budget.isFull(queuedEvents: queue.count) {
             bufferFullRange = (bufferFullRange?.lowerBound ?? sequence)...sequence
             stats.droppedBufferFull += 1
@@ -127,6 +137,13 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
         budget.countQueued()
         queue.append(action: action, state: state, sequence: sequence, time: time, origin: origin, effect: effect)
         wakeWorkerIfNeeded()
+    }
+
+    /// Releases one of the states the background thread has encoded on the posting thread: its memory goes where
+    /// the app's next copy of the state takes memory from, and no thread races another over the reference counts
+    /// the states share (``RetiredStates``). One per post, as each post adds one. Call with the lock held.
+    private func releaseRetiredStates() {
+        if retired.release(atMost: 1) > 0 { budget.countReleased(1) }
     }
 
     /// Queues an input an effect run took, its cause numbered in the session like an effect action's, or counts it
@@ -278,7 +295,8 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     /// After a batch that delivered something (`nappingFirst`), waits a moment before looking, unless actions are
     /// already queued: more may be streaming in, better taken together than a few at a time through the lock.
     /// With `wakingAfter`, an empty batch is taken after that many seconds without actions (the transport's next
-    /// reconnect is due).
+    /// reconnect is due). While it waits, and once the app's threads have posted nothing for a while, it releases
+    /// the states they have not released (``idleSecondsBeforeReleasing``).
     /// - Returns: Why the session ends, once the recorder is ending (what is in `batch` then is the last), and the
     ///   names the batch's actions number their effects by.
     func takeBatch(
@@ -291,13 +309,19 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
             _ = condition.wait(until: Date(timeIntervalSinceNow: Self.napSeconds))
         }
         let wakeAt = wakingAfter.map { Date(timeIntervalSinceNow: $0) }
+        var releaseAt = retired.count > 0 ? Date(timeIntervalSinceNow: Self.idleSecondsBeforeReleasing) : nil
         while queue.isEmpty && endReason == nil {
             worker = .sleeping
-            if let wakeAt {
-                if !condition.wait(until: wakeAt) { break }
-            } else {
+            guard let until = [wakeAt, releaseAt].compactMap({ $0 }).min() else {
                 condition.wait()
+                continue
             }
+            if condition.wait(until: until) { continue }
+            if let due = releaseAt, due <= Date() {
+                releaseRetiredOnTheBackgroundThread()
+                releaseAt = nil
+            }
+            if let wakeAt, wakeAt <= Date() { break }
         }
         worker = .busy
         queue.swapContents(with: batch)
@@ -310,13 +334,26 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
         condition.withLock { budget.isHalfFull(queuedEvents: queue.count) }
     }
 
-    /// Counts `count` actions as no longer pending (their states released), and, with `encodedBytes`, estimates
-    /// the memory of those still pending by it (see ``RecorderMemoryBudget/estimate(encodedBytes:)``).
-    func release(_ count: Int, estimatingBy encodedBytes: Int?) {
+    /// Hands the actions and states of `batch` before `end`, encoded, to the app's posts to release (they count as
+    /// pending until then), and, with `encodedBytes`, estimates the memory of the pending ones by it (see
+    /// ``RecorderMemoryBudget/estimate(encodedBytes:)``).
+    func retire(_ batch: RecorderQueue<State, Action>, before end: Int, estimatingBy encodedBytes: Int?) {
         condition.withLock {
-            budget.countReleased(count)
+            batch.retire(before: end, onto: retired)
             if let encodedBytes { budget.estimate(encodedBytes: encodedBytes) }
         }
+    }
+
+    /// Releases the retired states on the background thread, outside the lock, once the app's threads have posted
+    /// nothing for a while (``idleSecondsBeforeReleasing``): no post would release them, and none is slowed. Call
+    /// with the lock held; it is let go meanwhile.
+    private func releaseRetiredOnTheBackgroundThread() {
+        worker = .busy
+        retired.swapContents(with: retiredOffTheLock)
+        condition.unlock()
+        let released = retiredOffTheLock.releaseAll()
+        condition.lock()
+        budget.countReleased(released)
     }
 
     /// Counts notes of an estimated `bytes` in all as encoded: no longer pending.
@@ -351,6 +388,7 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     /// Marks the recorder finished, which ends the wait of ``finish(reason:timeout:)``.
     func markFinished() {
         condition.withLock {
+            budget.countReleased(retired.releaseAll())
             stats.isFinished = true
             condition.broadcast()
         }

@@ -143,6 +143,15 @@ final class RecorderQueue<State, Action> {
         releasedCount = end
     }
 
+    /// Moves the actions and states before `end` (indices among the `.action` events) onto `pile`, to be released
+    /// there, so the queue no longer holds them, as after ``release(before:)``.
+    func retire(before end: Int, onto pile: RetiredStates<State, Action>) {
+        let end = min(end, actionCount)
+        guard releasedCount < end else { return }
+        pile.take(end - releasedCount, actions: actions + releasedCount, states: states + releasedCount)
+        releasedCount = end
+    }
+
     /// Empties the queue, keeping its storage.
     func removeAll() {
         release(before: actionCount)

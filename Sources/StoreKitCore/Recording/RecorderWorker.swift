@@ -8,11 +8,11 @@ import StoreKitSystem
 /// The worker owns everything it holds but the mailbox: it is created by the recorder before its thread starts and
 /// from then on is touched only by that thread (the encoding pool's second thread takes states through the pool's
 /// own lock), so none of its state is behind a lock. It reaches the app's side only through the mailbox: to take a
-/// batch, to release the states it encoded, and to count what happened in the statistics.
+/// batch, to hand the states it encoded over to be released, and to count what happened in the statistics.
 final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Sendable>: @unchecked Sendable {
     /// The most storage of a chunk kept for the next one.
     private static var keptChunkBytes: Int { 1 << 20 }
-    /// How many actions are encoded between two releases of their states and counts of pending ones.
+    /// How many actions are encoded between two hand-overs of their states to be released and counts of pending ones.
     private static var releaseEvery: Int { 256 }
     /// How many actions are encoded between two estimates of the memory of those pending (an estimate lets only
     /// ``RecorderMemoryBudget/actionsPerEstimate`` actions be queued on it, so a burst needs fresh ones).
@@ -164,9 +164,9 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
             if chunk.lines.count >= chunkBytes {
                 send(&chunk, releasing: batch, before: next)
             } else if unreleased >= Self.releaseEvery {
-                release(batch, before: next, estimatingBy: &chunk)
+                retire(batch, before: next, estimatingBy: &chunk)
             } else if chunk.lastEncodedBytes != nil && unreleased % Self.estimateEvery == 0 {
-                release(batch, before: batch.releasedCount, estimatingBy: &chunk)
+                retire(batch, before: batch.releasedCount, estimatingBy: &chunk)
             }
         }
         send(&chunk, releasing: batch, before: next)
@@ -219,8 +219,8 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
         writeEnd(.timedOut)
     }
 
-    /// Sends a chunk's lines (starting the transport if needed, even with none), then releases the batch's actions
-    /// before `end` (see ``release(_:before:estimatingBy:)``).
+    /// Sends a chunk's lines (starting the transport if needed, even with none), then hands the batch's actions
+    /// before `end` over to be released (see ``retire(_:before:estimatingBy:)``).
     private func send(_ chunk: inout Chunk, releasing batch: RecorderQueue<State, Action>, before end: Int) {
         let delivered = sender.send(chunk.lines, held: true, newActions: chunk.written)
         lines.forgetRuns(sender.takeRunsWithLostLines())
@@ -229,7 +229,7 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
             statistics.effectLinesDropped += chunk.effectLinesLeftOut
             if let lastEncodingError = chunk.lastEncodingError { statistics.lastError = lastEncodingError }
         }
-        release(batch, before: end, estimatingBy: &chunk)
+        retire(batch, before: end, estimatingBy: &chunk)
         mailbox.releaseNotes(bytes: chunk.noteBytes)
         if !delivered { lines.forgetPreviousState() }
         // The next chunk reuses the storage (allocating it afresh each time costs the app's thread too), unless a
@@ -242,13 +242,11 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
         chunk.lastEncodingError = nil
     }
 
-    /// Releases the batch's actions and states before `end` (a few hundred at a time: the app's thread allocates
-    /// while this one frees, so a few larger releases disturb it less than one per action) and counts them as no
-    /// longer pending; estimates the memory of those still pending by the chunk's last encoded size, if any.
-    private func release(_ batch: RecorderQueue<State, Action>, before end: Int, estimatingBy chunk: inout Chunk) {
-        let released = max(0, end - batch.releasedCount)
-        batch.release(before: end)
-        mailbox.release(released, estimatingBy: chunk.lastEncodedBytes)
+    /// Hands the batch's encoded actions and states before `end` to the app's posts to release (see
+    /// ``RecorderMailbox/retire(_:before:estimatingBy:)``), a few hundred at a time so the lock is taken seldom;
+    /// estimates the memory of those still pending by the chunk's last encoded size, if any.
+    private func retire(_ batch: RecorderQueue<State, Action>, before end: Int, estimatingBy chunk: inout Chunk) {
+        mailbox.retire(batch, before: end, estimatingBy: chunk.lastEncodedBytes)
         chunk.lastEncodedBytes = nil
     }
 
