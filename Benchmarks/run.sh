@@ -2,23 +2,41 @@
 # Runs the whole benchmark table on this machine (release builds; figures, never timed tests).
 #   Benchmarks/run.sh           full sizes (several minutes)
 #   Benchmarks/run.sh --quick   smaller inputs (about half a minute)
+#   Benchmarks/run.sh --repeat N   the dispatch rows measured N times, each p99 row the worst of the N runs
+#   (--quick and --repeat N go together)
 #   (either ends with the peak resident memory of a burst per transport: storekit-benchmarks --peak-rss,
 #   and the loss across five kill -9 restarts of replayd: storekit-benchmarks --restart-loss)
 #   Benchmarks/run.sh --diff-only   only the whole-process diff against Python's jsonpatch and deepdiff
 #   Benchmarks/run.sh --whole-process-only [--quick]   only the user's path: diff and check through the replay host
 set -euo pipefail
 cd "$(dirname "$0")/.."
+mode=""
+quick=()
+repeat=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --quick) quick=(--quick) ;;
+        --repeat)
+            case "${2:-}" in
+                '' | *[!0-9]* | 0) echo "Error: --repeat takes a number of runs, 1 or more" >&2; exit 64 ;;
+            esac
+            repeat=(--repeat "$2"); shift ;;
+        --diff-only | --whole-process-only) mode=$1 ;;
+        *) echo "Error: unknown option '$1' (see the comment at the top of Benchmarks/run.sh)" >&2; exit 64 ;;
+    esac
+    shift
+done
 swift build -c release --product replayd >&2
 swift build -c release --product replay-cli >&2
 swift build -c release --product storekit-benchmarks >&2
 bin=.build/release/storekit-benchmarks
-if [ "${1:-}" = "--whole-process-only" ]; then exec Benchmarks/whole-process.sh "${2:-}"; fi
-if [ "${1:-}" != "--diff-only" ]; then
-    "$bin" "$@"
+if [ "$mode" = "--whole-process-only" ]; then exec Benchmarks/whole-process.sh "${quick[@]}"; fi
+if [ "$mode" != "--diff-only" ]; then
+    "$bin" "${quick[@]}" "${repeat[@]}"
     # The app's peak resident memory under a burst, one process per transport (a process's peak only grows).
-    for destination in file socket flight; do "$bin" --peak-rss "$destination" ${1:+"$1"}; done
+    for destination in file socket flight; do "$bin" --peak-rss "$destination" "${quick[@]}"; done
     # What a flat-out recording loses across five kill -9 restarts of replayd, with the journal and without.
-    "$bin" --restart-loss ${1:+"$1"}
+    "$bin" --restart-loss "${quick[@]}"
 fi
 
 # The whole-process diff of two 5 MB states (`replay-cli diff --states`, which exits 1: they differ) against
@@ -59,8 +77,4 @@ printf '%-46s %8.3f s   %8.3f s %-33s %5.2fx the time  %s\n' "diff of two 20 MB 
     "(two 5 MB states)" "$(echo "$large / $ours" | bc -l)" "linear: about 4x"
 
 # The user's own path, whole process: diff and check through the replay host that `.replay.json` names.
-case "${1:-}" in
-    --diff-only) ;;
-    --quick) Benchmarks/whole-process.sh --quick ;;
-    *) Benchmarks/whole-process.sh ;;
-esac
+if [ "$mode" != "--diff-only" ]; then Benchmarks/whole-process.sh "${quick[@]}"; fi
