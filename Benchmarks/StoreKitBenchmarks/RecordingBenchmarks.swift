@@ -90,6 +90,22 @@ enum RecordingBenchmarks {
         ]
     }
 
+    /// Dispatches `dispatches` actions to a store of a state of about `bytes` bytes, with a recorder writing to a
+    /// file when `recording`, and waits until the recorder has finished: a hook for valgrind's callgrind.
+    static func dispatchForProfiling(bytes: Int, dispatches: Int, recording: Bool) {
+        let store = Store(
+            initialState: Inventory.state(itemCount: Inventory.itemCount(forBytes: bytes)), reducer: Inventory.reducer)
+        let path = "/tmp/skr-bench-profile-\(getpid()).jsonl"
+        defer { unlink(path) }
+        let recorder = recording
+            ? store.startRecording(
+                .init(storeID: "inventory", app: AppInfo(name: "bench"), bufferCapacity: dispatches + 1),
+                to: FileTransport(path: path))
+            : nil
+        for index in 0..<dispatches { store.dispatch(.restock(index: index, amount: 1)) }
+        recorder?.finish(timeout: .seconds(600))
+    }
+
     /// Waits, on this thread, until `recorder` has written every action it has seen.
     private static func waitUntilWritten<State, Action>(_ recorder: SessionRecorder<State, Action>) {
         let deadline = Measure.now() + 600

@@ -11,7 +11,8 @@ if arguments.contains("--help") {
                                                         --replay-only | --burst-only]
                storekit-benchmarks --peak-rss file|socket|flight [--quick]
                storekit-benchmarks --restart-loss [--quick]
-               storekit-benchmarks --write-diff-pair <dir> [MB] | --encode-only | --scan-only
+               storekit-benchmarks --write-diff-pair <dir> [MB] | --encode-only | --scan-only |
+                                   --dispatch-instructions [BYTES] [--without-recorder]
 
           (no option)        the whole table (several minutes); --quick uses smaller inputs
           --repeat N         measure the rows of recording cost on the app's thread N times: each p99 row is
@@ -32,6 +33,9 @@ if arguments.contains("--help") {
           --write-diff-pair  write two states of 5 MB (or MB) that differ in about 1% of their leaves
           --encode-only      encode the 10 KB state after each of 200 actions (a hook for valgrind
                              --tool=callgrind); add --reusing to reuse the encoding of unchanged parts
+          --dispatch-instructions [BYTES]   20,000 dispatches of a state of BYTES (50 unless given) with a
+                             recorder writing to a file (a hook for valgrind --tool=callgrind); add
+                             --without-recorder for the reference
           --scan-only        the daemon's line scanner alone over 64 MB of ingest lines, in MB/s, without and
                              with its memory of the line before; add --with-memory or --without-memory for one
         """)
@@ -54,6 +58,14 @@ if arguments.contains("--encode-only") {
         total += try CanonicalJSONEncoder().encodeToBytes(state, reusing: memo).count
     }
     print(total)
+    exit(0)
+}
+if let index = arguments.firstIndex(of: "--dispatch-instructions") {
+    // A profiling hook: 20,000 dispatches of a state of the given size with a recorder writing to a file (or
+    // without one), for valgrind --tool=callgrind; the difference of the two totals is the recorder's share.
+    let bytes = arguments.count > index + 1 ? Int(arguments[index + 1]) ?? 50 : 50
+    RecordingBenchmarks.dispatchForProfiling(
+        bytes: bytes, dispatches: 20_000, recording: !arguments.contains("--without-recorder"))
     exit(0)
 }
 if arguments.contains("--scan-only") {
