@@ -106,7 +106,8 @@ public struct ReplayEngine: Sendable {
     /// Checks what `reader` has left (the first event must be the header) in one reading: every recorded value's
     /// schema drift (as ``checkDrift(reader:)`` finds it), the replay (as ``replay(reader:)`` reports it), and the
     /// `contextActions` actions before each divergence (as ``ReplayReport/attachPrecedingActions(_:from:)`` gives
-    /// them).
+    /// them). A recorded state whose bytes are the canonical encoding of the replayed state is not decoded again
+    /// for the drift check: the state type reads back what it writes.
     /// - Throws: ``SessionReadError`` when the input is not a valid session.
     public func check(reader: SessionReader, contextActions: Int) throws(SessionReadError) -> SessionCheck {
         guard case .header(let header) = try reader.next() else {
