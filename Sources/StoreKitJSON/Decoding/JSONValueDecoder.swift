@@ -172,7 +172,14 @@ private struct KeyedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     let path: CodingPathNode
     var codingPath: [any CodingKey] { path.codingPath() }
 
-    var allKeys: [Key] { members.keys.compactMap { Key(stringValue: $0) } }
+    var allKeys: [Key] {
+        var keys: [Key] = []
+        keys.reserveCapacity(members.count)
+        for name in members.keys {
+            if let key = Key(stringValue: name) { keys.append(key) }
+        }
+        return keys
+    }
 
     func contains(_ key: Key) -> Bool { members[key.stringValue] != nil }
 
