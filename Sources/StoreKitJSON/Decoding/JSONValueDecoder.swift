@@ -15,25 +15,54 @@ public struct JSONValueDecoder: Sendable {
     /// Decodes a `T` from `value`.
     /// - Throws: `DecodingError` naming the path and the problem.
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-        try ValueDecoder(value: value, codingPath: []).decodeValue(type)
+        try ValueDecoder(value: value, parent: .root, last: nil).decodeValue(type)
+    }
+}
+
+/// Where a container sits in the decoded value: the keys from the root, made into a `codingPath` only when one is
+/// asked for (an error, or a type that reads its path).
+private indirect enum CodingPathNode {
+    case root
+    case key(any CodingKey, parent: CodingPathNode)
+
+    /// The node of `key` under this one; this one when there is no key.
+    func appending(_ key: (any CodingKey)?) -> CodingPathNode {
+        guard let key else { return self }
+        return .key(key, parent: self)
+    }
+
+    /// The keys from the root to this node, then `last` when there is one.
+    func codingPath(then last: (any CodingKey)? = nil) -> [any CodingKey] {
+        var keys: [any CodingKey] = []
+        if let last { keys.append(last) }
+        var node = self
+        while case .key(let key, let parent) = node {
+            keys.append(key)
+            node = parent
+        }
+        return keys.reversed()
     }
 }
 
 private struct ValueDecoder: Decoder {
     let value: JSONValue
-    let codingPath: [any CodingKey]
+    /// The path of the container holding the value.
+    let parent: CodingPathNode
+    /// The value's key in that container; `nil` for the root.
+    let last: (any CodingKey)?
+    var codingPath: [any CodingKey] { parent.codingPath(then: last) }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let members) = value else {
             throw mismatch([String: JSONValue].self, expected: "an object")
         }
-        return KeyedDecodingContainer(KeyedValueContainer<Key>(members: members, codingPath: codingPath))
+        return KeyedDecodingContainer(KeyedValueContainer<Key>(members: members, path: parent.appending(last)))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let elements) = value else { throw mismatch([JSONValue].self, expected: "an array") }
-        return UnkeyedValueContainer(elements: elements, codingPath: codingPath)
+        return UnkeyedValueContainer(elements: elements, path: parent.appending(last))
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
@@ -140,9 +169,17 @@ private struct ValueDecoder: Decoder {
 
 private struct KeyedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let members: [String: JSONValue]
-    let codingPath: [any CodingKey]
+    let path: CodingPathNode
+    var codingPath: [any CodingKey] { path.codingPath() }
 
-    var allKeys: [Key] { members.keys.compactMap { Key(stringValue: $0) } }
+    var allKeys: [Key] {
+        var keys: [Key] = []
+        keys.reserveCapacity(members.count)
+        for name in members.keys {
+            if let key = Key(stringValue: name) { keys.append(key) }
+        }
+        return keys
+    }
 
     func contains(_ key: Key) -> Bool { members[key.stringValue] != nil }
 
@@ -151,7 +188,7 @@ private struct KeyedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
             throw DecodingError.keyNotFound(
                 key, DecodingError.Context(codingPath: codingPath, debugDescription: "missing key '\(key.stringValue)'"))
         }
-        return ValueDecoder(value: value, codingPath: codingPath + [key])
+        return ValueDecoder(value: value, parent: path, last: key)
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { try decoder(for: key).value == .null }
@@ -182,17 +219,18 @@ private struct KeyedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     }
 
     func superDecoder() throws -> any Decoder {
-        ValueDecoder(value: members["super"] ?? .null, codingPath: codingPath + [NameKey("super")])
+        ValueDecoder(value: members["super"] ?? .null, parent: path, last: NameKey("super"))
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        ValueDecoder(value: members[key.stringValue] ?? .null, codingPath: codingPath + [key])
+        ValueDecoder(value: members[key.stringValue] ?? .null, parent: path, last: key)
     }
 }
 
 private struct UnkeyedValueContainer: UnkeyedDecodingContainer {
     let elements: [JSONValue]
-    let codingPath: [any CodingKey]
+    let path: CodingPathNode
+    var codingPath: [any CodingKey] { path.codingPath() }
     var currentIndex = 0
 
     var count: Int? { elements.count }
@@ -203,11 +241,11 @@ private struct UnkeyedValueContainer: UnkeyedDecodingContainer {
             throw DecodingError.valueNotFound(
                 type,
                 DecodingError.Context(
-                    codingPath: codingPath + [IndexKey(intValue: currentIndex)],
+                    codingPath: path.codingPath(then: IndexKey(intValue: currentIndex)),
                     debugDescription: "the array has only \(elements.count) elements"))
         }
         defer { currentIndex += 1 }
-        return ValueDecoder(value: elements[currentIndex], codingPath: codingPath + [IndexKey(intValue: currentIndex)])
+        return ValueDecoder(value: elements[currentIndex], parent: path, last: IndexKey(intValue: currentIndex))
     }
 
     mutating func decodeNil() throws -> Bool {

@@ -106,7 +106,8 @@ public struct ReplayEngine: Sendable {
     /// Checks what `reader` has left (the first event must be the header) in one reading: every recorded value's
     /// schema drift (as ``checkDrift(reader:)`` finds it), the replay (as ``replay(reader:)`` reports it), and the
     /// `contextActions` actions before each divergence (as ``ReplayReport/attachPrecedingActions(_:from:)`` gives
-    /// them).
+    /// them). A recorded state whose bytes are the canonical encoding of the replayed state is not decoded again
+    /// for the drift check: the state type reads back what it writes.
     /// - Throws: ``SessionReadError`` when the input is not a valid session.
     public func check(reader: SessionReader, contextActions: Int) throws(SessionReadError) -> SessionCheck {
         guard case .header(let header) = try reader.next() else {
@@ -148,8 +149,9 @@ public struct ReplayEngine: Sendable {
         var needsResync = false
         var stopped = !loaded
         while let event = try next() {
-            if case .action(let action) = event { extras.drift?.check(action) }
+            if case .action(let action) = event { extras.drift?.checkAction(action) }
             if stopped {
+                if case .action(let action) = event { extras.drift?.checkRecordedState(of: action) }
                 if loaded { run.count(event) }
                 if case .action(let action) = event, case .effect = action.origin { run.effectActionsAfterStop += 1 }
                 if case .action(let action) = event { extras.precedingActions.append(action) }
@@ -170,17 +172,24 @@ public struct ReplayEngine: Sendable {
                 effects.recorded(event)
             case .action(let action):
                 run.actionCount += 1
+                var outcome = StepOutcome.stopped
                 if let lastStep = options.lastStep, action.sequence > lastStep {
                     stopped = true
                 } else {
                     options.willReplay?(action)
                     effects.recordedSend(action)
                     let resync = needsResync
-                    stopped = !step(
+                    outcome = step(
                         action, recordedStateBytes: recordedStateBytes(), replayer: replayer, resync: resync,
                         preceding: extras.precedingActions, run: &run)
+                    stopped = outcome == .stopped
                     needsResync = false
                     if !stopped && !resync { effects.applied(action) }
+                }
+                if outcome == .replayedRecordedBytes {
+                    extras.drift?.countRecordedState()
+                } else {
+                    extras.drift?.checkRecordedState(of: action)
                 }
                 extras.precedingActions.append(action)
             }
@@ -196,23 +205,26 @@ public struct ReplayEngine: Sendable {
         return run.report
     }
 
-    /// Replays one action; false when replay must stop.
+    /// Replays one action.
     private func step(
         _ action: ActionEvent, recordedStateBytes: ArraySlice<UInt8>?, replayer: any StateReplayer, resync: Bool,
         preceding: PrecedingActionWindow, run: inout ReplayRun
-    ) -> Bool {
+    ) -> StepOutcome {
         do {
             if resync {
                 try replayer.load(action.state, as: .recordedState)
-                return true
+                return .replayed
             }
             try replayer.apply(action.action)
             run.stepsReplayed += 1
             switch try replayer.compare(with: action.state, recordedBytes: recordedStateBytes, ignoring: options.ignoring) {
+            case .sameBytes:
+                run.stepsMatched += 1
+                return .replayedRecordedBytes
             case .equal(let ignored):
                 run.stepsMatched += 1
                 run.noteIgnored(ignored, step: action.sequence)
-                return true
+                return .replayed
             case .different(let difference):
                 run.noteIgnored(difference.ignored, step: action.sequence)
                 run.divergences.append(
@@ -225,15 +237,25 @@ public struct ReplayEngine: Sendable {
                                 [difference.recorded, difference.replayed], in: difference.typeNotes)),
                         precedingActions: preceding.actions, ignored: difference.ignored,
                         comparedAsJSON: difference.comparedAsJSON))
-                guard options.findAllDivergences else { return false }
+                guard options.findAllDivergences else { return .stopped }
                 try replayer.load(action.state, as: .recordedState)
-                return true
+                return .replayed
             }
         } catch {
             run.fail(error, step: action.sequence, actionName: action.name)
-            return false
+            return .stopped
         }
     }
+}
+
+/// How one replayed action ended.
+private enum StepOutcome {
+    /// Replay must stop.
+    case stopped
+    /// Replay goes on.
+    case replayed
+    /// Replay goes on, and the recorded state's bytes are the canonical encoding of the replayed state.
+    case replayedRecordedBytes
 }
 
 /// The findings of one replay while it runs.

@@ -148,6 +148,9 @@ struct SessionMigration: Sendable {
 
 /// The outcome of comparing the replayed state with a recorded one.
 enum StateComparison {
+    /// The recorded state's bytes are the replayed state's canonical encoding: equal, nothing ignored differs, and
+    /// the recorded state reads back as the state the replay holds.
+    case sameBytes
     /// Equal bytes, or unequal bytes whose decoded states are `==`, once the ignored places hold the recorded
     /// values; what those places held that differed.
     case equal(ignored: [IgnoredDifferences])
@@ -269,7 +272,7 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
         // The same bytes parse to the same value: equal, and nothing ignored differs. Only where the recorded value
         // is compared as it is (no migration) with the replayed state as it is (no masking).
         if let recordedBytes, migration == nil, redaction.statePaths.isEmpty, Self.same(bytes, recordedBytes) {
-            return .equal(ignored: [])
+            return .sameBytes
         }
         let recorded = try migrated(recorded, as: .recordedState)
         var replayed = try stateValue(of: bytes)
