@@ -11,7 +11,7 @@ if arguments.contains("--help") {
                                             --burst-only]
                storekit-benchmarks --peak-rss file|socket|flight [--quick]
                storekit-benchmarks --restart-loss [--quick]
-               storekit-benchmarks --write-diff-pair <dir> [MB] | --encode-only | --scan-only
+               storekit-benchmarks --write-diff-pair <dir> [MB] | --encode-only | --encode-lines-only | --scan-only
 
           (no option)        the whole table (several minutes); --quick uses smaller inputs
           --dispatch-only    only the rows of recording cost on the app's thread
@@ -29,6 +29,8 @@ if arguments.contains("--help") {
           --write-diff-pair  write two states of 5 MB (or MB) that differ in about 1% of their leaves
           --encode-only      encode the 10 KB state after each of 200 actions (a hook for valgrind
                              --tool=callgrind); add --reusing to reuse the encoding of unchanged parts
+          --encode-lines-only  encode what an action line holds after each of 200 actions of the 10 KB state
+                             (its name, the action and the state), as a recorder with the defaults does
           --scan-only        the daemon's line scanner alone over 64 MB of ingest lines, in MB/s, without and
                              with its memory of the line before; add --with-memory or --without-memory for one
         """)
@@ -49,6 +51,21 @@ if arguments.contains("--encode-only") {
     for index in 0..<200 {
         Inventory.reducer.reduce(&state, .restock(index: index, amount: 1))
         total += try CanonicalJSONEncoder().encodeToBytes(state, reusing: memo).count
+    }
+    print(total)
+    exit(0)
+}
+if arguments.contains("--encode-lines-only") {
+    // A profiling hook: what a recorder with the defaults encodes for each of 200 actions of the 10 KB state (the
+    // action's name, the action, and the state through a writer kept from action to action).
+    var state = Inventory.state(itemCount: Inventory.itemCount(forBytes: 10_000))
+    let memo = EncodingMemo(reusesUnchangedParts: false)
+    var total = 0
+    for index in 0..<200 {
+        let action = Inventory.Action.restock(index: index, amount: 1)
+        Inventory.reducer.reduce(&state, action)
+        total += ActionName.of(action).utf8.count + (try CanonicalJSONEncoder().encodeToBytes(action).count)
+            + (try CanonicalJSONEncoder().encodeToBytes(state, reusing: memo).count)
     }
     print(total)
     exit(0)
