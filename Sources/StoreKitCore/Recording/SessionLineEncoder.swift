@@ -31,6 +31,8 @@ final class SessionLineEncoder<State: Encodable & Sendable, Action: Encodable & 
         return app
     }()
     private let encoder = CanonicalJSONEncoder()
+    /// Names the actions, looking into each action type once.
+    private let actionNames = ActionNameCache()
     /// The state encoder's writer, and the parts of the last state encoded when
     /// ``SessionRecorder/Configuration/reusesEncodingOfUnchangedParts`` is on.
     private let stateMemo: EncodingMemo
@@ -87,7 +89,7 @@ final class SessionLineEncoder<State: Encodable & Sendable, Action: Encodable & 
         encodedState: StateEncodingPool<State>.Encoded?
     ) throws -> ActionLine {
         covered = sequence
-        let name = configuration.actionName?(action) ?? ActionName.of(action)
+        let name = configuration.actionName?(action) ?? actionNames.name(of: action)
         let encoded = try encodedAction(action)
         let (snapshot, fullState) = try self.snapshot(of: state, encoded: encodedState?.get())
         var line: [UInt8] = []
