@@ -60,11 +60,12 @@ if arguments.contains("--encode-lines-only") {
     // action's name, the action, and the state through a writer kept from action to action).
     var state = Inventory.state(itemCount: Inventory.itemCount(forBytes: 10_000))
     let memo = EncodingMemo(reusesUnchangedParts: false)
+    let names = ActionNameCache()
     var total = 0
     for index in 0..<200 {
         let action = Inventory.Action.restock(index: index, amount: 1)
         Inventory.reducer.reduce(&state, action)
-        total += ActionName.of(action).utf8.count + (try CanonicalJSONEncoder().encodeToBytes(action).count)
+        total += names.name(of: action).utf8.count + (try CanonicalJSONEncoder().encodeToBytes(action).count)
             + (try CanonicalJSONEncoder().encodeToBytes(state, reusing: memo).count)
     }
     print(total)
