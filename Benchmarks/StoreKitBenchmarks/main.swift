@@ -57,15 +57,17 @@ if arguments.contains("--encode-only") {
 }
 if arguments.contains("--encode-lines-only") {
     // A profiling hook: what a recorder with the defaults encodes for each of 200 actions of the 10 KB state (the
-    // action's name, the action, and the state through a writer kept from action to action).
+    // action's name, and the action and the state each through a writer kept from action to action).
     var state = Inventory.state(itemCount: Inventory.itemCount(forBytes: 10_000))
     let memo = EncodingMemo(reusesUnchangedParts: false)
+    let actionMemo = EncodingMemo(reusesUnchangedParts: false)
     let names = ActionNameCache()
     var total = 0
     for index in 0..<200 {
         let action = Inventory.Action.restock(index: index, amount: 1)
         Inventory.reducer.reduce(&state, action)
-        total += names.name(of: action).utf8.count + (try CanonicalJSONEncoder().encodeToBytes(action).count)
+        total += names.name(of: action).utf8.count
+            + (try CanonicalJSONEncoder().encodeToBytes(action, reusing: actionMemo).count)
             + (try CanonicalJSONEncoder().encodeToBytes(state, reusing: memo).count)
     }
     print(total)
