@@ -11,7 +11,7 @@ if arguments.contains("--help") {
                                                         --replay-only | --burst-only]
                storekit-benchmarks --peak-rss file|socket|flight [--quick]
                storekit-benchmarks --restart-loss [--quick]
-               storekit-benchmarks --write-diff-pair <dir> [MB] | --encode-only | --scan-only |
+               storekit-benchmarks --write-diff-pair <dir> [MB] | --encode-only | --encode-lines-only | --scan-only |
                                    --dispatch-instructions [BYTES] [--without-recorder]
 
           (no option)        the whole table (several minutes); --quick uses smaller inputs
@@ -36,6 +36,8 @@ if arguments.contains("--help") {
           --dispatch-instructions [BYTES]   20,000 dispatches of a state of BYTES (50 unless given) with a
                              recorder writing to a file (a hook for valgrind --tool=callgrind); add
                              --without-recorder for the reference
+          --encode-lines-only  encode what an action line holds after each of 200 actions of the 10 KB state
+                             (its name, the action and the state), as a recorder with the defaults does
           --scan-only        the daemon's line scanner alone over 64 MB of ingest lines, in MB/s, without and
                              with its memory of the line before; add --with-memory or --without-memory for one
         """)
@@ -66,6 +68,24 @@ if let index = arguments.firstIndex(of: "--dispatch-instructions") {
     let bytes = arguments.count > index + 1 ? Int(arguments[index + 1]) ?? 50 : 50
     RecordingBenchmarks.dispatchForProfiling(
         bytes: bytes, dispatches: 20_000, recording: !arguments.contains("--without-recorder"))
+    exit(0)
+}
+if arguments.contains("--encode-lines-only") {
+    // A profiling hook: what a recorder with the defaults encodes for each of 200 actions of the 10 KB state (the
+    // action's name, and the action and the state each through a writer kept from action to action).
+    var state = Inventory.state(itemCount: Inventory.itemCount(forBytes: 10_000))
+    let memo = EncodingMemo(reusesUnchangedParts: false)
+    let actionMemo = EncodingMemo(reusesUnchangedParts: false)
+    let names = ActionNameCache()
+    var total = 0
+    for index in 0..<200 {
+        let action = Inventory.Action.restock(index: index, amount: 1)
+        Inventory.reducer.reduce(&state, action)
+        total += names.name(of: action).utf8.count
+            + (try CanonicalJSONEncoder().encodeToBytes(action, reusing: actionMemo).count)
+            + (try CanonicalJSONEncoder().encodeToBytes(state, reusing: memo).count)
+    }
+    print(total)
     exit(0)
 }
 if arguments.contains("--scan-only") {

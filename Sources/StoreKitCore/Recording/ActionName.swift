@@ -31,18 +31,69 @@ public enum ActionName {
     /// - Parameter action: Any action value.
     /// - Returns: The case names from the outermost down to the last nested action's case, joined by `.`.
     public static func of<Action>(_ action: Action) -> String {
+        name(of: action) { Facts(of: $0) }
+    }
+
+    /// What naming looks at in a value's type: whether it is a box around an action, how a mirror displays its
+    /// values, and whether its name ends in `Action`. Worked out from one value; ``ActionNameCache`` keeps it per
+    /// type, so for a type that reflects itself (`CustomReflectable`), whose mirrors may display each value
+    /// otherwise, it then holds no display style and the mirror of each value is asked.
+    struct Facts {
+        let type: Any.Type
+        let isBox: Bool
+        /// How a mirror displays the values of the type; `nil` when it is asked for each value.
+        private let style: Mirror.DisplayStyle??
+        /// Whether the type's name, without generic arguments, ends in `Action`, when worked out ahead.
+        private let knownEndsInAction: Bool?
+
+        /// The facts of `value`'s type, for `value` alone, or with `forEveryValue` for every value of its type
+        /// (then worked out ahead, which costs more once).
+        init(of value: Any, forEveryValue: Bool = false) {
+            type = Swift.type(of: value)
+            isBox = value is any ActionBox
+            guard forEveryValue else {
+                style = .some(Mirror(reflecting: value).displayStyle)
+                knownEndsInAction = nil
+                return
+            }
+            style = value is any CustomReflectable ? nil : .some(Mirror(reflecting: value).displayStyle)
+            knownEndsInAction = Self.endsInAction(type)
+        }
+
+        /// How a mirror of `value`, a value of the type, displays it.
+        func displayStyle(of value: Any) -> Mirror.DisplayStyle? {
+            style ?? Mirror(reflecting: value).displayStyle
+        }
+
+        /// Whether `value`, a value of the type, is a box around an action, or an enum whose type's name, without
+        /// generic arguments, ends in `Action`.
+        func isAction(_ value: Any) -> Bool {
+            if isBox { return true }
+            if let knownEndsInAction { return knownEndsInAction && displayStyle(of: value) == .enum }
+            return displayStyle(of: value) == .enum && Self.endsInAction(type)
+        }
+
+        private static func endsInAction(_ type: Any.Type) -> Bool {
+            String(describing: type).prefix { $0 != "<" }.hasSuffix("Action")
+        }
+    }
+
+    /// The display name of `action` (see ``of(_:)``), with what it looks at in each value's type from `facts`.
+    static func name(of action: Any, facts: (Any) -> Facts) -> String {
         var names: [String] = []
         var current: Any = action
         while true {
-            if let box = current as? any ActionBox {
+            var currentFacts = facts(current)
+            if currentFacts.isBox, let box = current as? any ActionBox {
                 if let name = box.boxedActionName {
                     names.append(name)
                     break
                 }
                 current = box.boxedAction
+                currentFacts = facts(current)
             }
-            guard Mirror(reflecting: current).displayStyle == .enum else {
-                names.append(String(describing: type(of: current)))
+            guard currentFacts.displayStyle(of: current) == .enum else {
+                names.append(String(describing: currentFacts.type))
                 break
             }
             guard let (name, payload) = caseAndPayload(of: current) else {
@@ -51,7 +102,7 @@ public enum ActionName {
                 break
             }
             names.append(name)
-            guard let payload, let nested = nestedAction(in: payload) else { break }
+            guard let payload, let nested = nestedAction(in: payload, facts: facts) else { break }
             current = nested
         }
         return names.joined(separator: ".")
@@ -65,24 +116,16 @@ public enum ActionName {
 
     /// The action a payload is or holds: the payload itself when it is an action enum or a box; in a tuple, the
     /// element labelled `action` when it is one, else the only element that is one; otherwise `nil` (a value).
-    private static func nestedAction(in payload: Any) -> Any? {
-        if isAction(payload) { return payload }
-        let mirror = Mirror(reflecting: payload)
-        guard mirror.displayStyle == .tuple else { return nil }
-        if let labelled = mirror.children.first(where: { $0.label == "action" }), isAction(labelled.value) {
+    private static func nestedAction(in payload: Any, facts: (Any) -> Facts) -> Any? {
+        let payloadFacts = facts(payload)
+        if payloadFacts.isAction(payload) { return payload }
+        guard payloadFacts.displayStyle(of: payload) == .tuple else { return nil }
+        func isAction(_ value: Any) -> Bool { facts(value).isAction(value) }
+        let children = Mirror(reflecting: payload).children
+        if let labelled = children.first(where: { $0.label == "action" }), isAction(labelled.value) {
             return labelled.value
         }
-        let actions = mirror.children.filter { isAction($0.value) }
+        let actions = children.filter { isAction($0.value) }
         return actions.count == 1 ? actions[0].value : nil
-    }
-
-    /// Whether `value` is a box around an action, or an enum whose type's name, without generic arguments, ends in
-    /// `Action`.
-    private static func isAction(_ value: Any) -> Bool {
-        if value is any ActionBox { return true }
-        guard Mirror(reflecting: value).displayStyle == .enum else { return false }
-        let typeName = String(describing: type(of: value))
-        let baseName = typeName.prefix { $0 != "<" }
-        return baseName.hasSuffix("Action")
     }
 }

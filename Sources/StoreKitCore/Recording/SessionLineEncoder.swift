@@ -31,6 +31,10 @@ final class SessionLineEncoder<State: Encodable & Sendable, Action: Encodable & 
         return app
     }()
     private let encoder = CanonicalJSONEncoder()
+    /// Names the actions, looking into each action type once.
+    private let actionNames = ActionNameCache()
+    /// The action encoder's writer, kept from action to action (with what it learned of their types).
+    private let actionMemo = EncodingMemo(reusesUnchangedParts: false)
     /// The state encoder's writer, and the parts of the last state encoded when
     /// ``SessionRecorder/Configuration/reusesEncodingOfUnchangedParts`` is on.
     private let stateMemo: EncodingMemo
@@ -87,7 +91,7 @@ final class SessionLineEncoder<State: Encodable & Sendable, Action: Encodable & 
         encodedState: StateEncodingPool<State>.Encoded?
     ) throws -> ActionLine {
         covered = sequence
-        let name = configuration.actionName?(action) ?? ActionName.of(action)
+        let name = configuration.actionName?(action) ?? actionNames.name(of: action)
         let encoded = try encodedAction(action)
         let (snapshot, fullState) = try self.snapshot(of: state, encoded: encodedState?.get())
         var line: [UInt8] = []
@@ -178,7 +182,7 @@ final class SessionLineEncoder<State: Encodable & Sendable, Action: Encodable & 
     /// The action's canonical bytes, its secrets replaced.
     private func encodedAction(_ action: Action) throws -> [UInt8] {
         let redaction = configuration.redaction
-        guard !redaction.actionPaths.isEmpty else { return try encoder.encodeToBytes(action) }
+        guard !redaction.actionPaths.isEmpty else { return try encoder.encodeToBytes(action, reusing: actionMemo) }
         return redaction.redactingAction(try encoder.encode(action)).canonicalBytes()
     }
 

@@ -26,30 +26,71 @@ extension CanonicalByteWriter {
         let frame: Int
         var codingPath: [any CodingKey] { [] }
 
+        // Each member is begun, written and ended in line: through a closure, the compiler called the write out of
+        // line for every member.
         @inline(__always)
-        private func member(_ key: Key, _ write: () throws -> Void) throws {
+        private func begin(_ key: Key) throws {
             try writer.beginMember(key.stringValue, inFrame: frame)
-            try write()
+        }
+
+        @inline(__always)
+        private func integer(_ value: Int64, _ key: Key) throws {
+            try begin(key)
+            writer.writeInteger(value)
             writer.endMember()
         }
 
-        mutating func encodeNil(forKey key: Key) throws { try member(key) { writer.writeNull() } }
-        mutating func encode(_ value: Bool, forKey key: Key) throws { try member(key) { writer.writeBool(value) } }
-        mutating func encode(_ value: String, forKey key: Key) throws { try member(key) { writer.writeString(value) } }
-        mutating func encode(_ value: Double, forKey key: Key) throws { try member(key) { try writer.writeDouble(value) } }
-        mutating func encode(_ value: Float, forKey key: Key) throws { try member(key) { try writer.writeFloat(value) } }
-        mutating func encode(_ value: Int, forKey key: Key) throws { try member(key) { writer.writeInteger(Int64(value)) } }
-        mutating func encode(_ value: Int8, forKey key: Key) throws { try member(key) { writer.writeInteger(Int64(value)) } }
-        mutating func encode(_ value: Int16, forKey key: Key) throws { try member(key) { writer.writeInteger(Int64(value)) } }
-        mutating func encode(_ value: Int32, forKey key: Key) throws { try member(key) { writer.writeInteger(Int64(value)) } }
-        mutating func encode(_ value: Int64, forKey key: Key) throws { try member(key) { writer.writeInteger(value) } }
-        mutating func encode(_ value: UInt, forKey key: Key) throws { try member(key) { writer.writeUnsigned(UInt64(value)) } }
-        mutating func encode(_ value: UInt8, forKey key: Key) throws { try member(key) { writer.writeInteger(Int64(value)) } }
-        mutating func encode(_ value: UInt16, forKey key: Key) throws { try member(key) { writer.writeInteger(Int64(value)) } }
-        mutating func encode(_ value: UInt32, forKey key: Key) throws { try member(key) { writer.writeInteger(Int64(value)) } }
-        mutating func encode(_ value: UInt64, forKey key: Key) throws { try member(key) { writer.writeUnsigned(value) } }
+        @inline(__always)
+        private func unsigned(_ value: UInt64, _ key: Key) throws {
+            try begin(key)
+            writer.writeUnsigned(value)
+            writer.endMember()
+        }
+
+        mutating func encodeNil(forKey key: Key) throws {
+            try begin(key)
+            writer.writeNull()
+            writer.endMember()
+        }
+
+        mutating func encode(_ value: Bool, forKey key: Key) throws {
+            try begin(key)
+            writer.writeBool(value)
+            writer.endMember()
+        }
+
+        mutating func encode(_ value: String, forKey key: Key) throws {
+            try begin(key)
+            writer.writeString(value)
+            writer.endMember()
+        }
+
+        mutating func encode(_ value: Double, forKey key: Key) throws {
+            try begin(key)
+            try writer.writeDouble(value)
+            writer.endMember()
+        }
+
+        mutating func encode(_ value: Float, forKey key: Key) throws {
+            try begin(key)
+            try writer.writeFloat(value)
+            writer.endMember()
+        }
+
+        mutating func encode(_ value: Int, forKey key: Key) throws { try integer(Int64(value), key) }
+        mutating func encode(_ value: Int8, forKey key: Key) throws { try integer(Int64(value), key) }
+        mutating func encode(_ value: Int16, forKey key: Key) throws { try integer(Int64(value), key) }
+        mutating func encode(_ value: Int32, forKey key: Key) throws { try integer(Int64(value), key) }
+        mutating func encode(_ value: Int64, forKey key: Key) throws { try integer(value, key) }
+        mutating func encode(_ value: UInt, forKey key: Key) throws { try unsigned(UInt64(value), key) }
+        mutating func encode(_ value: UInt8, forKey key: Key) throws { try integer(Int64(value), key) }
+        mutating func encode(_ value: UInt16, forKey key: Key) throws { try integer(Int64(value), key) }
+        mutating func encode(_ value: UInt32, forKey key: Key) throws { try integer(Int64(value), key) }
+        mutating func encode(_ value: UInt64, forKey key: Key) throws { try unsigned(value, key) }
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            try member(key) { try writer.writeValue(value) }
+            try begin(key)
+            try writer.writeValue(value)
+            writer.endMember()
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(

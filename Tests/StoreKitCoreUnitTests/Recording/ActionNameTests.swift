@@ -66,6 +66,21 @@ private struct SaveAction {
     var id: Int
 }
 
+/// An action whose payload's type is only known at run time: a value in one action, an action in another.
+private enum AnyPayloadAction {
+    case wrapped(Any)
+    case element(id: Int, action: Any)
+}
+
+/// An action whose mirror displays it as an enum or as a struct, depending on the value.
+private struct ReflectsItselfAction: CustomReflectable {
+    var asEnum: Bool
+
+    var customMirror: Mirror {
+        Mirror(self, children: ["tapped": 1], displayStyle: asEnum ? .enum : .struct)
+    }
+}
+
 @Suite struct ActionNameTests {
     @Test func namesAnActionByItsWholeCasePathThroughNestedActions() {
         // Given actions nested through a navigation stack into a feature's own action
@@ -96,5 +111,44 @@ private struct SaveAction {
 
     @Test func namesAStructActionByItsType() {
         #expect(ActionName.of(SaveAction(id: 3)) == "SaveAction")
+    }
+
+    @Test func aCacheNamesEveryActionAsTheUncachedNameDoesWhateverItSawBefore() {
+        // Given actions whose types a cache meets again with other cases, other payloads, and payloads whose type
+        // is only known at run time or whose mirror depends on the value
+        let actions: [Any] = [
+            AppAction.path(.element(id: 1, action: .rehearse(.timerTick))),
+            AppAction.path(.element(id: 2, action: .rehearse(.speakerChanged(3)))),
+            AppAction.path(.popFrom(id: 1)),
+            AppAction.syncUpsList(.addTodo(title: "Milk")),
+            AppAction.path(.element(id: 7, action: .detail(.destination(.presented(.alert(.confirmDeletion(reason: "old"))))))),
+            AppAction.path(.element(id: 7, action: .detail(.destination(.dismiss)))),
+            SyncUpsList.Action.setFilter(.active),
+            SyncUpsList.Action.addTodo(title: "Milk"),
+            SyncUpsList.Action.moved(from: 2, to: 0),
+            SyncUpsList.Action.both(.timerTick, .editTapped),
+            Filter.all,
+            SaveAction(id: 3),
+            AnyPayloadAction.wrapped(3),
+            AnyPayloadAction.wrapped(Rehearsal.Action.timerTick),
+            AnyPayloadAction.wrapped(Filter.active),
+            AnyPayloadAction.element(id: 1, action: "text"),
+            AnyPayloadAction.element(id: 1, action: Rehearsal.Action.speakerChanged(2)),
+            ReflectsItselfAction(asEnum: false),
+            ReflectsItselfAction(asEnum: true),
+        ]
+        let cache = ActionNameCache()
+
+        // When the cache names each of them twice, in two rounds
+        for _ in 0..<2 {
+            for action in actions {
+                // Then each name is the uncached one
+                #expect(cache.name(of: action) == ActionName.of(action), "\(action)")
+            }
+        }
+        #expect(cache.name(of: AnyPayloadAction.wrapped(Rehearsal.Action.timerTick)) == "wrapped.timerTick")
+        #expect(cache.name(of: AnyPayloadAction.wrapped(3)) == "wrapped")
+        #expect(cache.name(of: ReflectsItselfAction(asEnum: true)) == "tapped")
+        #expect(cache.name(of: ReflectsItselfAction(asEnum: false)) == "ReflectsItselfAction")
     }
 }
