@@ -29,6 +29,19 @@ import Testing
         return WeakProbe(probe)
     }
 
+    /// Posts one action, then takes it as the background thread does and hands its state back to be released;
+    /// returns a weak reference to that state and the emptied batch.
+    private func postAndRetire(
+        _ id: Int, to mailbox: RecorderMailbox<Probe, Int>
+    ) -> (WeakProbe, RecorderQueue<Probe, Int>) {
+        let probe = post(id, to: mailbox)
+        let batch = RecorderQueue<Probe, Int>(capacity: 4)
+        _ = mailbox.takeBatch(into: batch, nappingFirst: false)
+        mailbox.retire(batch, before: 1, estimatingBy: nil)
+        batch.removeAll()
+        return (probe, batch)
+    }
+
     @Test func aPileReleasesAtMostWhatItIsAskedToAndKeepsTheRestAcrossGrowth() {
         // Given a queue of five probes, three of them retired onto a pile with room for one
         let queue = RecorderQueue<Probe, Int>(capacity: 8)
@@ -57,11 +70,7 @@ import Testing
     @Test func theNextPostReleasesAStateTheBackgroundThreadRetired() {
         // Given a state posted, taken and encoded by the background thread, and handed back to be released
         let mailbox = mailbox()
-        let first = post(1, to: mailbox)
-        let batch = RecorderQueue<Probe, Int>(capacity: 4)
-        _ = mailbox.takeBatch(into: batch, nappingFirst: false)
-        mailbox.retire(batch, before: 1, estimatingBy: nil)
-        batch.removeAll()
+        let (first, _) = postAndRetire(1, to: mailbox)
         let heldUntilThen = first.probe != nil
 
         // When the app posts its next action
@@ -76,11 +85,7 @@ import Testing
     @Test func theBackgroundThreadReleasesRetiredStatesWhenTheAppStopsPosting() {
         // Given a retired state, and no post after it
         let mailbox = mailbox()
-        let retired = post(1, to: mailbox)
-        let batch = RecorderQueue<Probe, Int>(capacity: 4)
-        _ = mailbox.takeBatch(into: batch, nappingFirst: false)
-        mailbox.retire(batch, before: 1, estimatingBy: nil)
-        batch.removeAll()
+        let (retired, batch) = postAndRetire(1, to: mailbox)
 
         // When the background thread waits for actions past the idle time, taking none
         _ = mailbox.takeBatch(into: batch, nappingFirst: false, wakingAfter: 1.5)
