@@ -34,14 +34,24 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
 
     // Guarded by `lock`.
     private var current: State
-    private var interceptors: [any Interceptor<State, Action>]
+    /// The interceptors in registration order, as a chain (see ``InterceptorChain``).
+    private var interceptors: InterceptorChain<State, Action>?
     private var effects: [Effect<State, Action>]
     private var observers: [UInt64: @Sendable (State) -> Void] = [:]
+    /// Whether ``observers`` holds any: a dispatch with none skips them without touching the dictionary.
+    private var hasObservers = false
     private var nextObserverID: UInt64 = 0
     private var sequence = 0
     private var isDispatching = false
-    private var actionBeingReduced: Action?
+    /// The action the reducer is reducing, while ``isReducing``: a slot allocated once, which dispatch fills and
+    /// empties without asking the runtime for the metadata of an optional action (see ``InterceptorChain``).
+    private let actionBeingReduced = UnsafeMutablePointer<Action>.allocate(capacity: 1)
+    private var isReducing = false
+    /// The actions dispatched while another is applied, in order; dispatch reads the array only when it holds some.
     private var pending: [(Action, DispatchContext.Origin, effect: String?)] = []
+    private var hasPending = false
+    /// Whether ``effects`` holds any: a dispatch of a store without effects skips them without touching the array.
+    private var hasEffects = false
     /// The interceptors that record what effect runs take and how they end.
     private var effectInputSinks: [any EffectInputSink] = []
 
@@ -59,10 +69,15 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     ) {
         self.current = initialState
         self.reducer = reducer
-        self.interceptors = []
+        self.interceptors = nil
         self.effectClock = EffectClock.Base(clock, storeCreatedAt: createdAt)
         self.effects = Effect.uniquelyNamed(effects)
+        self.hasEffects = !effects.isEmpty
         for interceptor in interceptors { add(interceptor) }
+    }
+
+    deinit {
+        actionBeingReduced.deallocate()
     }
 
     /// The names of the replayable effects (``EffectReplay/rerun``), in registration order.
@@ -73,7 +88,7 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
 
     /// Adds an interceptor (and, when it records effect inputs, a sink for them); call with the lock held.
     private func add(_ interceptor: any Interceptor<State, Action>) {
-        interceptors.append(interceptor)
+        interceptors = InterceptorChain.appending(interceptor, to: interceptors)
         if let sink = interceptor as? any EffectInputSink { effectInputSinks.append(sink) }
     }
 
@@ -101,23 +116,43 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     private func dispatch(_ action: Action, origin: DispatchContext.Origin, effect: String?) -> Int {
         lock.lock()
         defer { lock.unlock() }
-        if let actionBeingReduced {
+        if isReducing {
             preconditionFailure(
-                "Store.dispatch(_:) was called from inside a reducer while reducing \(actionBeingReduced); "
+                "Store.dispatch(_:) was called from inside a reducer while reducing \(actionBeingReduced.pointee); "
                     + "reducers must be pure: dispatch \(action) from an effect or from app code instead")
         }
-        if isDispatching {
-            pending.append((action, origin, effect))
-            return sequence + pending.count
-        }
+        if isDispatching { return queue(action, origin: origin, effect: effect) }
         isDispatching = true
         defer { isDispatching = false }
         let assigned = apply(action, origin: origin, effect: effect)
-        while !pending.isEmpty {
+        if hasPending { applyPending() }
+        return assigned
+    }
+
+    /// Queues an action dispatched while another is applied, to be applied after it.
+    /// - Returns: Its sequence number to be.
+    // Apart from `dispatch`, so that a dispatch that queues nothing asks the runtime for no metadata of the queue.
+    @inline(never)
+    private func queue(_ action: Action, origin: DispatchContext.Origin, effect: String?) -> Int {
+        pending.append((action, origin, effect))
+        hasPending = true
+        return sequence + pending.count
+    }
+
+    /// Applies the queued actions, in order, including those they queue.
+    @inline(never)
+    private func applyPending() {
+        while hasPending {
             let (next, nextOrigin, nextEffect) = pending.removeFirst()
+            hasPending = !pending.isEmpty
             apply(next, origin: nextOrigin, effect: nextEffect)
         }
-        return assigned
+    }
+
+    /// Tells every observer the new state.
+    @inline(never)
+    private func tellObservers(_ newState: State) {
+        for observer in observers.values { observer(newState) }
     }
 
     /// Runs one action through the whole dispatch order; call with the lock held.
@@ -129,18 +164,26 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
             effect: sender)
         let oldState = current
         var newState = oldState
-        actionBeingReduced = action
+        actionBeingReduced.initialize(to: action)
+        isReducing = true
         reducer.reduce(&newState, action)
-        actionBeingReduced = nil
+        isReducing = false
+        actionBeingReduced.deinitialize(count: 1)
         current = newState
-        if !observers.isEmpty && newState != oldState {
-            for observer in observers.values { observer(newState) }
+        if hasObservers && newState != oldState { tellObservers(newState) }
+        var link = interceptors
+        while let next = link {
+            next.interceptor.actionDispatched(action, oldState: oldState, newState: newState, context: context)
+            link = next.next
         }
-        for interceptor in interceptors {
-            interceptor.actionDispatched(action, oldState: oldState, newState: newState, context: context)
-        }
-        let cause = context.sequence
-        let published = newState
+        if hasEffects { startEffects(for: action, cause: context.sequence, stateAfterAction: newState) }
+        return context.sequence
+    }
+
+    /// Starts every effect for `action`, the action numbered `cause`, with the state it made.
+    // Apart from `apply`, so that a dispatch to a store without effects asks the runtime for no metadata of them.
+    @inline(never)
+    private func startEffects(for action: Action, cause: Int, stateAfterAction published: State) {
         let inputs = EffectRun.Inputs.live(sinks: effectInputSinks, clock: effectClock)
         for effect in effects {
             let name = effect.name
@@ -156,7 +199,6 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
                 run.finish(cancelled: Task.isCancelled)
             }
         }
-        return context.sequence
     }
 
     /// Adds an interceptor; it sees every action applied from now on.
@@ -181,7 +223,10 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     /// A replayable effect whose name a replayable effect of the store has already is renamed `name#2` (then `#3`
     /// …), in registration order, since replay finds a run's effect by its name.
     public func register(effect: Effect<State, Action>) {
-        lock.withLock { effects = Effect.uniquelyNamed(effects + [effect]) }
+        lock.withLock {
+            effects = Effect.uniquelyNamed(effects + [effect])
+            hasEffects = true
+        }
     }
 
     /// Waits until every effect task has finished, including tasks started by actions that effects dispatched.
@@ -221,11 +266,15 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
         let id = lock.withLock {
             nextObserverID += 1
             observers[nextObserverID] = onChange
+            hasObservers = true
             return nextObserverID
         }
         return StoreSubscription { [weak self] in
             guard let self else { return }
-            _ = lock.withLock { observers.removeValue(forKey: id) }
+            lock.withLock {
+                observers.removeValue(forKey: id)
+                hasObservers = !observers.isEmpty
+            }
         }
     }
 
