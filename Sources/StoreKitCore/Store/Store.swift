@@ -5,7 +5,7 @@ import StoreKitSystem
 ///
 /// Dispatch order for each action:
 /// 1. the **reducer** computes the new state from the old one and the action;
-/// 2. the new state is **published**: `state` returns it and observers are told;
+/// 2. the new state is **published**: `state` returns it and observers are told, in the order they subscribed;
 /// 3. every **interceptor** gets `(action, oldState, newState, context)`, in registration order;
 /// 4. every **effect** is started in a `Task` with the action and the new state.
 ///
@@ -37,9 +37,8 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     /// The interceptors in registration order, as a chain (see ``InterceptorChain``).
     private var interceptors: InterceptorChain<State, Action>?
     private var effects: [Effect<State, Action>]
-    private var observers: [UInt64: @Sendable (State) -> Void] = [:]
-    /// Whether ``observers`` holds any: a dispatch with none skips them without touching the dictionary.
-    private var hasObservers = false
+    /// The observers in the order they subscribed, as a chain (see ``ObserverChain``).
+    private var observers: ObserverChain<State>?
     private var nextObserverID: UInt64 = 0
     private var sequence = 0
     private var isDispatching = false
@@ -149,12 +148,6 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
         }
     }
 
-    /// Tells every observer the new state.
-    @inline(never)
-    private func tellObservers(_ newState: State) {
-        for observer in observers.values { observer(newState) }
-    }
-
     /// Runs one action through the whole dispatch order; call with the lock held.
     @discardableResult
     private func apply(_ action: Action, origin: DispatchContext.Origin, effect sender: String?) -> Int {
@@ -170,7 +163,7 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
         isReducing = false
         actionBeingReduced.deinitialize(count: 1)
         current = newState
-        if hasObservers && newState != oldState { tellObservers(newState) }
+        if let observers, newState != oldState { observers.tell(newState) }
         var link = interceptors
         while let next = link {
             next.interceptor.actionDispatched(action, oldState: oldState, newState: newState, context: context)
@@ -265,16 +258,12 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     public func observe(_ onChange: @escaping @Sendable (State) -> Void) -> StoreSubscription {
         let id = lock.withLock {
             nextObserverID += 1
-            observers[nextObserverID] = onChange
-            hasObservers = true
+            observers = ObserverChain.appending(id: nextObserverID, onChange, to: observers)
             return nextObserverID
         }
         return StoreSubscription { [weak self] in
             guard let self else { return }
-            lock.withLock {
-                observers.removeValue(forKey: id)
-                hasObservers = !observers.isEmpty
-            }
+            lock.withLock { observers = ObserverChain.removing(id: id, from: observers) }
         }
     }
 

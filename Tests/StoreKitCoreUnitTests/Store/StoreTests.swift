@@ -103,6 +103,25 @@ final class RecordingInterceptor: Interceptor, @unchecked Sendable {
         #expect(seen.withLock { $0 } == [1, 1, 3])
     }
 
+    @Test func observersAreToldInTheOrderTheySubscribedAndACancelledOneNoMore() {
+        // Given a store with four observers, the second of which is cancelled after the first change
+        let store = Store(initialState: Tally.State(), reducer: Tally.reducer)
+        let told = Locked([String]())
+        let subscriptions = ["a", "b", "c", "d"].map { name in
+            store.observe { state in told.withLock { $0.append("\(name)\(state.total)") } }
+        }
+        store.dispatch(.add(1))
+        subscriptions[1].cancel()
+
+        // When the state changes again, and then the others are cancelled
+        store.dispatch(.add(1))
+        for subscription in subscriptions { subscription.cancel() }
+        store.dispatch(.add(1))
+
+        // Then each change reached the observers subscribed then, in the order they subscribed
+        #expect(told.withLock { $0 } == ["a1", "b1", "c1", "d1", "a2", "c2", "d2"])
+    }
+
     @Test func valuesOfASelectorYieldTheCurrentThenEachDistinctValue() async {
         let store = Store(initialState: Tally.State(), reducer: Tally.reducer)
         let totals = Selector<Tally.State, Int>(keyPath: \.total)
