@@ -34,16 +34,16 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
 
     // Guarded by `lock`.
     private var current: State
-    /// The interceptors in registration order, as a chain (see ``InterceptorChain``).
-    private var interceptors: InterceptorChain<State, Action>?
+    /// The interceptors in registration order, as a chain (see ``Chain``); they are never removed.
+    private var interceptors: Chain<any Interceptor<State, Action>>?
     private var effects: [Effect<State, Action>]
-    /// The observers in the order they subscribed, as a chain (see ``ObserverChain``).
-    private var observers: ObserverChain<State>?
+    /// The observers in the order they subscribed, as a chain (see ``Chain``), each numbered by its subscription.
+    private var observers: Chain<@Sendable (State) -> Void>?
     private var nextObserverID: UInt64 = 0
     private var sequence = 0
     private var isDispatching = false
     /// The action the reducer is reducing, while ``isReducing``: a slot allocated once, which dispatch fills and
-    /// empties without asking the runtime for the metadata of an optional action (see ``InterceptorChain``).
+    /// empties without asking the runtime for the metadata of an optional action (see ``Chain``).
     private let actionBeingReduced = UnsafeMutablePointer<Action>.allocate(capacity: 1)
     private var isReducing = false
     /// The actions dispatched while another is applied, in order; dispatch reads the array only when it holds some.
@@ -68,7 +68,6 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     ) {
         self.current = initialState
         self.reducer = reducer
-        self.interceptors = nil
         self.effectClock = EffectClock.Base(clock, storeCreatedAt: createdAt)
         self.effects = Effect.uniquelyNamed(effects)
         self.hasEffects = !effects.isEmpty
@@ -87,7 +86,7 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
 
     /// Adds an interceptor (and, when it records effect inputs, a sink for them); call with the lock held.
     private func add(_ interceptor: any Interceptor<State, Action>) {
-        interceptors = InterceptorChain.appending(interceptor, to: interceptors)
+        interceptors = Chain.appending(interceptor, id: 0, to: interceptors)
         if let sink = interceptor as? any EffectInputSink { effectInputSinks.append(sink) }
     }
 
@@ -163,11 +162,17 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
         isReducing = false
         actionBeingReduced.deinitialize(count: 1)
         current = newState
-        if let observers, newState != oldState { observers.tell(newState) }
-        var link = interceptors
-        while let next = link {
-            next.interceptor.actionDispatched(action, oldState: oldState, newState: newState, context: context)
-            link = next.next
+        if observers != nil, newState != oldState {
+            var observer = observers
+            while let link = observer {
+                link.element(newState)
+                observer = link.next
+            }
+        }
+        var interceptor = interceptors
+        while let link = interceptor {
+            link.element.actionDispatched(action, oldState: oldState, newState: newState, context: context)
+            interceptor = link.next
         }
         if hasEffects { startEffects(for: action, cause: context.sequence, stateAfterAction: newState) }
         return context.sequence
@@ -258,12 +263,12 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     public func observe(_ onChange: @escaping @Sendable (State) -> Void) -> StoreSubscription {
         let id = lock.withLock {
             nextObserverID += 1
-            observers = ObserverChain.appending(id: nextObserverID, onChange, to: observers)
+            observers = Chain.appending(onChange, id: nextObserverID, to: observers)
             return nextObserverID
         }
         return StoreSubscription { [weak self] in
             guard let self else { return }
-            lock.withLock { observers = ObserverChain.removing(id: id, from: observers) }
+            lock.withLock { observers = Chain.removing(id: id, from: observers) }
         }
     }
 
