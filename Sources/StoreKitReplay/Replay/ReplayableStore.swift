@@ -219,13 +219,14 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
     private let writer = EncodingMemo(reusesUnchangedParts: false, notesForReading: true)
     /// What the parser learned from the replayed states so far.
     private var parserMemory = JSONParserMemory()
-    /// The last action ``checkDecodes(_:as:)`` decoded, for ``apply(_:)`` to take instead of decoding it again.
-    private var checkedAction: (json: JSONValue, action: Action)?
-    private var state: State? {
-        didSet { if effects != nil { sharedState.withLock { $0 = state } } }
-    }
+    /// The JSON of the last action ``checkDecodes(_:as:)`` decoded, and the action it decoded to, for ``apply(_:)``
+    /// to take instead of decoding it again (slots, not optionals: see ``ValueSlot``).
+    private var checkedActionJSON: JSONValue?
+    private let checkedAction = ValueSlot<Action>()
+    /// The replayed state, once loaded.
+    private let state = ValueSlot<State>()
     /// The action the reducer replayed last, for the effects it starts.
-    private var appliedAction: Action?
+    private let appliedAction = ValueSlot<Action>()
     /// The replayed state, as the rerun effects read it.
     private let sharedState = Locked<State?>(nil)
     private(set) var effects: (any EffectReplaying)?
@@ -239,7 +240,7 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
         let encoder = CanonicalJSONEncoder()
         let redaction = header.redaction
         self.effects = TypedEffectReplayer(
-            effects: rerun, state: sharedState, appliedAction: { [weak self] in self?.appliedAction },
+            effects: rerun, state: sharedState, appliedAction: { [weak self] in self?.appliedAction.value },
             encode: { action in redaction.redactingAction((try? encoder.encode(action)) ?? .null) },
             recordedJSON: { [weak self] json in (try? self?.migrated(json, as: .action)) ?? json }, redaction: redaction)
     }
@@ -250,19 +251,29 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
     }
 
     func load(_ recorded: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure) {
-        state = try decode(State.self, from: try migrated(recorded, as: part), part: part)
+        state.fill(try decode(State.self, from: try migrated(recorded, as: part), part: part))
+        shareState()
+    }
+
+    /// Hands the replayed state to the rerun effects, when there are any.
+    private func shareState() {
+        guard effects != nil else { return }
+        let current = state.filled.pointee
+        sharedState.withLock { $0 = current }
     }
 
     func apply(_ action: JSONValue) throws(ReplayStepFailure) {
         let decoded: Action
-        if let checkedAction, checkedAction.json == action {
-            decoded = checkedAction.action
+        if checkedAction.isFilled, checkedActionJSON == action {
+            decoded = checkedAction.filled.pointee
         } else {
             decoded = try decode(Action.self, from: try migrated(action, as: .action), part: .action)
         }
-        checkedAction = nil
-        reducer.reduce(&state!, decoded)
-        if effects != nil { appliedAction = decoded }
+        checkedActionJSON = nil
+        checkedAction.empty()
+        reducer.reduce(&state.filled.pointee, decoded)
+        shareState()
+        if effects != nil { appliedAction.fill(decoded) }
     }
 
     func compare(
@@ -296,7 +307,7 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
         } else {
             // With secrets, compare what was recorded with the replayed state as it would have been recorded; a
             // replayed state that no longer decodes once masked is its own verdict, not a difference.
-            comparable = redaction.statePaths.isEmpty ? state! : try decodeMasked(replayed)
+            comparable = redaction.statePaths.isEmpty ? state.filled.pointee : try decodeMasked(replayed)
         }
         return recordedState == comparable ? .equal(ignored: ignored) : .different(difference)
     }
@@ -322,7 +333,7 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
     /// The current state as canonical bytes, unmasked.
     private func currentBytes() throws(ReplayStepFailure) -> [UInt8] {
         do {
-            return try encoder.encodeToBytes(state!, reusing: writer)
+            return try encoder.encodeToBytes(state.filled.pointee, reusing: writer)
         } catch let error as EncodingError {
             throw ReplayStepFailure(part: .replayedState, path: error.jsonPath, message: error.summary)
         } catch {
@@ -353,8 +364,10 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
     func checkDecodes(_ value: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure) {
         let migratedValue = try migrated(value, as: part)
         if part == .action {
-            checkedAction = nil
-            checkedAction = (value, try decode(Action.self, from: migratedValue, part: part))
+            checkedActionJSON = nil
+            checkedAction.empty()
+            checkedAction.fill(try decode(Action.self, from: migratedValue, part: part))
+            checkedActionJSON = value
         } else {
             _ = try decode(State.self, from: migratedValue, part: part)
         }
