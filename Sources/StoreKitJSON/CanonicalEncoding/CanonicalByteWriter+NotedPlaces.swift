@@ -12,8 +12,11 @@ extension CanonicalByteWriter {
             let parent: Int
             let step: EncodedTypeNotes.Step
             var members: [String: Int] = [:]
-            /// The member looked up last: the next object of the same type usually asks for it again.
-            var lastMember: (key: String, place: Int)?
+            /// The members looked up last, up to ``recentMembersKept``: the next object of the same type asks for
+            /// the same few again (a date and a set in every element of an array), found without hashing their keys.
+            var recentMembers: [(key: String, place: Int)] = []
+            /// Where the next member looked up replaces one in ``recentMembers`` once it is full.
+            var nextRecent = 0
             var element = -1
             var pairValue = -1
             var notedKinds: UInt8 = 0
@@ -21,6 +24,8 @@ extension CanonicalByteWriter {
 
         /// The place of the whole value.
         static let root = 0
+        /// How many of the members looked up last a place keeps.
+        private static let recentMembersKept = 4
 
         /// The places, the root first (its step is never read: a path ends at the root).
         private var places = [Place(parent: -1, step: .element)]
@@ -31,7 +36,7 @@ extension CanonicalByteWriter {
         mutating func child(of place: Int, _ step: EncodedTypeNotes.Step) -> Int {
             switch step {
             case .member(let key):
-                if let last = places[place].lastMember, last.key == key { return last.place }
+                for recent in places[place].recentMembers where recent.key == key { return recent.place }
                 let child: Int
                 if let known = places[place].members[key] {
                     child = known
@@ -39,7 +44,7 @@ extension CanonicalByteWriter {
                     child = add(step, below: place)
                     places[place].members[key] = child
                 }
-                places[place].lastMember = (key, child)
+                remember(key, child, below: place)
                 return child
             case .element:
                 if places[place].element >= 0 { return places[place].element }
@@ -51,6 +56,16 @@ extension CanonicalByteWriter {
                 let child = add(step, below: place)
                 places[place].pairValue = child
                 return child
+            }
+        }
+
+        /// Keeps `key` and its place among the members of `place` looked up last.
+        private mutating func remember(_ key: String, _ child: Int, below place: Int) {
+            if places[place].recentMembers.count < Self.recentMembersKept {
+                places[place].recentMembers.append((key, child))
+            } else {
+                places[place].recentMembers[places[place].nextRecent] = (key, child)
+                places[place].nextRecent = (places[place].nextRecent + 1) % Self.recentMembersKept
             }
         }
 
