@@ -25,6 +25,21 @@ import Testing
         #expect(nfc == .object([precomposed: .integer(1)]))
     }
 
+    @Test func anObjectEqualsItsCopyAsAnArrayDoesEvenHoldingANaNAndAnEqualObjectBuiltApartStillCompares() {
+        // Given an object and an array holding a double that is not equal to itself
+        let members: [String: JSONValue] = ["x": .double(.nan), "n": .integer(1)]
+        let object = JSONValue.object(members)
+        let array = JSONValue.array([.double(.nan)])
+
+        // Then a copy of either is the same value (its storage is), as Swift's `Array` has it
+        let objectCopy = object
+        #expect(array == array)
+        #expect(object == objectCopy)
+        // And objects built apart compare member by member
+        #expect(JSONValue.object(["n": .integer(1), "x": .double(.nan)]) != object)
+        #expect(JSONValue.object(["n": .integer(1), "x": .double(2)]) == .object(["x": .double(2), "n": .double(1)]))
+    }
+
     @Test func theParserRefusesKeysThatDifferOnlyByNormalizationAsDuplicates() {
         let text = #"{"\#(precomposed)":1,"\#(decomposed)":2}"#
         #expect {

@@ -20,6 +20,8 @@ extension JSONValue: Equatable {
         case (.string(let left), .string(let right)): return sameCodePoints(left, right)
         case (.array(let left), .array(let right)): return left == right
         case (.object(let left), .object(let right)):
+            // One storage holds one value, as `Array`'s `==` (above) knows of its own.
+            if sharesStorage(left, right) { return true }
             guard left.count == right.count else { return false }
             for (key, value) in left {
                 guard let index = right.index(forExactKey: key), right[index].value == value else { return false }
@@ -28,6 +30,14 @@ extension JSONValue: Equatable {
         default:
             guard let left = lhs.exactNumber, let right = rhs.exactNumber else { return false }
             return left == right
+        }
+    }
+
+    /// Whether two objects' members are the same storage: a dictionary's bits are a reference to its storage, shared
+    /// by copies until one of them changes.
+    private static func sharesStorage(_ left: [String: JSONValue], _ right: [String: JSONValue]) -> Bool {
+        withUnsafeBytes(of: left) { leftBits in
+            withUnsafeBytes(of: right) { rightBits in leftBits.elementsEqual(rightBits) }
         }
     }
 
