@@ -381,10 +381,13 @@ final class CanonicalByteWriter {
         }
         notesSuspended -= 1
         let count = members.count - first
-        let sorted = (0..<count).sorted { left, right in
-            bytes(of: first + left).lexicographicallyPrecedes(bytes(of: first + right))
+        // An empty set and a set of one (most sets in most states) are in order as written.
+        if count > 1 {
+            let sorted = (0..<count).sorted { left, right in
+                bytes(of: first + left).lexicographicallyPrecedes(bytes(of: first + right))
+            }
+            reorder(first, by: sorted, moving: KeyOrder.moved(sorted))
         }
-        reorder(first, by: sorted, moving: KeyOrder.moved(sorted))
         closeFrames(above: depth)
         if notesForReading && notesSuspended == 0 { try noteCurrentPlace(as: .sets) }
     }
@@ -415,8 +418,10 @@ final class CanonicalByteWriter {
         func key(_ index: Int) -> UnsafeBufferPointer<UInt8> {
             buffer[members.pointer(at: first + index).pointee.start..<pairKeyEnds.pointer(at: firstKeyEnd + index).pointee]
         }
-        let sorted = (0..<count).sorted { key($0).lexicographicallyPrecedes(key($1)) }
-        reorder(first, by: sorted, moving: KeyOrder.moved(sorted))
+        if count > 1 {
+            let sorted = (0..<count).sorted { key($0).lexicographicallyPrecedes(key($1)) }
+            reorder(first, by: sorted, moving: KeyOrder.moved(sorted))
+        }
         pairKeyEnds.truncate(to: firstKeyEnd)
         closeFrames(above: depth)
         if notesSuspended == 0 { try noteCurrentPlace(as: .keyedPairArrays) }
