@@ -42,10 +42,9 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     private var nextObserverID: UInt64 = 0
     private var sequence = 0
     private var isDispatching = false
-    /// The action the reducer is reducing, while ``isReducing``: a slot allocated once, which dispatch fills and
-    /// empties without asking the runtime for the metadata of an optional action (see ``Chain``).
-    private let actionBeingReduced = UnsafeMutablePointer<Action>.allocate(capacity: 1)
-    private var isReducing = false
+    /// The action the reducer is reducing, while it is: a slot, which dispatch fills and empties without asking the
+    /// runtime for the metadata of an optional action (see ``ValueSlot``).
+    private let actionBeingReduced = ValueSlot<Action>()
     /// The actions dispatched while another is applied, in order; dispatch reads the array only when it holds some.
     private var pending: [(Action, DispatchContext.Origin, effect: String?)] = []
     private var hasPending = false
@@ -72,10 +71,6 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
         self.effects = Effect.uniquelyNamed(effects)
         self.hasEffects = !effects.isEmpty
         for interceptor in interceptors { add(interceptor) }
-    }
-
-    deinit {
-        actionBeingReduced.deallocate()
     }
 
     /// The names of the replayable effects (``EffectReplay/rerun``), in registration order.
@@ -114,9 +109,9 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     private func dispatch(_ action: Action, origin: DispatchContext.Origin, effect: String?) -> Int {
         lock.lock()
         defer { lock.unlock() }
-        if isReducing {
+        if actionBeingReduced.isFilled {
             preconditionFailure(
-                "Store.dispatch(_:) was called from inside a reducer while reducing \(actionBeingReduced.pointee); "
+                "Store.dispatch(_:) was called from inside a reducer while reducing \(actionBeingReduced.filled.pointee); "
                     + "reducers must be pure: dispatch \(action) from an effect or from app code instead")
         }
         if isDispatching { return queue(action, origin: origin, effect: effect) }
@@ -156,11 +151,9 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
             effect: sender)
         let oldState = current
         var newState = oldState
-        actionBeingReduced.initialize(to: action)
-        isReducing = true
+        actionBeingReduced.fill(action)
         reducer.reduce(&newState, action)
-        isReducing = false
-        actionBeingReduced.deinitialize(count: 1)
+        actionBeingReduced.empty()
         current = newState
         if observers != nil, newState != oldState {
             var observer = observers

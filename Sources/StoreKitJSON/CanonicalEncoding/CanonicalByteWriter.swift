@@ -380,13 +380,8 @@ final class CanonicalByteWriter {
             members.push(Member(start: start, end: buffer.count))
         }
         notesSuspended -= 1
-        let count = members.count - first
-        // An empty set and a set of one (most sets in most states) are in order as written.
-        if count > 1 {
-            let sorted = (0..<count).sorted { left, right in
-                bytes(of: first + left).lexicographicallyPrecedes(bytes(of: first + right))
-            }
-            reorder(first, by: sorted, moving: KeyOrder.moved(sorted))
+        sortMembers(from: first, count: members.count - first) { left, right in
+            bytes(of: first + left).lexicographicallyPrecedes(bytes(of: first + right))
         }
         closeFrames(above: depth)
         if notesForReading && notesSuspended == 0 { try noteCurrentPlace(as: .sets) }
@@ -418,13 +413,18 @@ final class CanonicalByteWriter {
         func key(_ index: Int) -> UnsafeBufferPointer<UInt8> {
             buffer[members.pointer(at: first + index).pointee.start..<pairKeyEnds.pointer(at: firstKeyEnd + index).pointee]
         }
-        if count > 1 {
-            let sorted = (0..<count).sorted { key($0).lexicographicallyPrecedes(key($1)) }
-            reorder(first, by: sorted, moving: KeyOrder.moved(sorted))
-        }
+        sortMembers(from: first, count: count) { key($0).lexicographicallyPrecedes(key($1)) }
         pairKeyEnds.truncate(to: firstKeyEnd)
         closeFrames(above: depth)
         if notesSuspended == 0 { try noteCurrentPlace(as: .keyedPairArrays) }
+    }
+
+    /// Puts the `count` members (or elements, or pairs) from `first` on the member stack in the order `precedes` gives
+    /// their indices, from 0. Fewer than two (most sets and dictionaries in most states) are in order as written.
+    private func sortMembers(from first: Int, count: Int, by precedes: (Int, Int) -> Bool) {
+        guard count > 1 else { return }
+        let sorted = (0..<count).sorted(by: precedes)
+        reorder(first, by: sorted, moving: KeyOrder.moved(sorted))
     }
 
     /// The bytes of the member or element at `index` on the member stack.

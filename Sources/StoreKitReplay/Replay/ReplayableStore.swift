@@ -269,8 +269,7 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
         } else {
             decoded = try decode(Action.self, from: try migrated(action, as: .action), part: .action)
         }
-        checkedActionJSON = nil
-        checkedAction.empty()
+        forgetCheckedAction()
         reducer.reduce(&state.filled.pointee, decoded)
         shareState()
         if effects != nil { appliedAction.fill(decoded) }
@@ -364,13 +363,18 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
     func checkDecodes(_ value: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure) {
         let migratedValue = try migrated(value, as: part)
         if part == .action {
-            checkedActionJSON = nil
-            checkedAction.empty()
+            forgetCheckedAction()
             checkedAction.fill(try decode(Action.self, from: migratedValue, part: part))
             checkedActionJSON = value
         } else {
             _ = try decode(State.self, from: migratedValue, part: part)
         }
+    }
+
+    /// Forgets the action ``checkDecodes(_:as:)`` decoded last.
+    private func forgetCheckedAction() {
+        checkedActionJSON = nil
+        checkedAction.empty()
     }
 
     private func decode<T: Decodable>(_ type: T.Type, from json: JSONValue, part: Undecodable.Part)
