@@ -36,6 +36,24 @@ seconds() {
 jq_parse() { jq -c . "$1" > /dev/null; }
 python_parse() { python3 -c 'import json,sys
 for line in open(sys.argv[1], "rb"): json.loads(line)' "$1"; }
+ours_diff() { "$cli" diff "$1"; }
+# Runs the commands named (each given FILE) in turn, five rounds, and prints the best time of each, in order: taking
+# turns, a slow minute of this shared machine slows each of them, not one alone.
+best_of_turns() {
+    local file=$1 best=() index elapsed
+    shift
+    for _ in 1 2 3 4 5; do
+        index=0
+        for command in "$@"; do
+            elapsed=$(runs=1 seconds "$command" "$file")
+            if [ -z "${best[$index]:-}" ] || [ "$(echo "$elapsed < ${best[$index]}" | bc)" -eq 1 ]; then
+                best[$index]=$elapsed
+            fi
+            index=$((index + 1))
+        done
+    done
+    echo "${best[@]}"
+}
 row() {  # label, ours, theirs, reference, target
     printf '%-46s %8.3f s   %8.3f s %-33s %5.2fx faster   %s\n' "$1" "$2" "$3" "$4" "$(echo "$3 / $2" | bc -l)" "$5"
 }
@@ -47,9 +65,9 @@ for kind in small large; do
     echo "whole process: diff, $label..." >&2
     verdict=$("$cli" diff "$file" 2>&1 | sed -n 2p || true)
     case "$verdict" in match:*) ;; *) echo "diff of the $kind session did not match: $verdict" >&2; exit 2 ;; esac
-    ours=$(seconds "$cli" diff "$file")
-    row "replay-cli diff, $label" "$ours" "$(seconds jq_parse "$file")" "(jq -c . > /dev/null)" "target >= 1x"
-    row "replay-cli diff, $label" "$ours" "$(seconds python_parse "$file")" "(python json.loads per line)" "target >= 1x"
+    read -r ours jq python < <(best_of_turns "$file" ours_diff jq_parse python_parse)
+    row "replay-cli diff, $label" "$ours" "$jq" "(jq -c . > /dev/null)" "target >= 1x"
+    row "replay-cli diff, $label" "$ours" "$python" "(python json.loads per line)" "target >= 1x"
 done
 
 # `check` over 100 sample sessions against `diff` on each of them in a loop, per session.

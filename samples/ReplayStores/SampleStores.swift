@@ -21,12 +21,10 @@ public enum SampleStores {
     /// The same stores with a deliberate regression: toggling a todo does nothing.
     public static let withTodoToggleRegression: [ReplayableStore] = [
         counter,
-        ReplayableStore(
-            id: Todos.storeID,
-            reducer: Reducer<Todos.State, Todos.Action> { state, action in
-                if case .toggleCompleted = action { return }
-                Todos.reducer.reduce(&state, action)
-            }),
+        todos(reducer: Reducer<Todos.State, Todos.Action> { state, action in
+            if case .toggleCompleted = action { return }
+            Todos.reducer.reduce(&state, action)
+        }),
         scoreboard,
         rehearsals, groceries,
     ]
@@ -123,13 +121,19 @@ public enum SampleStores {
             else { return }
             change(&state.todos[index])
         }
-        return [counter, ReplayableStore(id: Todos.storeID, reducer: reducer), scoreboard, rehearsals, groceries]
+        return [counter, todos(reducer: reducer), scoreboard, rehearsals, groceries]
     }
 
     /// The counter.
     public static let counter = ReplayableStore(id: Counter.storeID, reducer: Counter.reducer)
     /// The todo list.
-    public static let todos = ReplayableStore(id: Todos.storeID, reducer: Todos.reducer)
+    public static let todos = todos(reducer: Todos.reducer)
+
+    /// The todo list with `reducer`. Its state, the samples' largest, is made of value types, so each replayed state
+    /// is encoded by copying the bytes of the todos unchanged since the step before.
+    private static func todos(reducer: Reducer<Todos.State, Todos.Action>) -> ReplayableStore {
+        ReplayableStore(id: Todos.storeID, reducer: reducer, reusesEncodingOfUnchangedParts: true)
+    }
     /// The scoreboard, with its post-score effect, whose server replay never reaches.
     public static let scoreboard = ReplayableStore(
         id: Scoreboard.storeID, reducer: Scoreboard.reducer, effects: [Scoreboard.postScore(to: unreachableServer)])

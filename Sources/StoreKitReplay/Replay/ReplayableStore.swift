@@ -71,8 +71,15 @@ public struct ReplayableStore: Sendable {
     ///   - reducer: The reducer to rerun the actions through.
     ///   - effects: The store's effects, as the app registers them; replay reruns the replayable ones
     ///     (``EffectReplay/rerun``) against their recorded inputs and compares what they send.
+    ///   - reusesEncodingOfUnchangedParts: Whether each replayed state is encoded by copying the bytes of the parts
+    ///     that are unchanged since the step before (the same bits: the same numbers and the same copy-on-write
+    ///     storage) instead of encoding them again, as the recorder's option of the same name does. Several times
+    ///     cheaper for a large state of which each action changes a little; off by default because bits cannot
+    ///     show a class instance changed in place, which would then be compared as it was. Turn it on for states
+    ///     made of value types.
     public init<State: Codable & Equatable & Sendable, Action: Codable & Sendable>(
-        id: String, reducer: Reducer<State, Action>, effects: [Effect<State, Action>] = []
+        id: String, reducer: Reducer<State, Action>, effects: [Effect<State, Action>] = [],
+        reusesEncodingOfUnchangedParts: Bool = false
     ) {
         self.id = id
         self.schemaVersion = nil
@@ -80,7 +87,9 @@ public struct ReplayableStore: Sendable {
         let effects = Self.replayable(effects)
         self.replayableEffects = effects.map(\.name)
         self.makeReplayer = { header, migration in
-            TypedStateReplayer(reducer: reducer, header: header, migration: migration, effects: effects)
+            TypedStateReplayer(
+                reducer: reducer, header: header, migration: migration, effects: effects,
+                reusesEncodingOfUnchangedParts: reusesEncodingOfUnchangedParts)
         }
     }
 
@@ -90,12 +99,14 @@ public struct ReplayableStore: Sendable {
     ///   - reducer: The reducer to rerun the actions through.
     ///   - schemaVersion: The schema version the app records today (``AppInfo/schemaVersion``).
     ///   - effects: The store's effects; replay reruns the replayable ones.
+    ///   - reusesEncodingOfUnchangedParts: Whether unchanged parts of each replayed state are copied from the step
+    ///     before instead of encoded again (see ``init(id:reducer:effects:reusesEncodingOfUnchangedParts:)``).
     ///   - migrate: Called before decoding for every state and action of a session recorded under another schema
     ///     version, with that version and the value; returns the value as the current types decode it. A thrown
     ///     error makes the value undecodable, with the error as the reason.
     public init<State: Codable & Equatable & Sendable, Action: Codable & Sendable>(
         id: String, reducer: Reducer<State, Action>, effects: [Effect<State, Action>] = [], schemaVersion: String,
-        migrate: @escaping Migration
+        reusesEncodingOfUnchangedParts: Bool = false, migrate: @escaping Migration
     ) {
         self.id = id
         self.schemaVersion = schemaVersion
@@ -103,7 +114,9 @@ public struct ReplayableStore: Sendable {
         let effects = Self.replayable(effects)
         self.replayableEffects = effects.map(\.name)
         self.makeReplayer = { header, migration in
-            TypedStateReplayer(reducer: reducer, header: header, migration: migration, effects: effects)
+            TypedStateReplayer(
+                reducer: reducer, header: header, migration: migration, effects: effects,
+                reusesEncodingOfUnchangedParts: reusesEncodingOfUnchangedParts)
         }
     }
 
@@ -215,8 +228,9 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
     private let migration: SessionMigration?
     private let encoder = CanonicalJSONEncoder()
     private let decoder = JSONValueDecoder()
-    /// Keeps the encoder's writer from one step to the next; every state is still encoded in full.
-    private let writer = EncodingMemo(reusesUnchangedParts: false, notesForReading: true)
+    /// Keeps the encoder's writer from one step to the next, and with it, when the store says so, the bytes of the
+    /// parts of the last state, which the next copies where they are unchanged.
+    private let writer: EncodingMemo
     /// What the parser learned from the replayed states so far.
     private var parserMemory = JSONParserMemory()
     /// The JSON of the last action ``checkDecodes(_:as:)`` decoded, and the action it decoded to, for ``apply(_:)``
@@ -231,8 +245,12 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
     private let sharedState = Locked<State?>(nil)
     private(set) var effects: (any EffectReplaying)?
 
-    init(reducer: Reducer<State, Action>, header: SessionHeader, migration: SessionMigration?, effects: [Effect<State, Action>]) {
+    init(
+        reducer: Reducer<State, Action>, header: SessionHeader, migration: SessionMigration?,
+        effects: [Effect<State, Action>], reusesEncodingOfUnchangedParts: Bool
+    ) {
         self.reducer = reducer
+        self.writer = EncodingMemo(reusesUnchangedParts: reusesEncodingOfUnchangedParts, notesForReading: true)
         self.redaction = header.redaction
         self.migration = migration
         let rerun = effects.filter { header.effects.contains($0.name) }
