@@ -233,10 +233,11 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
     private let writer: EncodingMemo
     /// What the parser learned from the replayed states so far.
     private var parserMemory = JSONParserMemory()
-    /// The JSON of the last action ``checkDecodes(_:as:)`` decoded, and the action it decoded to, for ``apply(_:)``
-    /// to take instead of decoding it again (slots, not optionals: see ``ValueSlot``).
-    private var checkedActionJSON: JSONValue?
-    private let checkedAction = ValueSlot<Action>()
+    /// The actions decoded last, by their JSON as the current types read it.
+    private let decodedActions = RecentDecodings<Action>()
+    /// The JSON of the last action ``checkDecodes(_:as:)`` checked, as recorded, and where its decoding is held, for
+    /// ``apply(_:)`` of the same action right after.
+    private var checkedAction: (json: JSONValue, index: Int)?
     /// The replayed state, once loaded.
     private let state = ValueSlot<State>()
     /// The action the reducer replayed last, for the effects it starts.
@@ -281,13 +282,14 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
     }
 
     func apply(_ action: JSONValue) throws(ReplayStepFailure) {
-        let decoded: Action
-        if checkedAction.isFilled, checkedActionJSON == action {
-            decoded = checkedAction.filled.pointee
+        let index: Int
+        if let checkedAction, checkedAction.json == action {
+            index = checkedAction.index
         } else {
-            decoded = try decode(Action.self, from: try migrated(action, as: .action), part: .action)
+            index = try decodedActionIndex(action)
         }
-        forgetCheckedAction()
+        checkedAction = nil
+        let decoded = decodedActions.value(at: index)
         reducer.reduce(&state.filled.pointee, decoded)
         shareState()
         if effects != nil { appliedAction.fill(decoded) }
@@ -379,20 +381,20 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
     }
 
     func checkDecodes(_ value: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure) {
-        let migratedValue = try migrated(value, as: part)
         if part == .action {
-            forgetCheckedAction()
-            checkedAction.fill(try decode(Action.self, from: migratedValue, part: part))
-            checkedActionJSON = value
+            checkedAction = nil
+            checkedAction = (value, try decodedActionIndex(value))
         } else {
-            _ = try decode(State.self, from: migratedValue, part: part)
+            _ = try decode(State.self, from: try migrated(value, as: part), part: part)
         }
     }
 
-    /// Forgets the action ``checkDecodes(_:as:)`` decoded last.
-    private func forgetCheckedAction() {
-        checkedActionJSON = nil
-        checkedAction.empty()
+    /// Where ``decodedActions`` holds the action `recorded` decodes to, once migrated; decoded now unless it was
+    /// decoded from the same JSON lately.
+    private func decodedActionIndex(_ recorded: JSONValue) throws(ReplayStepFailure) -> Int {
+        let json = try migrated(recorded, as: .action)
+        if let index = decodedActions.index(of: json) { return index }
+        return decodedActions.remember(try decode(Action.self, from: json, part: .action), decodedFrom: json)
     }
 
     private func decode<T: Decodable>(_ type: T.Type, from json: JSONValue, part: Undecodable.Part)

@@ -1,0 +1,52 @@
+import StoreKitJSON
+
+/// The last few values decoded and the JSON each was decoded from, so that a value met again is taken from here
+/// instead of being decoded again.
+///
+/// A session repeats a few kinds of action over and over (`increment`, a timer's tick, a toggle of the same todo),
+/// and decoding one through `Codable` costs far more than comparing its JSON with a few met before
+/// (docs/performance.md). What a value decodes to is taken to be a function of its JSON, as it is for every
+/// synthesized `init(from:)`. The values are kept in memory allocated once, as a ``ValueSlot`` keeps its value, so
+/// that generic code reads them without asking the Swift runtime for metadata. Used by one thread at a time.
+final class RecentDecodings<Value> {
+    /// How many are kept; the oldest makes room for the next.
+    static var capacity: Int { 4 }
+    private let values = UnsafeMutablePointer<Value>.allocate(capacity: capacity)
+    /// The JSON of each value held, at its index.
+    private var keys: [JSONValue] = []
+    /// The index the next value replaces once all are taken.
+    private var oldest = 0
+
+    init() {
+        keys.reserveCapacity(Self.capacity)
+    }
+
+    deinit {
+        values.deinitialize(count: keys.count)
+        values.deallocate()
+    }
+
+    /// The index of the value decoded from `json`, when it is one of those held.
+    func index(of json: JSONValue) -> Int? {
+        keys.firstIndex(of: json)
+    }
+
+    /// The value at `index`.
+    func value(at index: Int) -> Value {
+        values[index]
+    }
+
+    /// Holds `value`, decoded from `json`, in place of the oldest when all are taken; returns its index.
+    func remember(_ value: Value, decodedFrom json: JSONValue) -> Int {
+        guard keys.count == Self.capacity else {
+            (values + keys.count).initialize(to: value)
+            keys.append(json)
+            return keys.count - 1
+        }
+        let index = oldest
+        values[index] = value
+        keys[index] = json
+        oldest = (oldest + 1) % Self.capacity
+        return index
+    }
+}
