@@ -88,7 +88,7 @@ public struct ReplayEngine: Sendable {
                 } catch {
                     preconditionFailure("the session breaks the format's rules: \(error)")
                 }
-            }, recordedStateBytes: { nil })
+            }, recordedStateBytes: { nil }, buildState: { (_: inout ActionEvent) throws(Never) in })
     }
 
     /// Replays what `reader` has left; the first event must be the header.
@@ -98,9 +98,7 @@ public struct ReplayEngine: Sendable {
             throw SessionReadError(source: reader.source, line: reader.lineNumber, problem: .empty)
         }
         var extras = ReplayExtras(contextActions: 0, checksDrift: false)
-        return try replay(
-            header: header, extras: &extras, next: { () throws(SessionReadError) in try reader.next() },
-            recordedStateBytes: { reader.recordedStateBytes })
+        return try replay(header: header, extras: &extras, reader: reader)
     }
 
     /// Checks what `reader` has left (the first event must be the header) in one reading: every recorded value's
@@ -114,17 +112,32 @@ public struct ReplayEngine: Sendable {
             throw SessionReadError(source: reader.source, line: reader.lineNumber, problem: .empty)
         }
         var extras = ReplayExtras(contextActions: contextActions, checksDrift: true)
-        let report = try replay(
-            header: header, extras: &extras, next: { () throws(SessionReadError) in try reader.next() },
-            recordedStateBytes: { reader.recordedStateBytes })
+        let report = try replay(header: header, extras: &extras, reader: reader)
         return SessionCheck(drift: extras.drift?.result, report: report)
     }
 
+    /// Replays what `reader` has left after `header`, each recorded state left unbuilt until a step needs more than
+    /// its bytes (``SessionReader/defersRecordedStates``).
+    private func replay(
+        header: SessionHeader, extras: inout ReplayExtras, reader: SessionReader
+    ) throws(SessionReadError) -> ReplayReport {
+        let defers = reader.defersRecordedStates
+        reader.defersRecordedStates = true
+        defer { reader.defersRecordedStates = defers }
+        return try replay(
+            header: header, extras: &extras, next: { () throws(SessionReadError) in try reader.next() },
+            recordedStateBytes: { reader.recordedStateBytes },
+            buildState: { (action: inout ActionEvent) throws(SessionReadError) in
+                if let state = try reader.takeUnbuiltState() { action.state = state }
+            })
+    }
+
     /// Replays the events `next` reads after `header`; `recordedStateBytes` gives the bytes of the last event's
-    /// recorded state as its line holds them, when it can.
+    /// recorded state as its line holds them, when it can, and `buildState` puts in an action the recorded state
+    /// `next` left unbuilt, if it did.
     private func replay<Failure: Error>(
         header: SessionHeader, extras: inout ReplayExtras, next: () throws(Failure) -> SessionEvent?,
-        recordedStateBytes: () -> ArraySlice<UInt8>?
+        recordedStateBytes: () -> ArraySlice<UInt8>?, buildState: (inout ActionEvent) throws(Failure) -> Void
     ) throws(Failure) -> ReplayReport {
         var run = ReplayRun(header: header, ignoring: options.ignoring.map(\.text))
         guard let store = stores[header.storeID] else {
@@ -151,7 +164,10 @@ public struct ReplayEngine: Sendable {
         while let event = try next() {
             if case .action(let action) = event { extras.drift?.checkAction(action) }
             if stopped {
-                if case .action(let action) = event { extras.drift?.checkRecordedState(of: action) }
+                if case .action(var action) = event, extras.drift != nil {
+                    try buildState(&action)
+                    extras.drift?.checkRecordedState(of: action)
+                }
                 if loaded { run.count(event) }
                 if case .action(let action) = event, case .effect = action.origin { run.effectActionsAfterStop += 1 }
                 if case .action(let action) = event { extras.precedingActions.append(action) }
@@ -170,7 +186,7 @@ public struct ReplayEngine: Sendable {
                 break  // A note is for people: replay neither runs nor counts it.
             case .call, .effectEnd:
                 effects.recorded(event)
-            case .action(let action):
+            case .action(var action):
                 run.actionCount += 1
                 var outcome = StepOutcome.stopped
                 if let lastStep = options.lastStep, action.sequence > lastStep {
@@ -179,16 +195,23 @@ public struct ReplayEngine: Sendable {
                     options.willReplay?(action)
                     effects.recordedSend(action)
                     let resync = needsResync
-                    outcome = step(
-                        action, recordedStateBytes: recordedStateBytes(), replayer: replayer, resync: resync,
-                        preceding: extras.precedingActions, run: &run)
+                    outcome =
+                        resync
+                        ? .needsRecordedState
+                        : apply(action, recordedStateBytes: recordedStateBytes(), replayer: replayer, run: &run)
+                    if outcome == .needsRecordedState {
+                        try buildState(&action)
+                        outcome = settle(
+                            action, replayer: replayer, resync: resync, preceding: extras.precedingActions, run: &run)
+                    }
                     stopped = outcome == .stopped
                     needsResync = false
                     if !stopped && !resync { effects.applied(action) }
                 }
                 if outcome == .replayedRecordedBytes {
                     extras.drift?.countRecordedState()
-                } else {
+                } else if extras.drift != nil {
+                    try buildState(&action)
                     extras.drift?.checkRecordedState(of: action)
                 }
                 extras.precedingActions.append(action)
@@ -205,22 +228,37 @@ public struct ReplayEngine: Sendable {
         return run.report
     }
 
-    /// Replays one action.
-    private func step(
-        _ action: ActionEvent, recordedStateBytes: ArraySlice<UInt8>?, replayer: any StateReplayer, resync: Bool,
-        preceding: PrecedingActionWindow, run: inout ReplayRun
+    /// Replays one action and compares the replayed state's canonical bytes with `recordedStateBytes`, the recorded
+    /// state's bytes as its line holds them, when known.
+    private func apply(
+        _ action: ActionEvent, recordedStateBytes: ArraySlice<UInt8>?, replayer: any StateReplayer, run: inout ReplayRun
+    ) -> StepOutcome {
+        do {
+            try replayer.apply(action.action)
+            run.stepsReplayed += 1
+            if let recordedStateBytes, try replayer.encodes(as: recordedStateBytes) {
+                run.stepsMatched += 1
+                return .replayedRecordedBytes
+            }
+            return .needsRecordedState
+        } catch {
+            run.fail(error, step: action.sequence, actionName: action.name)
+            return .stopped
+        }
+    }
+
+    /// Finishes a step that needs the recorded state: after a gap, starts over from it; else compares the replayed
+    /// state with it.
+    private func settle(
+        _ action: ActionEvent, replayer: any StateReplayer, resync: Bool, preceding: PrecedingActionWindow,
+        run: inout ReplayRun
     ) -> StepOutcome {
         do {
             if resync {
                 try replayer.load(action.state, as: .recordedState)
                 return .replayed
             }
-            try replayer.apply(action.action)
-            run.stepsReplayed += 1
-            switch try replayer.compare(with: action.state, recordedBytes: recordedStateBytes, ignoring: options.ignoring) {
-            case .sameBytes:
-                run.stepsMatched += 1
-                return .replayedRecordedBytes
+            switch try replayer.compare(with: action.state, ignoring: options.ignoring) {
             case .equal(let ignored):
                 run.stepsMatched += 1
                 run.noteIgnored(ignored, step: action.sequence)
@@ -256,6 +294,8 @@ private enum StepOutcome {
     case replayed
     /// Replay goes on, and the recorded state's bytes are the canonical encoding of the replayed state.
     case replayedRecordedBytes
+    /// The action is replayed (unless replay starts over after a gap), and the step needs the recorded state.
+    case needsRecordedState
 }
 
 /// The findings of one replay while it runs.

@@ -161,11 +161,8 @@ struct SessionMigration: Sendable {
 
 /// The outcome of comparing the replayed state with a recorded one.
 enum StateComparison {
-    /// The recorded state's bytes are the replayed state's canonical encoding: equal, nothing ignored differs, and
-    /// the recorded state reads back as the state the replay holds.
-    case sameBytes
-    /// Equal bytes, or unequal bytes whose decoded states are `==`, once the ignored places hold the recorded
-    /// values; what those places held that differed.
+    /// Equal JSON, or JSON whose decoded states are `==`, once the ignored places hold the recorded values; what
+    /// those places held that differed.
     case equal(ignored: [IgnoredDifferences])
     /// A real difference.
     case different(StateDifference)
@@ -202,11 +199,13 @@ protocol StateReplayer: AnyObject {
     func load(_ recorded: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure)
     /// Decodes the action and runs the reducer.
     func apply(_ action: JSONValue) throws(ReplayStepFailure)
-    /// Compares the current state with a recorded one, the places `ignoring` names taken from the recorded one;
-    /// `recordedBytes` are the recorded state's bytes as its line holds them, when known.
-    func compare(
-        with recorded: JSONValue, recordedBytes: ArraySlice<UInt8>?, ignoring: [JSONPathPattern]
-    ) throws(ReplayStepFailure) -> StateComparison
+    /// Whether `recordedBytes`, a recorded state's bytes as its line holds them, are the current state's canonical
+    /// encoding, where the recorded state is compared as it is (no migration) with the replayed state as it is (no
+    /// masking): the same bytes parse to the same value, so the states are equal and nothing ignored differs, and
+    /// the recorded state reads back as the state the replay holds. False where that does not hold.
+    func encodes(as recordedBytes: ArraySlice<UInt8>) throws(ReplayStepFailure) -> Bool
+    /// Compares the current state with a recorded one, the places `ignoring` names taken from the recorded one.
+    func compare(with recorded: JSONValue, ignoring: [JSONPathPattern]) throws(ReplayStepFailure) -> StateComparison
     /// The current state as canonical JSON, with the session's redacted paths masked.
     func currentState() throws(ReplayStepFailure) -> JSONValue
     /// Where the states encoded so far hold dictionaries written as keyed pairs, dates and durations.
@@ -242,6 +241,8 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
     private let state = ValueSlot<State>()
     /// The action the reducer replayed last, for the effects it starts.
     private let appliedAction = ValueSlot<Action>()
+    /// The replayed state's canonical bytes, once encoded, until the state changes.
+    private var encodedState: [UInt8]?
     /// The replayed state, as the rerun effects read it.
     private let sharedState = Locked<State?>(nil)
     private(set) var effects: (any EffectReplaying)?
@@ -271,6 +272,7 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
 
     func load(_ recorded: JSONValue, as part: Undecodable.Part) throws(ReplayStepFailure) {
         state.fill(try decode(State.self, from: try migrated(recorded, as: part), part: part))
+        encodedState = nil
         shareState()
     }
 
@@ -291,19 +293,18 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
         checkedAction = nil
         let decoded = decodedActions.value(at: index)
         reducer.reduce(&state.filled.pointee, decoded)
+        encodedState = nil
         shareState()
         if effects != nil { appliedAction.fill(decoded) }
     }
 
-    func compare(
-        with recorded: JSONValue, recordedBytes: ArraySlice<UInt8>?, ignoring: [JSONPathPattern]
-    ) throws(ReplayStepFailure) -> StateComparison {
+    func encodes(as recordedBytes: ArraySlice<UInt8>) throws(ReplayStepFailure) -> Bool {
+        guard migration == nil, redaction.statePaths.isEmpty else { return false }
+        return Self.same(try currentBytes(), recordedBytes)
+    }
+
+    func compare(with recorded: JSONValue, ignoring: [JSONPathPattern]) throws(ReplayStepFailure) -> StateComparison {
         let bytes = try currentBytes()
-        // The same bytes parse to the same value: equal, and nothing ignored differs. Only where the recorded value
-        // is compared as it is (no migration) with the replayed state as it is (no masking).
-        if let recordedBytes, migration == nil, redaction.statePaths.isEmpty, Self.same(bytes, recordedBytes) {
-            return .sameBytes
-        }
         let recorded = try migrated(recorded, as: .recordedState)
         var replayed = try stateValue(of: bytes)
         var ignored: [IgnoredDifferences] = []
@@ -349,10 +350,13 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
         try stateValue(of: try currentBytes())
     }
 
-    /// The current state as canonical bytes, unmasked.
+    /// The current state as canonical bytes, unmasked; encoded once until the state changes.
     private func currentBytes() throws(ReplayStepFailure) -> [UInt8] {
+        if let encodedState { return encodedState }
         do {
-            return try encoder.encodeToBytes(state.filled.pointee, reusing: writer)
+            let bytes = try encoder.encodeToBytes(state.filled.pointee, reusing: writer)
+            encodedState = bytes
+            return bytes
         } catch let error as EncodingError {
             throw ReplayStepFailure(part: .replayedState, path: error.jsonPath, message: error.summary)
         } catch {

@@ -37,6 +37,8 @@ public struct SessionLineDecoder: Sendable {
     /// What the parser learned from the lines so far: a session's lines are alike.
     private var parserMemory = JSONParserMemory()
     private var base = PatchBase.known(.null)
+    /// The line being decoded and where it holds a `state` left unbuilt, while it is decoded.
+    private var unbuiltState: (line: [UInt8], range: Range<Int>)?
     private var covered = Covered.exactly(0)
     /// The rules between effect lines, for the header's format version.
     private var effectLines = EffectLineOrder(formatVersion: SessionFormat.version)
@@ -52,6 +54,8 @@ public struct SessionLineDecoder: Sendable {
     /// The state a `patch` line applies to.
     private enum PatchBase {
         case known(JSONValue)
+        /// The state a line holds, left unbuilt: the object at `range` in `line`.
+        case unbuilt(line: [UInt8], range: Range<Int>)
         /// A gap came last: the next line must hold a full `state`.
         case afterGap
         /// A refused line came last: a patch cannot be checked.
@@ -99,8 +103,13 @@ public struct SessionLineDecoder: Sendable {
 
     /// Decodes the next line like ``decode(line:isTerminated:)``, and returns the JSON object it holds and where in
     /// `line` its `state` member's value lies (`nil` for a line without one, such as an action stored as a patch).
+    ///
+    /// `checkedState` is where the line, already found to be valid JSON (by ``JSONLineScanner``), holds the
+    /// object of its top-level `state`: that object is then not built. The event's ``ActionEvent/state`` is an
+    /// empty object in its place, the caller parses it from the line when it needs it, and a patch on the next line
+    /// applies to it as it is.
     mutating func decodeLocatingState(
-        line: [UInt8], isTerminated: Bool
+        line: [UInt8], isTerminated: Bool, checkedState: Range<Int>? = nil
     ) throws(SessionReadError) -> (json: JSONValue, event: SessionEvent, state: Range<Int>?) {
         guard line.count <= maxLineBytes else {
             try decodeOverlongLine()
@@ -110,10 +119,20 @@ public struct SessionLineDecoder: Sendable {
         let value: JSONValue
         let stateRange: Range<Int>?
         do {
-            (value, stateRange) = try JSONParser().parse(line, memory: &parserMemory, locatingMember: "state")
+            if let checkedState {
+                var rest = Array(line[..<checkedState.lowerBound])
+                rest.append(contentsOf: "{}".utf8)
+                rest.append(contentsOf: line[checkedState.upperBound...])
+                value = try JSONParser().parse(rest, memory: &parserMemory)
+                stateRange = checkedState
+            } else {
+                (value, stateRange) = try JSONParser().parse(line, memory: &parserMemory, locatingMember: "state")
+            }
         } catch {
             throw refuseUnreadableLine(isTerminated ? .notJSON(error) : .truncatedLastLine(error))
         }
+        unbuiltState = checkedState.map { (line, $0) }
+        defer { unbuiltState = nil }
         let event: SessionEvent
         do {
             event = try SessionEvent(jsonValue: value)
@@ -217,9 +236,10 @@ public struct SessionLineDecoder: Sendable {
     /// - Returns: What is wrong with the patch, if anything.
     private mutating func resolveState(of action: inout ActionEvent) -> SessionReadError.Problem? {
         guard let patch = action.patch else {
-            base = .known(action.state)
+            base = unbuiltState.map { .unbuilt(line: $0.line, range: $0.range) } ?? .known(action.state)
             return nil
         }
+        let previous: JSONValue
         switch base {
         case .unknown:
             return nil
@@ -229,18 +249,27 @@ public struct SessionLineDecoder: Sendable {
                 SessionEventDecodingError(
                     path: "patch",
                     message: "has no state to apply to: a gap came before it (after a gap a line holds a full 'state')"))
-        case .known(let previous):
+        case .known(let state):
+            previous = state
+        case .unbuilt(let line, let range):
             do {
-                action.state = try patch.apply(to: previous)
-                base = .known(action.state)
-                return nil
+                previous = try JSONParser().parse(line[range], memory: &parserMemory)
             } catch {
                 base = .unknown
                 return .invalidEvent(
-                    SessionEventDecodingError(
-                        path: "patch[\(error.operationIndex)]",
-                        message: "(\(error.operation)) does not apply to the state before it: \(error.reasonDescription)"))
+                    SessionEventDecodingError(path: "patch", message: "applies to a state that does not parse: \(error)"))
             }
+        }
+        do {
+            action.state = try patch.apply(to: previous)
+            base = .known(action.state)
+            return nil
+        } catch {
+            base = .unknown
+            return .invalidEvent(
+                SessionEventDecodingError(
+                    path: "patch[\(error.operationIndex)]",
+                    message: "(\(error.operation)) does not apply to the state before it: \(error.reasonDescription)"))
         }
     }
 

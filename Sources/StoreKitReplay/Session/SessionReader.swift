@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitJSON
 import StoreKitSystem
 
 /// Reads a session file one line at a time, in constant memory whatever the file's size.
@@ -22,6 +23,18 @@ public final class SessionReader {
     private var decoder: SessionLineDecoder
     /// The error that stopped the reader.
     private var failure: SessionReadError?
+    /// Checks a line's JSON without building it, for ``defersRecordedStates``.
+    private var scanner = JSONLineScanner()
+    /// What the scanner remembers of the last line, whose unchanged parts it then passes over.
+    private let lineMemory = JSONLineMemory()
+
+    /// Whether an action's full `state` is left unbuilt when its line is valid and not short: the line is checked by
+    /// the rules of every reading, but the event's ``ActionEvent/state`` is an empty object in place of the state, which
+    /// ``takeUnbuiltState()`` builds when it is needed. A replay compares the replayed state's canonical bytes with
+    /// ``recordedStateBytes`` first, and most steps need no more. Off unless the caller says it takes the state so.
+    package var defersRecordedStates = false
+    /// Whether the last event's state was left unbuilt and not yet taken.
+    private var stateIsUnbuilt = false
 
     /// Opens the session file at `path` (`-` reads standard input).
     /// - Parameters:
@@ -113,8 +126,36 @@ public final class SessionReader {
         }
     }
 
+    /// The state of the last event, built from its line, when ``defersRecordedStates`` left it unbuilt: `nil` when it
+    /// was built, or taken already.
+    /// - Throws: ``SessionReadError`` at the event's line when the state does not parse after all.
+    package func takeUnbuiltState() throws(SessionReadError) -> JSONValue? {
+        guard stateIsUnbuilt, let recordedStateBytes else { return nil }
+        stateIsUnbuilt = false
+        do {
+            return try JSONParser().parse(recordedStateBytes)
+        } catch {
+            throw SessionReadError(source: source, line: decoder.lineNumber, problem: .notJSON(error))
+        }
+    }
+
+    private static let stateKey = Array("state".utf8)
+    /// The shortest line whose state ``defersRecordedStates`` leaves unbuilt: below it, building a state costs less
+    /// than checking its line a second way (docs/performance.md).
+    private static var shortestLineToDefer: Int { 1024 }
+
+    /// Where `line`, when it is one valid JSON object, holds the object of its top-level `state`.
+    private func checkedState(in line: [UInt8]) -> Range<Int>? {
+        let valid = line.withUnsafeBufferPointer { scanner.scanObject($0, memory: lineMemory) }
+        guard valid else { return nil }
+        return scanner.members.first { member in
+            member.type == .object && line[member.key].elementsEqual(Self.stateKey)
+        }?.value
+    }
+
     private func readNext() throws(SessionReadError) -> SessionEvent? {
         recordedStateBytes = nil
+        stateIsUnbuilt = false
         let line: LineReader.Line?
         do {
             line = try lines.next()
@@ -129,8 +170,12 @@ public final class SessionReader {
         case .tooLong:
             try decoder.decodeOverlongLine()
         case .bytes(let bytes):
-            let decoded = try decoder.decodeLocatingState(line: bytes, isTerminated: line.isTerminated)
+            let checkedState =
+                defersRecordedStates && bytes.count >= Self.shortestLineToDefer ? checkedState(in: bytes) : nil
+            let decoded = try decoder.decodeLocatingState(
+                line: bytes, isTerminated: line.isTerminated, checkedState: checkedState)
             recordedStateBytes = decoded.state.map { bytes[$0] }
+            stateIsUnbuilt = checkedState != nil
             lineBytes = bytes
             return decoded.event
         }

@@ -1,5 +1,3 @@
-import StoreKitCore
-import StoreKitReplay
 import StoreKitSystem
 
 /// What ``JSONLineScanner`` remembers of the last valid line of one stream of lines, so that a nested object or

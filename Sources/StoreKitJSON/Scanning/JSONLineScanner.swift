@@ -1,6 +1,3 @@
-import StoreKitCore
-import StoreKitJSON
-import StoreKitReplay
 import StoreKitSystem
 
 /// A fast validating scan of one JSON object: checks the grammar and the UTF-8 by the same rules as

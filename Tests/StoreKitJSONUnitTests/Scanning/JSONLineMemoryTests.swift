@@ -1,5 +1,4 @@
 import Foundation
-import ReplayDaemon
 import SampleSupport
 import StoreKitCore
 import StoreKitJSON

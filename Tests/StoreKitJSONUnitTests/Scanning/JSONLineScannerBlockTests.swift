@@ -1,5 +1,5 @@
-import ReplayDaemon
 import StoreKitCore
+import StoreKitJSON
 import Testing
 
 /// Special bytes around 64-byte multiples and lines of every short length: where a scan that works on 64-byte

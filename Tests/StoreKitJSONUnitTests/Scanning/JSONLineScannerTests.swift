@@ -1,4 +1,3 @@
-import ReplayDaemon
 import StoreKitCore
 import StoreKitJSON
 import Testing
