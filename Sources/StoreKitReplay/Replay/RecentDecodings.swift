@@ -14,11 +14,15 @@ final class RecentDecodings<Value> {
     private let values = UnsafeMutablePointer<Value>.allocate(capacity: capacity)
     /// The JSON of each value held, at its index.
     private var keys: [JSONValue] = []
+    /// The hash of each key: a JSON met for the first time is told apart from those held by its hash, without
+    /// comparing it with each of them member by member.
+    private var hashes: [Int] = []
     /// The index the next value replaces once all are taken.
     private var oldest = 0
 
     init() {
         keys.reserveCapacity(Self.capacity)
+        hashes.reserveCapacity(Self.capacity)
     }
 
     deinit {
@@ -26,9 +30,10 @@ final class RecentDecodings<Value> {
         values.deallocate()
     }
 
-    /// The index of the value decoded from `json`, when it is one of those held.
-    func index(of json: JSONValue) -> Int? {
-        keys.firstIndex(of: json)
+    /// The index of the value decoded from `json`, when it is one of those held; `hash` is `json`'s hash value.
+    func index(of json: JSONValue, hash: Int) -> Int? {
+        for index in hashes.indices where hashes[index] == hash && keys[index] == json { return index }
+        return nil
     }
 
     /// The value at `index`.
@@ -36,16 +41,19 @@ final class RecentDecodings<Value> {
         values[index]
     }
 
-    /// Holds `value`, decoded from `json`, in place of the oldest when all are taken; returns its index.
-    func remember(_ value: Value, decodedFrom json: JSONValue) -> Int {
+    /// Holds `value`, decoded from `json` whose hash value is `hash`, in place of the oldest when all are taken;
+    /// returns its index.
+    func remember(_ value: Value, decodedFrom json: JSONValue, hash: Int) -> Int {
         guard keys.count == Self.capacity else {
             (values + keys.count).initialize(to: value)
             keys.append(json)
+            hashes.append(hash)
             return keys.count - 1
         }
         let index = oldest
         values[index] = value
         keys[index] = json
+        hashes[index] = hash
         oldest = (oldest + 1) % Self.capacity
         return index
     }
