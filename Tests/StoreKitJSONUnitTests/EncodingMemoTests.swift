@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SampleSupport
 import Testing
 
@@ -60,7 +61,7 @@ private struct Holder: Codable {
         for step in 0..<400 {
             // One change per step, of every kind: in place, inserted, removed, nested, to -0.0, to an equal string.
             let index = Int(random.next() % UInt64(max(state.items.count, 1)))
-            switch step % 9 {
+            switch step % 10 {
             case 0: state.items[index].price += 1
             case 1: state.items.insert(item(1000 + step), at: 0)
             case 2: if !state.items.isEmpty { state.items.remove(at: index) }
@@ -73,6 +74,9 @@ private struct Holder: Codable {
             case 5: state.meta.note += "!"
             case 6: state.nested[step % 2].append(item(step))
             case 7: state.filters.insert("f\(step)")
+            case 8:
+                // Another enum case in a part's field, of a payload or of none.
+                state.items[index].stock = state.items[index].stock == .soldOut ? .inStock(step) : .soldOut
             default: break  // no change at all
             }
             let reused = String(decoding: try encoder.encodeToBytes(state, reusing: memo), as: UTF8.self)
@@ -123,4 +127,69 @@ private struct Holder: Codable {
         let after = [[1.0, 2.0], [4.0]]
         #expect(try encoder.encodeToBytes(after, reusing: memo) == encoder.encodeToBytes(after))
     }
+
+    @Test func aPartWhoseCopyDiffersOnlyInItsPaddingIsCopiedFromTheLastValue() throws {
+        // Given two arrays of the same elements whose bytes differ only in the padding after each `flag`
+        let first = [Padded.made(flag: true, number: 1, padding: 0x00), Padded.made(flag: false, number: 2, padding: 0x00)]
+        let second = [Padded.made(flag: true, number: 1, padding: 0xAB), Padded.made(flag: false, number: 2, padding: 0xAB)]
+        #expect(first.withUnsafeBytes { Array($0) } != second.withUnsafeBytes { Array($0) })
+
+        // When the second is encoded after the first with a memo
+        let memo = EncodingMemo()
+        _ = try encoder.encodeToBytes(first, reusing: memo)
+        Padded.encodings.withLock { $0 = 0 }
+        let reused = try encoder.encodeToBytes(second, reusing: memo)
+
+        // Then each element is copied from the first, not encoded again, and the bytes are those of encoding it alone
+        #expect(Padded.encodings.withLock { $0 } == 0)
+        #expect(reused == (try encoder.encodeToBytes(second)))
+        // And a real change inside is still seen
+        let changed = [Padded.made(flag: true, number: 1, padding: 0x11), Padded.made(flag: true, number: 2, padding: 0x11)]
+        #expect(try encoder.encodeToBytes(changed, reusing: memo) == encoder.encodeToBytes(changed))
+    }
+
+    @Test func theDataBytesOfAStructLeaveOutItsPaddingAndCountEnumsAndReferencesWhole() {
+        // A Bool, seven bytes of padding, an Int
+        #expect(DataBytes.mask(of: Padded.self) == [0xFF] + Array(repeating: 0, count: 7) + Array(repeating: 0xFF, count: 8))
+        // A struct inside a struct is followed into; an optional counts whole
+        #expect(DataBytes.mask(of: Wrapping.self)
+            == [0xFF] + Array(repeating: 0, count: 7) + Array(repeating: 0xFF, count: 8) + Array(repeating: 0xFF, count: 9))
+        // An enum, a class and a tuple count whole
+        #expect(DataBytes.mask(of: Shop.Stock.self) == Array(repeating: 0xFF, count: MemoryLayout<Shop.Stock>.size))
+        #expect(DataBytes.mask(of: Counter.self) == Array(repeating: 0xFF, count: 8))
+    }
+}
+
+/// A struct with padding: a `Bool`, then an `Int` on its 8-byte boundary. Its encodings are counted.
+private struct Padded: Encodable {
+    var flag: Bool
+    var number: Int
+
+    static let encodings = Mutex(0)
+
+    func encode(to encoder: any Encoder) throws {
+        Self.encodings.withLock { $0 += 1 }
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(flag, forKey: .flag)
+        try container.encode(number, forKey: .number)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case flag, number
+    }
+
+    /// One made in memory filled with `padding` first, so that its padding bytes hold it.
+    static func made(flag: Bool, number: Int, padding: UInt8) -> Padded {
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<Padded>.size, alignment: 8)
+        defer { memory.deallocate() }
+        memory.initializeMemory(as: UInt8.self, repeating: padding, count: MemoryLayout<Padded>.size)
+        memory.storeBytes(of: flag, toByteOffset: MemoryLayout<Padded>.offset(of: \.flag)!, as: Bool.self)
+        memory.storeBytes(of: number, toByteOffset: MemoryLayout<Padded>.offset(of: \.number)!, as: Int.self)
+        return memory.load(as: Padded.self)
+    }
+}
+
+private struct Wrapping {
+    var inner: Padded
+    var maybe: Int?
 }

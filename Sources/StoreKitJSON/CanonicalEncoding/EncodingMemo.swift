@@ -1,3 +1,4 @@
+@_spi(Reflection) import Swift
 import StoreKitSystem
 
 /// The canonical bytes of the objects and arrays near the root of the last value encoded, so that encoding the
@@ -5,7 +6,8 @@ import StoreKitSystem
 /// since the last value instead of encoding it again.
 ///
 /// A part counts as unchanged when its bits equal those of the part met at the same point last time (matched in
-/// the order the encoder meets them, by type, at most ``maxDepth`` levels below the root). The memo keeps a copy of
+/// the order the encoder meets them, by type, at most ``maxDepth`` levels below the root), leaving out the padding
+/// between the fields of structs, which copies do not keep. The memo keeps a copy of
 /// each part, so the arrays, strings and dictionaries inside it are shared and copy-on-write: equal bits mean the
 /// same contents. The one thing bits cannot show is a class instance inside a part that was changed in place, so
 /// a part that is itself a class is always encoded, and a state whose parts hold mutable class instances must
@@ -153,7 +155,7 @@ private protocol RememberedType: AnyObject {
     var count: Int { get }
     /// Drops every value.
     func forget()
-    /// Whether the value at `value` (of this type) has the bits of the one held at `index`.
+    /// Whether the value at `value` (of this type) has the bits of the one held at `index`, padding left out.
     func isUnchanged(_ value: UnsafeRawPointer, _ index: Int) -> Bool
     /// Holds a copy of the value at `value`; returns its index.
     func remember(_ value: UnsafeRawPointer) -> Int
@@ -167,6 +169,8 @@ private final class RememberedValues<E>: RememberedType {
     private var base: UnsafeMutablePointer<E>
     private var held = 0
     private var capacity = 64
+    /// 0xFF for each byte of an `E` that holds data, 0 for each byte of padding (``DataBytes``).
+    private let mask = DataBytes.mask(of: E.self)
 
     init() {
         base = .allocate(capacity: capacity)
@@ -185,7 +189,7 @@ private final class RememberedValues<E>: RememberedType {
     }
 
     func isUnchanged(_ value: UnsafeRawPointer, _ index: Int) -> Bool {
-        memcmp(value, base + index, MemoryLayout<E>.size) == 0
+        mask.withUnsafeBytes { mask in DataBytes.same(value, UnsafeRawPointer(base + index), where: mask) }
     }
 
     func remember(_ value: UnsafeRawPointer) -> Int {
@@ -208,5 +212,77 @@ private final class RememberedValues<E>: RememberedType {
         base.deallocate()
         base = kept
         held = live.count
+    }
+}
+
+/// Which bytes of a type's values hold data, and which are padding between the fields of a struct.
+///
+/// A copy of a struct writes its fields and may leave the padding between them as the memory held it: the
+/// specialized code that hands an array's element to the encoder copies field by field, so two copies of one todo
+/// (a `Bool` and then a `Date`: seven bytes of padding) can differ in those bytes. Compared whole, an unchanged part
+/// then looked changed. The layout comes from the runtime's field offsets (`_forEachField`): a struct's fields are
+/// followed into, and anything else (an enum, a class reference, a type the runtime cannot list) counts as data
+/// throughout, which at worst makes an unchanged part look changed, never the other way round.
+enum DataBytes {
+    /// 0xFF for each byte of a `T` that holds data, 0 for padding.
+    static func mask<T>(of type: T.Type) -> [UInt8] {
+        var mask = [UInt8](repeating: 0, count: MemoryLayout<T>.size)
+        if kind(of: type) != .struct || !markFields(of: type, at: 0, in: &mask) {
+            for index in mask.indices { mask[index] = 0xFF }
+        }
+        return mask
+    }
+
+    /// What kind of type `type` is (a struct, an enum, a class ...), as the runtime tells it of a field of that type.
+    private static func kind<T>(of type: T.Type) -> _MetadataKind? {
+        var kind: _MetadataKind?
+        _forEachField(of: Field<T>.self) { _, _, _, fieldKind in
+            kind = fieldKind
+            return false
+        }
+        return kind
+    }
+
+    /// A struct of one field of type `T`, which the runtime describes.
+    private struct Field<T> {
+        var value: T
+    }
+
+    /// Marks the bytes of the fields of `type`, a struct at `offset`; false when the runtime lists no fields for it
+    /// (one it has no field records of).
+    private static func markFields(of type: any Any.Type, at offset: Int, in mask: inout [UInt8]) -> Bool {
+        var fields: [(offset: Int, type: any Any.Type, kind: _MetadataKind)] = []
+        let listed = _forEachField(of: type) { _, fieldOffset, fieldType, kind in
+            fields.append((fieldOffset, fieldType, kind))
+            return true
+        }
+        guard listed, !fields.isEmpty || size(of: type) == 0 else { return false }
+        for field in fields {
+            let start = offset + field.offset
+            if field.kind == .struct, markFields(of: field.type, at: start, in: &mask) { continue }
+            for index in start..<min(start + size(of: field.type), mask.count) { mask[index] = 0xFF }
+        }
+        return true
+    }
+
+    private static func size<F>(of _: F.Type) -> Int {
+        MemoryLayout<F>.size
+    }
+
+    /// Whether the bytes at `left` and `right` are the same wherever `mask` is 0xFF.
+    static func same(_ left: UnsafeRawPointer, _ right: UnsafeRawPointer, where mask: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset + 8 <= mask.count {
+            let difference = left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                ^ right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            if difference & mask.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != 0 { return false }
+            offset += 8
+        }
+        while offset < mask.count {
+            let difference = left.load(fromByteOffset: offset, as: UInt8.self) ^ right.load(fromByteOffset: offset, as: UInt8.self)
+            if difference & mask[offset] != 0 { return false }
+            offset += 1
+        }
+        return true
     }
 }
