@@ -1,6 +1,6 @@
 import StoreKitJSON
 
-/// The last few values decoded and the JSON each was decoded from, so that a value met again is taken from here
+/// The values decoded last (the least recently met makes room) and the JSON each was decoded from, so that a value met again is taken from here
 /// instead of being decoded again.
 ///
 /// A session repeats a few kinds of action over and over (`increment`, a timer's tick, a toggle of the same todo),
@@ -9,7 +9,7 @@ import StoreKitJSON
 /// synthesized `init(from:)`. The values are kept in memory allocated once, as a ``ValueSlot`` keeps its value, so
 /// that generic code reads them without asking the Swift runtime for metadata. Used by one thread at a time.
 final class RecentDecodings<Value> {
-    /// How many are kept; the oldest makes room for the next.
+    /// How many are kept; the one met least recently makes room for the next.
     static var capacity: Int { 4 }
     private let values = UnsafeMutablePointer<Value>.allocate(capacity: capacity)
     /// The JSON of each value held, at its index.
@@ -17,12 +17,14 @@ final class RecentDecodings<Value> {
     /// The hash of each key: a JSON met for the first time is told apart from those held by its hash, without
     /// comparing it with each of them member by member.
     private var hashes: [Int] = []
-    /// The index the next value replaces once all are taken.
-    private var oldest = 0
+    /// When each value was last met, by ``clock``: the least recent makes room for the next.
+    private var lastMet: [Int] = []
+    private var clock = 0
 
     init() {
         keys.reserveCapacity(Self.capacity)
         hashes.reserveCapacity(Self.capacity)
+        lastMet.reserveCapacity(Self.capacity)
     }
 
     deinit {
@@ -32,7 +34,11 @@ final class RecentDecodings<Value> {
 
     /// The index of the value decoded from `json`, when it is one of those held; `hash` is `json`'s hash value.
     func index(of json: JSONValue, hash: Int) -> Int? {
-        for index in hashes.indices where hashes[index] == hash && keys[index] == json { return index }
+        for index in hashes.indices where hashes[index] == hash && keys[index] == json {
+            clock += 1
+            lastMet[index] = clock
+            return index
+        }
         return nil
     }
 
@@ -41,20 +47,22 @@ final class RecentDecodings<Value> {
         values[index]
     }
 
-    /// Holds `value`, decoded from `json` whose hash value is `hash`, in place of the oldest when all are taken;
-    /// returns its index.
+    /// Holds `value`, decoded from `json` whose hash value is `hash`, in place of the one met least recently when
+    /// all are taken; returns its index.
     func remember(_ value: Value, decodedFrom json: JSONValue, hash: Int) -> Int {
+        clock += 1
         guard keys.count == Self.capacity else {
             (values + keys.count).initialize(to: value)
             keys.append(json)
             hashes.append(hash)
+            lastMet.append(clock)
             return keys.count - 1
         }
-        let index = oldest
+        let index = lastMet.indices.min { lastMet[$0] < lastMet[$1] } ?? 0
         values[index] = value
         keys[index] = json
         hashes[index] = hash
-        oldest = (oldest + 1) % Self.capacity
+        lastMet[index] = clock
         return index
     }
 }
