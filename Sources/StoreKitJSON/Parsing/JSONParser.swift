@@ -819,19 +819,7 @@ private struct ByteReader {
 
     /// Validates the multi-byte UTF-8 sequence at `index` (Unicode Table 3-7) and returns its length.
     func utf8SequenceLength() throws(JSONParseError) -> Int {
-        let lead = base[index]
-        let length: Int
-        var secondRange: ClosedRange<UInt8> = 0x80...0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; secondRange = 0xA0...0xBF
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; secondRange = 0x80...0x9F
-        case 0xF0: length = 4; secondRange = 0x90...0xBF
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; secondRange = 0x80...0x8F
-        default: throw invalidUTF8()
-        }
+        guard let (length, secondRange) = UTF8LeadByte.sequence(startingWith: base[index]) else { throw invalidUTF8() }
         guard index + length <= count, secondRange.contains(base[index + 1]) else { throw invalidUTF8() }
         for offset in 2..<length where base[index + offset] & 0xC0 != 0x80 {
             throw invalidUTF8()

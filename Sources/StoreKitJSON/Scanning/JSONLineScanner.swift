@@ -460,18 +460,7 @@ private struct Cursor {
 
     /// The length of the valid multi-byte UTF-8 sequence at `position` (Unicode Table 3-7), or `nil`.
     static func utf8SequenceLength(at position: UnsafePointer<UInt8>) -> Int? {
-        let length: Int
-        var second: ClosedRange<UInt8> = 0x80...0xBF
-        switch position[0] {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; second = 0xA0...0xBF
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; second = 0x80...0x9F
-        case 0xF0: length = 4; second = 0x90...0xBF
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; second = 0x80...0x8F
-        default: return nil
-        }
+        guard let (length, second) = UTF8LeadByte.sequence(startingWith: position[0]) else { return nil }
         // Byte by byte, each only after the one before is a continuation byte and so not the closing `}`.
         guard second.contains(position[1]) else { return nil }
         for offset in 2..<length where position[offset] & 0xC0 != 0x80 { return nil }

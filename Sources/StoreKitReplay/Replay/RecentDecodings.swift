@@ -12,57 +12,44 @@ final class RecentDecodings<Value> {
     /// How many are kept; the one met least recently makes room for the next.
     static var capacity: Int { 4 }
     private let values = UnsafeMutablePointer<Value>.allocate(capacity: capacity)
-    /// The JSON of each value held, at its index.
-    private var keys: [JSONValue] = []
-    /// The hash of each key: a JSON met for the first time is told apart from those held by its hash, without
-    /// comparing it with each of them member by member.
-    private var hashes: [Int] = []
-    /// When each value was last met, by ``clock``: the least recent makes room for the next.
-    private var lastMet: [Int] = []
+    /// For the value at each index: the JSON it was decoded from; that JSON's hash, by which a JSON met for the
+    /// first time is told apart from those held without comparing it with each member by member; and when it was
+    /// last met, by ``clock``.
+    private var entries: [(json: JSONValue, hash: Int, lastMet: Int)] = []
     private var clock = 0
 
     init() {
-        keys.reserveCapacity(Self.capacity)
-        hashes.reserveCapacity(Self.capacity)
-        lastMet.reserveCapacity(Self.capacity)
+        entries.reserveCapacity(Self.capacity)
     }
 
     deinit {
-        values.deinitialize(count: keys.count)
+        values.deinitialize(count: entries.count)
         values.deallocate()
     }
 
-    /// The index of the value decoded from `json`, when it is one of those held; `hash` is `json`'s hash value.
-    func index(of json: JSONValue, hash: Int) -> Int? {
-        for index in hashes.indices where hashes[index] == hash && keys[index] == json {
-            clock += 1
-            lastMet[index] = clock
+    /// The index of the value decoded from `json`: one held, or the one `decode` makes now, which is then held in
+    /// place of the one met least recently when all places are taken.
+    func index<Failure: Error>(of json: JSONValue, decode: () throws(Failure) -> Value) throws(Failure) -> Int {
+        let hash = json.hashValue
+        clock += 1
+        for index in entries.indices where entries[index].hash == hash && entries[index].json == json {
+            entries[index].lastMet = clock
             return index
         }
-        return nil
+        let value = try decode()
+        guard entries.count == Self.capacity else {
+            (values + entries.count).initialize(to: value)
+            entries.append((json, hash, clock))
+            return entries.count - 1
+        }
+        let index = entries.indices.min { entries[$0].lastMet < entries[$1].lastMet } ?? 0
+        values[index] = value
+        entries[index] = (json, hash, clock)
+        return index
     }
 
     /// The value at `index`.
     func value(at index: Int) -> Value {
         values[index]
-    }
-
-    /// Holds `value`, decoded from `json` whose hash value is `hash`, in place of the one met least recently when
-    /// all are taken; returns its index.
-    func remember(_ value: Value, decodedFrom json: JSONValue, hash: Int) -> Int {
-        clock += 1
-        guard keys.count == Self.capacity else {
-            (values + keys.count).initialize(to: value)
-            keys.append(json)
-            hashes.append(hash)
-            lastMet.append(clock)
-            return keys.count - 1
-        }
-        let index = lastMet.indices.min { lastMet[$0] < lastMet[$1] } ?? 0
-        values[index] = value
-        keys[index] = json
-        hashes[index] = hash
-        lastMet[index] = clock
-        return index
     }
 }

@@ -397,9 +397,9 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
     /// decoded from the same JSON lately.
     private func decodedActionIndex(_ recorded: JSONValue) throws(ReplayStepFailure) -> Int {
         let json = try migrated(recorded, as: .action)
-        let hash = json.hashValue
-        if let index = decodedActions.index(of: json, hash: hash) { return index }
-        return decodedActions.remember(try decode(Action.self, from: json, part: .action), decodedFrom: json, hash: hash)
+        return try decodedActions.index(of: json) { () throws(ReplayStepFailure) in
+            try decode(Action.self, from: json, part: .action)
+        }
     }
 
     private func decode<T: Decodable>(_ type: T.Type, from json: JSONValue, part: Undecodable.Part)

@@ -37,8 +37,6 @@ public struct SessionLineDecoder: Sendable {
     /// What the parser learned from the lines so far: a session's lines are alike.
     private var parserMemory = JSONParserMemory()
     private var base = PatchBase.known(.null)
-    /// The line being decoded and where it holds a `state` left unbuilt, while it is decoded.
-    private var unbuiltState: (line: [UInt8], range: Range<Int>)?
     private var covered = Covered.exactly(0)
     /// The rules between effect lines, for the header's format version.
     private var effectLines = EffectLineOrder(formatVersion: SessionFormat.version)
@@ -131,15 +129,14 @@ public struct SessionLineDecoder: Sendable {
         } catch {
             throw refuseUnreadableLine(isTerminated ? .notJSON(error) : .truncatedLastLine(error))
         }
-        unbuiltState = checkedState.map { (line, $0) }
-        defer { unbuiltState = nil }
         let event: SessionEvent
         do {
             event = try SessionEvent(jsonValue: value)
         } catch {
             throw refuseUnreadableLine(.invalidEvent(error))
         }
-        return (value, try admitDecoded(event), stateRange)
+        let unbuilt = checkedState.map { PatchBase.unbuilt(line: line, range: $0) }
+        return (value, try admitDecoded(event, unbuiltState: unbuilt), stateRange)
     }
 
     /// Counts a line too long to hold and refuses it.
@@ -170,9 +167,10 @@ public struct SessionLineDecoder: Sendable {
         _ = try admitDecoded(event, resolvingPatches: false)
     }
 
-    /// The rules between lines, for an event decoded from line ``lineNumber``.
+    /// The rules between lines, for an event decoded from line ``lineNumber``; `unbuiltState` is the line's state
+    /// when its event holds a placeholder for it.
     private mutating func admitDecoded(
-        _ event: SessionEvent, resolvingPatches: Bool = true
+        _ event: SessionEvent, resolvingPatches: Bool = true, unbuiltState: PatchBase? = nil
     ) throws(SessionReadError) -> SessionEvent {
         if case .header(let found) = event {
             return try admitHeader(found)
@@ -201,7 +199,7 @@ public struct SessionLineDecoder: Sendable {
         case .action(var action):
             let before = covered
             covered = .exactly(max(before.number, action.sequence))
-            let problem = resolvingPatches ? resolveState(of: &action) : keepState(of: action)
+            let problem = resolvingPatches ? resolveState(of: &action, unbuilt: unbuiltState) : keepState(of: action)
             if case .exactly(let last) = before, action.sequence > last + 1 {
                 throw refusal(.sequenceSkipped(sequence: action.sequence, covered: last))
             }
@@ -232,11 +230,12 @@ public struct SessionLineDecoder: Sendable {
         return .header(found)
     }
 
-    /// Applies a patch line to the state before it; sets the base the next line applies to.
+    /// Applies a patch line to the state before it; sets the base the next line applies to (`unbuilt`, when the
+    /// line's state was left unbuilt).
     /// - Returns: What is wrong with the patch, if anything.
-    private mutating func resolveState(of action: inout ActionEvent) -> SessionReadError.Problem? {
+    private mutating func resolveState(of action: inout ActionEvent, unbuilt: PatchBase?) -> SessionReadError.Problem? {
         guard let patch = action.patch else {
-            base = unbuiltState.map { .unbuilt(line: $0.line, range: $0.range) } ?? .known(action.state)
+            base = unbuilt ?? .known(action.state)
             return nil
         }
         let previous: JSONValue
