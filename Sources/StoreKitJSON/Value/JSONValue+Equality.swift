@@ -33,9 +33,20 @@ extension JSONValue: Equatable {
         }
     }
 
-    /// Whether two objects' members are the same storage: a dictionary's bits are a reference to its storage, shared
-    /// by copies until one of them changes.
-    private static func sharesStorage(_ left: [String: JSONValue], _ right: [String: JSONValue]) -> Bool {
+    /// Whether this value and `other` are objects, or arrays, that share one storage, and so are equal without a
+    /// look at their members: copies of one value share it until one of them changes. False for any other values,
+    /// equal or not.
+    package func sharesStorage(with other: JSONValue) -> Bool {
+        switch (self, other) {
+        case (.object(let left), .object(let right)): Self.sharesStorage(left, right)
+        case (.array(let left), .array(let right)): Self.sharesStorage(left, right)
+        default: false
+        }
+    }
+
+    /// Whether two collections are the same storage: the bits of a dictionary or an array are a reference to its
+    /// storage, shared by copies until one of them changes.
+    private static func sharesStorage<Storage>(_ left: Storage, _ right: Storage) -> Bool {
         withUnsafeBytes(of: left) { leftBits in
             withUnsafeBytes(of: right) { rightBits in leftBits.elementsEqual(rightBits) }
         }

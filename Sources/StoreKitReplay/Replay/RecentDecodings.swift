@@ -30,8 +30,13 @@ final class RecentDecodings<Value> {
     /// The index of the value decoded from `json`: one held, or the one `decode` makes now, which is then held in
     /// place of the one met least recently when all places are taken.
     func index<Failure: Error>(of json: JSONValue, decode: () throws(Failure) -> Value) throws(Failure) -> Int {
-        let hash = json.hashValue
         clock += 1
+        // The same JSON read again from the same bytes shares its storage (RecentValues): found without hashing.
+        for index in entries.indices where entries[index].json.sharesStorage(with: json) {
+            entries[index].lastMet = clock
+            return index
+        }
+        let hash = json.hashValue
         for index in entries.indices where entries[index].hash == hash && entries[index].json == json {
             entries[index].lastMet = clock
             return index

@@ -1,5 +1,6 @@
 import StoreKitCore
 import StoreKitJSON
+import StoreKitSystem
 
 extension SessionEvent {
     /// Reads an event from the JSON object of one line.
@@ -9,14 +10,16 @@ extension SessionEvent {
             throw SessionEventDecodingError(path: "", message: "a line must be a JSON object, found \(jsonValue.typeName)")
         }
         let fields = EventFields(members: members, prefix: "")
-        let kindText = try fields.string("kind")
+        // Nearly every line is an action: its members are found in one pass, without hashing a key per field.
+        let line = ActionLineMembers(members)
+        let kindText = try fields.string("kind", line.kind)
         guard let kind = Kind(rawValue: kindText) else {
             let known = Kind.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
             throw SessionEventDecodingError(path: "kind", message: "is '\(kindText.escapingControls())'; expected one of \(known)")
         }
         switch kind {
         case .session: self = .header(try Self.header(fields))
-        case .action: self = .action(try Self.action(fields))
+        case .action: self = .action(try Self.action(fields, line))
         case .gap: self = .gap(try Self.gap(fields))
         case .end: self = .end(try Self.end(fields))
         case .call: self = .call(try Self.call(fields))
@@ -79,22 +82,24 @@ extension SessionEvent {
             calls: try fields.optionalStrings("calls") ?? [], notes: try fields.optionalStrings("notes") ?? [])
     }
 
-    private static func action(_ fields: EventFields) throws(SessionEventDecodingError) -> ActionEvent {
-        let originText = try fields.optionalString("origin") ?? "app"
+    private static func action(
+        _ fields: EventFields, _ line: ActionLineMembers
+    ) throws(SessionEventDecodingError) -> ActionEvent {
+        let originText = try fields.optionalString("origin", line.origin) ?? "app"
         let origin: ActionEvent.Origin
         switch originText {
         case "app": origin = .app
-        case "effect": origin = .effect(cause: try fields.optionalInteger("cause"))
+        case "effect": origin = .effect(cause: try fields.optionalInteger("cause", line.cause))
         default:
             throw SessionEventDecodingError(path: "origin", message: "is '\(originText.escapingControls())'; expected 'app' or 'effect'")
         }
-        let sequence = try fields.integer("seq")
+        let sequence = try fields.integer("seq", line.seq)
         guard sequence >= 1 else {
             throw SessionEventDecodingError(path: "seq", message: "is \(sequence); sequence numbers start at 1")
         }
         let patch: JSONPatch?
         let state: JSONValue
-        switch (fields.members["state"], fields.members["patch"]) {
+        switch (line.state, line.patch) {
         case (let full?, nil):
             state = full
             patch = nil
@@ -108,13 +113,28 @@ extension SessionEvent {
         }
         return ActionEvent(
             sequence: sequence,
-            time: try fields.number("time"),
-            name: try fields.optionalString("name") ?? "",
-            action: try fields.value("action"),
+            time: try fields.number("time", line.time),
+            name: try fields.optionalString("name", line.name) ?? "",
+            action: try fields.value("action", line.action),
             origin: origin,
             state: state,
             patch: patch,
-            effect: try fields.optionalString("effect"))
+            effect: try fields.optionalString("effect", line.effect))
+    }
+
+    /// Reads an action line from the top-level members ``JSONLineScanner`` found in it, the line being valid JSON:
+    /// its fields are built from their own bytes, and its `state` object is left unbuilt, an empty object in its
+    /// place. The event, or the error, is the one ``init(jsonValue:)`` gives for the whole line.
+    /// - Returns: The event and where the line holds its state; `nil` when the line is not plainly an action with a
+    ///   state object (its `kind` spelled otherwise, a `patch`), which only the whole line's value can tell.
+    static func scannedAction(
+        _ members: [JSONLineScanner.Member], in line: UnsafeBufferPointer<UInt8>, memory: inout JSONParserMemory,
+        recent: inout RecentValues
+    ) throws(SessionEventDecodingError) -> (event: SessionEvent, state: Range<Int>)? {
+        guard let (found, state) = ActionLineMembers.scanned(members, in: line, memory: &memory, recent: &recent) else {
+            return nil
+        }
+        return (.action(try action(EventFields(members: [:], prefix: ""), found)), state)
     }
 
     private static func gap(_ fields: EventFields) throws(SessionEventDecodingError) -> GapEvent {
@@ -254,10 +274,15 @@ private struct EventFields {
     private func path(_ key: String) -> String { prefix.isEmpty ? key : "\(prefix).\(key)" }
 
     func value(_ key: String) throws(SessionEventDecodingError) -> JSONValue {
-        guard let value = members[key] else {
+        try value(key, members[key])
+    }
+
+    /// Member `key`'s value `found` (`nil` when the object has none), which must be there.
+    func value(_ key: String, _ found: JSONValue?) throws(SessionEventDecodingError) -> JSONValue {
+        guard let found else {
             throw SessionEventDecodingError(path: path(key), message: "is missing")
         }
-        return value
+        return found
     }
 
     private func mismatch(_ key: String, _ expected: String, _ found: JSONValue) -> SessionEventDecodingError {
@@ -265,35 +290,55 @@ private struct EventFields {
     }
 
     func string(_ key: String) throws(SessionEventDecodingError) -> String {
-        guard let value = members[key] else {
+        try string(key, members[key])
+    }
+
+    /// Member `key`'s value `found`, which must be a string.
+    func string(_ key: String, _ found: JSONValue?) throws(SessionEventDecodingError) -> String {
+        guard let found else {
             throw SessionEventDecodingError(path: path(key), message: "is missing (expected a string)")
         }
-        return try string(key, value)
+        return try stringValue(key, found)
     }
 
     func optionalString(_ key: String) throws(SessionEventDecodingError) -> String? {
-        guard let value = members[key], value != .null else { return nil }
-        return try string(key, value)
+        try optionalString(key, members[key])
     }
 
-    private func string(_ key: String, _ value: JSONValue) throws(SessionEventDecodingError) -> String {
+    /// Member `key`'s value `found`, which must be a string, `null` or absent.
+    func optionalString(_ key: String, _ found: JSONValue?) throws(SessionEventDecodingError) -> String? {
+        guard let found, found != .null else { return nil }
+        return try stringValue(key, found)
+    }
+
+    private func stringValue(_ key: String, _ value: JSONValue) throws(SessionEventDecodingError) -> String {
         guard case .string(let string) = value else { throw mismatch(key, "a string", value) }
         return string
     }
 
     func integer(_ key: String) throws(SessionEventDecodingError) -> Int {
-        guard let value = members[key] else {
+        try integer(key, members[key])
+    }
+
+    /// Member `key`'s value `found`, which must be an integer.
+    func integer(_ key: String, _ found: JSONValue?) throws(SessionEventDecodingError) -> Int {
+        guard let found else {
             throw SessionEventDecodingError(path: path(key), message: "is missing (expected an integer)")
         }
-        return try integer(key, value)
+        return try integerValue(key, found)
     }
 
     func optionalInteger(_ key: String) throws(SessionEventDecodingError) -> Int? {
-        guard let value = members[key], value != .null else { return nil }
-        return try integer(key, value)
+        try optionalInteger(key, members[key])
     }
 
-    private func integer(_ key: String, _ value: JSONValue) throws(SessionEventDecodingError) -> Int {
+    /// Member `key`'s value `found`, which must be an integer, `null` or absent.
+    func optionalInteger(_ key: String, _ found: JSONValue?) throws(SessionEventDecodingError) -> Int? {
+        guard let found, found != .null else { return nil }
+        return try integerValue(key, found)
+    }
+
+    private func integerValue(_ key: String, _ value: JSONValue) throws(SessionEventDecodingError) -> Int {
         guard case .integer(let integer) = value, let result = Int(exactly: integer) else {
             throw mismatch(key, "an integer", value)
         }
@@ -301,10 +346,15 @@ private struct EventFields {
     }
 
     func number(_ key: String) throws(SessionEventDecodingError) -> Double {
-        guard let value = members[key] else {
+        try number(key, members[key])
+    }
+
+    /// Member `key`'s value `found`, which must be a number.
+    func number(_ key: String, _ found: JSONValue?) throws(SessionEventDecodingError) -> Double {
+        guard let found else {
             throw SessionEventDecodingError(path: path(key), message: "is missing (expected a number)")
         }
-        guard let number = value.doubleValue else { throw mismatch(key, "a number", value) }
+        guard let number = found.doubleValue else { throw mismatch(key, "a number", found) }
         return number
     }
 
@@ -330,5 +380,93 @@ private struct EventFields {
     func optionalObject(_ key: String) throws(SessionEventDecodingError) -> EventFields? {
         guard let value = members[key], value != .null else { return nil }
         return try object(key)
+    }
+}
+
+/// The members of a line that an action line may have, found in one pass over its object: a line is read for every
+/// step of a replay, and a dictionary lookup per field would hash each field's name again (docs/performance.md).
+private struct ActionLineMembers {
+    var kind, origin, cause, seq, state, patch, time, name, action, effect: JSONValue?
+
+    init(_ members: [String: JSONValue]) {
+        for (key, value) in members {
+            switch key {
+            case "kind": kind = value
+            case "origin": origin = value
+            case "cause": cause = value
+            case "seq": seq = value
+            case "state": state = value
+            case "patch": patch = value
+            case "time": time = value
+            case "name": name = value
+            case "action": action = value
+            case "effect": effect = value
+            default: continue
+            }
+        }
+    }
+
+    private init() {}
+
+    /// The members of an action line whose values a scanned line builds from their bytes.
+    private enum Field {
+        case seq, time, name, cause, action, origin, effect
+    }
+
+    private mutating func set(_ field: Field, _ value: JSONValue) {
+        switch field {
+        case .seq: seq = value
+        case .time: time = value
+        case .name: name = value
+        case .cause: cause = value
+        case .action: action = value
+        case .origin: origin = value
+        case .effect: effect = value
+        }
+    }
+
+    /// The members of a scanned line (see ``SessionEvent/scannedAction(_:in:memory:)``) with its state object as an
+    /// empty one, and where that object lies; `nil` unless the line's `kind` is `"action"` as those bytes, it has
+    /// a `state` object and no `patch`.
+    static func scanned(
+        _ members: [JSONLineScanner.Member], in line: UnsafeBufferPointer<UInt8>, memory: inout JSONParserMemory,
+        recent: inout RecentValues
+    ) -> (members: ActionLineMembers, state: Range<Int>)? {
+        var found = ActionLineMembers()
+        var state: Range<Int>?
+        for member in members {
+            let key = UnsafeBufferPointer(rebasing: line[member.key])
+            let field: Field
+            switch key.count {
+            case 3 where Self.bytes(key, are: "seq"): field = .seq
+            case 4 where Self.bytes(key, are: "kind"):
+                guard Self.bytes(UnsafeBufferPointer(rebasing: line[member.value]), are: #""action""#) else { return nil }
+                found.kind = .string("action")
+                continue
+            case 4 where Self.bytes(key, are: "time"): field = .time
+            case 4 where Self.bytes(key, are: "name"): field = .name
+            case 5 where Self.bytes(key, are: "state"):
+                guard member.type == .object else { return nil }
+                found.state = .object([:])
+                state = member.value
+                continue
+            case 5 where Self.bytes(key, are: "patch"): return nil
+            case 5 where Self.bytes(key, are: "cause"): field = .cause
+            case 6 where Self.bytes(key, are: "action"): field = .action
+            case 6 where Self.bytes(key, are: "origin"): field = .origin
+            case 6 where Self.bytes(key, are: "effect"): field = .effect
+            default: continue
+            }
+            guard let value = JSONLineScanner.value(of: member, in: line, memory: &memory, recent: &recent) else { return nil }
+            found.set(field, value)
+        }
+        guard found.kind != nil, let state else { return nil }
+        return (found, state)
+    }
+
+    /// Whether `bytes` are exactly `text`'s UTF-8.
+    @inline(__always)
+    private static func bytes(_ bytes: UnsafeBufferPointer<UInt8>, are text: StaticString) -> Bool {
+        bytes.count == text.utf8CodeUnitCount && memcmp(bytes.baseAddress!, text.utf8Start, bytes.count) == 0
     }
 }

@@ -36,6 +36,8 @@ public struct SessionLineDecoder: Sendable {
     private var header = HeaderStatus.notYet
     /// What the parser learned from the lines so far: a session's lines are alike.
     private var parserMemory = JSONParserMemory()
+    /// The actions read last from scanned lines, so that one read again shares its value's storage.
+    private var recentActions = RecentValues()
     private var base = PatchBase.known(.null)
     private var covered = Covered.exactly(0)
     /// The rules between effect lines, for the header's format version.
@@ -101,31 +103,21 @@ public struct SessionLineDecoder: Sendable {
 
     /// Decodes the next line like ``decode(line:isTerminated:)``, and returns the JSON object it holds and where in
     /// `line` its `state` member's value lies (`nil` for a line without one, such as an action stored as a patch).
-    ///
-    /// `checkedState` is where the line, already found to be valid JSON (by ``JSONLineScanner``), holds the
-    /// object of its top-level `state`: that object is then not built. The event's ``ActionEvent/state`` is an
-    /// empty object in its place, the caller parses it from the line when it needs it, and a patch on the next line
-    /// applies to it as it is.
     mutating func decodeLocatingState(
-        line: [UInt8], isTerminated: Bool, checkedState: Range<Int>? = nil
+        line: [UInt8], isTerminated: Bool
     ) throws(SessionReadError) -> (json: JSONValue, event: SessionEvent, state: Range<Int>?) {
-        guard line.count <= maxLineBytes else {
-            try decodeOverlongLine()
-        }
-        lineNumber += 1
-        if line.isEmpty { throw refuseUnreadableLine(.emptyLine) }
+        try countLine(line)
+        return try decodeCounted(line: line, isTerminated: isTerminated)
+    }
+
+    /// Decodes the line just counted by parsing it whole.
+    private mutating func decodeCounted(
+        line: [UInt8], isTerminated: Bool
+    ) throws(SessionReadError) -> (json: JSONValue, event: SessionEvent, state: Range<Int>?) {
         let value: JSONValue
         let stateRange: Range<Int>?
         do {
-            if let checkedState {
-                var rest = Array(line[..<checkedState.lowerBound])
-                rest.append(contentsOf: "{}".utf8)
-                rest.append(contentsOf: line[checkedState.upperBound...])
-                value = try JSONParser().parse(rest, memory: &parserMemory)
-                stateRange = checkedState
-            } else {
-                (value, stateRange) = try JSONParser().parse(line, memory: &parserMemory, locatingMember: "state")
-            }
+            (value, stateRange) = try JSONParser().parse(line, memory: &parserMemory, locatingMember: "state")
         } catch {
             throw refuseUnreadableLine(isTerminated ? .notJSON(error) : .truncatedLastLine(error))
         }
@@ -135,8 +127,42 @@ public struct SessionLineDecoder: Sendable {
         } catch {
             throw refuseUnreadableLine(.invalidEvent(error))
         }
-        let unbuilt = checkedState.map { PatchBase.unbuilt(line: line, range: $0) }
-        return (value, try admitDecoded(event, unbuiltState: unbuilt), stateRange)
+        return (value, try admitDecoded(event), stateRange)
+    }
+
+    /// Decodes the next line like ``decode(line:isTerminated:)`` when it is valid JSON with the top-level `members`
+    /// ``JSONLineScanner`` found in it, says where `line` holds its `state`, and whether that state was left unbuilt.
+    ///
+    /// An action line with a `state` object is read from its members alone: the state is not built, the event's
+    /// ``ActionEvent/state`` is an empty object in its place, the caller parses it from the line when it needs it,
+    /// and a patch on the next line applies to it as it is. Any other line is parsed whole.
+    mutating func decodeScanned(
+        line: [UInt8], isTerminated: Bool, members: [JSONLineScanner.Member]
+    ) throws(SessionReadError) -> (event: SessionEvent, state: Range<Int>?, stateIsUnbuilt: Bool) {
+        try countLine(line)
+        let scanned: (event: SessionEvent, state: Range<Int>)?
+        do {
+            scanned = try line.withUnsafeBufferPointer { (buffer) throws(SessionEventDecodingError) in
+                try SessionEvent.scannedAction(members, in: buffer, memory: &parserMemory, recent: &recentActions)
+            }
+        } catch {
+            throw refuseUnreadableLine(.invalidEvent(error))
+        }
+        guard let scanned else {
+            let decoded = try decodeCounted(line: line, isTerminated: isTerminated)
+            return (decoded.event, decoded.state, false)
+        }
+        let unbuilt = PatchBase.unbuilt(line: line, range: scanned.state)
+        return (try admitDecoded(scanned.event, unbuiltState: unbuilt), scanned.state, true)
+    }
+
+    /// Counts the next line, refusing it when it is too long or empty.
+    private mutating func countLine(_ line: [UInt8]) throws(SessionReadError) {
+        guard line.count <= maxLineBytes else {
+            try decodeOverlongLine()
+        }
+        lineNumber += 1
+        if line.isEmpty { throw refuseUnreadableLine(.emptyLine) }
     }
 
     /// Counts a line too long to hold and refuses it.

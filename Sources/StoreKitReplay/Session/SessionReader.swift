@@ -28,10 +28,11 @@ public final class SessionReader {
     /// What the scanner remembers of the last line, whose unchanged parts it then passes over.
     private let lineMemory = JSONLineMemory()
 
-    /// Whether an action's full `state` is left unbuilt when its line is valid and not short: the line is checked by
-    /// the rules of every reading, but the event's ``ActionEvent/state`` is an empty object in place of the state, which
-    /// ``takeUnbuiltState()`` builds when it is needed. A replay compares the replayed state's canonical bytes with
-    /// ``recordedStateBytes`` first, and most steps need no more. Off unless the caller says it takes the state so.
+    /// Whether an action's full `state` is left unbuilt: each line is scanned (``JSONLineScanner``), and an action
+    /// line with a state object is read from its members, checked by the rules of every reading, with an empty
+    /// object as its ``ActionEvent/state``, which ``takeUnbuiltState()`` builds when it is needed. A replay compares
+    /// the replayed state's canonical bytes with ``recordedStateBytes`` first, and most steps need no more. Off
+    /// unless the caller says it takes the state so.
     package var defersRecordedStates = false
     /// Whether the last event's state was left unbuilt and not yet taken.
     private var stateIsUnbuilt = false
@@ -139,18 +140,11 @@ public final class SessionReader {
         }
     }
 
-    private static let stateKey = Array("state".utf8)
-    /// The shortest line whose state ``defersRecordedStates`` leaves unbuilt: below it, building a state costs less
-    /// than checking its line a second way (docs/performance.md).
-    private static var shortestLineToDefer: Int { 1024 }
-
-    /// Where `line`, when it is one valid JSON object, holds the object of its top-level `state`.
-    private func checkedState(in line: [UInt8]) -> Range<Int>? {
+    /// The top-level members of `line` when it is one valid JSON object the scanner can vouch for; else `nil`,
+    /// and the line is parsed whole.
+    private func scannedMembers(of line: [UInt8]) -> [JSONLineScanner.Member]? {
         let valid = line.withUnsafeBufferPointer { scanner.scanObject($0, memory: lineMemory) }
-        guard valid else { return nil }
-        return scanner.members.first { member in
-            member.type == .object && line[member.key].elementsEqual(Self.stateKey)
-        }?.value
+        return valid ? scanner.members : nil
     }
 
     private func readNext() throws(SessionReadError) -> SessionEvent? {
@@ -170,12 +164,17 @@ public final class SessionReader {
         case .tooLong:
             try decoder.decodeOverlongLine()
         case .bytes(let bytes):
-            let checkedState =
-                defersRecordedStates && bytes.count >= Self.shortestLineToDefer ? checkedState(in: bytes) : nil
-            let decoded = try decoder.decodeLocatingState(
-                line: bytes, isTerminated: line.isTerminated, checkedState: checkedState)
+            let members = defersRecordedStates ? scannedMembers(of: bytes) : nil
+            let decoded: (event: SessionEvent, state: Range<Int>?)
+            if let members {
+                let scanned = try decoder.decodeScanned(line: bytes, isTerminated: line.isTerminated, members: members)
+                decoded = (scanned.event, scanned.state)
+                stateIsUnbuilt = scanned.stateIsUnbuilt
+            } else {
+                let parsed = try decoder.decodeLocatingState(line: bytes, isTerminated: line.isTerminated)
+                decoded = (parsed.event, parsed.state)
+            }
             recordedStateBytes = decoded.state.map { bytes[$0] }
-            stateIsUnbuilt = checkedState != nil
             lineBytes = bytes
             return decoded.event
         }
