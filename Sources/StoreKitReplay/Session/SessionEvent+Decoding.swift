@@ -131,9 +131,9 @@ extension SessionEvent {
         _ members: [JSONLineScanner.Member], in line: UnsafeBufferPointer<UInt8>, memory: inout JSONParserMemory,
         recent: inout RecentValues
     ) throws(SessionEventDecodingError) -> (event: SessionEvent, state: Range<Int>)? {
-        guard let (found, state) = ActionLineMembers.scanned(members, in: line, memory: &memory, recent: &recent) else {
-            return nil
-        }
+        guard let found = ActionLineMembers(scanned: members, in: line, memory: &memory, recent: &recent),
+            let state = found.stateRange
+        else { return nil }
         return (.action(try action(EventFields(members: [:], prefix: ""), found)), state)
     }
 
@@ -387,6 +387,8 @@ private struct EventFields {
 /// step of a replay, and a dictionary lookup per field would hash each field's name again (docs/performance.md).
 private struct ActionLineMembers {
     var kind, origin, cause, seq, state, patch, time, name, action, effect: JSONValue?
+    /// Where the line holds its state, for one read from its scan.
+    var stateRange: Range<Int>?
 
     init(_ members: [String: JSONValue]) {
         for (key, value) in members {
@@ -406,8 +408,6 @@ private struct ActionLineMembers {
         }
     }
 
-    private init() {}
-
     /// The members of an action line whose values a scanned line builds from their bytes.
     private enum Field {
         case seq, time, name, cause, action, origin, effect
@@ -425,15 +425,13 @@ private struct ActionLineMembers {
         }
     }
 
-    /// The members of a scanned line (see ``SessionEvent/scannedAction(_:in:memory:)``) with its state object as an
-    /// empty one, and where that object lies; `nil` unless the line's `kind` is `"action"` as those bytes, it has
-    /// a `state` object and no `patch`.
-    static func scanned(
-        _ members: [JSONLineScanner.Member], in line: UnsafeBufferPointer<UInt8>, memory: inout JSONParserMemory,
+    /// The members of a scanned line (see ``SessionEvent/scannedAction(_:in:memory:recent:)``) with its state
+    /// object as an empty one, and where that object lies in ``stateRange``; `nil` unless the line's `kind` is
+    /// `"action"` as those bytes, it has a `state` object and no `patch`.
+    init?(
+        scanned members: [JSONLineScanner.Member], in line: UnsafeBufferPointer<UInt8>, memory: inout JSONParserMemory,
         recent: inout RecentValues
-    ) -> (members: ActionLineMembers, state: Range<Int>)? {
-        var found = ActionLineMembers()
-        var state: Range<Int>?
+    ) {
         for member in members {
             let key = UnsafeBufferPointer(rebasing: line[member.key])
             let field: Field
@@ -441,14 +439,14 @@ private struct ActionLineMembers {
             case 3 where Self.bytes(key, are: "seq"): field = .seq
             case 4 where Self.bytes(key, are: "kind"):
                 guard Self.bytes(UnsafeBufferPointer(rebasing: line[member.value]), are: #""action""#) else { return nil }
-                found.kind = .string("action")
+                kind = .string("action")
                 continue
             case 4 where Self.bytes(key, are: "time"): field = .time
             case 4 where Self.bytes(key, are: "name"): field = .name
             case 5 where Self.bytes(key, are: "state"):
                 guard member.type == .object else { return nil }
-                found.state = .object([:])
-                state = member.value
+                state = .object([:])
+                stateRange = member.value
                 continue
             case 5 where Self.bytes(key, are: "patch"): return nil
             case 5 where Self.bytes(key, are: "cause"): field = .cause
@@ -457,11 +455,15 @@ private struct ActionLineMembers {
             case 6 where Self.bytes(key, are: "effect"): field = .effect
             default: continue
             }
+            // The usual origin, compared rather than built.
+            if field == .origin && Self.bytes(UnsafeBufferPointer(rebasing: line[member.value]), are: #""app""#) {
+                origin = .string("app")
+                continue
+            }
             guard let value = JSONLineScanner.value(of: member, in: line, memory: &memory, recent: &recent) else { return nil }
-            found.set(field, value)
+            set(field, value)
         }
-        guard found.kind != nil, let state else { return nil }
-        return (found, state)
+        guard kind != nil, stateRange != nil else { return nil }
     }
 
     /// Whether `bytes` are exactly `text`'s UTF-8.

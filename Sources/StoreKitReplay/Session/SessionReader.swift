@@ -140,10 +140,14 @@ public final class SessionReader {
         }
     }
 
+    /// The shortest line the scanner compares with the last one it remembered: a short line costs less to check
+    /// than to remember (docs/performance.md).
+    private static var shortestLineToRemember: Int { 1024 }
+
     /// The top-level members of `line` when it is one valid JSON object the scanner can vouch for; else `nil`,
     /// and the line is parsed whole.
     private func scannedMembers(of line: [UInt8]) -> [JSONLineScanner.Member]? {
-        let valid = line.withUnsafeBufferPointer { scanner.scanObject($0, memory: lineMemory) }
+        let valid = line.withUnsafeBufferPointer { scanner.scanObject($0, memory: line.count >= Self.shortestLineToRemember ? lineMemory : nil) }
         return valid ? scanner.members : nil
     }
 
