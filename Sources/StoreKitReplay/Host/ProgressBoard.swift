@@ -71,30 +71,50 @@ public enum ProgressBoard {
         deinit { try? Syscall.unmap(address, length: length) }
 
         /// Writes `slot`: the worker is at `step` (0 before the first) of session `session`, an action named `name`.
+        /// Runs before every step of a replay, so it copies the name's bytes in one go when it can.
         func write(slot: Int, session: Int, step: Int, name: String) {
-            let base = address + slot * ProgressBoard.slotSize
-            var offset = 0
-            func put(_ byte: UInt8) {
-                base.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self)
-                offset += 1
+            let start = address + slot * ProgressBoard.slotSize
+            var cursor = Self.put(session, at: start)
+            cursor.storeBytes(of: 0x20, as: UInt8.self)
+            cursor = Self.put(step, at: cursor + 1)
+            cursor.storeBytes(of: 0x20, as: UInt8.self)
+            cursor += 1
+            let room = ProgressBoard.slotSize - (cursor - start) - 1
+            let copied = name.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+                let count = min(bytes.count, room)
+                guard count > 0 else { return 0 }
+                guard let base = bytes.baseAddress, memchr(base, 0x0A, count) == nil else { return nil }
+                cursor.copyMemory(from: base, byteCount: count)
+                return count
             }
-            func putNumber(_ number: Int) {
-                var divisor = 1
-                while divisor <= number / 10 { divisor *= 10 }
-                var rest = max(0, number)
-                while divisor > 0 {
-                    put(0x30 + UInt8(rest / divisor))
-                    rest %= divisor
-                    divisor /= 10
+            if let copied = copied ?? nil {
+                cursor += copied
+            } else {
+                // A name with a line feed (or without contiguous bytes): byte by byte, without the line feeds.
+                for byte in name.utf8.prefix(room) where byte != 0x0A {
+                    cursor.storeBytes(of: byte, as: UInt8.self)
+                    cursor += 1
                 }
             }
-            putNumber(session)
-            put(0x20)
-            putNumber(step)
-            put(0x20)
-            let room = ProgressBoard.slotSize - offset - 1
-            for byte in name.utf8.prefix(room) where byte != 0x0A { put(byte) }
-            put(0x0A)
+            cursor.storeBytes(of: 0x0A, as: UInt8.self)
+        }
+
+        /// Writes the decimal digits of `number` (0 for a negative one) at `cursor`; returns the position after them.
+        private static func put(_ number: Int, at cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+            var rest = max(0, number)
+            var length = 1
+            var scale = rest
+            while scale >= 10 {
+                scale /= 10
+                length += 1
+            }
+            var position = cursor + length
+            repeat {
+                position -= 1
+                position.storeBytes(of: 0x30 + UInt8(rest % 10), as: UInt8.self)
+                rest /= 10
+            } while rest > 0
+            return cursor + length
         }
     }
 }

@@ -10,22 +10,25 @@ import Testing
 @Suite struct ProgressBoardTests {
     @Test func theFileHoldsTheLastStepOfEachSlot() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("board-\(UUID().uuidString)").path
-        #expect(FileManager.default.createFile(atPath: path, contents: Data(count: 3 * ProgressBoard.slotSize)))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(count: 4 * ProgressBoard.slotSize)))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let longName = String(repeating: "n", count: 2 * ProgressBoard.slotSize)
         do {
-            let board = try ProgressBoard.Writer(path: path, slots: 3)
+            let board = try ProgressBoard.Writer(path: path, slots: 4)
             board.write(slot: 1, session: 12, step: 1_000_000, name: "path.element.rehearsal.timerTick")
             board.write(slot: 1, session: 12, step: 7, name: "tag")
-            board.write(slot: 2, session: 0, step: 0, name: "")
+            board.write(slot: 2, session: 5, step: 31, name: "two\nlines")
+            board.write(slot: 2, session: 4, step: 9, name: "add\nTodo")
+            board.write(slot: 3, session: 0, step: 0, name: "")
             board.write(slot: 0, session: 3, step: 90, name: longName)
         }
 
         let entries = ProgressBoard.entries(in: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
 
-        #expect(entries.count == 3)
+        #expect(entries.count == 4)
         #expect(entries[1] == ProgressBoard.Entry(session: 12, step: 7, name: "tag"))
-        #expect(entries[2] == ProgressBoard.Entry(session: 0, step: 0, name: ""))
+        #expect(entries[2] == ProgressBoard.Entry(session: 4, step: 9, name: "addTodo"))
+        #expect(entries[3] == ProgressBoard.Entry(session: 0, step: 0, name: ""))
         let cut = try #require(entries[0])
         #expect(cut.session == 3 && cut.step == 90 && cut.name == String(longName.prefix(ProgressBoard.slotSize - 6)))
     }
