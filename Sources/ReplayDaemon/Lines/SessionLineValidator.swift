@@ -188,13 +188,7 @@ package struct SessionLineValidator {
 
     /// A plain decimal integer (no sign, fraction or exponent) that fits `Int`.
     private static func integer(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
-        guard !range.isEmpty, range.count <= 18 else { return nil }
-        var value = 0
-        for byte in line[range] {
-            guard byte &- UInt8(ascii: "0") < 10 else { return nil }
-            value = value * 10 + Int(byte &- UInt8(ascii: "0"))
-        }
-        return value
+        JSONLineScanner.plainInteger(UnsafeBufferPointer(rebasing: line[range])).map(Int.init)
     }
 
     private static func double(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double? {

@@ -32,18 +32,25 @@ extension JSONLineScanner {
     /// most 18 digits, or a decimal with a fraction and at most 19 digits in all; `nil` for any other.
     private static func plainNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
         guard let dot = bytes.firstIndex(of: UInt8(ascii: ".")) else {
-            guard bytes.count <= 18 else { return nil }
-            var value: Int64 = 0
-            for byte in bytes {
-                let digit = byte &- UInt8(ascii: "0")
-                guard digit < 10 else { return nil }
-                value = value * 10 + Int64(digit)
-            }
-            return .integer(value)
+            return plainInteger(bytes).map(JSONValue.integer)
         }
         guard !bytes[dot...].contains(where: { $0 | 0x20 == UInt8(ascii: "e") }),
             let double = DecimalFastPath.double(plainDecimal: bytes)
         else { return nil }
         return .double(double)
+    }
+
+    /// The value of `bytes` when they are a plain decimal integer: one to 18 digits, no sign, fraction or exponent,
+    /// so it fits `Int64`; `nil` for anything else.
+    @inlinable
+    package static func plainInteger(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
+        var value: Int64 = 0
+        for byte in bytes {
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            value = value * 10 + Int64(digit)
+        }
+        return value
     }
 }
