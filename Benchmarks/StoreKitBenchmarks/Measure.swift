@@ -16,15 +16,16 @@ enum Measure {
         return now() - start
     }
 
-    /// The page faults this thread has taken so far (the whole process's where a thread's own are not counted).
-    static func pageFaultsOfThisThread() -> Int {
+    /// What the kernel counted for this thread so far (the whole process where a thread's own are not counted):
+    /// page faults, times it blocked (a wait for a lock), and times it was preempted for another thread.
+    static func schedulingOfThisThread() -> (pageFaults: Int, blocked: Int, preempted: Int) {
         var usage = rusage()
         #if os(Linux)
             getrusage(__rusage_who_t(1), &usage)  // RUSAGE_THREAD, which Glibc's module does not name
         #else
             getrusage(RUSAGE_SELF, &usage)
         #endif
-        return usage.ru_minflt + usage.ru_majflt
+        return (usage.ru_minflt + usage.ru_majflt, usage.ru_nvcsw, usage.ru_nivcsw)
     }
 
     /// The value at quantile `q` (0...1) of `samples`.

@@ -13,9 +13,12 @@ enum RecordingBenchmarks {
     /// store's round. One round of each goes first, unmeasured: it warms the stores and their code up, and it grows
     /// the process's heap to hold the states the recorder keeps until they are encoded, once per process.
     ///
-    /// Beside the times, the page faults the dispatching thread took per 1,000 dispatches (the median of the
-    /// rounds): memory the process gave back and takes again shows there first, and the count repeats on a busy
-    /// machine where times do not.
+    /// Beside the times, per 1,000 dispatches (the median of the rounds), what the kernel counted for the
+    /// dispatching thread: the page faults it took (memory the process gave back and takes again shows there
+    /// first, and the count repeats on a busy machine where times do not), the times it blocked (a wait for the
+    /// recorder's lock) and the times it was preempted (the CPU given to another thread: on a machine of two cores,
+    /// with the recorder's thread on the other, any process waking up takes it from the app's thread, and a p99
+    /// spoiled that way shows here, not as a cost of the recorder).
     ///
     /// With `recordedCallPerAction`, the stores have a replayable effect that makes one recorded call for each
     /// action (with and without the recorder), so the recorded rows also write a `call` and an `effectEnd` line per
@@ -41,34 +44,37 @@ enum RecordingBenchmarks {
                 bufferCapacity: (rounds + 1) * dispatches * linesPerAction + 1),
             to: FileTransport(path: path))
         var nextIndex = 0
-        func round(_ store: Store<Inventory.State, Inventory.Action>) -> (samples: [Double], faults: Int) {
+        func round(_ store: Store<Inventory.State, Inventory.Action>) -> (samples: [Double], kernel: [Double]) {
             var samples: [Double] = []
             samples.reserveCapacity(dispatches)
-            let faultsBefore = Measure.pageFaultsOfThisThread()
+            let before = Measure.schedulingOfThisThread()
             for _ in 0..<dispatches {
                 let start = Measure.now()
                 store.dispatch(.restock(index: nextIndex, amount: 1))
                 samples.append(Measure.now() - start)
                 nextIndex += 1
             }
-            let faults = Measure.pageFaultsOfThisThread() - faultsBefore
+            let after = Measure.schedulingOfThisThread()
+            let counts = [
+                after.pageFaults - before.pageFaults, after.blocked - before.blocked, after.preempted - before.preempted,
+            ]
             if recordedCallPerAction { waitForEffects(of: store) }
             if store === recorded { waitUntilWritten(recorder) }
-            return (samples, faults)
+            return (samples, counts.map { Double($0) * 1000 / Double(dispatches) })
         }
         _ = round(plain)
         _ = round(recorded)
         var without: [[Double]] = []
         var with: [[Double]] = []
-        var faultsWithout: [Double] = []
-        var faultsWith: [Double] = []
+        var kernelWithout: [[Double]] = []
+        var kernelWith: [[Double]] = []
         for _ in 0..<rounds {
             let plainRound = round(plain)
             let recordedRound = round(recorded)
             without.append(plainRound.samples)
             with.append(recordedRound.samples)
-            faultsWithout.append(Double(plainRound.faults * 1000 / dispatches))
-            faultsWith.append(Double(recordedRound.faults * 1000 / dispatches))
+            kernelWithout.append(plainRound.kernel)
+            kernelWith.append(recordedRound.kernel)
         }
         if recorder.finish(timeout: .seconds(600)).dropped > 0 {
             let message = "storekit-benchmarks: actions dropped, so the dispatch rows did not measure recording"
@@ -83,11 +89,12 @@ enum RecordingBenchmarks {
             Row(
                 name: name + (q == 0.5 ? "median" : "p99"), figure: medianOfRounds(with, q) * 1e6, unit: "µs",
                 reference: medianOfRounds(without, q) * 1e6, referenceName: "no recorder", target: "<= 1.5x")
-        } + [
+        } + ["page faults", "blocking waits", "preemptions"].enumerated().map { index, count in
             Row(
-                name: name + "page faults per 1,000", figure: Measure.quantile(faultsWith, 0.5), unit: "",
-                reference: Measure.quantile(faultsWithout, 0.5), referenceName: "no recorder", target: "")
-        ]
+                name: name + count + " per 1,000", figure: Measure.quantile(kernelWith.map { $0[index] }, 0.5),
+                unit: "", reference: Measure.quantile(kernelWithout.map { $0[index] }, 0.5),
+                referenceName: "no recorder", target: "")
+        }
     }
 
     /// Dispatches `dispatches` actions to a store of a state of about `bytes` bytes, with a recorder writing to a
