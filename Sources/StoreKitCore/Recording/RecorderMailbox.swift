@@ -21,31 +21,32 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     private static var idleSecondsBeforeReleasing: Double { 1 }
 
     private let condition = NSCondition()
-    // Guarded by `condition`.
+    // Guarded by `condition`, and not checked for exclusivity at run time (docs/performance.md): every access holds
+    // the lock, which is not recursive, so no access can overlap another.
     private let queue = RecorderQueue<State, Action>(capacity: RecorderQueue<State, Action>.initialCapacity)
     /// The actions and states the background thread has encoded, released by the app's posts one at a time.
     private let retired = RetiredStates<State, Action>(capacity: RecorderQueue<State, Action>.initialCapacity)
-    private var budget: RecorderMemoryBudget
-    private var stats = RecorderStatistics()
-    private var worker = WorkerState.busy
-    private var endReason: EndEvent.Reason?
+    @exclusivity(unchecked) private var budget: RecorderMemoryBudget
+    @exclusivity(unchecked) private var stats = RecorderStatistics()
+    @exclusivity(unchecked) private var worker = WorkerState.busy
+    @exclusivity(unchecked) private var endReason: EndEvent.Reason?
     /// See ``deliveryDeadline``.
-    private var deliveryDeadlineNanoseconds: UInt64?
+    @exclusivity(unchecked) private var deliveryDeadlineNanoseconds: UInt64?
     /// The sequence numbers of the actions dropped since the last one queued, to be queued as one `gap`.
-    private var bufferFullRange: ClosedRange<Int>?
+    @exclusivity(unchecked) private var bufferFullRange: ClosedRange<Int>?
     /// The store's sequence number before the first action recorded: the session numbers its actions from 1.
-    private var baseStoreSequence: Int?
+    @exclusivity(unchecked) private var baseStoreSequence: Int?
     /// The session's sequence number of the last action posted (queued or dropped).
-    private var lastSequence = 0
+    @exclusivity(unchecked) private var lastSequence = 0
     /// Whether the session holds effect lines and the `effect` of actions (format 2).
     private let recordsEffects: Bool
     /// Whether the session holds notes (format 3).
     private let recordsNotes: Bool
     /// The names of the effects that sent queued actions; a queued action numbers its effect's name from 1.
-    private var effectNames: [String] = []
+    @exclusivity(unchecked) private var effectNames: [String] = []
     /// The effect runs that lost a line to a full queue: their later lines are dropped too, so that no run the
     /// session holds skips a call.
-    private var runsMissingLines: Set<EffectRunKey> = []
+    @exclusivity(unchecked) private var runsMissingLines: Set<EffectRunKey> = []
     /// The background thread's own pile, to release the retired states outside the lock when no post does (see
     /// ``releaseRetiredOnTheBackgroundThread()``); touched only by that thread.
     private let retiredOffTheLock = RetiredStates<State, Action>(capacity: 1)

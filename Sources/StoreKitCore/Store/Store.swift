@@ -32,15 +32,17 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     /// The clock effects read and sleep on through their context.
     private let effectClock: EffectClock.Base
 
-    // Guarded by `lock`.
-    private var current: State
+    // Guarded by `lock`. The state and the sequence number, which every dispatch reads and writes, are not checked
+    // for exclusivity at run time (docs/performance.md): each access is a plain read or write under the lock, with
+    // no call inside it, so none can overlap another even when a dispatch reaches the store again.
+    @exclusivity(unchecked) private var current: State
     /// The interceptors in registration order, as a chain (see ``Chain``); they are never removed.
     private var interceptors: Chain<any Interceptor<State, Action>>?
     private var effects: [Effect<State, Action>]
     /// The observers in the order they subscribed, as a chain (see ``Chain``), each numbered by its subscription.
     private var observers: Chain<@Sendable (State) -> Void>?
     private var nextObserverID: UInt64 = 0
-    private var sequence = 0
+    @exclusivity(unchecked) private var sequence = 0
     private var isDispatching = false
     /// The action the reducer is reducing, while it is: a slot, which dispatch fills and empties without asking the
     /// runtime for the metadata of an optional action (see ``ValueSlot``).

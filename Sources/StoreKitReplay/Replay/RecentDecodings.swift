@@ -15,8 +15,10 @@ final class RecentDecodings<Value> {
     /// For the value at each index: the JSON it was decoded from; that JSON's hash, by which a JSON met for the
     /// first time is told apart from those held without comparing it with each member by member; and when it was
     /// last met, by ``clock``.
-    private var entries: [(json: JSONValue, hash: Int, lastMet: Int)] = []
-    private var clock = 0
+    // Not checked for exclusivity at run time (docs/performance.md): used by one thread at a time, and `decode`
+    // decodes an app's action, which cannot reach this cache.
+    @exclusivity(unchecked) private var entries: [(json: JSONValue, hash: Int, lastMet: Int)] = []
+    @exclusivity(unchecked) private var clock = 0
 
     init() {
         entries.reserveCapacity(Self.capacity)

@@ -15,16 +15,20 @@ import StoreKitSystem
 /// while let event = try reader.next() { ... }
 /// ```
 public final class SessionReader {
+    // What is read and written for every line is not checked for exclusivity at run time (docs/performance.md): a
+    // reader is used by one thread at a time, and none of its methods passes these properties inout to code that
+    // could reach the reader again. The line reader stays checked: it calls a follower's `waitForMore`.
+
     /// The file's path, or `<stdin>`.
     public let source: String
     private var lines: LineReader
     private let fd: Int32
     private let ownsDescriptor: Bool
-    private var decoder: SessionLineDecoder
+    @exclusivity(unchecked) private var decoder: SessionLineDecoder
     /// The error that stopped the reader.
     private var failure: SessionReadError?
     /// Checks a line's JSON without building it, for ``defersRecordedStates``.
-    private var scanner = JSONLineScanner()
+    @exclusivity(unchecked) private var scanner = JSONLineScanner()
     /// What the scanner remembers of the last line, whose unchanged parts it then passes over.
     private let lineMemory = JSONLineMemory()
 
@@ -35,7 +39,7 @@ public final class SessionReader {
     /// unless the caller says it takes the state so.
     package var defersRecordedStates = false
     /// Whether the last event's state was left unbuilt and not yet taken.
-    private var stateIsUnbuilt = false
+    @exclusivity(unchecked) private var stateIsUnbuilt = false
 
     /// Opens the session file at `path` (`-` reads standard input).
     /// - Parameters:
@@ -109,10 +113,10 @@ public final class SessionReader {
 
     /// The bytes of the last event's `state` as its line holds them, when it holds one (not a patch): a replay
     /// compares them with the replayed state's canonical bytes before it compares values.
-    private(set) var recordedStateBytes: ArraySlice<UInt8>?
+    @exclusivity(unchecked) private(set) var recordedStateBytes: ArraySlice<UInt8>?
 
     /// The bytes of the line the last event came from, without its `\n`: what a copy of the session keeps.
-    package private(set) var lineBytes: [UInt8] = []
+    @exclusivity(unchecked) package private(set) var lineBytes: [UInt8] = []
 
     /// The next event, or `nil` after the last line.
     /// - Throws: ``SessionReadError`` for the first line that ``SessionLineDecoder`` refuses, and the same error
