@@ -131,8 +131,8 @@ extension SessionEvent {
         _ members: [JSONLineScanner.Member], in line: UnsafeBufferPointer<UInt8>, memory: inout JSONParserMemory,
         recent: inout RecentValues
     ) throws(SessionEventDecodingError) -> (event: SessionEvent, state: Range<Int>)? {
-        guard let found = ActionLineMembers(scanned: members, in: line, memory: &memory, recent: &recent),
-            let state = found.stateRange
+        var found = ActionLineMembers()
+        guard found.read(scanned: members, in: line, memory: &memory, recent: &recent), let state = found.stateRange
         else { return nil }
         return (.action(try action(EventFields(members: [:], prefix: ""), found)), state)
     }
@@ -390,6 +390,9 @@ private struct ActionLineMembers {
     /// Where the line holds its state, for one read from its scan.
     var stateRange: Range<Int>?
 
+    /// No members yet.
+    init() {}
+
     init(_ members: [String: JSONValue]) {
         for (key, value) in members {
             switch key {
@@ -425,30 +428,32 @@ private struct ActionLineMembers {
         }
     }
 
-    /// The members of a scanned line (see ``SessionEvent/scannedAction(_:in:memory:recent:)``) with its state
-    /// object as an empty one, and where that object lies in ``stateRange``; `nil` unless the line's `kind` is
-    /// `"action"` as those bytes, it has a `state` object and no `patch`.
-    init?(
+    /// Reads the members of a scanned line (see ``SessionEvent/scannedAction(_:in:memory:recent:)``) into these
+    /// empty ones, with its state object as an empty one and where that object lies in ``stateRange``.
+    /// - Returns: Whether the line's `kind` is `"action"` as those bytes, it has a `state` object and no `patch`.
+    mutating func read(
         scanned members: [JSONLineScanner.Member], in line: UnsafeBufferPointer<UInt8>, memory: inout JSONParserMemory,
         recent: inout RecentValues
-    ) {
+    ) -> Bool {
+        // Read in place rather than returned as an optional: an initializer's `self`, or a value returned, was
+        // copied into the optional, all its members with it (docs/performance.md).
         for member in members {
             let key = UnsafeBufferPointer(rebasing: line[member.key])
             let field: Field
             switch key.count {
             case 3 where Self.bytes(key, are: "seq"): field = .seq
             case 4 where Self.bytes(key, are: "kind"):
-                guard Self.bytes(UnsafeBufferPointer(rebasing: line[member.value]), are: #""action""#) else { return nil }
+                guard Self.bytes(UnsafeBufferPointer(rebasing: line[member.value]), are: #""action""#) else { return false }
                 kind = .string("action")
                 continue
             case 4 where Self.bytes(key, are: "time"): field = .time
             case 4 where Self.bytes(key, are: "name"): field = .name
             case 5 where Self.bytes(key, are: "state"):
-                guard member.type == .object else { return nil }
+                guard member.type == .object else { return false }
                 state = .object([:])
                 stateRange = member.value
                 continue
-            case 5 where Self.bytes(key, are: "patch"): return nil
+            case 5 where Self.bytes(key, are: "patch"): return false
             case 5 where Self.bytes(key, are: "cause"): field = .cause
             case 6 where Self.bytes(key, are: "action"): field = .action
             case 6 where Self.bytes(key, are: "origin"): field = .origin
@@ -460,10 +465,10 @@ private struct ActionLineMembers {
                 origin = .string("app")
                 continue
             }
-            guard let value = JSONLineScanner.value(of: member, in: line, memory: &memory, recent: &recent) else { return nil }
+            guard let value = JSONLineScanner.value(of: member, in: line, memory: &memory, recent: &recent) else { return false }
             set(field, value)
         }
-        guard kind != nil, stateRange != nil else { return nil }
+        return kind != nil && stateRange != nil
     }
 
     /// Whether `bytes` are exactly `text`'s UTF-8.
