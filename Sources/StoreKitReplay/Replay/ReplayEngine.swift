@@ -173,19 +173,22 @@ public struct ReplayEngine: Sendable {
                 if case .action(let action) = event { extras.precedingActions.append(action) }
                 continue
             }
-            switch event {
+            // Consumed, so that an action is moved out of its event rather than copied.
+            switch consume event {
             case .header:
                 break  // The reader rejects a second header.
             case .gap(let gap):
                 run.gaps.append(gap)
                 needsResync = true
-                effects.recorded(event)
+                effects.recorded(.gap(gap))
             case .end(let end):
                 run.end = end
             case .note:
                 break  // A note is for people: replay neither runs nor counts it.
-            case .call, .effectEnd:
-                effects.recorded(event)
+            case .call(let call):
+                effects.recorded(.call(call))
+            case .effectEnd(let end):
+                effects.recorded(.effectEnd(end))
             case .action(var action):
                 run.actionCount += 1
                 var outcome = StepOutcome.stopped
