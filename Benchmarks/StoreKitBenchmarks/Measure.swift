@@ -16,16 +16,31 @@ enum Measure {
         return now() - start
     }
 
-    /// What the kernel counted for this thread so far (the whole process where a thread's own are not counted):
-    /// page faults, times it blocked (a wait for a lock), and times it was preempted for another thread.
-    static func schedulingOfThisThread() -> (pageFaults: Int, blocked: Int, preempted: Int) {
+    /// What the kernel counted for a thread: page faults, times it blocked (a wait for a lock), and times it was
+    /// preempted for another thread.
+    struct ThreadCounts {
+        var pageFaults: Int
+        var blocked: Int
+        var preempted: Int
+
+        /// What was counted between `earlier` and `later`.
+        static func - (later: ThreadCounts, earlier: ThreadCounts) -> ThreadCounts {
+            ThreadCounts(
+                pageFaults: later.pageFaults - earlier.pageFaults, blocked: later.blocked - earlier.blocked,
+                preempted: later.preempted - earlier.preempted)
+        }
+    }
+
+    /// What the kernel counted for this thread so far (the whole process's where a thread's own are not counted).
+    static func countsOfThisThread() -> ThreadCounts {
         var usage = rusage()
         #if os(Linux)
             getrusage(__rusage_who_t(1), &usage)  // RUSAGE_THREAD, which Glibc's module does not name
         #else
             getrusage(RUSAGE_SELF, &usage)
         #endif
-        return (usage.ru_minflt + usage.ru_majflt, usage.ru_nvcsw, usage.ru_nivcsw)
+        return ThreadCounts(
+            pageFaults: usage.ru_minflt + usage.ru_majflt, blocked: usage.ru_nvcsw, preempted: usage.ru_nivcsw)
     }
 
     /// The value at quantile `q` (0...1) of `samples`.

@@ -44,30 +44,27 @@ enum RecordingBenchmarks {
                 bufferCapacity: (rounds + 1) * dispatches * linesPerAction + 1),
             to: FileTransport(path: path))
         var nextIndex = 0
-        func round(_ store: Store<Inventory.State, Inventory.Action>) -> (samples: [Double], kernel: [Double]) {
+        func round(_ store: Store<Inventory.State, Inventory.Action>) -> (samples: [Double], kernel: Measure.ThreadCounts) {
             var samples: [Double] = []
             samples.reserveCapacity(dispatches)
-            let before = Measure.schedulingOfThisThread()
+            let before = Measure.countsOfThisThread()
             for _ in 0..<dispatches {
                 let start = Measure.now()
                 store.dispatch(.restock(index: nextIndex, amount: 1))
                 samples.append(Measure.now() - start)
                 nextIndex += 1
             }
-            let after = Measure.schedulingOfThisThread()
-            let counts = [
-                after.pageFaults - before.pageFaults, after.blocked - before.blocked, after.preempted - before.preempted,
-            ]
+            let kernel = Measure.countsOfThisThread() - before
             if recordedCallPerAction { waitForEffects(of: store) }
             if store === recorded { waitUntilWritten(recorder) }
-            return (samples, counts.map { Double($0) * 1000 / Double(dispatches) })
+            return (samples, kernel)
         }
         _ = round(plain)
         _ = round(recorded)
         var without: [[Double]] = []
         var with: [[Double]] = []
-        var kernelWithout: [[Double]] = []
-        var kernelWith: [[Double]] = []
+        var kernelWithout: [Measure.ThreadCounts] = []
+        var kernelWith: [Measure.ThreadCounts] = []
         for _ in 0..<rounds {
             let plainRound = round(plain)
             let recordedRound = round(recorded)
@@ -89,12 +86,17 @@ enum RecordingBenchmarks {
             Row(
                 name: name + (q == 0.5 ? "median" : "p99"), figure: medianOfRounds(with, q) * 1e6, unit: "µs",
                 reference: medianOfRounds(without, q) * 1e6, referenceName: "no recorder", target: "<= 1.5x")
-        } + ["page faults", "blocking waits", "preemptions"].enumerated().map { index, count in
-            Row(
-                name: name + count + " per 1,000", figure: Measure.quantile(kernelWith.map { $0[index] }, 0.5),
-                unit: "", reference: Measure.quantile(kernelWithout.map { $0[index] }, 0.5),
-                referenceName: "no recorder", target: "")
         }
+            + [("page faults", \Measure.ThreadCounts.pageFaults), ("blocking waits", \.blocked), ("preemptions", \.preempted)]
+            .map { count, path in
+                // The median of the rounds' counts, per 1,000 dispatches.
+                func perThousand(_ rounds: [Measure.ThreadCounts]) -> Double {
+                    Measure.quantile(rounds.map { Double($0[keyPath: path]) * 1000 / Double(dispatches) }, 0.5)
+                }
+                return Row(
+                    name: name + count + " per 1,000", figure: perThousand(kernelWith), unit: "",
+                    reference: perThousand(kernelWithout), referenceName: "no recorder", target: "")
+            }
     }
 
     /// Dispatches `dispatches` actions to a store of a state of about `bytes` bytes, with a recorder writing to a

@@ -180,15 +180,15 @@ public struct ReplayEngine: Sendable {
             case .gap(let gap):
                 run.gaps.append(gap)
                 needsResync = true
-                effects.recorded(.gap(gap))
+                effects.gap(gap)
             case .end(let end):
                 run.end = end
             case .note:
                 break  // A note is for people: replay neither runs nor counts it.
             case .call(let call):
-                effects.recorded(.call(call))
+                effects.recorded(call)
             case .effectEnd(let end):
-                effects.recorded(.effectEnd(end))
+                effects.recorded(end)
             case .action(var action):
                 run.actionCount += 1
                 var outcome = StepOutcome.stopped

@@ -46,15 +46,14 @@ struct SessionEffectCheck {
     /// The action the reducer just replayed.
     func applied(_ action: ActionEvent) { replaying?.applied(action) }
 
-    /// A recorded effect line.
-    func recorded(_ event: SessionEvent) {
-        switch event {
-        case .call(let call): replaying?.recorded(call)
-        case .effectEnd(let end): replaying?.recorded(end)
-        case .gap(let gap): replaying?.gap(gap)
-        case .header, .action, .end, .note: break
-        }
-    }
+    /// A recorded input an effect run took.
+    func recorded(_ call: EffectCallEvent) { replaying?.recorded(call) }
+
+    /// The recorded end of an effect run.
+    func recorded(_ end: EffectEndEvent) { replaying?.recorded(end) }
+
+    /// A gap in the session: the runs started before it are no longer checked.
+    func gap(_ gap: GapEvent) { replaying?.gap(gap) }
 
     /// Ends the reruns.
     /// - Returns: What they found, and what was and was not checked.
