@@ -19,6 +19,13 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     /// itself. Until then they wait for the app's next posts: freed all at once, their memory would go back to the
     /// system, and the app's next burst of dispatches would fault it in again, page by page.
     private static var idleSecondsBeforeReleasing: Double { 1 }
+    /// How long each look takes while the background thread waits for a burst of posts to pause.
+    private static var burstNapSeconds: Double { 0.001 }
+    /// How many events posted within one ``burstNapSeconds`` make a burst: the background thread encodes a steadier
+    /// stream as it comes.
+    private static var burstPosts: Int { 2 }
+    /// The longest the background thread waits for a burst to pause before it encodes alongside it.
+    private static var longestYieldSeconds: Double { 0.05 }
 
     private let condition = NSCondition()
     // Guarded by `condition`, and not checked for exclusivity at run time (docs/performance.md): every access holds
@@ -271,9 +278,10 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
         queue.append(gap: GapEvent(firstSequence: range.lowerBound, lastSequence: range.upperBound, reason: .bufferFull))
     }
 
-    /// Signals the background thread when it sleeps, or when it naps and the queue is half full (by either of its
+    /// Signals the background thread when it sleeps; when it naps and the queue is half full (by either of its
     /// bounds) or three quarters through the room it has (so the background thread takes it before the app's
-    /// thread must grow it); call with the lock held after adding to the queue.
+    /// thread must grow it); and when it waits for a burst to pause and the queue is half full; call with the lock
+    /// held after adding to the queue.
     private func wakeWorkerIfNeeded() {
         switch worker {
         case .busy:
@@ -281,6 +289,8 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
         case .napping:
             guard budget.isHalfFull(queuedEvents: queue.count) || queue.actionCount * 4 >= queue.capacity * 3
             else { return }
+        case .yielding:
+            guard budget.isHalfFull(queuedEvents: queue.count) else { return }
         case .sleeping:
             break
         }
@@ -297,7 +307,8 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     /// already queued: more may be streaming in, better taken together than a few at a time through the lock.
     /// With `wakingAfter`, an empty batch is taken after that many seconds without actions (the transport's next
     /// reconnect is due). While it waits, and once the app's threads have posted nothing for a while, it releases
-    /// the states they have not released (``idleSecondsBeforeReleasing``).
+    /// the states they have not released (``idleSecondsBeforeReleasing``). While the app's threads post in a
+    /// burst, it waits for the burst to pause before taking the queue (``yieldToABurstOfPosts()``).
     /// - Returns: Why the session ends, once the recorder is ending (what is in `batch` then is the last), and the
     ///   names the batch's actions number their effects by.
     func takeBatch(
@@ -324,9 +335,34 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
             }
             if let wakeAt, wakeAt <= Date() { break }
         }
+        yieldToABurstOfPosts()
         worker = .busy
         queue.swapContents(with: batch)
         return (endReason, effectNames)
+    }
+
+    /// Waits while the app's threads post in a burst, in naps of ``burstNapSeconds``, until a nap brings fewer
+    /// than ``burstPosts`` events, half the queue's bound is used, the recorder is ending, or
+    /// ``longestYieldSeconds`` have passed. Call with the lock held and events queued; it is let go meanwhile.
+    ///
+    /// Meanwhile the app's thread grows the queue when it runs out of room, once per doubling, and the batch handed
+    /// back next has room for twice this one.
+    ///
+    /// Encoding reads the parts of the states that the app's next states share (the same strings and arrays), and
+    /// each dispatch that copies the state updates their reference counts: done side by side on two cores, every
+    /// part the background thread has read since the app's last dispatch moves back to the app's core at its next
+    /// one, and a dispatch on a 10 KB state took up to twice as long (docs/performance.md). Encoding once the burst
+    /// pauses costs the app nothing. A slower, steady stream of posts is taken at once, as before: encoding each
+    /// action before the next one comes overlaps no dispatch.
+    private func yieldToABurstOfPosts() {
+        guard !queue.isEmpty else { return }
+        let giveUpAt = Date(timeIntervalSinceNow: Self.longestYieldSeconds)
+        while endReason == nil && !budget.isHalfFull(queuedEvents: queue.count) {
+            let before = queue.count
+            worker = .yielding
+            _ = condition.wait(until: min(Date(timeIntervalSinceNow: Self.burstNapSeconds), giveUpAt))
+            if queue.count - before < Self.burstPosts || Date() >= giveUpAt { return }
+        }
     }
 
     /// Whether half the queue's bound is used: the background thread should take the queue before it does more of
@@ -402,6 +438,8 @@ private enum WorkerState {
     case busy
     /// Waiting a moment after a batch for more actions to gather: woken early only when the queue fills up.
     case napping
+    /// Waiting for a burst of posts to pause before taking the queue: woken early only when the queue is half full.
+    case yielding
     /// Waiting with nothing to do: the next action must wake it.
     case sleeping
 }
