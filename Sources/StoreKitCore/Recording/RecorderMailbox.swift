@@ -54,6 +54,9 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     /// The effect runs that lost a line to a full queue: their later lines are dropped too, so that no run the
     /// session holds skips a call.
     @exclusivity(unchecked) private var runsMissingLines: Set<EffectRunKey> = []
+    /// Whether the background thread stopped waiting for a burst of posts to pause before the burst did (see
+    /// ``yieldToABurstOfPosts()``); until it finds the queue empty, it encodes alongside the burst.
+    @exclusivity(unchecked) private var outlastedABurst = false
     /// The background thread's own pile, to release the retired states outside the lock when no post does (see
     /// ``releaseRetiredOnTheBackgroundThread()``); touched only by that thread.
     private let retiredOffTheLock = RetiredStates<State, Action>(capacity: 1)
@@ -320,6 +323,7 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
             worker = .napping
             _ = condition.wait(until: Date(timeIntervalSinceNow: Self.napSeconds))
         }
+        if queue.isEmpty { outlastedABurst = false }
         let wakeAt = wakingAfter.map { Date(timeIntervalSinceNow: $0) }
         var releaseAt = retired.count > 0 ? Date(timeIntervalSinceNow: Self.idleSecondsBeforeReleasing) : nil
         while queue.isEmpty && endReason == nil {
@@ -344,6 +348,8 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     /// Waits while the app's threads post in a burst, in naps of ``burstNapSeconds``, until a nap brings fewer
     /// than ``burstPosts`` events, half the queue's bound is used, the recorder is ending, or
     /// ``longestYieldSeconds`` have passed. Call with the lock held and events queued; it is let go meanwhile.
+    /// A burst that outlasts the wait (``outlastedABurst``) is not waited for again until the background thread
+    /// has caught up with it: waiting at every batch of a long burst would leave it further behind each time.
     ///
     /// Meanwhile the app's thread grows the queue when it runs out of room, once per doubling, and the batch handed
     /// back next has room for twice this one.
@@ -355,14 +361,17 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     /// pauses costs the app nothing. A slower, steady stream of posts is taken at once, as before: encoding each
     /// action before the next one comes overlaps no dispatch.
     private func yieldToABurstOfPosts() {
-        guard !queue.isEmpty else { return }
+        guard !queue.isEmpty, !outlastedABurst else { return }
         let giveUpAt = Date(timeIntervalSinceNow: Self.longestYieldSeconds)
-        while endReason == nil && !budget.isHalfFull(queuedEvents: queue.count) {
+        while endReason == nil {
+            if budget.isHalfFull(queuedEvents: queue.count) { break }
             let before = queue.count
             worker = .yielding
             _ = condition.wait(until: min(Date(timeIntervalSinceNow: Self.burstNapSeconds), giveUpAt))
-            if queue.count - before < Self.burstPosts || Date() >= giveUpAt { return }
+            if queue.count - before < Self.burstPosts { return }
+            if Date() >= giveUpAt { break }
         }
+        outlastedABurst = endReason == nil
     }
 
     /// Whether half the queue's bound is used: the background thread should take the queue before it does more of
