@@ -121,12 +121,20 @@ extension ReplayReport {
         "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 
+    /// How many gaps the text names one by one; past them it counts the rest (the report's data holds every one).
+    static var gapsNamed: Int { 5 }
+
+    /// `n gaps (steps a-b: reason; ...)`, naming the first ``gapsNamed`` and counting the rest with the steps they
+    /// miss.
     private var gapSummary: String {
-        let described = gaps.map { gap in
+        let described = gaps.prefix(Self.gapsNamed).map { gap in
             let steps = gap.count == 1 ? "step \(gap.firstSequence)" : "steps \(gap.firstSequence)-\(gap.lastSequence)"
             return "\(steps): \(gap.reason.rawValue)"
         }
-        return "\(gaps.count) gap\(gaps.count == 1 ? "" : "s") (\(described.joined(separator: "; ")))"
+        let rest = gaps.dropFirst(Self.gapsNamed)
+        let more = rest.isEmpty
+            ? [] : ["and \(rest.count) more, of \(Self.count(rest.reduce(0) { $0 + $1.count }, "step")) in all"]
+        return "\(Self.count(gaps.count, "gap")) (\((described + more).joined(separator: "; ")))"
     }
 
     private static func seconds(_ time: Double) -> String {

@@ -96,6 +96,32 @@ import Testing
         #expect(lines.dropFirst().first == "incomplete: the session has 1 gap (steps 6-8: timedOut); the 5 steps that could be checked match")
     }
 
+    @Test func manyGapsAreNamedUpToFiveAndTheRestCounted() throws {
+        // Given a session of 16 steps whose recorder dropped step 2 and every second step after it, one at a time
+        var session = try recordTally(script + script)
+        let dropped = Set(stride(from: 2, through: 14, by: 2))
+        session.events = session.events.enumerated().map { index, event in
+            dropped.contains(index + 1)
+                ? .gap(GapEvent(firstSequence: index + 1, lastSequence: index + 1, reason: .bufferFull)) : event
+        }
+
+        // When it is replayed
+        let report = ReplayEngine(stores: [Tally.replayable]).replay(session)
+
+        // Then the text names the first five gaps and counts the other two, and the report still holds all seven
+        guard case .incomplete(let gaps) = report.verdict else {
+            Issue.record("expected an incomplete verdict, got \(report.verdict)")
+            return
+        }
+        #expect(gaps.map(\.firstSequence) == [2, 4, 6, 8, 10, 12, 14])
+        let lines = report.explanation(source: "s.jsonl").split(separator: "\n").map(String.init)
+        #expect(
+            lines.dropFirst().first
+                == "incomplete: the session has 7 gaps (step 2: bufferFull; step 4: bufferFull; step 6: bufferFull; "
+                + "step 8: bufferFull; step 10: bufferFull; and 2 more, of 2 steps in all); the \(report.stepsMatched) "
+                + "steps that could be checked match")
+    }
+
     @Test func aHoleWithoutAGapLineIsABrokenSessionNotAGap() async throws {
         // Given an in-memory session whose step 3 vanished with no gap event, when it is replayed, then the process
         // stops with the reader's reason instead of replaying a guess
