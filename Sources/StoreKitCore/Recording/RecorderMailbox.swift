@@ -357,8 +357,8 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     /// Encoding reads the parts of the states that the app's next states share (the same strings and arrays), and
     /// each dispatch that copies the state updates their reference counts: done side by side on two cores, every
     /// part the background thread has read since the app's last dispatch moves back to the app's core at its next
-    /// one, and a dispatch on a 10 KB state took up to twice as long (docs/performance.md). Encoding once the burst
-    /// pauses costs the app nothing. A slower, steady stream of posts is taken at once, as before: encoding each
+    /// one, which slowed the app's dispatches (docs/performance.md). Encoding once the burst pauses costs the app
+    /// nothing. A slower, steady stream of posts is taken at once, as before: encoding each
     /// action before the next one comes overlaps no dispatch.
     private func yieldToABurstOfPosts() {
         guard !queue.isEmpty, !outlastedABurst else { return }

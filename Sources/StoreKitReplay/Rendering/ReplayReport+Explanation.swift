@@ -133,7 +133,7 @@ extension ReplayReport {
         }
         let rest = gaps.dropFirst(Self.gapsNamed)
         let more = rest.isEmpty
-            ? [] : ["and \(rest.count) more, of \(Self.count(rest.reduce(0) { $0 + $1.count }, "step")) in all"]
+            ? [] : ["and \(rest.count) more (\(Self.count(rest.reduce(0) { $0 + $1.count }, "step")))"]
         return "\(Self.count(gaps.count, "gap")) (\((described + more).joined(separator: "; ")))"
     }
 

@@ -118,7 +118,7 @@ import Testing
         #expect(
             lines.dropFirst().first
                 == "incomplete: the session has 7 gaps (step 2: bufferFull; step 4: bufferFull; step 6: bufferFull; "
-                + "step 8: bufferFull; step 10: bufferFull; and 2 more, of 2 steps in all); the \(report.stepsMatched) "
+                + "step 8: bufferFull; step 10: bufferFull; and 2 more (2 steps)); the \(report.stepsMatched) "
                 + "steps that could be checked match")
     }
 
