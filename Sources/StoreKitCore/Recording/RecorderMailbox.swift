@@ -358,8 +358,8 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     /// each dispatch that copies the state updates their reference counts: done side by side on two cores, every
     /// part the background thread has read since the app's last dispatch moves back to the app's core at its next
     /// one, which slowed the app's dispatches (docs/performance.md). Encoding once the burst pauses costs the app
-    /// nothing. A slower, steady stream of posts is taken at once, as before: encoding each
-    /// action before the next one comes overlaps no dispatch.
+    /// nothing. A slower, steady stream of posts is taken at once, as before: encoding each action before the next
+    /// one comes overlaps no dispatch.
     private func yieldToABurstOfPosts() {
         guard !queue.isEmpty, !outlastedABurst else { return }
         let giveUpAt = Date(timeIntervalSinceNow: Self.longestYieldSeconds)
