@@ -87,6 +87,39 @@ import Testing
         #expect(await daemon.stop() == 0)
     }
 
+    @Test func sequenceNumbersPastTheLargestAreRefusedAndTheDaemonGoesOn() async throws {
+        // Given a daemon and a client whose session has started
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let daemon = try await DaemonProcess(folder: folder)
+        let client = try RawClient.startingSession("huge", socket: folder.socket)
+
+        // When it sends a gap to the largest integer, then a gap that could only follow it, then an action past 2^53 - 1
+        let huge = [
+            #"{"from":2,"kind":"gap","reason":"bufferFull","to":9223372036854775807}"#,
+            #"{"from":5,"kind":"gap","reason":"bufferFull","to":9223372036854775807}"#,
+            SessionLines.action(9_007_199_254_740_992),
+        ]
+        let lines = [SessionLines.action(1)] + huge + [SessionLines.action(2), SessionLines.end(actions: 2)]
+        try client.send(Array((lines.joined(separator: "\n") + "\n").utf8))
+
+        // Then each of the three is refused by its number and field, the lines around them are stored, and the daemon
+        // still serves another client
+        for (index, line) in huge.enumerated() {
+            let reply = try client.nextReply()
+            #expect(reply?["kind"] as? String == "rejected", "\(line)")
+            #expect(reply?["line"] as? Int == 3 + index, "\(line)")
+            let reason = reply?["reason"] as? String ?? ""
+            #expect(reason.contains("sequence numbers go up to 9007199254740991"), "\(line): \(reason)")
+        }
+        await waitUntil("the good lines are stored") { folder.lines(of: "counter-huge.jsonl").count == 4 }
+        #expect(folder.lines(of: "counter-huge.jsonl") == [SessionLines.header(session: "huge"), lines[0], lines[4], lines[5]])
+        let later = try RawClient.startingSession("later", socket: folder.socket)
+        try later.send(line: SessionLines.action(1))
+        await waitUntil("a later session is stored") { folder.lines(of: "counter-later.jsonl").count == 2 }
+        #expect(await daemon.stop() == 0)
+    }
+
     @Test(arguments: [
         (#"{"kind":"action","seq":1,"time":0,"action":{},"state":{}}"#, "the first line must be a session header"),
         ("not json at all", "not JSON"),

@@ -116,7 +116,8 @@ package struct SessionLineValidator {
                 guard matches(line, member.value, #""action""#) else { return nil }
                 isAction = true
             case .seq:
-                guard let value = Self.integer(line, member.value), value >= 1 else { return nil }
+                guard let value = Self.integer(line, member.value), (1...SessionFormat.largestSequenceNumber).contains(value)
+                else { return nil }
                 sequence = value
             case .time:
                 guard member.type == .number else { return nil }

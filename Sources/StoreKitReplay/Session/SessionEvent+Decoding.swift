@@ -93,10 +93,7 @@ extension SessionEvent {
         default:
             throw SessionEventDecodingError(path: "origin", message: "is '\(originText.escapingControls())'; expected 'app' or 'effect'")
         }
-        let sequence = try fields.integer("seq", line.seq)
-        guard sequence >= 1 else {
-            throw SessionEventDecodingError(path: "seq", message: "is \(sequence); sequence numbers start at 1")
-        }
+        let sequence = try sequenceNumber(fields.integer("seq", line.seq), at: "seq")
         let patch: JSONPatch?
         let state: JSONValue
         switch (line.state, line.patch) {
@@ -138,9 +135,9 @@ extension SessionEvent {
     }
 
     private static func gap(_ fields: EventFields) throws(SessionEventDecodingError) -> GapEvent {
-        let first = try fields.integer("from")
-        let last = try fields.integer("to")
-        guard first >= 1, last >= first else {
+        let first = try sequenceNumber(fields.integer("from"), at: "from")
+        let last = try sequenceNumber(fields.integer("to"), at: "to")
+        guard last >= first else {
             throw SessionEventDecodingError(path: "to", message: "gap from \(first) to \(last) is not a valid range")
         }
         let reasonText = try fields.string("reason")
@@ -235,12 +232,24 @@ extension SessionEvent {
         return NoteEvent(time: time, message: message, fields: labels)
     }
 
+    /// `value`, the sequence number at `path`, unless it is below 1 or above
+    /// ``SessionFormat/largestSequenceNumber``.
+    private static func sequenceNumber(_ value: Int, at path: String) throws(SessionEventDecodingError) -> Int {
+        guard value >= 1 else {
+            throw SessionEventDecodingError(path: path, message: "is \(value); sequence numbers start at 1")
+        }
+        guard value <= SessionFormat.largestSequenceNumber else {
+            throw SessionEventDecodingError(
+                path: path,
+                message: "is \(value); sequence numbers go up to \(SessionFormat.largestSequenceNumber) (2^53 - 1, the "
+                    + "largest integer every JSON reader reads exactly)")
+        }
+        return value
+    }
+
     /// The run an effect line belongs to: the cause's sequence number and the effect's name.
     private static func runKey(_ fields: EventFields) throws(SessionEventDecodingError) -> (Int, String) {
-        let cause = try fields.integer("cause")
-        guard cause >= 1 else {
-            throw SessionEventDecodingError(path: "cause", message: "is \(cause); sequence numbers start at 1")
-        }
+        let cause = try sequenceNumber(fields.integer("cause"), at: "cause")
         let effect = try fields.string("effect")
         guard !effect.isEmpty else { throw SessionEventDecodingError(path: "effect", message: "is empty (an effect has a name)") }
         return (cause, effect)

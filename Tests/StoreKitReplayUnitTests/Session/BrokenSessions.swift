@@ -62,6 +62,17 @@ let brokenSessions: [BrokenSession] = [
         lines: [headerLine, tallyAction(1), gapLine(2, 3), tallyAction(5), endLine], line: 4,
         reason: "seq 5 skips 4 with no 'gap' line for them (the lines before it cover up to 3)"),
     BrokenSession(
+        name: "a gap that runs to the largest integer",
+        lines: [headerLine, tallyAction(1), gapLine(2, Int.max), gapLine(5, 6), endLine], line: 3,
+        reason: "field 'to' is 9223372036854775807; sequence numbers go up to 9007199254740991 (2^53 - 1, the largest "
+            + "integer every JSON reader reads exactly)"),
+    BrokenSession(
+        name: "a sequence number past 2^53 - 1",
+        lines: [headerLine, tallyAction(1), gapLine(2, 9_007_199_254_740_991), tallyAction(9_007_199_254_740_992), endLine],
+        line: 4,
+        reason: "field 'seq' is 9007199254740992; sequence numbers go up to 9007199254740991 (2^53 - 1, the largest "
+            + "integer every JSON reader reads exactly)"),
+    BrokenSession(
         name: "format written as 1.0",
         lines: [headerLine.replacingOccurrences(of: #""format":1"#, with: #""format":1.0"#), tallyAction(1), endLine],
         line: 1, reason: "field 'format' expected an integer, found number"),
