@@ -116,7 +116,7 @@ package struct SessionLineValidator {
                 guard matches(line, member.value, #""action""#) else { return nil }
                 isAction = true
             case .seq:
-                guard let value = Self.integer(line, member.value), (1...SessionFormat.largestSequenceNumber).contains(value)
+                guard let value = Self.integer(line, member.value), SessionFormat.sequenceNumbers.contains(value)
                 else { return nil }
                 sequence = value
             case .time:

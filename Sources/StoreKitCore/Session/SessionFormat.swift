@@ -7,10 +7,10 @@ public enum SessionFormat {
     public static let version = 3
     /// The format versions this library reads.
     public static let readableVersions = 1...3
-    /// The largest sequence number a session may hold (`seq`, a gap's `from` and `to`, an effect line's `cause`):
-    /// 2^53 - 1, the largest integer every JSON reader reads exactly. Readers and the daemon refuse larger ones, so
-    /// the number after any sequence number is one too.
-    package static let largestSequenceNumber = 9_007_199_254_740_991
+    /// The sequence numbers a session may hold (`seq`, a gap's `from` and `to`, an effect line's `cause`): from 1 to
+    /// 2^53 - 1, the largest integer every JSON reader reads exactly. Readers and the daemon refuse any other, so the
+    /// number after any sequence number is an `Int` too.
+    package static let sequenceNumbers = 1...9_007_199_254_740_991
 
     /// The version a session is written in: 3 when it may hold notes, else 2 when its store has replayable
     /// effects, else 1.

@@ -232,17 +232,17 @@ extension SessionEvent {
         return NoteEvent(time: time, message: message, fields: labels)
     }
 
-    /// `value`, the sequence number at `path`, unless it is below 1 or above
-    /// ``SessionFormat/largestSequenceNumber``.
+    /// `value`, the sequence number at `path`, unless it is outside ``SessionFormat/sequenceNumbers``.
     private static func sequenceNumber(_ value: Int, at path: String) throws(SessionEventDecodingError) -> Int {
-        guard value >= 1 else {
-            throw SessionEventDecodingError(path: path, message: "is \(value); sequence numbers start at 1")
+        let valid = SessionFormat.sequenceNumbers
+        guard value >= valid.lowerBound else {
+            throw SessionEventDecodingError(path: path, message: "is \(value); sequence numbers start at \(valid.lowerBound)")
         }
-        guard value <= SessionFormat.largestSequenceNumber else {
+        guard value <= valid.upperBound else {
             throw SessionEventDecodingError(
                 path: path,
-                message: "is \(value); sequence numbers go up to \(SessionFormat.largestSequenceNumber) (2^53 - 1, the "
-                    + "largest integer every JSON reader reads exactly)")
+                message: "is \(value); sequence numbers go up to \(valid.upperBound) (2^53 - 1, the largest integer "
+                    + "every JSON reader reads exactly)")
         }
         return value
     }
