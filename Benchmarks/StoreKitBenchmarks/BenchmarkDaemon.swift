@@ -63,6 +63,19 @@ final class BenchmarkDaemon {
         return kilobytes * 1024
     }
 
+    /// The CPU time, user and system, the daemon has used so far, in seconds (Linux `/proc`), or nil where it
+    /// cannot be read.
+    func cpuSeconds() -> (user: Double, system: Double)? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+            let afterName = stat.split(separator: ")").last
+        else { return nil }
+        // After the name: state, then 10 fields, then utime and stime, in clock ticks.
+        let fields = afterName.split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return (user / ticks, system / ticks)
+    }
+
     /// Stops the daemon and removes its folder.
     func stop() {
         if process.isRunning {

@@ -43,6 +43,18 @@ enum Measure {
             pageFaults: usage.ru_minflt + usage.ru_majflt, blocked: usage.ru_nvcsw, preempted: usage.ru_nivcsw)
     }
 
+    /// The CPU time, user and system, this process has used so far, in seconds.
+    static func cpuSecondsOfThisProcess() -> (user: Double, system: Double) {
+        var usage = rusage()
+        #if os(Linux)
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+            getrusage(RUSAGE_SELF, &usage)
+        #endif
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return (seconds(usage.ru_utime), seconds(usage.ru_stime))
+    }
+
     /// The value at quantile `q` (0...1) of `samples`.
     static func quantile(_ samples: [Double], _ q: Double) -> Double {
         let sorted = samples.sorted()

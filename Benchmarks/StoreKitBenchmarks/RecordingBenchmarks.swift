@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitJSON
 
 /// Recording cost on the app's thread, and the rate at which recorded events reach a session file.
 enum RecordingBenchmarks {
@@ -23,6 +24,11 @@ enum RecordingBenchmarks {
     /// With `recordedCallPerAction`, the stores have a replayable effect that makes one recorded call for each
     /// action (with and without the recorder), so the recorded rows also write a `call` and an `effectEnd` line per
     /// action.
+    ///
+    /// A third store, a twin of the one without a recorder, takes its turn in every round too: its p99 against the
+    /// first one's is what two identical stores measure apart on this machine in the same run, the noise any ratio
+    /// of the rows carries. And beside the quantiles, the mean: all the time the dispatching thread spent, which a
+    /// cost moved from some dispatches to others does not change.
     static func dispatchCost(
         label: String, bytes: Int, dispatches: Int, rounds: Int = 7, recordedCallPerAction: Bool = false
     ) -> [Row] {
@@ -33,6 +39,7 @@ enum RecordingBenchmarks {
             Store(initialState: Inventory.state(itemCount: itemCount), reducer: Inventory.reducer, effects: effects)
         }
         let plain = store()
+        let twin = store()
         let recorded = store()
         let path = "/tmp/skr-bench-\(getpid()).jsonl"
         defer { unlink(path) }
@@ -60,13 +67,16 @@ enum RecordingBenchmarks {
             return (samples, kernel)
         }
         _ = round(plain)
+        _ = round(twin)
         _ = round(recorded)
         var without: [[Double]] = []
+        var twinRounds: [[Double]] = []
         var with: [[Double]] = []
         var kernelWithout: [Measure.ThreadCounts] = []
         var kernelWith: [Measure.ThreadCounts] = []
         for _ in 0..<rounds {
             let plainRound = round(plain)
+            twinRounds.append(round(twin).samples)
             let recordedRound = round(recorded)
             without.append(plainRound.samples)
             with.append(recordedRound.samples)
@@ -82,11 +92,23 @@ enum RecordingBenchmarks {
             Measure.quantile(rounds.map { Measure.quantile($0, q) }, 0.5)
         }
         let name = "dispatch, \(label) state\(recordedCallPerAction ? ", a recorded call per action" : ""), "
+        func meanOfRounds(_ rounds: [[Double]]) -> Double {
+            Measure.quantile(rounds.map { $0.reduce(0, +) / Double($0.count) }, 0.5)
+        }
         return [0.5, 0.99].map { q in
             Row(
                 name: name + (q == 0.5 ? "median" : "p99"), figure: medianOfRounds(with, q) * 1e6, unit: "µs",
                 reference: medianOfRounds(without, q) * 1e6, referenceName: "no recorder", target: "<= 1.5x")
         }
+            + [
+                Row(
+                    name: name + "mean", figure: meanOfRounds(with) * 1e6, unit: "µs",
+                    reference: meanOfRounds(without) * 1e6, referenceName: "no recorder", target: ""),
+                Row(
+                    name: name + "p99 of a twin store without a recorder", figure: medianOfRounds(twinRounds, 0.99) * 1e6,
+                    unit: "µs", reference: medianOfRounds(without, 0.99) * 1e6, referenceName: "no recorder",
+                    target: "noise"),
+            ]
             + [("page faults", \Measure.ThreadCounts.pageFaults), ("blocking waits", \.blocked), ("preemptions", \.preempted)]
             .map { count, path in
                 // The median of the rounds' counts, per 1,000 dispatches.
@@ -163,6 +185,39 @@ enum RecordingBenchmarks {
             reference: foundationEncodeRate(Inventory.state(itemCount: itemCount)),
             referenceName: "Foundation JSONEncoder alone", target: ">= 25000 actions/s")
         return (row, statistics.dropped)
+    }
+
+    /// The ceiling of recording on one encoding thread: how many times a second the 10 KB state goes through the
+    /// `Codable` calls of its `encode(to:)` alone, into an encoder that writes nothing (``CodableCallsOnly``),
+    /// beside the recorder's canonical encoder writing it. A recorder that encodes every state through `Codable`,
+    /// on one thread, records no faster than the figure, whatever its writer does.
+    static func codableCeiling(bytes: Int) throws -> Row {
+        var state = Inventory.state(itemCount: Inventory.itemCount(forBytes: bytes))
+        let encoder = CanonicalJSONEncoder()
+        func rate(_ encode: (Inventory.State) throws -> Int) rethrows -> Double {
+            var count = 0
+            var seen = 0
+            let seconds = try Measure.seconds {
+                while count < 2000 {
+                    Inventory.reducer.reduce(&state, .restock(index: count, amount: 1))
+                    seen &+= try encode(state)
+                    count += 1
+                }
+            }
+            precondition(seen != 0)
+            return Double(count) / seconds
+        }
+        // Each side twice, taking turns, the better of each: a slow spell of the machine weighs on neither.
+        var callsOnly = 0.0
+        var canonical = 0.0
+        for _ in 0..<2 {
+            callsOnly = max(callsOnly, try rate { try CodableCallsOnly.encode($0) })
+            canonical = max(canonical, try rate { try encoder.encodeToBytes($0).count })
+        }
+        return Row(
+            name: "encodes of the 10 KB state, Codable's calls alone (an encoder that writes nothing)",
+            figure: callsOnly, unit: "/s", reference: canonical, referenceName: "the recorder's canonical encoder",
+            target: "the most one thread records")
     }
 
     /// How many times a second Foundation's JSONEncoder (sorted keys) encodes `state`.

@@ -24,6 +24,6 @@ struct RepeatedRows {
     }
 
     private static func isTail(_ row: Row) -> Bool {
-        row.name.hasSuffix("p99")
+        row.name.contains("p99")
     }
 }

@@ -32,7 +32,9 @@ if arguments.contains("--help") {
                              the peak journal and each outage
           --write-diff-pair  write two states of 5 MB (or MB) that differ in about 1% of their leaves
           --encode-only      encode the 10 KB state after each of 200 actions (a hook for valgrind
-                             --tool=callgrind); add --reusing to reuse the encoding of unchanged parts
+                             --tool=callgrind); add --reusing to reuse the encoding of unchanged parts, or
+                             --codable-calls-only to make only the Codable calls, into an encoder that writes
+                             nothing
           --dispatch-instructions [BYTES]   20,000 dispatches of a state of BYTES (50 unless given) with a
                              recorder writing to a file (a hook for valgrind --tool=callgrind); add
                              --without-recorder for the reference
@@ -51,13 +53,16 @@ if let index = arguments.firstIndex(of: "--write-diff-pair"), arguments.count > 
 }
 if arguments.contains("--encode-only") {
     // A profiling hook: encode the 10 KB state after each of 200 actions (for valgrind --tool=callgrind); with
-    // --reusing, through an EncodingMemo as a recorder reusing unchanged parts does.
+    // --reusing, through an EncodingMemo as a recorder reusing unchanged parts does; with --codable-calls-only,
+    // only the Codable calls, into an encoder that writes nothing.
     var state = Inventory.state(itemCount: Inventory.itemCount(forBytes: 10_000))
     let memo = arguments.contains("--reusing") ? EncodingMemo() : nil
+    let callsOnly = arguments.contains("--codable-calls-only")
     var total = 0
     for index in 0..<200 {
         Inventory.reducer.reduce(&state, .restock(index: index, amount: 1))
-        total += try CanonicalJSONEncoder().encodeToBytes(state, reusing: memo).count
+        total += callsOnly
+            ? try CodableCallsOnly.encode(state) : try CanonicalJSONEncoder().encodeToBytes(state, reusing: memo).count
     }
     print(total)
     exit(0)
@@ -152,7 +157,7 @@ func replayRows() -> [Row] {
 
 /// The sustained recording rows, to a file and through a running replayd, and how many actions each dropped.
 /// By default, on two encoding threads, reusing the encoding of unchanged parts of the state, and by default with a
-/// recorded call per action.
+/// recorded call per action; then the ceiling `Codable` puts on one encoding thread.
 func sustainedRows(actions: Int) throws -> (rows: [Row], dropped: (file: Int, daemon: Int)) {
     var rows: [Row] = []
     var dropped = (file: 0, daemon: 0)
@@ -174,7 +179,7 @@ func sustainedRows(actions: Int) throws -> (rows: [Row], dropped: (file: Int, da
         label: "10 KB", bytes: 10_000, actions: actions, recordedCallPerAction: true)
     let (callDaemonRate, callDaemonDropped) = RecordingBenchmarks.sustainedRate(
         label: "10 KB", bytes: 10_000, actions: actions, daemon: daemon, recordedCallPerAction: true)
-    rows += [callRate, callDaemonRate]
+    rows += [callRate, callDaemonRate, try RecordingBenchmarks.codableCeiling(bytes: 10_000)]
     dropped.file += callFileDropped
     dropped.daemon += callDaemonDropped
     return (rows, dropped)
