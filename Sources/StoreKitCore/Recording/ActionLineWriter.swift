@@ -13,11 +13,19 @@ enum ActionLineWriter {
         case patch([UInt8])
     }
 
-    /// Appends one `action` line, `\n` included; `effect` names the effect that sent it (format 2 only).
-    static func append(
+    /// One `action` line, `\n` included; `effect` names the effect that sent it (format 2 only).
+    static func line(
         sequence: Int, time: Double, name: String, action: [UInt8], origin: ActionEvent.Origin, effect: String?,
-        snapshot: Snapshot, to buffer: inout [UInt8]
-    ) {
+        snapshot: Snapshot
+    ) -> [UInt8] {
+        var buffer: [UInt8] = []
+        // Room for the whole line at once, so that writing it does not copy what it holds so far to grow.
+        let stateOrPatch =
+            switch snapshot {
+            case .state(let bytes), .patch(let bytes): bytes.count
+            }
+        buffer.reserveCapacity(
+            Self.framingBytes + action.count + stateOrPatch + name.utf8.count + (effect?.utf8.count ?? 0))
         buffer.append(contentsOf: #"{"action":"#.utf8)
         buffer.append(contentsOf: action)
         if case .effect(let cause?) = origin {
@@ -45,5 +53,11 @@ enum ActionLineWriter {
         buffer.append(contentsOf: #","time":"#.utf8)
         JSONValue.withCanonicalNumber(time) { buffer.append(contentsOf: $0) }
         buffer.append(contentsOf: "}\n".utf8)
+        return buffer
     }
+
+    /// The bytes a line holds besides its action, state or patch, name and effect name: its keys, punctuation,
+    /// numbers and the quotes of the names (a line with more, such as a name full of escapes, grows as it is
+    /// written).
+    private static var framingBytes: Int { 160 }
 }

@@ -120,12 +120,14 @@ public enum ActionName {
         let payloadFacts = facts(payload)
         if payloadFacts.isAction(payload) { return payload }
         guard payloadFacts.displayStyle(of: payload) == .tuple else { return nil }
-        func isAction(_ value: Any) -> Bool { facts(value).isAction(value) }
-        let children = Mirror(reflecting: payload).children
-        if let labelled = children.first(where: { $0.label == "action" }), isAction(labelled.value) {
-            return labelled.value
+        // One walk over the elements: the mirror's children come through type-erased boxes, each walk paid again.
+        var onlyAction: Any?
+        var actionCount = 0
+        for child in Mirror(reflecting: payload).children where facts(child.value).isAction(child.value) {
+            if child.label == "action" { return child.value }
+            onlyAction = child.value
+            actionCount += 1
         }
-        let actions = children.filter { isAction($0.value) }
-        return actions.count == 1 ? actions[0].value : nil
+        return actionCount == 1 ? onlyAction : nil
     }
 }

@@ -94,17 +94,15 @@ final class SessionLineEncoder<State: Encodable & Sendable, Action: Encodable & 
         let name = configuration.actionName?(action) ?? actionNames.name(of: action)
         let encoded = try encodedAction(action)
         let (snapshot, fullState) = try self.snapshot(of: state, encoded: encodedState?.get())
-        var line: [UInt8] = []
-        ActionLineWriter.append(
+        let line = ActionLineWriter.line(
             sequence: sequence, time: time, name: name, action: encoded, origin: origin, effect: effect,
-            snapshot: snapshot, to: &line)
+            snapshot: snapshot)
         var content = UnconfirmedLines.Entry.Content.state
         if case .patch = snapshot {
-            var fullStateLine: [UInt8] = []
-            ActionLineWriter.append(
-                sequence: sequence, time: time, name: name, action: encoded, origin: origin, effect: effect,
-                snapshot: .state(fullState), to: &fullStateLine)
-            content = .patch(fullStateLine: fullStateLine)
+            content = .patch(
+                fullStateLine: ActionLineWriter.line(
+                    sequence: sequence, time: time, name: name, action: encoded, origin: origin, effect: effect,
+                    snapshot: .state(fullState)))
         }
         return ActionLine(
             entry: UnconfirmedLines.Entry(sequences: sequence...sequence, bytes: line, content: content),

@@ -66,6 +66,12 @@ private struct SaveAction {
     var id: Int
 }
 
+/// A case whose payload holds two actions, one of them labelled `action`, and one whose `action` is a value.
+private enum ForwardingAction {
+    case forward(from: Rehearsal.Action, action: Detail.Action)
+    case relabelled(action: Int, next: Rehearsal.Action)
+}
+
 /// An action whose payload's type is only known at run time: a value in one action, an action in another.
 private enum AnyPayloadAction {
     case wrapped(Any)
@@ -107,6 +113,14 @@ private struct ReflectsItselfAction: CustomReflectable {
         #expect(ActionName.of(SyncUpsList.Action.moved(from: 2, to: 0)) == "moved")
         #expect(ActionName.of(SyncUpsList.Action.both(.timerTick, .editTapped)) == "both")
         #expect(ActionName.of(Filter.all) == "all")
+    }
+
+    @Test func followsTheElementLabelledActionOverAnotherActionAndAnotherActionOverAValueLabelledAction() {
+        #expect(ActionName.of(ForwardingAction.forward(from: .timerTick, action: .editTapped)) == "forward.editTapped")
+        #expect(ActionName.of(ForwardingAction.relabelled(action: 1, next: .timerTick)) == "relabelled.timerTick")
+        let cache = ActionNameCache()
+        #expect(cache.name(of: ForwardingAction.forward(from: .timerTick, action: .editTapped)) == "forward.editTapped")
+        #expect(cache.name(of: ForwardingAction.relabelled(action: 1, next: .timerTick)) == "relabelled.timerTick")
     }
 
     @Test func namesAStructActionByItsType() {
