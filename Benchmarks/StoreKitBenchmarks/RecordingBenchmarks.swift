@@ -10,7 +10,7 @@ enum RecordingBenchmarks {
     /// a recorder started once. They take turns in rounds of `dispatches` back-to-back dispatches, and each quantile
     /// is the median of the rounds' quantiles, so a burst of other work on the machine spoils one round of one side,
     /// not the comparison. After each round of the recorded store, the run waits until its recorder has written
-    /// every action, as an app's recorder catches up between bursts, so its encoding never runs during the other
+    /// every action, as an app's recorder catches up between bursts, so its encoding never runs during another
     /// store's round. One round of each goes first, unmeasured: it warms the stores and their code up, and it grows
     /// the process's heap to hold the states the recorder keeps until they are encoded, once per process.
     ///
@@ -27,7 +27,7 @@ enum RecordingBenchmarks {
     ///
     /// A third store, a twin of the one without a recorder, takes its turn in every round too: its p99 against the
     /// first one's is what two identical stores measure apart on this machine in the same run, the noise any ratio
-    /// of the rows carries. And beside the quantiles, the mean: all the time the dispatching thread spent, which a
+    /// of the rows carries. The round right after the recorder's catch-up goes to one and then the other. And beside the quantiles, the mean: all the time the dispatching thread spent, which a
     /// cost moved from some dispatches to others does not change.
     static func dispatchCost(
         label: String, bytes: Int, dispatches: Int, rounds: Int = 7, recordedCallPerAction: Bool = false
@@ -66,18 +66,24 @@ enum RecordingBenchmarks {
             if store === recorded { waitUntilWritten(recorder) }
             return (samples, kernel)
         }
+        _ = round(recorded)
         _ = round(plain)
         _ = round(twin)
-        _ = round(recorded)
         var without: [[Double]] = []
         var twinRounds: [[Double]] = []
         var with: [[Double]] = []
         var kernelWithout: [Measure.ThreadCounts] = []
         var kernelWith: [Measure.ThreadCounts] = []
-        for _ in 0..<rounds {
-            let plainRound = round(plain)
-            twinRounds.append(round(twin).samples)
+        for index in 0..<rounds {
+            // The recorded store first, then the other two in turns: the round right after the recorder's catch-up
+            // goes to the store without a recorder in one round and to its twin in the next, so that neither
+            // always pays for following it.
             let recordedRound = round(recorded)
+            let plainFirst = index % 2 == 0
+            let first = round(plainFirst ? plain : twin)
+            let second = round(plainFirst ? twin : plain)
+            let plainRound = plainFirst ? first : second
+            twinRounds.append((plainFirst ? second : first).samples)
             without.append(plainRound.samples)
             with.append(recordedRound.samples)
             kernelWithout.append(plainRound.kernel)
