@@ -3,7 +3,7 @@
 ///
 /// It takes the same shortcuts as the canonical writer, so the floor is not raised by work that writer skips: an
 /// array is walked element by element (its own `encode(to:)` would box an unkeyed container in an existential),
-/// the types that are arrays are found once per type, and strings and numbers are taken as they come.
+/// the types that are arrays are found once per encoding, and strings and numbers are taken as they come.
 enum CodableCallsOnly {
     /// Runs every call of `value`'s `encode(to:)`; returns a count of what it saw, so the work cannot be left out.
     @inline(never)
@@ -18,7 +18,7 @@ enum CodableCallsOnly {
         var count = 0
         private var walkers: [ObjectIdentifier: (any ElementWalker.Type)?] = [:]
 
-        /// The walker of `type` when it is an array, found once per type.
+        /// The walker of `type` when it is an array, found once per type in an encoding.
         func walker<T>(of type: T.Type) -> (any ElementWalker.Type)? {
             let id = ObjectIdentifier(type)
             if let known = walkers[id] { return known }
@@ -86,7 +86,9 @@ enum CodableCallsOnly {
         mutating func encode(_ value: Double) throws { count += 1 }
         mutating func encode(_ value: Int) throws { count += 1 }
         mutating func encode<T: Encodable>(_ value: T) throws { try sink.take(value); count += 1 }
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(
+            keyedBy keyType: NestedKey.Type
+        ) -> KeyedEncodingContainer<NestedKey> {
             KeyedEncodingContainer(Keyed<NestedKey>(sink: sink))
         }
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { Unkeyed(sink: sink) }

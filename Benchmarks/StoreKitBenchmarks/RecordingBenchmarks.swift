@@ -27,8 +27,9 @@ enum RecordingBenchmarks {
     ///
     /// A third store, a twin of the one without a recorder, takes its turn in every round too: its p99 against the
     /// first one's is what two identical stores measure apart on this machine in the same run, the noise any ratio
-    /// of the rows carries. The round right after the recorder's catch-up goes to one and then the other. And beside the quantiles, the mean: all the time the dispatching thread spent, which a
-    /// cost moved from some dispatches to others does not change.
+    /// of the rows carries. The round right after the recorder's catch-up goes to one and then the other. And
+    /// beside the quantiles, the mean: all the time the dispatching thread spent, which a cost moved from some
+    /// dispatches to others does not change.
     static func dispatchCost(
         label: String, bytes: Int, dispatches: Int, rounds: Int = 7, recordedCallPerAction: Bool = false
     ) -> [Row] {
@@ -193,11 +194,11 @@ enum RecordingBenchmarks {
         return (row, statistics.dropped)
     }
 
-    /// The ceiling of recording on one encoding thread: how many times a second the 10 KB state goes through the
-    /// `Codable` calls of its `encode(to:)` alone, into an encoder that writes nothing (``CodableCallsOnly``),
-    /// beside the recorder's canonical encoder writing it. A recorder that encodes every state through `Codable`,
+    /// The ceiling of recording on one encoding thread: how many times a second a state of about `bytes` goes
+    /// through the `Codable` calls of its `encode(to:)` alone, into an encoder that writes nothing
+    /// (``CodableCallsOnly``), beside the recorder's canonical encoder writing it. A recorder that encodes every state through `Codable`,
     /// on one thread, records no faster than the figure, whatever its writer does.
-    static func codableCeiling(bytes: Int) throws -> Row {
+    static func codableCeiling(label: String, bytes: Int) throws -> Row {
         var state = Inventory.state(itemCount: Inventory.itemCount(forBytes: bytes))
         let encoder = CanonicalJSONEncoder()
         func rate(_ encode: (Inventory.State) throws -> Int) rethrows -> Double {
@@ -221,7 +222,7 @@ enum RecordingBenchmarks {
             canonical = max(canonical, try rate { try encoder.encodeToBytes($0).count })
         }
         return Row(
-            name: "encodes of the 10 KB state, Codable's calls alone (an encoder that writes nothing)",
+            name: "encodes of the \(label) state, Codable's calls alone (an encoder that writes nothing)",
             figure: callsOnly, unit: "/s", reference: canonical, referenceName: "the recorder's canonical encoder",
             target: "the most one thread records")
     }

@@ -179,7 +179,7 @@ func sustainedRows(actions: Int) throws -> (rows: [Row], dropped: (file: Int, da
         label: "10 KB", bytes: 10_000, actions: actions, recordedCallPerAction: true)
     let (callDaemonRate, callDaemonDropped) = RecordingBenchmarks.sustainedRate(
         label: "10 KB", bytes: 10_000, actions: actions, daemon: daemon, recordedCallPerAction: true)
-    rows += [callRate, callDaemonRate, try RecordingBenchmarks.codableCeiling(bytes: 10_000)]
+    rows += [callRate, callDaemonRate, try RecordingBenchmarks.codableCeiling(label: "10 KB", bytes: 10_000)]
     dropped.file += callFileDropped
     dropped.daemon += callDaemonDropped
     return (rows, dropped)
