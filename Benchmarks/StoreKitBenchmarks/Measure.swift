@@ -33,26 +33,28 @@ enum Measure {
 
     /// What the kernel counted for this thread so far (the whole process's where a thread's own are not counted).
     static func countsOfThisThread() -> ThreadCounts {
-        var usage = rusage()
-        #if os(Linux)
-            getrusage(__rusage_who_t(1), &usage)  // RUSAGE_THREAD, which Glibc's module does not name
-        #else
-            getrusage(RUSAGE_SELF, &usage)
-        #endif
+        let usage = resourceUsage(ofThisThread: true)
         return ThreadCounts(
             pageFaults: usage.ru_minflt + usage.ru_majflt, blocked: usage.ru_nvcsw, preempted: usage.ru_nivcsw)
     }
 
     /// The CPU time, user and system, this process has used so far, in seconds.
     static func cpuSecondsOfThisProcess() -> (user: Double, system: Double) {
+        let usage = resourceUsage(ofThisThread: false)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return (seconds(usage.ru_utime), seconds(usage.ru_stime))
+    }
+
+    /// `getrusage` for this thread (the whole process where a thread's own are not counted) or this process.
+    private static func resourceUsage(ofThisThread: Bool) -> rusage {
         var usage = rusage()
         #if os(Linux)
-            getrusage(RUSAGE_SELF.rawValue, &usage)
+            // 1 is RUSAGE_THREAD, which Glibc's module does not name.
+            getrusage(ofThisThread ? __rusage_who_t(1) : RUSAGE_SELF.rawValue, &usage)
         #else
             getrusage(RUSAGE_SELF, &usage)
         #endif
-        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-        return (seconds(usage.ru_utime), seconds(usage.ru_stime))
+        return usage
     }
 
     /// The value at quantile `q` (0...1) of `samples`.

@@ -248,6 +248,9 @@ final class RawClient: @unchecked Sendable {
     /// Sends one line, adding the `\n`.
     func send(line: String) throws { try send(Array(line.utf8) + [0x0A]) }
 
+    /// Sends `lines` in one write, each ending in a `\n`.
+    func send(lines: [String]) throws { try send(Array((lines.joined(separator: "\n") + "\n").utf8)) }
+
     /// Reads the next reply line as JSON (within the socket's 10 s timeout); `nil` when the daemon closed.
     /// - Parameter skippingPersisted: Whether to pass over the `persisted` replies (protocol 2) that confirm stored
     ///   lines, which most tests do not look at.

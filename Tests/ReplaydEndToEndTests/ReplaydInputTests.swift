@@ -75,7 +75,7 @@ import Testing
             SessionLines.action(1), "not json", SessionLines.action(2), SessionLines.action(3), "{}",
             SessionLines.action(4), SessionLines.end(actions: 4), "{",
         ]
-        try client.send(Array((lines.joined(separator: "\n") + "\n").utf8))
+        try client.send(lines: lines)
 
         // Then exactly the good lines are stored, in order, and each bad one is rejected by its number
         let stored = [SessionLines.header(session: "mixed")] + lines.filter { $0.hasPrefix("{\"") }
@@ -101,7 +101,7 @@ import Testing
             SessionLines.action(9_007_199_254_740_992),
         ]
         let lines = [SessionLines.action(1)] + huge + [SessionLines.action(2), SessionLines.end(actions: 2)]
-        try client.send(Array((lines.joined(separator: "\n") + "\n").utf8))
+        try client.send(lines: lines)
 
         // Then each of the three is refused by its number and field, the lines around them are stored, and the daemon
         // still serves another client

@@ -77,7 +77,7 @@ import Testing
 
         // When it sends the lines with a bad one among them
         let lines = session.lines + [SessionLines.end(actions: 2)]
-        try client.send(Array((lines.joined(separator: "\n") + "\n").utf8))
+        try client.send(lines: lines)
 
         // Then that line is rejected by its number (the header is line 1) with the reason, and logged
         let reply = try client.nextReply()

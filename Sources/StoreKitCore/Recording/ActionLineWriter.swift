@@ -11,6 +11,13 @@ enum ActionLineWriter {
         case state([UInt8])
         /// A patch's canonical bytes.
         case patch([UInt8])
+
+        /// The state's or the patch's bytes.
+        var bytes: [UInt8] {
+            switch self {
+            case .state(let bytes), .patch(let bytes): bytes
+            }
+        }
     }
 
     /// One `action` line, `\n` included; `effect` names the effect that sent it (format 2 only).
@@ -20,12 +27,8 @@ enum ActionLineWriter {
     ) -> [UInt8] {
         var buffer: [UInt8] = []
         // Room for the whole line at once, so that writing it does not copy what it holds so far to grow.
-        let stateOrPatch =
-            switch snapshot {
-            case .state(let bytes), .patch(let bytes): bytes.count
-            }
         buffer.reserveCapacity(
-            Self.framingBytes + action.count + stateOrPatch + name.utf8.count + (effect?.utf8.count ?? 0))
+            Self.framingBytes + action.count + snapshot.bytes.count + name.utf8.count + (effect?.utf8.count ?? 0))
         buffer.append(contentsOf: #"{"action":"#.utf8)
         buffer.append(contentsOf: action)
         if case .effect(let cause?) = origin {
