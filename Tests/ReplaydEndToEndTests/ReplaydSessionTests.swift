@@ -155,4 +155,22 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.socket))
         #expect(daemon.count("daemon.stopped") == 1)
     }
+
+    @Test func aStopWaitsForTheIndexBeingRefreshedSoItsLogEndsWithTheStop() async throws {
+        // Given a folder of many sessions, which the daemon starts to index as it starts
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let session = try Data(
+            contentsOf: Executables.packageRoot.appendingPathComponent("samples/sessions/rehearsals-week.jsonl"))
+        try FileManager.default.createDirectory(atPath: folder.sessions, withIntermediateDirectories: true)
+        for number in 0..<200 { try session.write(to: URL(fileURLWithPath: folder.sessions + "/week-\(number).jsonl")) }
+        let daemon = try await DaemonProcess(folder: folder)
+
+        // When it is stopped at once
+        #expect(await daemon.stop() == 0)
+
+        // Then the index it was refreshing was finished first, and nothing is logged after the stop
+        #expect(daemon.entries("index.refreshed").first?["sessions"] as? Int == 200)
+        #expect(daemon.entries.last?["event"] as? String == "daemon.stopped")
+    }
 }

@@ -300,13 +300,14 @@ final class Daemon {
 
     // MARK: - Shutdown
 
-    /// Stops accepting, has every worker store what its clients already sent and close its sessions, and removes
-    /// the socket.
+    /// Stops accepting, has every worker store what its clients already sent and close its sessions, lets an index
+    /// being refreshed finish, and removes the socket; `daemon.stopped` is the log's last entry.
     private func shutDown() {
         log.write(.info, "daemon.stopping", ["open": .integer(Int64(shared.withLock { $0.openConnections }))])
         listener.close()
         for inbox in inboxes { inbox.stop() }
         workersStopped.wait()
+        indexer.sync {}
         finishHook?.stop()
         let totals = shared.withLock { $0 }
         log.write(.info, "daemon.stopped", [
