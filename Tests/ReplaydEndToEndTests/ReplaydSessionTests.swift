@@ -163,14 +163,14 @@ import Testing
         let session = try Data(
             contentsOf: Executables.packageRoot.appendingPathComponent("samples/sessions/rehearsals-week.jsonl"))
         try FileManager.default.createDirectory(atPath: folder.sessions, withIntermediateDirectories: true)
-        for number in 0..<200 { try session.write(to: URL(fileURLWithPath: folder.sessions + "/week-\(number).jsonl")) }
+        for number in 0..<60 { try session.write(to: URL(fileURLWithPath: folder.sessions + "/week-\(number).jsonl")) }
         let daemon = try await DaemonProcess(folder: folder)
 
         // When it is stopped at once
         #expect(await daemon.stop() == 0)
 
         // Then the index it was refreshing was finished first, and nothing is logged after the stop
-        #expect(daemon.entries("index.refreshed").first?["sessions"] as? Int == 200)
+        #expect(daemon.entries("index.refreshed").first?["sessions"] as? Int == 60)
         #expect(daemon.entries.last?["event"] as? String == "daemon.stopped")
     }
 }
