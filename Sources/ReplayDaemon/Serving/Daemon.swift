@@ -25,6 +25,8 @@ final class Daemon {
     /// Refreshes the sessions' index off the main thread, one refresh at a time.
     private let indexer = DispatchQueue(label: "replayd.index", qos: .utility)
     private let indexing = Locked(false)
+    /// Set when the daemon stops: an index refresh under way stops at its next file.
+    private let indexRefreshStopping = Locked(false)
     private let userID = geteuid()
     /// How many connections are served at once, in all and from one process.
     private let connectionLimits: ConnectionLimits
@@ -217,14 +219,17 @@ final class Daemon {
             defer { running = true }
             return !running
         }) else { return }
-        indexer.async { [options, log, indexing] in
+        indexer.async { [options, log, indexing, indexRefreshStopping] in
             defer { indexing.withLock { $0 = false } }
             do {
-                let (index, filesRead) = try SessionIndex.refreshed(in: options.sessionDirectory)
+                let (index, filesRead) = try SessionIndex.refreshed(
+                    in: options.sessionDirectory, isCancelled: { indexRefreshStopping.withLock { $0 } })
                 catchingUp?.catchUp(with: index)
                 log.write(.debug, "index.refreshed", [
                     "sessions": .integer(Int64(index.entries.count)), "filesRead": .integer(Int64(filesRead)),
                 ])
+            } catch is CancellationError {
+                log.write(.info, "index.refresh_stopped", ["reason": .string("the daemon is stopping")])
             } catch {
                 log.write(.error, "index.refresh_failed", ["error": .string("\(error)")])
             }
@@ -300,10 +305,12 @@ final class Daemon {
 
     // MARK: - Shutdown
 
-    /// Stops accepting, has every worker store what its clients already sent and close its sessions, lets an index
-    /// being refreshed finish, and removes the socket; `daemon.stopped` is the log's last entry.
+    /// Stops accepting, has every worker store what its clients already sent and close its sessions, stops an index
+    /// refresh under way at its next file and waits for it, and removes the socket; `daemon.stopped` is the log's
+    /// last entry.
     private func shutDown() {
         log.write(.info, "daemon.stopping", ["open": .integer(Int64(shared.withLock { $0.openConnections }))])
+        indexRefreshStopping.withLock { $0 = true }
         listener.close()
         for inbox in inboxes { inbox.stop() }
         workersStopped.wait()

@@ -114,12 +114,16 @@ public struct SessionIndex: Sendable, Equatable {
     /// The index of `directory`, brought up to date: entries whose file changed or is new are summarized again,
     /// entries of removed files dropped, and the index file rewritten when anything changed (when it can be:
     /// a folder that cannot be written to still gets a correct answer).
-    /// - Parameter onProgress: Called before each session file is looked at, with how many were looked at and how
-    ///   many there are, and once more when all were.
+    /// - Parameters:
+    ///   - onProgress: Called before each session file is looked at, with how many were looked at and how many
+    ///     there are, and once more when all were.
+    ///   - isCancelled: Asked before each session file is looked at; when it returns true, the refresh stops there
+    ///     and the index file is left as it was.
     /// - Returns: The index, and how many files had to be read.
-    /// - Throws: The error of listing the folder.
+    /// - Throws: The error of listing the folder, or `CancellationError` when `isCancelled` stopped the refresh.
     public static func refreshed(
-        in directory: String, onProgress: ((_ done: Int, _ total: Int) -> Void)? = nil
+        in directory: String, onProgress: ((_ done: Int, _ total: Int) -> Void)? = nil,
+        isCancelled: (() -> Bool)? = nil
     ) throws -> (index: SessionIndex, filesRead: Int) {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory)
             .filter { $0.hasSuffix("." + SessionFormat.fileExtension) }
@@ -128,6 +132,7 @@ public struct SessionIndex: Sendable, Equatable {
         var entries: [Entry] = []
         var filesRead = 0
         for (done, name) in names.sorted().enumerated() {
+            if isCancelled?() == true { throw CancellationError() }
             onProgress?(done, names.count)
             let path = directory + "/" + name
             guard let status = try? Syscall.status(path) else { continue }

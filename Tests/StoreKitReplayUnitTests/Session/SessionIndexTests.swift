@@ -56,4 +56,25 @@ import Testing
         #expect(rebuilt.filesRead == 3)
         #expect(SessionIndex.load(from: directory.path) == rebuilt.index)
     }
+
+    @Test func aCancelledRefreshStopsBeforeTheNextFileAndLeavesTheIndexAsItWas() throws {
+        // Given a folder indexed once, then a new session in it
+        let directory = try folderWithSamples()
+        defer { directory.remove() }
+        let indexed = try SessionIndex.refreshed(in: directory.path).index
+        try FileManager.default.copyItem(
+            atPath: Self.samples.appendingPathComponent("groceries-structs.jsonl").path,
+            toPath: directory.file("groceries-structs.jsonl"))
+
+        // When a refresh is cancelled after looking at two files
+        var looked = 0
+        #expect(throws: CancellationError.self) {
+            try SessionIndex.refreshed(in: directory.path, onProgress: { done, _ in looked = done }) { looked >= 2 }
+        }
+
+        // Then it looked at no more, and the index file is the one before
+        #expect(looked == 2)
+        #expect(SessionIndex.load(from: directory.path) == indexed)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
+    }
 }
