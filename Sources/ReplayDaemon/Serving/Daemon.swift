@@ -25,7 +25,7 @@ final class Daemon {
     /// Refreshes the sessions' index off the main thread, one refresh at a time.
     private let indexer = DispatchQueue(label: "replayd.index", qos: .utility)
     private let indexing = Locked(false)
-    /// Set when the daemon stops: an index refresh under way stops at its next file.
+    /// Set when the daemon stops: an index refresh under way stops within a few thousand lines.
     private let indexRefreshStopping = Locked(false)
     private let userID = geteuid()
     /// How many connections are served at once, in all and from one process.
@@ -306,7 +306,7 @@ final class Daemon {
     // MARK: - Shutdown
 
     /// Stops accepting, has every worker store what its clients already sent and close its sessions, stops an index
-    /// refresh under way at its next file and waits for it, and removes the socket; `daemon.stopped` is the log's
+    /// refresh under way and waits for it, and removes the socket; `daemon.stopped` is the log's
     /// last entry.
     private func shutDown() {
         log.write(.info, "daemon.stopping", ["open": .integer(Int64(shared.withLock { $0.openConnections }))])

@@ -117,8 +117,8 @@ public struct SessionIndex: Sendable, Equatable {
     /// - Parameters:
     ///   - onProgress: Called before each session file is looked at, with how many were looked at and how many
     ///     there are, and once more when all were.
-    ///   - isCancelled: Asked before each session file is looked at; when it returns true, the refresh stops there
-    ///     and the index file is left as it was.
+    ///   - isCancelled: Asked before each session file is looked at, and every few thousand lines of one being
+    ///     read; when it returns true, the refresh stops there and the index file is left as it was.
     /// - Returns: The index, and how many files had to be read.
     /// - Throws: The error of listing the folder, or `CancellationError` when `isCancelled` stopped the refresh.
     public static func refreshed(
@@ -140,7 +140,9 @@ public struct SessionIndex: Sendable, Equatable {
             if let entry = stored[name], entry.bytes == UInt64(status.size), entry.modifiedMilliseconds == modified {
                 entries.append(entry)
             } else {
-                entries.append(summarize(path, bytes: UInt64(status.size), modifiedMilliseconds: modified))
+                let read = summary(of: path, bytes: UInt64(status.size), modifiedMilliseconds: modified, isCancelled)
+                if read.cancelled { throw CancellationError() }
+                entries.append(read.entry)
                 filesRead += 1
             }
         }
@@ -152,11 +154,27 @@ public struct SessionIndex: Sendable, Equatable {
 
     /// Reads the summary of one session file.
     public static func summarize(_ path: String, bytes: UInt64, modifiedMilliseconds: Int64) -> Entry {
+        summary(of: path, bytes: bytes, modifiedMilliseconds: modifiedMilliseconds, nil).entry
+    }
+
+    /// How many lines of a session file are read between two questions to `isCancelled`.
+    private static var linesBetweenCancellationChecks: Int { 4096 }
+
+    /// The summary of one session file, and whether `isCancelled` (asked every ``linesBetweenCancellationChecks``
+    /// lines) stopped the reading before the end: the summary is then of the lines before.
+    private static func summary(
+        of path: String, bytes: UInt64, modifiedMilliseconds: Int64, _ isCancelled: (() -> Bool)?
+    ) -> (entry: Entry, cancelled: Bool) {
         var entry = Entry(
             file: URL(fileURLWithPath: path).lastPathComponent, bytes: bytes, modifiedMilliseconds: modifiedMilliseconds)
+        var linesRead = 0
         do {
             let reader = try SessionReader(path: path)
             while let event = try reader.next() {
+                linesRead += 1
+                if linesRead % Self.linesBetweenCancellationChecks == 0, isCancelled?() == true {
+                    return (entry, true)
+                }
                 switch event {
                 case .header(let header):
                     entry.sessionID = header.sessionID
@@ -179,7 +197,7 @@ public struct SessionIndex: Sendable, Equatable {
             entry.status = "damaged (line \(error.line))"
             entry.damage = error.description
         }
-        return entry
+        return (entry, false)
     }
 
     /// The index stored in `directory`; `nil` when missing, unreadable or of another format version.

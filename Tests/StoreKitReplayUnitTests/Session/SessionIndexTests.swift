@@ -77,4 +77,35 @@ import Testing
         #expect(SessionIndex.load(from: directory.path) == indexed)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
     }
+
+    @Test func aCancelledRefreshStopsWithinALongSession() throws {
+        // Given a folder holding one session of 10,000 actions
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let sample = try String(contentsOf: Self.samples.appendingPathComponent("counter-basic.jsonl"), encoding: .utf8)
+        let header = try #require(sample.split(separator: "\n").first)
+        let actions = (1...10_000).map { sequence in
+            #"{"action":{"increment":{}},"kind":"action","name":"increment","origin":"app","seq":\#(sequence),"#
+                + #""state":{"count":\#(sequence),"step":1},"time":\#(Double(sequence) / 1000)}"#
+        }
+        try ([String(header)] + actions).joined(separator: "\n").appending("\n")
+            .write(toFile: directory.file("long.jsonl"), atomically: false, encoding: .utf8)
+
+        // When a refresh is cancelled once it has begun reading it
+        var asked = 0
+        #expect(throws: CancellationError.self) {
+            try SessionIndex.refreshed(
+                in: directory.path,
+                isCancelled: {
+                    asked += 1
+                    return asked > 1
+                })
+        }
+
+        // Then it was asked before the file and once within it, and wrote no index
+        #expect(asked == 2)
+        #expect(SessionIndex.load(from: directory.path) == nil)
+        // And uncancelled, the same file is summarized to its end
+        #expect(try SessionIndex.refreshed(in: directory.path).index.entries.first?.actions == 10_000)
+    }
 }
