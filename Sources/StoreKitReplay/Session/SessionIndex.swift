@@ -38,7 +38,8 @@ public struct SessionIndex: Sendable, Equatable {
         /// How many actions its gaps say were lost.
         public var lostInGaps: Int
         /// `finished`, `appExited` or `disconnected` from its `end` line; `open` without one; `damaged (line N)`
-        /// when the strict reader refuses a line.
+        /// when the strict reader refuses a line; `damaged` when it refuses the file as a whole (empty, not a
+        /// regular file, unreadable).
         public var status: String
         /// How many times each action name occurs.
         public var actionNames: [String: Int]
@@ -194,7 +195,7 @@ public struct SessionIndex: Sendable, Equatable {
                 }
             }
         } catch {
-            entry.status = "damaged (line \(error.line))"
+            entry.status = error.line > 0 ? "damaged (line \(error.line))" : "damaged"
             entry.damage = error.description
         }
         return (entry, false)

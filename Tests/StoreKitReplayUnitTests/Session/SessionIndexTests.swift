@@ -57,6 +57,22 @@ import Testing
         #expect(SessionIndex.load(from: directory.path) == rebuilt.index)
     }
 
+    @Test func aFileRefusedAsAWholeIsDamagedWithoutALineNumber() throws {
+        // Given an empty session file and a named pipe named like one
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        #expect(FileManager.default.createFile(atPath: directory.file("empty.jsonl"), contents: Data()))
+        #expect(mkfifo(directory.file("pipe.jsonl"), 0o600) == 0)
+
+        // When the folder is indexed
+        let entries = try SessionIndex.refreshed(in: directory.path).index.entries
+
+        // Then each is damaged, with no line to point at, and the reason kept
+        #expect(entries.map(\.status) == ["damaged", "damaged"])
+        #expect(entries[0].damage.contains("the session is empty"))
+        #expect(entries[1].damage.contains("not a regular file"))
+    }
+
     @Test func aCancelledRefreshStopsBeforeTheNextFileAndLeavesTheIndexAsItWas() throws {
         // Given a folder indexed once, then a new session in it
         let directory = try folderWithSamples()
