@@ -209,8 +209,8 @@ final class Daemon {
     }
 
     /// At start and then every 30 seconds, on its own queue: brings the folder's ``SessionIndex`` up to date, so
-    /// `replay-cli sessions` reads only what changed since. The first index also tells `--on-finish` which finished
-    /// sessions still wait for its command.
+    /// `replay-cli sessions` reads only what changed since; a session being recorded keeps the entry it has until
+    /// it ends. The first index also tells `--on-finish` which finished sessions still wait for its command.
     private func refreshIndex(now: UInt64) {
         if let refreshed = indexRefreshedAt, now &- refreshed < 30_000_000_000 { return }
         let catchingUp = indexRefreshedAt == nil ? finishHook : nil
@@ -219,11 +219,14 @@ final class Daemon {
             defer { running = true }
             return !running
         }) else { return }
-        indexer.async { [options, log, indexing, indexRefreshStopping] in
+        indexer.async { [options, log, indexing, indexRefreshStopping, shared] in
             defer { indexing.withLock { $0 = false } }
             do {
+                // A session being recorded is read once, and again once it ends: not every 30 seconds of its
+                // recording, which for a long one would take the daemon's CPU from its clients.
                 let (index, filesRead) = try SessionIndex.refreshed(
-                    in: options.sessionDirectory, isCancelled: { indexRefreshStopping.withLock { $0 } })
+                    in: options.sessionDirectory, isCancelled: { indexRefreshStopping.withLock { $0 } },
+                    filesBeingWritten: shared.withLock { $0.activeSessions })
                 catchingUp?.catchUp(with: index)
                 log.write(.debug, "index.refreshed", [
                     "sessions": .integer(Int64(index.entries.count)), "filesRead": .integer(Int64(filesRead)),

@@ -120,11 +120,14 @@ public struct SessionIndex: Sendable, Equatable {
     ///     there are, and once more when all were.
     ///   - isCancelled: Asked before each session file is looked at, and every few thousand lines of one being
     ///     read; when it returns true, the refresh stops there and the index file is left as it was.
+    ///   - filesBeingWritten: The names of session files still being recorded. One the index holds keeps its entry
+    ///     as it was, however much it grew since, so that a long recording is not read again at every refresh (the
+    ///     next refresh without it in this set reads it); one the index does not hold yet is read.
     /// - Returns: The index, and how many files had to be read.
     /// - Throws: The error of listing the folder, or `CancellationError` when `isCancelled` stopped the refresh.
     public static func refreshed(
         in directory: String, onProgress: ((_ done: Int, _ total: Int) -> Void)? = nil,
-        isCancelled: (() -> Bool)? = nil
+        isCancelled: (() -> Bool)? = nil, filesBeingWritten: Set<String> = []
     ) throws -> (index: SessionIndex, filesRead: Int) {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory)
             .filter { $0.hasSuffix("." + SessionFormat.fileExtension) }
@@ -138,7 +141,10 @@ public struct SessionIndex: Sendable, Equatable {
             let path = directory + "/" + name
             guard let status = try? Syscall.status(path) else { continue }
             let modified = status.modifiedMilliseconds
-            if let entry = stored[name], entry.bytes == UInt64(status.size), entry.modifiedMilliseconds == modified {
+            if let entry = stored[name],
+                filesBeingWritten.contains(name)
+                    || (entry.bytes == UInt64(status.size) && entry.modifiedMilliseconds == modified)
+            {
                 entries.append(entry)
             } else {
                 let read = summary(of: path, bytes: UInt64(status.size), modifiedMilliseconds: modified, isCancelled)

@@ -45,6 +45,37 @@ import Testing
         #expect(again.index.entries[0].damage.contains("counter-basic.jsonl:43"))
     }
 
+    @Test func aFileBeingWrittenKeepsItsEntryUntilItIsNoLongerSaidToBe() throws {
+        // Given an indexed folder whose counter session then grows by a line
+        let directory = try folderWithSamples()
+        defer { directory.remove() }
+        let before = try SessionIndex.refreshed(in: directory.path).index
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.file("counter-basic.jsonl")))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("{\"kind\":".utf8))
+        try handle.close()
+
+        // When it is refreshed with that session said to be still being written, it is not read again
+        let writing = try SessionIndex.refreshed(in: directory.path, filesBeingWritten: ["counter-basic.jsonl"])
+        #expect(writing.filesRead == 0)
+        #expect(writing.index == before)
+
+        // Then once it is no longer said to be, it is read
+        let ended = try SessionIndex.refreshed(in: directory.path)
+        #expect(ended.filesRead == 1)
+        #expect(ended.index.entries[0].status.hasPrefix("damaged (line 43)"))
+    }
+
+    @Test func aFileBeingWrittenThatIsNotIndexedYetIsRead() throws {
+        let directory = try folderWithSamples()
+        defer { directory.remove() }
+
+        let first = try SessionIndex.refreshed(in: directory.path, filesBeingWritten: ["todos-basic.jsonl"])
+
+        #expect(first.filesRead == 3)
+        #expect(first.index.entries.first { $0.file == "todos-basic.jsonl" }?.actions == 40)
+    }
+
     @Test func aDamagedIndexIsRebuilt() throws {
         let directory = try folderWithSamples()
         defer { directory.remove() }
