@@ -38,15 +38,23 @@ struct LineReader {
     private var lineNumber = 0
     /// True after the end of the input or an over-long line: nothing more is read.
     private var finished = false
+    /// How many more bytes may be read before the input counts as ended; `nil` reads to the end.
+    private var bytesLeft: UInt64?
 
     /// Creates a reader over `fd`, which it does not own or close.
-    /// - Parameter waitForMore: When set, the reader calls it at the end of the file and reads again, so that it
-    ///   follows a file being written and never ends by itself.
-    init(fileDescriptor fd: Int32, maxLineBytes: Int, chunkSize: Int = 1 << 16, waitForMore: (() -> Void)? = nil) {
+    /// - Parameters:
+    ///   - waitForMore: When set, the reader calls it at the end of the file and reads again, so that it follows a
+    ///     file being written and never ends by itself.
+    ///   - byteLimit: When set, the input ends after that many bytes, however much more a writer adds meanwhile.
+    init(
+        fileDescriptor fd: Int32, maxLineBytes: Int, chunkSize: Int = 1 << 16, waitForMore: (() -> Void)? = nil,
+        byteLimit: UInt64? = nil
+    ) {
         self.fd = fd
         self.maxLineBytes = maxLineBytes
         self.waitForMore = waitForMore
         self.chunk = [UInt8](repeating: 0, count: chunkSize)
+        self.bytesLeft = byteLimit
     }
 
     /// Creates a reader over bytes already in memory.
@@ -91,9 +99,13 @@ struct LineReader {
 
     /// Reads the next chunk; false at the end of the input. Following a file, it waits at the end instead.
     private mutating func refill() throws(SystemError) -> Bool {
-        guard fd >= 0 else { return false }
+        guard fd >= 0, bytesLeft != 0 else { return false }
         while true {
-            let count = try Syscall.read(fd, into: &chunk)
+            var count = try Syscall.read(fd, into: &chunk)
+            if let left = bytesLeft {
+                count = Int(min(UInt64(count), left))
+                bytesLeft = left - UInt64(count)
+            }
             chunkStart = 0
             chunkEnd = count
             if count > 0 { return true }

@@ -112,8 +112,9 @@ public struct SessionIndex: Sendable, Equatable {
         self.entries = entries
     }
 
-    /// The index of `directory`, brought up to date: entries whose file changed or is new are summarized again,
-    /// entries of removed files dropped, and the index file rewritten when anything changed (when it can be:
+    /// The index of `directory`, brought up to date: entries whose file changed or is new are summarized again (as
+    /// far as the file's size when it is looked at, however much it grows while it is read), entries of removed
+    /// files dropped, and the index file rewritten when anything changed (when it can be:
     /// a folder that cannot be written to still gets a correct answer).
     /// - Parameters:
     ///   - onProgress: Called before each session file is looked at, with how many were looked at and how many
@@ -147,7 +148,8 @@ public struct SessionIndex: Sendable, Equatable {
             {
                 entries.append(entry)
             } else {
-                let read = summary(of: path, bytes: UInt64(status.size), modifiedMilliseconds: modified, isCancelled)
+                let read = summary(
+                    of: path, bytes: UInt64(status.size), modifiedMilliseconds: modified, toItsEnd: false, isCancelled)
                 if read.cancelled { throw CancellationError() }
                 entries.append(read.entry)
                 filesRead += 1
@@ -161,22 +163,24 @@ public struct SessionIndex: Sendable, Equatable {
 
     /// Reads the summary of one session file.
     public static func summarize(_ path: String, bytes: UInt64, modifiedMilliseconds: Int64) -> Entry {
-        summary(of: path, bytes: bytes, modifiedMilliseconds: modifiedMilliseconds, nil).entry
+        summary(of: path, bytes: bytes, modifiedMilliseconds: modifiedMilliseconds, toItsEnd: true, nil).entry
     }
 
     /// How many lines of a session file are read between two questions to `isCancelled`.
     private static var linesBetweenCancellationChecks: Int { 4096 }
 
-    /// The summary of one session file, and whether `isCancelled` (asked every ``linesBetweenCancellationChecks``
-    /// lines) stopped the reading before the end: the summary is then of the lines before.
+    /// The summary of one session file, read to its end or, unless `toItsEnd`, as far as `bytes` (its size when it
+    /// was looked at: a file still being written is read as it was then, not chased as it grows); and whether
+    /// `isCancelled` (asked every ``linesBetweenCancellationChecks`` lines) stopped the reading before that: the
+    /// summary is then of the lines before.
     private static func summary(
-        of path: String, bytes: UInt64, modifiedMilliseconds: Int64, _ isCancelled: (() -> Bool)?
+        of path: String, bytes: UInt64, modifiedMilliseconds: Int64, toItsEnd: Bool, _ isCancelled: (() -> Bool)?
     ) -> (entry: Entry, cancelled: Bool) {
         var entry = Entry(
             file: URL(fileURLWithPath: path).lastPathComponent, bytes: bytes, modifiedMilliseconds: modifiedMilliseconds)
         var linesRead = 0
         do {
-            let reader = try SessionReader(path: path)
+            let reader = try toItsEnd ? SessionReader(path: path) : SessionReader(path: path, readingAtMost: bytes)
             while let event = try reader.next() {
                 linesRead += 1
                 if linesRead % Self.linesBetweenCancellationChecks == 0, isCancelled?() == true {

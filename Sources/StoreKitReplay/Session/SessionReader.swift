@@ -65,6 +65,15 @@ public final class SessionReader {
             lines: { LineReader(fileDescriptor: $0, maxLineBytes: SessionFormat.defaultMaxLineBytes, waitForMore: waitForMore) })
     }
 
+    /// Reads the first `byteCount` bytes of the session file at `path`, as if the file ended there: a file still
+    /// being written is read as it was, not chased as it grows.
+    /// - Throws: ``SessionReadError`` when the file cannot be opened or is not a regular file.
+    package convenience init(path: String, readingAtMost byteCount: UInt64) throws(SessionReadError) {
+        self.init(
+            fileDescriptor: try Self.openFile(path), source: path, ownsDescriptor: true,
+            lines: { LineReader(fileDescriptor: $0, maxLineBytes: SessionFormat.defaultMaxLineBytes, byteLimit: byteCount) })
+    }
+
     /// Reads from an open descriptor; the reader closes it when done only if `ownsDescriptor` is true.
     public convenience init(fileDescriptor: Int32, source: String, ownsDescriptor: Bool, maxLineBytes: Int = SessionFormat.defaultMaxLineBytes) {
         self.init(

@@ -125,6 +125,34 @@ import Testing
         #expect(lseek(fd, 0, SEEK_CUR) <= 1 << 16)
     }
 
+    @Test func readingAtMostSomeBytesEndsTheFileThereThoughItGoesOn() throws {
+        // Given a file of a header and two actions
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let lines = [
+            headerLine,
+            actionLine(1, action: #"{"add":{"_0":2}}"#, state: #"{"items":[2],"labels":[],"ratio":1.0,"total":2}"#),
+            actionLine(2, action: #"{"add":{"_0":3}}"#, state: #"{"items":[2,3],"labels":[],"ratio":1.0,"total":5}"#),
+        ]
+        let path = try directory.write("growing.jsonl", lines.map { $0 + "\n" }.joined())
+        let twoLines = UInt64(lines[0].utf8.count + lines[1].utf8.count + 2)
+
+        // When it is read as far as the end of its second line, then as far as the middle of its third
+        let whole = try SessionReader(path: path, readingAtMost: twoLines)
+        let cut = try SessionReader(path: path, readingAtMost: twoLines + 10)
+
+        // Then the first reads the header and one action, and then the file has ended; the second reads a last line
+        // cut off at the limit
+        #expect(try whole.next()?.kind == .session)
+        #expect(try whole.next()?.kind == .action)
+        #expect(try whole.next() == nil)
+        _ = try cut.next()
+        _ = try cut.next()
+        let error = #expect(throws: SessionReadError.self) { _ = try cut.next() }
+        #expect(error?.line == 3)
+        #expect(error?.description.contains("cut off") == true, "\(error?.description ?? "")")
+    }
+
     @Test(arguments: [("/dev/zero", "a character device"), ("/tmp", "a folder")])
     func refusesAPathThatIsNotARegularFileUnread(_ path: String, kind: String) {
         let error = #expect(throws: SessionReadError.self) { _ = try SessionReader(path: path) }
