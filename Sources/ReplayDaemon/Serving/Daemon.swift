@@ -309,8 +309,7 @@ final class Daemon {
     // MARK: - Shutdown
 
     /// Stops accepting, has every worker store what its clients already sent and close its sessions, stops an index
-    /// refresh under way and waits for it, and removes the socket; `daemon.stopped` is the log's
-    /// last entry.
+    /// refresh under way and waits for it, and removes the socket; `daemon.stopped` is the log's last entry.
     private func shutDown() {
         log.write(.info, "daemon.stopping", ["open": .integer(Int64(shared.withLock { $0.openConnections }))])
         indexRefreshStopping.withLock { $0 = true }

@@ -170,10 +170,11 @@ public struct SessionIndex: Sendable, Equatable {
     private static var linesBetweenCancellationChecks: Int { 4096 }
 
     /// The summary of one session file, read to its end or, unless `toItsEnd`, as far as `bytes` (its size when it
-    /// was looked at: a file still being written is read as it was then, not chased as it grows); and whether
+    /// was looked at: a file still being written is read as it was then, not chased as it grows, and a last line
+    /// that was still being written then is left out); and whether
     /// `isCancelled` (asked every ``linesBetweenCancellationChecks`` lines) stopped the reading before that: the
     /// summary is then of the lines before.
-    private static func summary(
+    package static func summary(
         of path: String, bytes: UInt64, modifiedMilliseconds: Int64, toItsEnd: Bool, _ isCancelled: (() -> Bool)?
     ) -> (entry: Entry, cancelled: Bool) {
         var entry = Entry(
@@ -205,6 +206,13 @@ public struct SessionIndex: Sendable, Equatable {
                 }
             }
         } catch {
+            if !toItsEnd, case .truncatedLastLine = error.problem, let now = try? Syscall.status(path),
+                UInt64(now.size) > bytes
+            {
+                // The size was taken in the middle of a line being written, which has gone on since: the file is
+                // open, not cut off.
+                return (entry, false)
+            }
             entry.status = error.line > 0 ? "damaged (line \(error.line))" : "damaged"
             entry.damage = error.description
         }

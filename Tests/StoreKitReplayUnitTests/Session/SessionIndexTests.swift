@@ -76,6 +76,26 @@ import Testing
         #expect(first.index.entries.first { $0.file == "todos-basic.jsonl" }?.actions == 40)
     }
 
+    @Test func aLineStillBeingWrittenWhenTheSizeWasTakenIsLeftOutNotCalledCutOff() throws {
+        // Given a session whose size is taken in the middle of its second action line
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let sample = try String(contentsOf: Self.samples.appendingPathComponent("counter-basic.jsonl"), encoding: .utf8)
+        let lines = sample.split(separator: "\n").prefix(3).map(String.init)
+        let path = directory.file("open.jsonl")
+        try (lines[0] + "\n" + lines[1] + "\n" + lines[2].prefix(20)).write(toFile: path, atomically: false, encoding: .utf8)
+        let size = UInt64(try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int))
+
+        // When it is summarized as far as that size, once as it is and once after the line was finished
+        let cutOff = SessionIndex.summary(of: path, bytes: size, modifiedMilliseconds: 0, toItsEnd: false, nil).entry
+        try (lines[0] + "\n" + lines[1] + "\n" + lines[2] + "\n").write(toFile: path, atomically: false, encoding: .utf8)
+        let growing = SessionIndex.summary(of: path, bytes: size, modifiedMilliseconds: 0, toItsEnd: false, nil).entry
+
+        // Then a file that stayed cut off is damaged at that line, and one that went on is open with the line before
+        #expect(cutOff.status == "damaged (line 3)")
+        #expect(growing.status == "open" && growing.actions == 1 && growing.damage.isEmpty)
+    }
+
     @Test func aDamagedIndexIsRebuilt() throws {
         let directory = try folderWithSamples()
         defer { directory.remove() }
