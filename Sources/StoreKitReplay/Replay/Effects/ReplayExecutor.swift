@@ -22,7 +22,6 @@ final class ReplayExecutor: TaskExecutor, @unchecked Sendable {
     /// Starts the executor's thread.
     init() {
         let thread = Thread { [self] in runJobs() }
-        thread.name = "replay effects"
         thread.stackSize = 8 << 20
         thread.start()
     }
@@ -36,6 +35,8 @@ final class ReplayExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     private func runJobs() {
+        // Named from the thread itself: on Linux, a name given before the thread starts does not reach the system.
+        Thread.current.name = "replay effects"
         while true {
             condition.lock()
             while nextJob == jobs.count && !isStopping { condition.wait() }

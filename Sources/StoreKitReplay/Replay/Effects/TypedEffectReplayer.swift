@@ -73,6 +73,14 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
         cancellations = EffectCancellations { work in Task(executorPreference: executor) { await work() } }
     }
 
+    /// A replay that ended without ``finish(reachedEnd:)`` (it stopped at a line it could not read, or at a state it
+    /// could not load) still ends its runs' waits and the effects' thread.
+    deinit {
+        inputs.finish()
+        for run in runs.values { run.task.cancel() }
+        executor.stop()
+    }
+
     func recordedSend(_ action: ActionEvent) {
         guard case .effect(let cause?) = action.origin, let effect = action.effect, names.contains(effect) else { return }
         guard cause >= checkedFrom else {
