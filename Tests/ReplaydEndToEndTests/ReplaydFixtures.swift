@@ -125,8 +125,9 @@ enum Executables {
 final class DaemonProcess {
     /// How long starting and stopping the daemon, or a recorder's reconnect to it, may take: generous, because a
     /// whole test run on a busy 2-core machine (load 10 to 20), or under ThreadSanitizer, was seen to take over 30 s
-    /// for what takes milliseconds alone.
-    static let processTimeout = 120.0
+    /// for what takes milliseconds alone, and a recorder's reconnect after a restart once over 120 s while two
+    /// end-to-end tests compiled packages beside it.
+    static let processTimeout = 300.0
 
     let folder: TemporaryFolder
     let process = Process()
