@@ -87,9 +87,9 @@ import Testing
         let size = UInt64(try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int))
 
         // When it is summarized as far as that size, once as it is and once after the line was finished
-        let cutOff = SessionIndex.summary(of: path, bytes: size, modifiedMilliseconds: 0, toItsEnd: false, nil).entry
+        let cutOff = SessionIndex.summary(of: path, bytes: size, modifiedMilliseconds: 0, readingAtMost: size, nil).entry
         try (lines[0] + "\n" + lines[1] + "\n" + lines[2] + "\n").write(toFile: path, atomically: false, encoding: .utf8)
-        let growing = SessionIndex.summary(of: path, bytes: size, modifiedMilliseconds: 0, toItsEnd: false, nil).entry
+        let growing = SessionIndex.summary(of: path, bytes: size, modifiedMilliseconds: 0, readingAtMost: size, nil).entry
 
         // Then a file that stayed cut off is damaged at that line, and one that went on is open with the line before
         #expect(cutOff.status == "damaged (line 3)")
