@@ -30,6 +30,11 @@ enum RecordingBenchmarks {
     /// of the rows carries. The round right after the recorder's catch-up goes to one and then the other. And
     /// beside the quantiles, the mean: all the time the dispatching thread spent, which a cost moved from some
     /// dispatches to others does not change.
+    ///
+    /// A fourth store, without a recorder, holds each of its states as a recorder does (a ``StateKeeper``), but
+    /// encodes nothing, and takes its turn last in every round: its p99 against the store without a recorder is
+    /// what holding the states costs the app's thread (each dispatch writes a new state where the state before is
+    /// still held, and lets go of one made a round ago), which any recorder that encodes off the app's thread pays.
     static func dispatchCost(
         label: String, bytes: Int, dispatches: Int, rounds: Int = 7, recordedCallPerAction: Bool = false
     ) -> [Row] {
@@ -42,6 +47,9 @@ enum RecordingBenchmarks {
         let plain = store()
         let twin = store()
         let recorded = store()
+        let keeping = store()
+        let keeper = StateKeeper<Inventory.State, Inventory.Action>(capacity: dispatches)
+        keeping.register(interceptor: keeper)
         let path = "/tmp/skr-bench-\(getpid()).jsonl"
         defer { unlink(path) }
         let recorder = recorded.startRecording(
@@ -65,13 +73,16 @@ enum RecordingBenchmarks {
             let kernel = Measure.countsOfThisThread() - before
             if recordedCallPerAction { waitForEffects(of: store) }
             if store === recorded { waitUntilWritten(recorder) }
+            if store === keeping { keeper.endRound() }
             return (samples, kernel)
         }
         _ = round(recorded)
         _ = round(plain)
         _ = round(twin)
+        _ = round(keeping)
         var without: [[Double]] = []
         var twinRounds: [[Double]] = []
+        var keepingRounds: [[Double]] = []
         var with: [[Double]] = []
         var kernelWithout: [Measure.ThreadCounts] = []
         var kernelWith: [Measure.ThreadCounts] = []
@@ -85,6 +96,7 @@ enum RecordingBenchmarks {
             let second = round(plainFirst ? twin : plain)
             let plainRound = plainFirst ? first : second
             twinRounds.append((plainFirst ? second : first).samples)
+            keepingRounds.append(round(keeping).samples)
             without.append(plainRound.samples)
             with.append(recordedRound.samples)
             kernelWithout.append(plainRound.kernel)
@@ -115,6 +127,11 @@ enum RecordingBenchmarks {
                     name: name + "p99 of a twin store without a recorder", figure: medianOfRounds(twinRounds, 0.99) * 1e6,
                     unit: "µs", reference: medianOfRounds(without, 0.99) * 1e6, referenceName: "no recorder",
                     target: "noise"),
+                Row(
+                    name: name + "p99 of a store that holds its states as a recorder does, encoding nothing",
+                    figure: medianOfRounds(keepingRounds, 0.99) * 1e6, unit: "µs",
+                    reference: medianOfRounds(without, 0.99) * 1e6, referenceName: "no recorder",
+                    target: "holding alone"),
             ]
             + [("page faults", \Measure.ThreadCounts.pageFaults), ("blocking waits", \.blocked), ("preemptions", \.preempted)]
             .map { count, path in
