@@ -23,7 +23,7 @@ import Testing
 
     @Test func aReducerChangeIsShownAtTheFirstStepWhereTheTwoVersionsDisagree() async throws {
         // Given a repository whose second commit breaks the rehearsal's advance to the next song
-        let repository = try VersionedRepository.make([
+        let repository = try await VersionedRepository.make([
             .init(subject: "Rehearsals move on"), .init(subject: "Rework the timer", regression: "rehearsal-advance"),
         ])
         defer { repository.remove() }
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func twoVersionsThatReplayAlikeAreTheSameWithExit0() async throws {
-        let repository = try VersionedRepository.make([
+        let repository = try await VersionedRepository.make([
             .init(subject: "One"), .init(subject: "Two, a change no session sees"),
         ])
         defer { repository.remove() }
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func anEffectThatSendsOtherwiseIsAChangeEvenWhereTheStatesAgree() async throws {
-        let repository = try VersionedRepository.make([
+        let repository = try await VersionedRepository.make([
             .init(subject: "Post scores"), .init(subject: "Reword a failed post", regression: "score-post"),
         ])
         defer { repository.remove() }
@@ -103,7 +103,7 @@ import Testing
     }
 
     @Test func aHostThatCrashesInOneVersionOnlyIsAChangeAtThatStep() async throws {
-        let repository = try VersionedRepository.make([
+        let repository = try await VersionedRepository.make([
             .init(subject: "Counter"), .init(subject: "Reset traps", regression: "counter-crash"),
         ])
         defer { repository.remove() }
@@ -125,7 +125,7 @@ import Testing
     }
 
     @Test func checkComparesEverySessionOfAFolderForPullRequestCI() async throws {
-        let repository = try VersionedRepository.make([
+        let repository = try await VersionedRepository.make([
             .init(subject: "Main"), .init(subject: "The pull request", regression: "rehearsal-advance"),
         ])
         defer { repository.remove() }
@@ -165,7 +165,7 @@ import Testing
         (["--baseline", "recorded"], "'--baseline recorded' needs the commit the session was recorded from, and its header names none"),
     ])
     func aBaselineThatCannotBeFoundIsTroubleNamingIt(_ options: [String], _ message: String) async throws {
-        let repository = try VersionedRepository.make([.init(subject: "One")])
+        let repository = try await VersionedRepository.make([.init(subject: "One")])
         defer { repository.remove() }
 
         let outcome = try await CLI.run(["diff"] + options + [CLI.session("counter-basic.jsonl")], directory: repository.root)
@@ -176,7 +176,7 @@ import Testing
     }
 
     @Test func aBaselineThatDoesNotBuildIsTroubleWithItsBuildErrors() async throws {
-        let repository = try VersionedRepository.make([
+        let repository = try await VersionedRepository.make([
             .init(subject: "Broken", builds: false), .init(subject: "Fixed"),
         ])
         defer { repository.remove() }
@@ -209,7 +209,7 @@ import Testing
 
     @Test func recordedBuildsTheCommitTheSessionWasRecordedFrom() async throws {
         // Given a session recorded from the first commit, replayed after the second broke the timer
-        let repository = try VersionedRepository.make([
+        let repository = try await VersionedRepository.make([
             .init(subject: "Rehearsals move on"), .init(subject: "Rework the timer", regression: "rehearsal-advance"),
         ])
         defer { repository.remove() }
@@ -235,7 +235,7 @@ import Testing
 
     @Test func theIdentityKeysOfReplayJSONNameTheElementsOfBothVersions() async throws {
         // Given a todo list identified by toDoID, whose second commit inserts a new todo first
-        let repository = try VersionedRepository.make([
+        let repository = try await VersionedRepository.make([
             .init(subject: "Todos"), .init(subject: "Newest first", regression: "todo-insert"),
         ])
         defer { repository.remove() }

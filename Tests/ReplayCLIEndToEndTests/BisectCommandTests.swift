@@ -7,8 +7,8 @@ import Testing
 @Suite struct BisectCommandTests {
     /// Eight commits named `Commit 1` to `Commit 8`, from the fifth on with `regression`, and the ones in `broken` not
     /// building.
-    private func repository(breakingWith regression: String, broken: Set<Int> = []) throws -> VersionedRepository {
-        try VersionedRepository.make(
+    private func repository(breakingWith regression: String, broken: Set<Int> = []) async throws -> VersionedRepository {
+        try await VersionedRepository.make(
             (1...8).map { number in
                 VersionedRepository.Commit(
                     subject: "Commit \(number)", regression: number >= 5 ? regression : "", builds: !broken.contains(number))
@@ -37,7 +37,7 @@ import Testing
 
     @Test func namesTheFifthCommitWhenItBreaksAReducer() async throws {
         // Given eight commits, the fifth switching on the rehearsal reducer's regression
-        let repository = try repository(breakingWith: "rehearsal-advance")
+        let repository = try await repository(breakingWith: "rehearsal-advance")
         defer { repository.remove() }
 
         // When bisecting from the first to HEAD
@@ -73,7 +73,7 @@ import Testing
 
     @Test func namesTheFifthCommitWhenItBreaksAnEffect() async throws {
         // Given eight commits, the fifth switching on the score poster's regression
-        let repository = try repository(breakingWith: "score-post")
+        let repository = try await repository(breakingWith: "score-post")
         defer { repository.remove() }
 
         // When bisecting the scoreboard match from the first to HEAD
@@ -119,7 +119,7 @@ import Testing
 
     @Test func aCommitThatDoesNotBuildRightAfterTheBreakIsSkippedAndTheResultStaysExact() async throws {
         // Given the reducer break in the fifth commit, and the sixth not building
-        let repository = try repository(breakingWith: "rehearsal-advance", broken: [6])
+        let repository = try await repository(breakingWith: "rehearsal-advance", broken: [6])
         defer { repository.remove() }
 
         // When bisecting
@@ -155,7 +155,7 @@ import Testing
 
     @Test func aCommitWhoseHostCrashesOnTheSessionChanges() async throws {
         // Given eight commits, the fifth making the counter's reset crash the host
-        let repository = try repository(breakingWith: "counter-crash")
+        let repository = try await repository(breakingWith: "counter-crash")
         defer { repository.remove() }
 
         // When bisecting the counter session
@@ -183,7 +183,7 @@ import Testing
 
     @Test func theJSONNamesTheCommitTheTestsAndTheSkippedOnes() async throws {
         // Given the reducer break in the fifth commit, and the sixth not building
-        let repository = try repository(breakingWith: "rehearsal-advance", broken: [6])
+        let repository = try await repository(breakingWith: "rehearsal-advance", broken: [6])
         defer { repository.remove() }
 
         // When bisecting with --json
@@ -210,7 +210,7 @@ import Testing
 
     @Test func aCommitThatDoesNotBuildRightBeforeTheBreakLeavesBothAsCandidates() async throws {
         // Given the reducer break in the fifth commit, and the fourth not building
-        let repository = try repository(breakingWith: "rehearsal-advance", broken: [4])
+        let repository = try await repository(breakingWith: "rehearsal-advance", broken: [4])
         defer { repository.remove() }
 
         // When bisecting
@@ -244,7 +244,7 @@ import Testing
 
     @Test func badReplayingAsGoodIsNothingToFind() async throws {
         // Given eight commits none of which changes the host
-        let repository = try repository(breakingWith: "")
+        let repository = try await repository(breakingWith: "")
         defer { repository.remove() }
 
         // When bisecting
@@ -269,7 +269,7 @@ import Testing
 
     @Test func aRangeThatCannotBeSearchedIsRefusedNamingTheRevision() async throws {
         // Given eight commits
-        let repository = try repository(breakingWith: "rehearsal-advance")
+        let repository = try await repository(breakingWith: "rehearsal-advance")
         defer { repository.remove() }
 
         // When --good names no commit, then a later commit than bad, then bad itself

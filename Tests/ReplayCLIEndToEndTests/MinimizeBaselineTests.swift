@@ -33,7 +33,7 @@ import Testing
 
     @Test func theRehearsalRegressionKeepsTheSongLengthAndFailsOnlyThroughTheCurrentCode() async throws {
         // Given a repository whose last commit breaks the rehearsal timer's advance to the next song
-        let repository = try VersionedRepository.make([
+        let repository = try await VersionedRepository.make([
             .init(subject: "Rehearsals advance to the next song"),
             .init(subject: "Rehearsal timer rework", regression: "rehearsal-advance"),
         ])
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func anEffectRegressionShrinksToTheRunThatPostsIt() async throws {
-        let repository = try VersionedRepository.make([
+        let repository = try await VersionedRepository.make([
             .init(subject: "Scores are posted"),
             .init(subject: "Failed posts say why", regression: "score-post"),
         ])
@@ -107,7 +107,7 @@ import Testing
     }
 
     @Test func aCrashShrinksToTheCrashingActionWithTheBaselinesStates() async throws {
-        let repository = try VersionedRepository.make([
+        let repository = try await VersionedRepository.make([
             .init(subject: "A counter"),
             .init(subject: "Resets check their bounds", regression: "counter-crash"),
         ])
@@ -138,7 +138,7 @@ import Testing
     }
 
     @Test func whenTheCurrentCodeReplaysTheSessionAsTheBaselineThereIsNothingToMinimize() async throws {
-        let repository = try VersionedRepository.make([
+        let repository = try await VersionedRepository.make([
             .init(subject: "Rehearsals advance to the next song"),
             .init(subject: "A new icon"),
         ])

@@ -20,8 +20,13 @@ struct VersionedRepository {
     /// The commits' hashes, oldest first.
     let commits: [String]
 
-    /// Makes the repository with `commits`, oldest first, under a short `/tmp` path.
-    static func make(_ commits: [Commit]) throws -> VersionedRepository {
+    /// Makes the repository with `commits`, oldest first, under a short `/tmp` path, on a thread of its own: its
+    /// dozens of `git` runs would otherwise hold a thread of the pool the whole suite shares.
+    static func make(_ commits: [Commit]) async throws -> VersionedRepository {
+        try await onOwnThread { try makeBlocking(commits) }
+    }
+
+    private static func makeBlocking(_ commits: [Commit]) throws -> VersionedRepository {
         let folder = URL(fileURLWithPath: "/tmp/rv-\(UUID().uuidString.prefix(8))")
         let root = folder.appendingPathComponent("app")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
