@@ -5,8 +5,8 @@
 // give each C call a name that `Syscall`'s own methods (`open`, `read`, `close`, `bind`, ...) do not shadow, so the
 // wrappers call them without naming the module (`Darwin.close` or `Glibc.close`). Each returns what the C function returns: `Syscall` retries
 // on `EINTR` and turns -1 into a `SystemError`. Where Darwin and Linux differ, the difference is written here once.
-// (Two differences are whole procedures and live in one function each: `Syscall.peerCredentials` and
-// `Syscall.lowerCurrentThreadPriority`.)
+// (Three differences are whole procedures and live in one function each: `Syscall.peerCredentials`,
+// `Syscall.lowerCurrentThreadPriority` and `Syscall.nameCurrentThread`.)
 
 #if canImport(Darwin)
 @_exported import Darwin

@@ -13,7 +13,7 @@ extension Syscall {
     /// (encoding a recording) yields the CPU to them when both want it.
     ///
     /// Linux keeps a nice value per thread: this one is raised by 10. Darwin gets the `utility` quality of
-    /// service, its class for work the user does not wait on. (One of the two platform differences too large for a
+    /// service, its class for work the user does not wait on. (One of the three platform differences too large for a
     /// shim in `Platform.swift`.)
     /// - Returns: The priority the thread had, for ``setCurrentThreadPriority(_:)``.
     @discardableResult
@@ -40,6 +40,37 @@ extension Syscall {
         guard code == 0 else { throw SystemError(call: "pthread_set_qos_class_self_np", subject: nil, errno: code) }
         #else
         try setNice(priority.nice)
+        #endif
+    }
+
+    /// The most bytes of a thread's name the system keeps: 15 on Linux, 63 on Darwin.
+    package static var longestThreadName: Int {
+        #if canImport(Darwin)
+        63
+        #else
+        15
+        #endif
+    }
+
+    /// Names the calling thread `name` where debuggers, `top -H` and `/proc/PID/task/TID/comm` show it, cut to the
+    /// first bytes the system keeps (``longestThreadName``) that end a whole character.
+    ///
+    /// Foundation's `Thread.name` does not do this on Linux: a name given before the thread starts never reaches
+    /// the system, and one given from inside races the thread's creator. Darwin names the calling thread with
+    /// `pthread_setname_np`; Linux, whose C library module leaves that GNU extension out, writes the name to
+    /// `/proc/thread-self/comm`. (The third platform difference that is a whole procedure, see `Platform.swift`.) A
+    /// name is only a label: a caller may go on without it when this throws.
+    package static func nameCurrentThread(_ name: String) throws(SystemError) {
+        var cut = Substring(name)
+        while cut.utf8.count > longestThreadName { cut.removeLast() }
+        #if canImport(Darwin)
+        let code = String(cut).withCString { pthread_setname_np($0) }
+        guard code == 0 else { throw SystemError(call: "pthread_setname_np", subject: String(cut), errno: code) }
+        #else
+        let path = "/proc/thread-self/comm"
+        let fd = try open(path, O_WRONLY | O_CLOEXEC)
+        defer { try? close(fd, subject: path) }
+        try writeAll(fd, Array(cut.utf8), subject: path)
         #endif
     }
 

@@ -19,12 +19,11 @@ enum LeftoverJournals {
     ///   that an app which records briefly and exits still delivers them.
     static func sendInBackground(folder: String, socketPath: String, timeout: Double) -> DispatchSemaphore {
         let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
+        Thread {
+            try? Syscall.nameCurrentThread("replay journal")
             sendAll(folder: folder, socketPath: socketPath, timeout: timeout)
             done.signal()
-        }
-        thread.name = "storekit-replay journal"
-        thread.start()
+        }.start()
         return done
     }
 

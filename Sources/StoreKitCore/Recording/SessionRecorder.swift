@@ -229,9 +229,11 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
             memoryShares: shares, startedAt: startedAt, startNanoseconds: startNanoseconds,
             replayableEffects: replayableEffects)
         stateEncodingPool = worker.stateEncodingPool
-        let thread = Thread { worker.run() }
-        thread.name = "SessionRecorder \(configuration.storeID)"
-        thread.start()
+        let name = "recorder \(configuration.storeID)"
+        Thread {
+            try? Syscall.nameCurrentThread(name)
+            worker.run()
+        }.start()
     }
 
     /// What the recorder has done so far.

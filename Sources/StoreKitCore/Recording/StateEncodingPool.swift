@@ -56,9 +56,10 @@ package final class StateEncodingPool<State: Encodable & Sendable>: @unchecked S
         if !helperStarted && !stopped {
             helperStarted = true
             helperRunning = true
-            let thread = Thread { [self] in runHelper() }
-            thread.name = "SessionRecorder encoder"
-            thread.start()
+            Thread { [self] in
+                try? Syscall.nameCurrentThread("state encoder")
+                runHelper()
+            }.start()
         }
         condition.broadcast()
     }

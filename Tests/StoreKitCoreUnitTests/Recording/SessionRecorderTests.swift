@@ -31,6 +31,32 @@ import Testing
         #expect(end.dropped == 0)
     }
 
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task"), "reads names through /proc"))
+    func theBackgroundThreadIsNamedAfterItsStoreWhileItRecords() async throws {
+        // Given a store whose ID no other test uses
+        let storeID = "t" + String(UInt32.random(in: 0..<UInt32.max), radix: 36)
+        let named = "recorder \(storeID)".utf8.prefix(15)
+        func threadsNamedAfterIt() -> Int {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+            return tasks.filter { task in
+                let name = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
+                return Array(name.utf8.prefix(while: { $0 != 10 })) == Array(named)
+            }.count
+        }
+        let store = Store(initialState: Tally.State(), reducer: Tally.reducer)
+
+        // When it records
+        let recorder = store.startRecording(.init(storeID: storeID, app: AppInfo(name: "T")), to: MemoryTransport())
+
+        // Then its background thread shows the store's ID (as much as the system keeps), until the recording ends
+        let deadline = ContinuousClock.now + .seconds(120)
+        while threadsNamedAfterIt() == 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(threadsNamedAfterIt() == 1)
+        recorder.finishWaitingGenerously()
+        while threadsNamedAfterIt() > 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(threadsNamedAfterIt() == 0)
+    }
+
     @Test func marksEffectActionsWithTheActionThatCausedThem() async throws {
         // Given a store whose effect answers every `add` with a `label`
         let transport = MemoryTransport()

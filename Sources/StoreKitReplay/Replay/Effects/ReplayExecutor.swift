@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitSystem
 
 /// The one thread replayed effects run on: every job of their tasks runs here, one at a time, in the order it was
 /// enqueued, so a rerun is the same on every replay and replay can tell when the effects have nothing left to do.
@@ -35,8 +36,7 @@ final class ReplayExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     private func runJobs() {
-        // Named from the thread itself: on Linux, a name given before the thread starts does not reach the system.
-        Thread.current.name = "replay effects"
+        try? Syscall.nameCurrentThread("replay effects")
         while true {
             condition.lock()
             while nextJob == jobs.count && !isStopping { condition.wait() }
