@@ -61,8 +61,11 @@ extension Syscall {
     /// `/proc/thread-self/comm`. (The third platform difference that is a whole procedure, see `Platform.swift`.) A
     /// name is only a label: a caller may go on without it when this throws.
     package static func nameCurrentThread(_ name: String) throws(SystemError) {
-        var cut = Substring(name)
-        while cut.utf8.count > longestThreadName { cut.removeLast() }
+        var bytes = 0
+        let cut = name.prefix { character in
+            bytes += character.utf8.count
+            return bytes <= longestThreadName
+        }
         #if canImport(Darwin)
         let code = String(cut).withCString { pthread_setname_np($0) }
         guard code == 0 else { throw SystemError(call: "pthread_setname_np", subject: String(cut), errno: code) }
