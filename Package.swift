@@ -112,7 +112,7 @@ var package = Package(
             name: "SampleIntegrationTests",
             dependencies: [
                 "SampleFeatures", "RehearsalFeatures", "SampleReplayStores", "StoreKitCore", "StoreKitReplay",
-                "StoreKitTesting",
+                "StoreKitTesting", "StoreKitTestFixtures",
             ]),
         // The copy-in adapters of Adapters/ (never a product): each compiled against a stand-in of its library's hook
         // point, written from the library's public documentation, and tested with a session that replays.

@@ -1,19 +1,16 @@
 import Foundation
 import SampleReplayStores
 import StoreKitReplay
+import StoreKitTestFixtures
 import Testing
 
 /// A replay that reruns effects runs them on a thread of its own; the thread ends with the replay, however the
 /// replay ends.
-@Suite(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task"), "counts threads through /proc"))
+@Suite(.enabled(if: ThreadNames.areReadable, "counts threads through /proc"))
 struct EffectThreadTests {
     /// How many threads of this process are named as the effects' thread.
     private static func effectThreads() -> Int {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        return tasks.filter { task in
-            let name = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
-            return name.hasPrefix("replay effects")
-        }.count
+        ThreadNames.count { $0 == "replay effects" }
     }
 
     @Test func replaysThatStopAtADamagedLineLeaveNoThreadBehind() async throws {

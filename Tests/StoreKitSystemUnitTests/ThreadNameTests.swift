@@ -2,8 +2,6 @@ import Foundation
 import StoreKitSystem
 import Testing
 
-@testable import StoreKitCore
-
 @Suite(.enabled(if: FileManager.default.fileExists(atPath: "/proc/thread-self/comm"), "reads names through /proc"))
 struct ThreadNameTests {
     /// The name the system shows for the calling thread.

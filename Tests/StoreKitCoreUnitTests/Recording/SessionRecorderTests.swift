@@ -31,18 +31,12 @@ import Testing
         #expect(end.dropped == 0)
     }
 
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task"), "reads names through /proc"))
+    @Test(.enabled(if: ThreadNames.areReadable, "reads names through /proc"))
     func theBackgroundThreadIsNamedAfterItsStoreWhileItRecords() async throws {
         // Given a store whose ID no other test uses
         let storeID = "t" + String(UInt32.random(in: 0..<UInt32.max), radix: 36)
-        let named = "recorder \(storeID)".utf8.prefix(15)
-        func threadsNamedAfterIt() -> Int {
-            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-            return tasks.filter { task in
-                let name = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
-                return Array(name.utf8.prefix(while: { $0 != 10 })) == Array(named)
-            }.count
-        }
+        let named = Array("recorder \(storeID)".utf8.prefix(15))
+        func threadsNamedAfterIt() -> Int { ThreadNames.count { Array($0.utf8) == named } }
         let store = Store(initialState: Tally.State(), reducer: Tally.reducer)
 
         // When it records
