@@ -98,14 +98,23 @@ final class ByteBuffer {
 
     /// Appends `text`'s UTF-8 bytes as they are.
     func append(utf8 text: String) {
-        var text = text
-        text.withUTF8 { append($0) }
+        Self.withUTF8(of: text) { append($0) }
     }
 
     /// Appends `text` as a JSON string literal with minimal escapes.
     func appendJSONString(_ text: String) {
+        Self.withUTF8(of: text) { appendJSONString(utf8: $0) }
+    }
+
+    /// Calls `body` with `text`'s UTF-8 bytes, read where they lie when the string holds them in one piece (a
+    /// native string always does). `String.withUTF8` would need a mutable copy of `text`, which retains and
+    /// releases its storage: storage that the states a recorder encodes on two threads at once share, so each
+    /// such retain contends for it with the other thread.
+    @inline(__always)
+    private static func withUTF8(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        if text.utf8.withContiguousStorageIfAvailable(body) != nil { return }
         var text = text
-        text.withUTF8 { appendJSONString(utf8: $0) }
+        text.withUTF8(body)
     }
 
     /// Appends the UTF-8 bytes `utf8` as a JSON string literal with minimal escapes. Plain bytes are copied as
