@@ -106,7 +106,7 @@ var package = Package(
             name: "ReplaydEndToEndTests",
             dependencies: [
                 "replayd", "replay-cli", "sample-app", "StoreKitCore", "StoreKitReplay", "StoreKitJSON", "StoreKitSystem",
-                "SampleFeatures", "SampleReplayStores", "SampleSupport",
+                "SampleFeatures", "SampleReplayStores", "SampleSupport", "StoreKitTestFixtures",
             ]),
         .testTarget(
             name: "SampleIntegrationTests",

@@ -5,11 +5,12 @@ public enum ThreadNames {
     /// Whether this system shows them there.
     public static var areReadable: Bool { FileManager.default.fileExists(atPath: "/proc/self/task") }
 
-    /// How many of this process's threads have a name that `matches`.
-    public static func count(where matches: (String) -> Bool) -> Int {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+    /// How many threads of process `pid` (this one unless given) have a name that `matches`.
+    public static func count(inProcess pid: Int32? = nil, where matches: (String) -> Bool) -> Int {
+        let folder = "/proc/\(pid.map(String.init) ?? "self")/task"
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return tasks.filter { task in
-            let name = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
+            let name = (try? String(contentsOfFile: "\(folder)/\(task)/comm", encoding: .utf8)) ?? ""
             return matches(name.hasSuffix("\n") ? String(name.dropLast()) : name)
         }.count
     }

@@ -5,6 +5,7 @@ import StoreKitCore
 import StoreKitJSON
 import StoreKitReplay
 import StoreKitSystem
+import StoreKitTestFixtures
 import Testing
 
 @Suite struct ReplaydSessionTests {
@@ -83,6 +84,13 @@ import Testing
         let byDefault = try await DaemonProcess(folder: folder, socket: folder.path + "/a.sock", logName: "a.log")
         let chosen = try await DaemonProcess(
             folder: folder, socket: folder.path + "/b.sock", arguments: ["--threads", "3"], logName: "b.log")
+        // (where the system shows threads' names, each worker shows as one, for top -H, gdb and perf)
+        if ThreadNames.areReadable {
+            let pid = chosen.process.processIdentifier
+            await waitUntil("3 threads named replayd worker", timeout: DaemonProcess.processTimeout) {
+                ThreadNames.count(inProcess: pid) { $0 == "replayd worker" } == 3
+            }
+        }
         #expect(await byDefault.stop() == 0)
         #expect(await chosen.stop() == 0)
 

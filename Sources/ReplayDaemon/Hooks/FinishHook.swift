@@ -78,6 +78,7 @@ final class FinishHook: @unchecked Sendable {
     /// Starts the thread that runs the command.
     func start() {
         Thread { [self] in
+            try? Syscall.nameCurrentThread("replayd hooks")
             while let name = next() {
                 handOver(name)
                 locked { _ = queue.pending.remove(name) }

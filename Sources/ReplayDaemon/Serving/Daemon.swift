@@ -141,6 +141,7 @@ final class Daemon {
     private func startWorker(_ inbox: WorkerInbox) {
         workersStopped.enter()
         let thread = Thread { [options, log, shared, workersStopped, finishHook] in
+            try? Syscall.nameCurrentThread("replayd worker")
             DaemonWorker(options: options, log: log, shared: shared, inbox: inbox, finishHook: finishHook).run()
             workersStopped.leave()
         }
