@@ -19,6 +19,8 @@ enum DaemonIngestBenchmarks {
             let payloads = (0..<clients).map { payload(session: "ingest-\($0)", bytes: totalBytes / clients) }
             let lines = payloads.reduce(0) { total, payload in total + payload.lazy.filter { $0 == 0x0A }.count }
             let bytes = Double(payloads.reduce(0) { $0 + $1.count })
+            // Before the rounds, and once the earlier rounds' files are written back: writeback slows it.
+            let lineCheck = clients == 8 ? lineCheckSeconds(payloads[0]) / Double(payloads[0].count) * 1e9 : nil
             var plainRuns: [Double] = []
             var daemonRuns: [Double] = []
             var peak: Int?
@@ -59,6 +61,13 @@ enum DaemonIngestBenchmarks {
                     unit: "ms/MB", reference: plainCPU / megabytes * 1000,
                     referenceName: "all the plain copy's CPU", target: clients == 8 ? "<= 0.25x" : ""))
             }
+            if let lineCheck {
+                // The part of the daemon's own work that no change to its reading, framing or writing can save.
+                rows.append(Row(
+                    name: "replayd ingest, the line check alone (one thread, no I/O)", figure: lineCheck,
+                    unit: "ms/MB", reference: plainCPU / (bytes * Double(rounds) / 1e6) * 1000,
+                    referenceName: "all the plain copy's CPU", target: "line check alone"))
+            }
             if let peak {
                 rows.append(Row(
                     name: "replayd peak memory, \(clients) client\(clients == 1 ? "" : "s")", figure: Double(peak) / 1e6,
@@ -66,6 +75,41 @@ enum DaemonIngestBenchmarks {
             }
         }
         return rows
+    }
+
+    /// The CPU seconds the daemon's check of every line of `payload` takes on one thread, with the memory of the
+    /// line before that the daemon keeps per client, and nothing read or written: the best of five passes.
+    static func lineCheckSeconds(_ payload: [UInt8]) -> Double {
+        let lines = lineRanges(payload)
+        sync()
+        var best = Double.infinity
+        for _ in 0..<5 {
+            var validator = SessionLineValidator()
+            let memory = JSONLineMemory()
+            var accepted = 0
+            let start = Measure.cpuSecondsOfThisThread()
+            payload.withUnsafeBufferPointer { buffer in
+                for line in lines {
+                    if case .success = validator.check(UnsafeBufferPointer(rebasing: buffer[line]), memory: memory) {
+                        accepted += 1
+                    }
+                }
+            }
+            best = min(best, Measure.cpuSecondsOfThisThread() - start)
+            precondition(accepted == lines.count, "the line check refused a benchmark line")
+        }
+        return best
+    }
+
+    /// The ranges of `payload`'s lines, without their `\n`.
+    static func lineRanges(_ payload: [UInt8]) -> [Range<Int>] {
+        var lines: [Range<Int>] = []
+        var lineStart = 0
+        for (index, byte) in payload.enumerated() where byte == 0x0A {
+            lines.append(lineStart..<index)
+            lineStart = index + 1
+        }
+        return lines
     }
 
     /// One session of about `bytes` bytes: a header, action lines each with the 1 KB state the action left, and an
@@ -96,12 +140,7 @@ enum DaemonIngestBenchmarks {
     /// that one (for callgrind).
     static func scanReport(bytes: Int, only: ScanMode? = nil) -> String {
         let payload = payload(session: "scan", bytes: bytes)
-        var lines: [Range<Int>] = []
-        var lineStart = 0
-        for (index, byte) in payload.enumerated() where byte == 0x0A {
-            lines.append(lineStart..<index)
-            lineStart = index + 1
-        }
+        let lines = lineRanges(payload)
         return ScanMode.allCases.filter { only == nil || $0 == only }.map { mode in
             let memory = mode == .withMemory ? JSONLineMemory() : nil
             var scanner = JSONLineScanner()
