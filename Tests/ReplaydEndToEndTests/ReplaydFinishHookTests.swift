@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitTestFixtures
 import Testing
 
 /// `replayd --on-finish`: the command runs once for each session its app ended, never for one still open, with the
@@ -140,6 +141,14 @@ import Testing
         // When a session ends and its command is still running
         try recordFinishedSession("slow", socket: folder.socket)
         await waitUntil("the first session has ended") { daemon.count("session.ended") == 1 }
+        // (where the system shows threads' names, the thread that runs it is named apart from the workers; the
+        // threads Foundation starts from it to watch the command take its name too)
+        if ThreadNames.areReadable {
+            let pid = daemon.process.processIdentifier
+            await waitUntil("a thread named replayd hooks") {
+                ThreadNames.count(inProcess: pid) { $0 == "replayd hooks" } >= 1
+            }
+        }
 
         // Then another whole session is stored meanwhile
         try recordFinishedSession("meanwhile", actions: 20, socket: folder.socket)

@@ -63,11 +63,13 @@ enum HookProcess {
         let tail = Locked([UInt8]())
         let drained = DispatchSemaphore(value: 0)
         Thread {
+            try? Syscall.nameCurrentThread("hook stdin")
             let writer = standardInput.fileHandleForWriting
             try? writer.write(contentsOf: Data(input))
             try? writer.close()
         }.start()
         Thread {
+            try? Syscall.nameCurrentThread("hook stderr")
             let reader = standardError.fileHandleForReading
             while let chunk = try? reader.read(upToCount: 4096), !chunk.isEmpty {
                 tail.withLock { kept in
