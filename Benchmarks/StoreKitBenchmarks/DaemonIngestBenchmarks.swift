@@ -20,7 +20,7 @@ enum DaemonIngestBenchmarks {
             let lines = payloads.reduce(0) { total, payload in total + payload.lazy.filter { $0 == 0x0A }.count }
             let bytes = Double(payloads.reduce(0) { $0 + $1.count })
             // Before the rounds, and once the earlier rounds' files are written back: writeback slows it.
-            let lineCheck = clients == 8 ? lineCheckSeconds(payloads[0]) / Double(payloads[0].count) * 1e9 : nil
+            let lineCheck = clients == 8 ? lineCheckMillisecondsPerMB(payloads[0]) : nil
             var plainRuns: [Double] = []
             var daemonRuns: [Double] = []
             var peak: Int?
@@ -45,6 +45,8 @@ enum DaemonIngestBenchmarks {
             }
             let plain = Measure.quantile(plainRuns, 0.5)
             let seconds = Measure.quantile(daemonRuns, 0.5)
+            let megabytes = bytes * Double(rounds) / 1e6
+            let plainMillisecondsPerMB = plainCPU / megabytes * 1000
             let name = "replayd ingest, \(clients) client\(clients == 1 ? "" : "s")"
             rows.append(Row(
                 name: name, figure: bytes / seconds / 1e6, unit: "MB/s", reference: bytes / plain / 1e6,
@@ -55,18 +57,17 @@ enum DaemonIngestBenchmarks {
             if let daemonUserCPU {
                 // When both are bound by the CPU, the daemon's kernel work being the plain copy's, the daemon reaches
                 // 1 / (1 + this ratio) of the plain copy's rate: 0.8x needs the ratio at 0.25x or below.
-                let megabytes = bytes * Double(rounds) / 1e6
                 rows.append(Row(
                     name: name + ", the daemon's own work (user CPU)", figure: daemonUserCPU / megabytes * 1000,
-                    unit: "ms/MB", reference: plainCPU / megabytes * 1000,
+                    unit: "ms/MB", reference: plainMillisecondsPerMB,
                     referenceName: "all the plain copy's CPU", target: clients == 8 ? "<= 0.25x" : ""))
             }
             if let lineCheck {
                 // The part of the daemon's own work that no change to its reading, framing or writing can save.
                 rows.append(Row(
                     name: "replayd ingest, the line check alone (one thread, no I/O)", figure: lineCheck,
-                    unit: "ms/MB", reference: plainCPU / (bytes * Double(rounds) / 1e6) * 1000,
-                    referenceName: "all the plain copy's CPU", target: "line check alone"))
+                    unit: "ms/MB", reference: plainMillisecondsPerMB, referenceName: "all the plain copy's CPU",
+                    target: "line check alone"))
             }
             if let peak {
                 rows.append(Row(
@@ -77,9 +78,10 @@ enum DaemonIngestBenchmarks {
         return rows
     }
 
-    /// The CPU seconds the daemon's check of every line of `payload` takes on one thread, with the memory of the
-    /// line before that the daemon keeps per client, and nothing read or written: the best of five passes.
-    static func lineCheckSeconds(_ payload: [UInt8]) -> Double {
+    /// The CPU time per MB, in milliseconds, the daemon's check of every line of `payload` takes on one thread, with
+    /// the memory of the line before that the daemon keeps per client, and nothing read or written: the best of five
+    /// passes, once what the system holds is written back (`sync`).
+    static func lineCheckMillisecondsPerMB(_ payload: [UInt8]) -> Double {
         let lines = lineRanges(payload)
         sync()
         var best = Double.infinity
@@ -98,7 +100,7 @@ enum DaemonIngestBenchmarks {
             best = min(best, Measure.cpuSecondsOfThisThread() - start)
             precondition(accepted == lines.count, "the line check refused a benchmark line")
         }
-        return best
+        return best / Double(payload.count) * 1e9
     }
 
     /// The ranges of `payload`'s lines, without their `\n`.

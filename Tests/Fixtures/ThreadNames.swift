@@ -1,6 +1,6 @@
 import Foundation
 
-/// The names the system shows for this process's threads (`/proc/self/task/TID/comm`, Linux).
+/// The names the system shows for a process's threads (`/proc/PID/task/TID/comm`, Linux).
 public enum ThreadNames {
     /// Whether this system shows them there.
     public static var areReadable: Bool { FileManager.default.fileExists(atPath: "/proc/self/task") }
