@@ -48,7 +48,7 @@ enum RecordingBenchmarks {
         let twin = store()
         let recorded = store()
         let keeping = store()
-        let keeper = StateKeeper<Inventory.State, Inventory.Action>(capacity: dispatches)
+        let keeper = StateKeeper(capacity: dispatches)
         keeping.register(interceptor: keeper)
         let path = "/tmp/skr-bench-\(getpid()).jsonl"
         defer { unlink(path) }
@@ -145,19 +145,36 @@ enum RecordingBenchmarks {
             }
     }
 
-    /// Dispatches `dispatches` actions to a store of a state of about `bytes` bytes, with a recorder writing to a
-    /// file when `recording`, and waits until the recorder has finished: a hook for valgrind's callgrind.
-    static func dispatchForProfiling(bytes: Int, dispatches: Int, recording: Bool) {
+    /// What a profiled store has attached.
+    enum ProfiledWatcher {
+        /// A recorder writing to a file.
+        case recorder
+        /// Nothing: the reference.
+        case nothing
+        /// A ``StateKeeper``, ending a round every 5,000 dispatches as the dispatch rows do: the floor of holding
+        /// the states.
+        case stateKeeper
+    }
+
+    /// Dispatches `dispatches` actions to a store of a state of about `bytes` bytes with `watcher` attached, and
+    /// waits until a recorder has finished: a hook for valgrind's callgrind.
+    static func dispatchForProfiling(bytes: Int, dispatches: Int, watcher: ProfiledWatcher) {
         let store = Store(
             initialState: Inventory.state(itemCount: Inventory.itemCount(forBytes: bytes)), reducer: Inventory.reducer)
         let path = "/tmp/skr-bench-profile-\(getpid()).jsonl"
         defer { unlink(path) }
-        let recorder = recording
+        let recorder = watcher == .recorder
             ? store.startRecording(
                 .init(storeID: "inventory", app: AppInfo(name: "bench"), bufferCapacity: dispatches + 1),
                 to: FileTransport(path: path))
             : nil
-        for index in 0..<dispatches { store.dispatch(.restock(index: index, amount: 1)) }
+        let roundLength = 5000
+        let keeper = watcher == .stateKeeper ? StateKeeper(capacity: roundLength) : nil
+        if let keeper { store.register(interceptor: keeper) }
+        for index in 0..<dispatches {
+            store.dispatch(.restock(index: index, amount: 1))
+            if (index + 1) % roundLength == 0 { keeper?.endRound() }
+        }
         recorder?.finish(timeout: .seconds(600))
     }
 

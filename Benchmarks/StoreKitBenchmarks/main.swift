@@ -12,7 +12,7 @@ if arguments.contains("--help") {
                storekit-benchmarks --peak-rss file|socket|flight [--quick]
                storekit-benchmarks --restart-loss [--quick]
                storekit-benchmarks --write-diff-pair <dir> [MB] | --encode-only | --encode-lines-only | --scan-only |
-                                   --dispatch-instructions [BYTES] [--without-recorder]
+                                   --dispatch-instructions [BYTES] [--without-recorder | --holding-states]
 
           (no option)        the whole table (several minutes); --quick uses smaller inputs
           --repeat N         measure the rows of recording cost on the app's thread N times: each p99 row is
@@ -37,7 +37,8 @@ if arguments.contains("--help") {
                              nothing
           --dispatch-instructions [BYTES]   20,000 dispatches of a state of BYTES (50 unless given) with a
                              recorder writing to a file (a hook for valgrind --tool=callgrind); add
-                             --without-recorder for the reference
+                             --without-recorder for the reference, or --holding-states for a store that
+                             holds its states as a recorder does, encoding nothing
           --encode-lines-only  encode what an action line holds after each of 200 actions of the 10 KB state
                              (its name, the action and the state), as a recorder with the defaults does
           --scan-only        the daemon's line scanner alone over 64 MB of ingest lines, in MB/s, without and
@@ -69,10 +70,12 @@ if arguments.contains("--encode-only") {
 }
 if let index = arguments.firstIndex(of: "--dispatch-instructions") {
     // A profiling hook: 20,000 dispatches of a state of the given size with a recorder writing to a file (or
-    // without one), for valgrind --tool=callgrind; the difference of the two totals is the recorder's share.
+    // without one, or holding the states alone), for valgrind --tool=callgrind; the difference of two totals is the
+    // recorder's share, or holding's.
     let bytes = arguments.count > index + 1 ? Int(arguments[index + 1]) ?? 50 : 50
-    RecordingBenchmarks.dispatchForProfiling(
-        bytes: bytes, dispatches: 20_000, recording: !arguments.contains("--without-recorder"))
+    let watcher: RecordingBenchmarks.ProfiledWatcher =
+        arguments.contains("--without-recorder") ? .nothing : arguments.contains("--holding-states") ? .stateKeeper : .recorder
+    RecordingBenchmarks.dispatchForProfiling(bytes: bytes, dispatches: 20_000, watcher: watcher)
     exit(0)
 }
 if arguments.contains("--encode-lines-only") {
