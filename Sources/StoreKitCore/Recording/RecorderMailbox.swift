@@ -19,11 +19,12 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     /// itself. Until then they wait for the app's next posts: freed all at once, their memory would go back to the
     /// system, and the app's next burst of dispatches would fault it in again, page by page.
     private static var idleSecondsBeforeReleasing: Double { 1 }
-    /// How long each look takes while the background thread waits for a burst of posts to pause.
+    /// How long the first look takes while the background thread waits for a burst of posts to pause; each look
+    /// after it takes twice the one before, so a long burst wakes the background thread a few times, not once a
+    /// millisecond: each time it wakes, it takes the lock the app's posts take.
     private static var burstNapSeconds: Double { 0.001 }
-    /// How many events posted within one ``burstNapSeconds`` make a burst: the background thread encodes a steadier
-    /// stream as it comes.
-    private static var burstPosts: Int { 2 }
+    /// How many events a second make a burst: the background thread encodes a steadier stream as it comes.
+    private static var burstPostsPerSecond: Double { 2000 }
     /// The longest the background thread waits for a burst to pause before it encodes alongside it.
     private static var longestYieldSeconds: Double { 0.05 }
 
@@ -345,8 +346,8 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
         return (endReason, effectNames)
     }
 
-    /// Waits while the app's threads post in a burst, in naps of ``burstNapSeconds``, until a nap brings fewer
-    /// than ``burstPosts`` events, half the queue's bound is used, the recorder is ending, or
+    /// Waits while the app's threads post in a burst, in naps from ``burstNapSeconds`` on, each twice the one
+    /// before, until a nap brings fewer events than ``burstPostsPerSecond`` would in its time, half the queue's bound is used, the recorder is ending, or
     /// ``longestYieldSeconds`` have passed. Call with the lock held and events queued; it is let go meanwhile.
     /// A burst that outlasts the wait (``outlastedABurst``) is not waited for again until the background thread
     /// has caught up with it: waiting at every batch of a long burst would leave it further behind each time.
@@ -363,13 +364,17 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     private func yieldToABurstOfPosts() {
         guard !queue.isEmpty, !outlastedABurst else { return }
         let giveUpAt = Date(timeIntervalSinceNow: Self.longestYieldSeconds)
+        var nap = Self.burstNapSeconds
         while endReason == nil {
             if budget.isHalfFull(queuedEvents: queue.count) { break }
             let before = queue.count
+            let napStart = Date()
             worker = .yielding
-            _ = condition.wait(until: min(Date(timeIntervalSinceNow: Self.burstNapSeconds), giveUpAt))
-            if queue.count - before < Self.burstPosts { return }
-            if Date() >= giveUpAt { break }
+            _ = condition.wait(until: min(napStart.addingTimeInterval(nap), giveUpAt))
+            let now = Date()
+            if Double(queue.count - before) < Self.burstPostsPerSecond * now.timeIntervalSince(napStart) { return }
+            if now >= giveUpAt { break }
+            nap *= 2
         }
         outlastedABurst = endReason == nil
     }
