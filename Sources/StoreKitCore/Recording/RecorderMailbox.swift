@@ -347,10 +347,11 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     }
 
     /// Waits while the app's threads post in a burst, in naps from ``burstNapSeconds`` on, each twice the one
-    /// before, until a nap brings fewer events than ``burstPostsPerSecond`` would in its time, half the queue's bound is used, the recorder is ending, or
-    /// ``longestYieldSeconds`` have passed. Call with the lock held and events queued; it is let go meanwhile.
-    /// A burst that outlasts the wait (``outlastedABurst``) is not waited for again until the background thread
-    /// has caught up with it: waiting at every batch of a long burst would leave it further behind each time.
+    /// before, until a nap brings fewer events than ``burstPostsPerSecond`` would in its time, half the queue's
+    /// bound is used, the recorder is ending, or ``longestYieldSeconds`` have passed. Call with the lock held and
+    /// events queued; it is let go meanwhile. A burst that outlasts the wait (``outlastedABurst``) is not waited for
+    /// again until the background thread has caught up with it: waiting at every batch of a long burst would leave
+    /// it further behind each time.
     ///
     /// Meanwhile the app's thread grows the queue when it runs out of room, once per doubling, and the batch handed
     /// back next has room for twice this one.
@@ -368,12 +369,12 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
         while endReason == nil {
             if budget.isHalfFull(queuedEvents: queue.count) { break }
             let before = queue.count
-            let napStart = Date()
+            let napStart = MonotonicClock.nanoseconds()
             worker = .yielding
-            _ = condition.wait(until: min(napStart.addingTimeInterval(nap), giveUpAt))
-            let now = Date()
-            if Double(queue.count - before) < Self.burstPostsPerSecond * now.timeIntervalSince(napStart) { return }
-            if now >= giveUpAt { break }
+            _ = condition.wait(until: min(Date(timeIntervalSinceNow: nap), giveUpAt))
+            let napped = Double(MonotonicClock.nanoseconds() &- napStart) / 1e9
+            if Double(queue.count - before) < Self.burstPostsPerSecond * napped { return }
+            if Date() >= giveUpAt { break }
             nap *= 2
         }
         outlastedABurst = endReason == nil
