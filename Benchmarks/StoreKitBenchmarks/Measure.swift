@@ -4,16 +4,19 @@ import Foundation
 enum Measure {
     /// Seconds since an arbitrary point, from the monotonic clock.
     static func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+        secondsOf(CLOCK_MONOTONIC)
     }
 
     /// The CPU time this thread has used so far, in seconds: unlike the clock, it does not count the time the
     /// thread waited for a core another process held.
     static func cpuSecondsOfThisThread() -> Double {
+        secondsOf(CLOCK_THREAD_CPUTIME_ID)
+    }
+
+    /// What `clock` reads, in seconds.
+    private static func secondsOf(_ clock: clockid_t) -> Double {
         var spec = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        clock_gettime(clock, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 

@@ -4,6 +4,9 @@ import StoreKitJSON
 
 /// Recording cost on the app's thread, and the rate at which recorded events reach a session file.
 enum RecordingBenchmarks {
+    /// How many dispatches a round of the dispatch rows makes, but for the 1 MB state's.
+    static var dispatchesPerRound: Int { 5000 }
+
     /// Per-dispatch time with and without a recorder, for a state of about `bytes` bytes.
     ///
     /// Two stores live through the whole run, as a store lives through an app: one without a recorder and one with
@@ -151,8 +154,8 @@ enum RecordingBenchmarks {
         case recorder
         /// Nothing: the reference.
         case nothing
-        /// A ``StateKeeper``, ending a round every 5,000 dispatches as the dispatch rows do: the floor of holding
-        /// the states.
+        /// A ``StateKeeper``, ending a round every ``dispatchesPerRound`` dispatches as the dispatch rows do: the
+        /// floor of holding the states.
         case stateKeeper
     }
 
@@ -168,12 +171,11 @@ enum RecordingBenchmarks {
                 .init(storeID: "inventory", app: AppInfo(name: "bench"), bufferCapacity: dispatches + 1),
                 to: FileTransport(path: path))
             : nil
-        let roundLength = 5000
-        let keeper = watcher == .stateKeeper ? StateKeeper(capacity: roundLength) : nil
+        let keeper = watcher == .stateKeeper ? StateKeeper(capacity: dispatchesPerRound) : nil
         if let keeper { store.register(interceptor: keeper) }
         for index in 0..<dispatches {
             store.dispatch(.restock(index: index, amount: 1))
-            if (index + 1) % roundLength == 0 { keeper?.endRound() }
+            if (index + 1) % dispatchesPerRound == 0 { keeper?.endRound() }
         }
         recorder?.finish(timeout: .seconds(600))
     }

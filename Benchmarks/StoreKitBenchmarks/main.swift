@@ -138,8 +138,12 @@ func dispatchRows() -> (rows: [Row], details: [String]) {
     let runs = (1...repeats).map { run in
         progress("recording cost on the app's thread\(repeats > 1 ? ", run \(run) of \(repeats)" : "")...")
         return [("small", 50), ("10 KB", 10_000), ("1 MB", 1_000_000)].flatMap { label, bytes in
-            RecordingBenchmarks.dispatchCost(label: label, bytes: bytes, dispatches: bytes >= 1_000_000 ? 200 : 5000)
-        } + RecordingBenchmarks.dispatchCost(label: "small", bytes: 50, dispatches: 5000, recordedCallPerAction: true)
+            RecordingBenchmarks.dispatchCost(
+                label: label, bytes: bytes, dispatches: bytes >= 1_000_000 ? 200 : RecordingBenchmarks.dispatchesPerRound)
+        }
+            + RecordingBenchmarks.dispatchCost(
+                label: "small", bytes: 50, dispatches: RecordingBenchmarks.dispatchesPerRound,
+                recordedCallPerAction: true)
     }
     let repeated = RepeatedRows(runs: runs)
     return (repeated.folded, repeats > 1 ? repeated.details : [])
