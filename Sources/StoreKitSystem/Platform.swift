@@ -32,6 +32,9 @@ func systemPread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int, 
 /// `write(2)`.
 func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int { write(fd, bytes, count) }
 
+/// `lseek(2)`.
+func systemLseek(_ fd: Int32, _ offset: off_t, _ whence: Int32) -> off_t { lseek(fd, offset, whence) }
+
 /// `fsync(2)`.
 func systemFsync(_ fd: Int32) -> Int32 { fsync(fd) }
 

@@ -68,6 +68,12 @@ extension Syscall {
         return FileStatus(info)
     }
 
+    /// The offset in `fd` at which the next `read` starts (`lseek(fd, 0, SEEK_CUR)`); a pipe or a terminal has none
+    /// and throws `ESPIPE`.
+    package static func offset(of fd: Int32, subject: String? = nil) throws(SystemError) -> Int64 {
+        Int64(try retrying("lseek", subject: subject) { systemLseek(fd, 0, SEEK_CUR) })
+    }
+
     /// Opens `path` (for reading, unless `flags` say otherwise) when it is a regular file, and refuses anything else
     /// before reading or writing a byte.
     ///

@@ -112,7 +112,7 @@ import Testing
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(
             outcome.stdout.hasPrefix(
-                "✓ match       counter-cut.jsonl (9 actions); no end line: the recording was cut off, later actions may be missing\n"),
+                "✓ match       counter-cut.jsonl (9 actions); no end line: the recording was cut off or is still going, later actions may be missing\n"),
             "\(outcome.stdout)")
         #expect(
             try String(contentsOfFile: scratch.file("summary.md"), encoding: .utf8) == """
@@ -122,7 +122,7 @@ import Testing
 
                 | | Session | Verdict | Step | Path | Artifacts |
                 | --- | --- | --- | --- | --- | --- |
-                | ✅ | `counter-cut.jsonl` | match |  | `no end line: the recording was cut off, later actions may be missing` |  |
+                | ✅ | `counter-cut.jsonl` | match |  | `no end line: the recording was cut off or is still going, later actions may be missing` |  |
 
                 """)
     }

@@ -40,7 +40,7 @@ import Testing
         let lines = try Self.divergedReport().explanationLines(source: "s.jsonl")
         #expect(
             lines == [
-                RenderedLine(.text, "s.jsonl: store \"counter\", 4 actions, recorded by App 1.0 on 2026-11-23, no end line (cut off)"),
+                RenderedLine(.text, "s.jsonl: store \"counter\", 4 actions, recorded by App 1.0 on 2026-11-23, no end line (still recording, or cut off)"),
                 RenderedLine(.text, "diverged at step 3 of 4"),
                 RenderedLine(.text, "  action  increment    (from the app, 1.500 s in)"),
                 RenderedLine(.context, "  before  1 reset"),

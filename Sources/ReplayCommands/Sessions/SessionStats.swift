@@ -68,7 +68,7 @@ struct SessionStats {
     }
 
     /// How the session ended, or that it has no end line.
-    var status: String { end?.reason.rawValue ?? "cut off (no end line)" }
+    var status: String { end?.reason.rawValue ?? "no end line (still recording, or cut off)" }
 }
 
 extension SessionStats: CommandOutput {

@@ -96,7 +96,7 @@ extension ReplayReport {
         }
         let unfinished =
             switch end?.reason {
-            case nil: ", no end line (cut off)"
+            case nil: ", no end line (still recording, or cut off)"
             case .timedOut: ", its finish timed out (end timedOut)"
             case .finished, .appExited, .disconnected: ""
             }

@@ -8,6 +8,11 @@ import StoreKitSystem
 /// `maxLineBytes` is never held, nor read to its end: as soon as it passes the limit it is reported as
 /// ``Line/Content/tooLong`` and the reader stops there, since the rest of the line may never come to an end
 /// (`/dev/zero` on standard input holds no `\n`).
+///
+/// A regular file is read as it was when the reader was made: as far as its size then, however much a writer adds
+/// meanwhile, so a file that keeps growing cannot keep a reader going. A last line that was still being written then
+/// (cut off at that size, and gone on since) is left out as not yet written; one that stayed cut off is read as the
+/// cut-off line it is. Only a follower (`log --follow`) reads on as the file grows.
 struct LineReader {
     /// One line as read.
     struct Line {
@@ -38,23 +43,34 @@ struct LineReader {
     private var lineNumber = 0
     /// True after the end of the input or an over-long line: nothing more is read.
     private var finished = false
-    /// How many more bytes may be read before the input counts as ended; `nil` reads to the end.
+    /// How many more bytes may be read before the input counts as ended; `nil` reads until `read` says it has ended
+    /// (a pipe, a terminal, a followed file).
     private var bytesLeft: UInt64?
+    /// The offset at which a regular file ended when the reader was made; `nil` for other input and when following.
+    private var endOffset: Int64?
+    /// Why the file's size could not be taken when the reader was made, thrown at the first read.
+    private var failureAtStart: SystemError?
 
-    /// Creates a reader over `fd`, which it does not own or close.
+    /// Creates a reader over `fd`, which it does not own or close, from its current offset.
     /// - Parameters:
     ///   - waitForMore: When set, the reader calls it at the end of the file and reads again, so that it follows a
-    ///     file being written and never ends by itself.
-    ///   - byteLimit: When set, the input ends after that many bytes, however much more a writer adds meanwhile.
-    init(
-        fileDescriptor fd: Int32, maxLineBytes: Int, chunkSize: Int = 1 << 16, waitForMore: (() -> Void)? = nil,
-        byteLimit: UInt64? = nil
-    ) {
+    ///     file being written and never ends by itself. When not, a regular file ends where it ended now.
+    init(fileDescriptor fd: Int32, maxLineBytes: Int, chunkSize: Int = 1 << 16, waitForMore: (() -> Void)? = nil) {
         self.fd = fd
         self.maxLineBytes = maxLineBytes
         self.waitForMore = waitForMore
         self.chunk = [UInt8](repeating: 0, count: chunkSize)
-        self.bytesLeft = byteLimit
+        guard waitForMore == nil else { return }
+        do {
+            let status = try Syscall.status(of: fd)
+            guard status.isRegularFile else { return }
+            let start = try Syscall.offset(of: fd)
+            let end = max(Int64(status.size), start)
+            endOffset = end
+            bytesLeft = UInt64(end - start)
+        } catch {
+            failureAtStart = error
+        }
     }
 
     /// Creates a reader over bytes already in memory.
@@ -74,6 +90,7 @@ struct LineReader {
             if chunkStart == chunkEnd, try !refill() {
                 finished = true
                 if pending.isEmpty { return nil }
+                if try lineWentOnPastTheEnd() { return nil }
                 lineNumber += 1
                 return Line(number: lineNumber, content: .bytes(pending), isTerminated: false)
             }
@@ -97,8 +114,16 @@ struct LineReader {
         }
     }
 
+    /// Whether the regular file has grown past where it ended when the reader was made: its last line, cut off there,
+    /// was still being written.
+    private func lineWentOnPastTheEnd() throws(SystemError) -> Bool {
+        guard let endOffset else { return false }
+        return Int64(try Syscall.status(of: fd).size) > endOffset
+    }
+
     /// Reads the next chunk; false at the end of the input. Following a file, it waits at the end instead.
     private mutating func refill() throws(SystemError) -> Bool {
+        if let failureAtStart { throw failureAtStart }
         guard fd >= 0, bytesLeft != 0 else { return false }
         while true {
             var count = try Syscall.read(fd, into: &chunk)

@@ -148,9 +148,7 @@ public struct SessionIndex: Sendable, Equatable {
             {
                 entries.append(entry)
             } else {
-                let read = summary(
-                    of: path, bytes: UInt64(status.size), modifiedMilliseconds: modified, readingAtMost: UInt64(status.size),
-                    isCancelled)
+                let read = summary(of: path, bytes: UInt64(status.size), modifiedMilliseconds: modified, isCancelled)
                 if read.cancelled { throw CancellationError() }
                 entries.append(read.entry)
                 filesRead += 1
@@ -164,26 +162,24 @@ public struct SessionIndex: Sendable, Equatable {
 
     /// Reads the summary of one session file.
     public static func summarize(_ path: String, bytes: UInt64, modifiedMilliseconds: Int64) -> Entry {
-        summary(of: path, bytes: bytes, modifiedMilliseconds: modifiedMilliseconds, readingAtMost: nil, nil).entry
+        summary(of: path, bytes: bytes, modifiedMilliseconds: modifiedMilliseconds, nil).entry
     }
 
     /// How many lines of a session file are read between two questions to `isCancelled`.
     private static var linesBetweenCancellationChecks: Int { 4096 }
 
-    /// The summary of one session file, read to its end or as far as `limit` (its size when it was looked at: a
-    /// file still being written is read as it was then, not chased as it grows, and a last line that was still being
-    /// written then is left out); and whether `isCancelled` (asked every ``linesBetweenCancellationChecks`` lines)
-    /// stopped the reading before that: the summary is then of the lines before.
+    /// The summary of one session file, read as it was when opened (a file still being written is not chased as it
+    /// grows, and a last line still being written then is left out: ``SessionReader``); and whether `isCancelled`
+    /// (asked every ``linesBetweenCancellationChecks`` lines) stopped the reading before its end: the summary is then
+    /// of the lines before.
     package static func summary(
-        of path: String, bytes: UInt64, modifiedMilliseconds: Int64, readingAtMost limit: UInt64?,
-        _ isCancelled: (() -> Bool)?
+        of path: String, bytes: UInt64, modifiedMilliseconds: Int64, _ isCancelled: (() -> Bool)?
     ) -> (entry: Entry, cancelled: Bool) {
         var entry = Entry(
             file: URL(fileURLWithPath: path).lastPathComponent, bytes: bytes, modifiedMilliseconds: modifiedMilliseconds)
         var linesRead = 0
         do {
-            let reader =
-                if let limit { try SessionReader(path: path, readingAtMost: limit) } else { try SessionReader(path: path) }
+            let reader = try SessionReader(path: path)
             while let event = try reader.next() {
                 linesRead += 1
                 if linesRead % Self.linesBetweenCancellationChecks == 0, isCancelled?() == true {
@@ -208,13 +204,6 @@ public struct SessionIndex: Sendable, Equatable {
                 }
             }
         } catch {
-            if let limit, case .truncatedLastLine = error.problem, let now = try? Syscall.status(path),
-                UInt64(now.size) > limit
-            {
-                // The size was taken in the middle of a line being written, which has gone on since: the file is
-                // open, not cut off.
-                return (entry, false)
-            }
             entry.status = error.line > 0 ? "damaged (line \(error.line))" : "damaged"
             entry.damage = error.description
         }

@@ -10,6 +10,11 @@ import StoreKitSystem
 /// no repeat, step back or unexplained skip, patches that apply. Anything wrong is thrown as a ``SessionReadError``
 /// naming the source, the line and the problem; the reader never skips a line silently.
 ///
+/// A regular file, named or on standard input, is read as it was when the reader was made: as far as its size then,
+/// so a session still being recorded is judged as far as it had come, and a file that keeps growing cannot keep the
+/// reader going. A last line that was still being written then is not yet part of the session and is left out; one
+/// that stayed cut off is refused as cut off. Only ``init(following:waitForMore:)`` reads on as the file grows.
+///
 /// ```swift
 /// let reader = try SessionReader(path: "todos.jsonl")
 /// while let event = try reader.next() { ... }
@@ -63,15 +68,6 @@ public final class SessionReader {
         self.init(
             fileDescriptor: try Self.openFile(path), source: path, ownsDescriptor: true,
             lines: { LineReader(fileDescriptor: $0, maxLineBytes: SessionFormat.defaultMaxLineBytes, waitForMore: waitForMore) })
-    }
-
-    /// Reads the first `byteCount` bytes of the session file at `path`, as if the file ended there: a file still
-    /// being written is read as it was, not chased as it grows.
-    /// - Throws: ``SessionReadError`` when the file cannot be opened or is not a regular file.
-    package convenience init(path: String, readingAtMost byteCount: UInt64) throws(SessionReadError) {
-        self.init(
-            fileDescriptor: try Self.openFile(path), source: path, ownsDescriptor: true,
-            lines: { LineReader(fileDescriptor: $0, maxLineBytes: SessionFormat.defaultMaxLineBytes, byteLimit: byteCount) })
     }
 
     /// Reads from an open descriptor; the reader closes it when done only if `ownsDescriptor` is true.

@@ -229,7 +229,7 @@ struct BoardSession {
         #expect(report.effectDivergences.map(\.step) == [2, 4])
         #expect(
             report.explanation(source: "s.jsonl") == """
-                s.jsonl: store "board", 4 actions, recorded by Tests on 2026-11-26, no end line (cut off)
+                s.jsonl: store "board", 4 actions, recorded by Tests on 2026-11-26, no end line (still recording, or cut off)
                 effect diverged at step 2 of 4: "post score", started by step 1 scored(2)
                   the effect sent another action (- recorded at step 2, + sent)
                   - posted(receipt: 1002)

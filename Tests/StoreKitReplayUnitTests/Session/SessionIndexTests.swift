@@ -76,24 +76,22 @@ import Testing
         #expect(first.index.entries.first { $0.file == "todos-basic.jsonl" }?.actions == 40)
     }
 
-    @Test func aLineStillBeingWrittenWhenTheSizeWasTakenIsLeftOutNotCalledCutOff() throws {
-        // Given a session whose size is taken in the middle of its second action line
+    @Test func aLastLineCutOffIsCalledDamageAtThatLine() throws {
+        // Given a session cut off in the middle of its second action line
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let sample = try String(contentsOf: Self.samples.appendingPathComponent("counter-basic.jsonl"), encoding: .utf8)
         let lines = sample.split(separator: "\n").prefix(3).map(String.init)
-        let path = directory.file("open.jsonl")
+        let path = directory.file("cut.jsonl")
         try (lines[0] + "\n" + lines[1] + "\n" + lines[2].prefix(20)).write(toFile: path, atomically: false, encoding: .utf8)
         let size = UInt64(try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int))
 
-        // When it is summarized as far as that size, once as it is and once after the line was finished
-        let cutOff = SessionIndex.summary(of: path, bytes: size, modifiedMilliseconds: 0, readingAtMost: size, nil).entry
-        try (lines[0] + "\n" + lines[1] + "\n" + lines[2] + "\n").write(toFile: path, atomically: false, encoding: .utf8)
-        let growing = SessionIndex.summary(of: path, bytes: size, modifiedMilliseconds: 0, readingAtMost: size, nil).entry
+        // When it is summarized
+        let entry = SessionIndex.summarize(path, bytes: size, modifiedMilliseconds: 0)
 
-        // Then a file that stayed cut off is damaged at that line, and one that went on is open with the line before
-        #expect(cutOff.status == "damaged (line 3)")
-        #expect(growing.status == "open" && growing.actions == 1 && growing.damage.isEmpty)
+        // Then it is damaged at that line, with the action before it counted
+        #expect(entry.status == "damaged (line 3)")
+        #expect(entry.actions == 1)
     }
 
     @Test func aDamagedIndexIsRebuilt() throws {

@@ -125,32 +125,71 @@ import Testing
         #expect(lseek(fd, 0, SEEK_CUR) <= 1 << 16)
     }
 
-    @Test func readingAtMostSomeBytesEndsTheFileThereThoughItGoesOn() throws {
-        // Given a file of a header and two actions
+    /// A header and two actions, one line each.
+    private static let threeLines = [
+        headerLine,
+        actionLine(1, action: #"{"add":{"_0":2}}"#, state: #"{"items":[2],"labels":[],"ratio":1.0,"total":2}"#),
+        actionLine(2, action: #"{"add":{"_0":3}}"#, state: #"{"items":[2,3],"labels":[],"ratio":1.0,"total":5}"#),
+    ]
+
+    @Test func readsAFileAsItWasWhenOpenedThoughItGoesOn() throws {
+        // Given a file of a header and an action, open for reading, to which a writer then adds an action
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let lines = [
-            headerLine,
-            actionLine(1, action: #"{"add":{"_0":2}}"#, state: #"{"items":[2],"labels":[],"ratio":1.0,"total":2}"#),
-            actionLine(2, action: #"{"add":{"_0":3}}"#, state: #"{"items":[2,3],"labels":[],"ratio":1.0,"total":5}"#),
-        ]
-        let path = try directory.write("growing.jsonl", lines.map { $0 + "\n" }.joined())
-        let twoLines = UInt64(lines[0].utf8.count + lines[1].utf8.count + 2)
+        let path = try directory.write("growing.jsonl", Self.threeLines[0...1].map { $0 + "\n" }.joined())
+        let reader = try SessionReader(path: path)
+        try Self.append(Self.threeLines[2] + "\n", to: path)
 
-        // When it is read as far as the end of its second line, then as far as the middle of its third
-        let whole = try SessionReader(path: path, readingAtMost: twoLines)
-        let cut = try SessionReader(path: path, readingAtMost: twoLines + 10)
+        // When it is read to its end
+        // Then the reader reads the header and the action the file held when it was opened, and then it has ended
+        #expect(try reader.next()?.kind == .session)
+        #expect(try reader.next()?.kind == .action)
+        #expect(try reader.next() == nil)
+    }
 
-        // Then the first reads the header and one action, and then the file has ended; the second reads a last line
-        // cut off at the limit
-        #expect(try whole.next()?.kind == .session)
-        #expect(try whole.next()?.kind == .action)
-        #expect(try whole.next() == nil)
-        _ = try cut.next()
-        _ = try cut.next()
-        let error = #expect(throws: SessionReadError.self) { _ = try cut.next() }
+    @Test func leavesOutALastLineThatWasStillBeingWrittenWhenOpened() throws {
+        // Given a file on standard input (as `diff` hands it to the host) whose second action line was half written
+        // when it was opened, and was then finished and followed by more
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let written = Self.threeLines[0...1].map { $0 + "\n" }.joined() + Self.threeLines[2].prefix(20)
+        let path = try directory.write("open.jsonl", written)
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        let reader = SessionReader(fileDescriptor: fd, source: "<stdin>", ownsDescriptor: false)
+        try Self.append(Self.threeLines[2].dropFirst(20) + "\n" + Self.threeLines[2] + "\n", to: path)
+
+        // When it is read to its end
+        // Then the half-written line is not yet part of the session: the reader ends after the line before it
+        #expect(try reader.next()?.kind == .session)
+        #expect(try reader.next()?.kind == .action)
+        #expect(try reader.next() == nil)
+    }
+
+    @Test func refusesALastLineThatStayedCutOff() throws {
+        // Given a file whose last line was cut off and never finished
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let written = Self.threeLines[0...1].map { $0 + "\n" }.joined() + Self.threeLines[2].prefix(20)
+        let path = try directory.write("cut.jsonl", written)
+
+        // When it is read to its end
+        let reader = try SessionReader(path: path)
+        _ = try reader.next()
+        _ = try reader.next()
+        let error = #expect(throws: SessionReadError.self) { _ = try reader.next() }
+
+        // Then the cut-off line is refused as cut off
         #expect(error?.line == 3)
-        #expect(error?.description.contains("cut off") == true, "\(error?.description ?? "")")
+        #expect(error?.description.contains("the last line is cut off") == true, "\(error?.description ?? "")")
+    }
+
+    /// Adds `text` at the end of the file at `path`, as a recorder writing on does.
+    private static func append(_ text: some StringProtocol, to path: String) throws {
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(text.utf8))
     }
 
     @Test(arguments: [("/dev/zero", "a character device"), ("/tmp", "a folder")])
