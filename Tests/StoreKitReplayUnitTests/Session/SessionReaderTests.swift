@@ -142,9 +142,7 @@ import Testing
 
         // When it is read to its end
         // Then the reader reads the header and the action the file held when it was opened, and then it has ended
-        #expect(try reader.next()?.kind == .session)
-        #expect(try reader.next()?.kind == .action)
-        #expect(try reader.next() == nil)
+        #expect(try Self.kinds(readBy: reader) == [.session, .action])
     }
 
     @Test func leavesOutALastLineThatWasStillBeingWrittenWhenOpened() throws {
@@ -161,9 +159,7 @@ import Testing
 
         // When it is read to its end
         // Then the half-written line is not yet part of the session: the reader ends after the line before it
-        #expect(try reader.next()?.kind == .session)
-        #expect(try reader.next()?.kind == .action)
-        #expect(try reader.next() == nil)
+        #expect(try Self.kinds(readBy: reader) == [.session, .action])
     }
 
     @Test func refusesALastLineThatStayedCutOff() throws {
@@ -182,6 +178,13 @@ import Testing
         // Then the cut-off line is refused as cut off
         #expect(error?.line == 3)
         #expect(error?.description.contains("the last line is cut off") == true, "\(error?.description ?? "")")
+    }
+
+    /// The kinds of the events `reader` reads to its end.
+    private static func kinds(readBy reader: SessionReader) throws -> [SessionEvent.Kind] {
+        var kinds: [SessionEvent.Kind] = []
+        while let event = try reader.next() { kinds.append(event.kind) }
+        return kinds
     }
 
     /// Adds `text` at the end of the file at `path`, as a recorder writing on does.
