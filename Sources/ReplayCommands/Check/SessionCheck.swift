@@ -70,7 +70,9 @@ extension SessionCheck {
     private var notCovered: [String] {
         guard let report else { return [] }
         var clauses = report.effectsNotChecked.map { [$0] } ?? []
-        if report.end == nil { clauses.append("no end line: the recording was cut off or is still going, later actions may be missing") }
+        if report.end == nil {
+            clauses.append("no end line: the recording was cut off or is still going, later actions may be missing")
+        }
         return clauses
     }
 

@@ -70,7 +70,8 @@ public final class SessionReader {
             lines: { LineReader(fileDescriptor: $0, maxLineBytes: SessionFormat.defaultMaxLineBytes, waitForMore: waitForMore) })
     }
 
-    /// Reads from an open descriptor; the reader closes it when done only if `ownsDescriptor` is true.
+    /// Reads from an open descriptor, from its current offset (a regular file as far as its size now); the reader
+    /// closes it when done only if `ownsDescriptor` is true.
     public convenience init(fileDescriptor: Int32, source: String, ownsDescriptor: Bool, maxLineBytes: Int = SessionFormat.defaultMaxLineBytes) {
         self.init(
             fileDescriptor: fileDescriptor, source: source, ownsDescriptor: ownsDescriptor,
