@@ -161,14 +161,17 @@ enum RecordingBenchmarks {
 
     /// Dispatches `dispatches` actions to a store of a state of about `bytes` bytes with `watcher` attached, and
     /// waits until a recorder has finished: a hook for valgrind's callgrind.
-    static func dispatchForProfiling(bytes: Int, dispatches: Int, watcher: ProfiledWatcher) {
+    static func dispatchForProfiling(bytes: Int, dispatches: Int, watcher: ProfiledWatcher, recordedCallPerAction: Bool) {
         let store = Store(
-            initialState: Inventory.state(itemCount: Inventory.itemCount(forBytes: bytes)), reducer: Inventory.reducer)
+            initialState: Inventory.state(itemCount: Inventory.itemCount(forBytes: bytes)), reducer: Inventory.reducer,
+            effects: recordedCallPerAction ? [Inventory.recordedCall] : [])
         let path = "/tmp/skr-bench-profile-\(getpid()).jsonl"
         defer { unlink(path) }
         let recorder = watcher == .recorder
             ? store.startRecording(
-                .init(storeID: "inventory", app: AppInfo(name: "bench"), bufferCapacity: dispatches + 1),
+                .init(
+                    storeID: "inventory", app: AppInfo(name: "bench"),
+                    bufferCapacity: dispatches * (recordedCallPerAction ? Inventory.linesPerActionWithRecordedCall : 1) + 1),
                 to: FileTransport(path: path))
             : nil
         let keeper = watcher == .stateKeeper ? StateKeeper(capacity: dispatchesPerRound) : nil
@@ -177,6 +180,7 @@ enum RecordingBenchmarks {
             store.dispatch(.restock(index: index, amount: 1))
             if (index + 1) % dispatchesPerRound == 0 { keeper?.endRound() }
         }
+        if recordedCallPerAction { waitForEffects(of: store) }
         recorder?.finish(timeout: .seconds(600))
     }
 

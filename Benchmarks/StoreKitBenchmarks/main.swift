@@ -13,6 +13,7 @@ if arguments.contains("--help") {
                storekit-benchmarks --restart-loss [--quick]
                storekit-benchmarks --write-diff-pair <dir> [MB] | --encode-only | --encode-lines-only | --scan-only |
                                    --dispatch-instructions [BYTES] [--without-recorder | --holding-states]
+                                   [--recorded-call]
 
           (no option)        the whole table (several minutes); --quick uses smaller inputs
           --repeat N         measure the rows of recording cost on the app's thread N times: each p99 row is
@@ -38,7 +39,8 @@ if arguments.contains("--help") {
           --dispatch-instructions [BYTES]   20,000 dispatches of a state of BYTES (50 unless given) with a
                              recorder writing to a file (a hook for valgrind --tool=callgrind); add
                              --without-recorder for the reference, or --holding-states for a store that
-                             holds its states as a recorder does, encoding nothing
+                             holds its states as a recorder does, encoding nothing; add --recorded-call
+                             for a replayable effect making a recorded call per action, as the call rows
           --encode-lines-only  encode what an action line holds after each of 200 actions of the 10 KB state
                              (its name, the action and the state), as a recorder with the defaults does
           --scan-only        the daemon's line scanner alone over 64 MB of ingest lines, in MB/s, without and
@@ -75,7 +77,8 @@ if let index = arguments.firstIndex(of: "--dispatch-instructions") {
     let bytes = arguments.count > index + 1 ? Int(arguments[index + 1]) ?? 50 : 50
     let watcher: RecordingBenchmarks.ProfiledWatcher =
         arguments.contains("--without-recorder") ? .nothing : arguments.contains("--holding-states") ? .stateKeeper : .recorder
-    RecordingBenchmarks.dispatchForProfiling(bytes: bytes, dispatches: 20_000, watcher: watcher)
+    RecordingBenchmarks.dispatchForProfiling(
+        bytes: bytes, dispatches: 20_000, watcher: watcher, recordedCallPerAction: arguments.contains("--recorded-call"))
     exit(0)
 }
 if arguments.contains("--encode-lines-only") {

@@ -163,8 +163,8 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     /// recording. Does nothing in a format 1 session or once the recorder is ending.
     func post(_ call: EffectCallRecord, time: Double) {
         postEffectLine(storeCause: call.cause, effect: call.effect, endsRun: false) { cause in
-            queue.append(
-                call: EffectCallEvent(
+            .call(
+                EffectCallEvent(
                     cause: cause, effect: call.effect, index: call.index, name: call.name, time: time,
                     input: call.input, result: call.result))
         }
@@ -173,16 +173,22 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     /// Queues the end of an effect run, or counts it as dropped, as a call is.
     func post(_ end: EffectEndRecord, time: Double) {
         postEffectLine(storeCause: end.cause, effect: end.effect, endsRun: true) { cause in
-            queue.append(
-                effectEnd: EffectEndEvent(
+            .effectEnd(
+                EffectEndEvent(
                     cause: cause, effect: end.effect, outcome: end.outcome, calls: end.calls, sent: end.sent,
                     time: time))
         }
     }
 
-    /// Queues an effect line with `append`, given its cause in the session, unless it is dropped.
-    private func postEffectLine(storeCause: Int, effect: String, endsRun: Bool, append: (Int) -> Void) {
+    /// Queues the effect line `line` builds for its cause in the session, unless it is dropped.
+    ///
+    /// The line is built before the lock is taken, numbered by the store's cause, which is the session's when the
+    /// recording began with the store's first action: building it (its box, its strings and values retained) took
+    /// longer than all the rest, and an app's dispatch waiting for the lock meanwhile was a blocking wait
+    /// (docs/performance.md). It is built again under the lock only when the session numbers the cause otherwise.
+    private func postEffectLine(storeCause: Int, effect: String, endsRun: Bool, line: (Int) -> QueuedEvent) {
         guard recordsEffects else { return }
+        let built = line(storeCause)
         condition.lock()
         defer { condition.unlock() }
         guard endReason == nil else { return }
@@ -202,7 +208,7 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
             return
         }
         queueBufferFullGap()
-        append(run.cause)
+        queue.append(effectLine: run.cause == storeCause ? built : line(run.cause))
         wakeWorkerIfNeeded()
     }
 

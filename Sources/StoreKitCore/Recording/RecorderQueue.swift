@@ -94,14 +94,13 @@ final class RecorderQueue<State, Action> {
         append(.gap(gap))
     }
 
-    /// Queues an input an effect run took.
-    func append(call: EffectCallEvent) {
-        append(.call(call))
-    }
-
-    /// Queues the end of an effect run.
-    func append(effectEnd: EffectEndEvent) {
-        append(.effectEnd(effectEnd))
+    /// Queues an effect run's line, built by the caller (who may build it before taking its lock): an input the run
+    /// took, or its end.
+    func append(effectLine: QueuedEvent) {
+        switch effectLine {
+        case .call, .effectEnd: append(effectLine)
+        case .action, .gap, .note: preconditionFailure("a recorder's queue was given \(effectLine) as an effect line")
+        }
     }
 
     /// Queues a note.

@@ -59,6 +59,33 @@ import Testing
         #expect(statistics.effectLinesDropped == 0)
     }
 
+    @Test func numbersAnEffectsLinesInTheSessionWhenTheRecordingBeganAfterTheStoresFirstActions() async throws {
+        // Given a store with a replayable effect that has run for two actions before a recording began
+        let transport = MemoryTransport()
+        let store = Store(
+            initialState: Tally.State(), reducer: Tally.reducer, effects: [Self.postScore], clock: SteppingClock())
+        store.dispatch(.add(1))
+        store.dispatch(.add(2))
+        try await store.waitForEffects(timeout: .seconds(60))
+        let recorder = store.startRecording(.init(storeID: "tally", app: AppInfo(name: "T")), to: transport)
+
+        // When the store's fifth action (its first two and the two the effect sent came before) starts the effect
+        store.dispatch(.add(3))
+        try await store.waitForEffects(timeout: .seconds(60))
+        recorder.finishWaitingGenerously()
+
+        // Then its calls, the action it sent and its end name the action by its number in the session, 1
+        let causes = try transport.session().events.compactMap { event -> Int? in
+            switch event {
+            case .call(let call): call.cause
+            case .effectEnd(let end): end.cause
+            case .action(let action): if case .effect(let cause) = action.origin { cause } else { nil }
+            case .header, .gap, .note, .end: nil
+            }
+        }
+        #expect(causes == [1, 1, 1, 1, 1])
+    }
+
     @Test func recordsAThrownErrorAndACancellationAsSuch() async throws {
         // Given a replayable effect whose first call throws and whose second waits until it is cancelled
         let transport = MemoryTransport()
