@@ -20,17 +20,66 @@ public struct JSONSchema: Sendable {
 
     /// The schema document.
     public let document: JSONValue
+    /// The document's definitions by the reference that names them (`#/$defs/name`), found once.
+    private let definitions: [String: JSONValue]
 
     /// Creates a validator for `document`.
     public init(_ document: JSONValue) {
         self.document = document
+        var definitions: [String: JSONValue] = [:]
+        for (name, definition) in document["$defs"]?.objectValue ?? [:] { definitions["#/$defs/" + name] = definition }
+        self.definitions = definitions
     }
 
     /// Every violation of the schema by `value`; empty when it is valid.
+    ///
+    /// A valid value is only tested (``isValid(_:against:)``, which stops at the first thing wrong and words
+    /// nothing); the violations, with their paths and messages, are worked out only for a value that is not.
     public func validate(_ value: JSONValue) -> [Violation] {
+        if isValid(value, against: document) { return [] }
         var violations: [Violation] = []
         check(value, against: document, path: "", into: &violations)
         return violations
+    }
+
+    /// Whether `value` meets `schema`: exactly when ``check(_:against:path:into:)`` finds no violation.
+    private func isValid(_ value: JSONValue, against schema: JSONValue) -> Bool {
+        guard case .object(let keywords) = schema else { return true }
+        if let reference = keywords["$ref"]?.stringValue {
+            guard let target = resolve(reference), isValid(value, against: target) else { return false }
+        }
+        if let branches = keywords["oneOf"]?.arrayValue, branches.count(where: { isValid(value, against: $0) }) != 1 {
+            return false
+        }
+        if let type = keywords["type"], !matches(value, type: type) { return false }
+        if let constant = keywords["const"], constant != value { return false }
+        if let allowed = keywords["enum"]?.arrayValue, !allowed.contains(value) { return false }
+        if let minimum = keywords["minimum"]?.doubleValue, let number = value.doubleValue, number < minimum {
+            return false
+        }
+        if let minimum = keywords["minLength"]?.integerValue, case .string(let string) = value,
+            string.count < minimum
+        {
+            return false
+        }
+        if case .object(let members) = value {
+            for name in keywords["required"]?.arrayValue ?? [] {
+                if let name = name.stringValue, members[exactKey: name] == nil { return false }
+            }
+            let properties = keywords["properties"]?.objectValue ?? [:]
+            let closed = keywords["additionalProperties"] == .bool(false)
+            for (name, member) in members {
+                if let property = properties[name] {
+                    if !isValid(member, against: property) { return false }
+                } else if closed {
+                    return false
+                }
+            }
+        }
+        if case .array(let elements) = value, let items = keywords["items"] {
+            return elements.allSatisfy { isValid($0, against: items) }
+        }
+        return true
     }
 
     private func check(_ value: JSONValue, against schema: JSONValue, path: String, into out: inout [Violation]) {
@@ -91,23 +140,23 @@ public struct JSONSchema: Sendable {
     }
 
     private func checkOneOf(_ value: JSONValue, _ branches: [JSONValue], path: String, into out: inout [Violation]) {
-        var results: [[Violation]] = []
-        for branch in branches {
-            var branchViolations: [Violation] = []
-            check(value, against: branch, path: path, into: &branchViolations)
-            results.append(branchViolations)
-        }
-        let passing = results.filter(\.isEmpty).count
+        let passing = branches.count { isValid(value, against: $0) }
         if passing == 1 { return }
         if passing > 1 {
             out.append(Violation(path: path, message: "matches \(passing) alternatives of oneOf; expected exactly one"))
             return
         }
         // Report the alternative that came closest: it is almost always the one the writer meant.
+        let results = branches.map { branch in
+            var branchViolations: [Violation] = []
+            check(value, against: branch, path: path, into: &branchViolations)
+            return branchViolations
+        }
         out.append(contentsOf: results.min(by: { $0.count < $1.count }) ?? [])
     }
 
     private func resolve(_ reference: String) -> JSONValue? {
+        if let definition = definitions[reference] { return definition }
         guard reference.hasPrefix("#/") else { return nil }
         var node = document
         for part in reference.dropFirst(2).split(separator: "/") {
