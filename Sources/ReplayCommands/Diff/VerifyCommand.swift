@@ -17,9 +17,14 @@ enum VerifyCommand: Command {
     static func run(_ parsed: ParsedCommandLine, _ context: CommandContext) throws(CLIError) -> ExitStatus {
         var status = ExitStatus.ok
         var documents: [JSONValue] = []
+        let terminal = parsed.isSet(SharedOptions.json) ? context.terminal.withoutProgress : context.terminal
         for argument in parsed.positionals {
-            let result = SessionVerifier.verify(path: argument)
             let name = argument == "-" ? "<stdin>" : argument
+            let meter = ProgressMeter(terminal, "verify: read", unit: "lines of \(name)", total: nil)
+            let result = SessionVerifier.verify(path: argument) { lines in
+                if lines % Self.linesBetweenProgress == 0 { meter.advance(to: lines, of: nil) }
+            }
+            meter.finish()
             if !result.isValid { status = .trouble }
             documents.append(.object([
                 "session": .string(name), "valid": .bool(result.isValid), "readable": .bool(result.isReadable),
@@ -40,4 +45,7 @@ enum VerifyCommand: Command {
         if parsed.isSet(SharedOptions.json) { context.terminal.out(JSONValue.array(documents).prettyString()) }
         return status
     }
+
+    /// How many lines are read between two looks at the progress line's clock.
+    private static var linesBetweenProgress: Int { 1024 }
 }

@@ -57,10 +57,13 @@ public enum SessionVerifier {
     ///
     /// A path that names anything but a regular file (a folder, a FIFO, a device) is refused unread. An over-long
     /// line ends the verification at that line: the rest of it is not read, as it may never end.
-    public static func verify(path: String, maxLineBytes: Int = SessionFormat.defaultMaxLineBytes) -> Result {
+    /// - Parameter onLine: Called after each line is read with the number of lines read so far, for a progress line.
+    public static func verify(
+        path: String, maxLineBytes: Int = SessionFormat.defaultMaxLineBytes, onLine: ((Int) -> Void)? = nil
+    ) -> Result {
         if path == "-" {
             var lines = LineReader(fileDescriptor: 0, maxLineBytes: maxLineBytes)
-            return verify(&lines, source: "<stdin>", maxLineBytes: maxLineBytes)
+            return verify(&lines, source: "<stdin>", maxLineBytes: maxLineBytes, onLine: onLine)
         }
         let fd: Int32
         do {
@@ -72,7 +75,7 @@ public enum SessionVerifier {
         }
         defer { try? Syscall.close(fd, subject: path) }
         var lines = LineReader(fileDescriptor: fd, maxLineBytes: maxLineBytes)
-        return verify(&lines, source: path, maxLineBytes: maxLineBytes)
+        return verify(&lines, source: path, maxLineBytes: maxLineBytes, onLine: onLine)
     }
 
     /// Verifies a session held in memory; `source` names it.
@@ -83,7 +86,9 @@ public enum SessionVerifier {
         return verify(&lines, source: source, maxLineBytes: maxLineBytes)
     }
 
-    private static func verify(_ lines: inout LineReader, source: String, maxLineBytes: Int) -> Result {
+    private static func verify(
+        _ lines: inout LineReader, source: String, maxLineBytes: Int, onLine: ((Int) -> Void)? = nil
+    ) -> Result {
         var result = Result(lines: 0, actions: 0, problems: [], isReadable: true)
         var decoder = SessionLineDecoder(source: source, maxLineBytes: maxLineBytes)
         var sawEnd = false
@@ -102,6 +107,7 @@ public enum SessionVerifier {
             }
             guard let line = next else { break }
             result.lines = line.number
+            onLine?(line.number)
             let decoded: (json: JSONValue, event: SessionEvent)
             do {
                 switch line.content {

@@ -52,3 +52,32 @@ import Testing
         #expect(capture.errors == "\r\u{1B}[K" + String(repeating: "x", count: 78) + "…")
     }
 }
+
+/// The progress line of `verify`, which reads a file line by line however long it is.
+@Suite struct VerifyProgressTests {
+    private static let counter = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path + "/samples/sessions/counter-basic.jsonl"
+
+    @Test func verifyDrawsItsProgressOnStderrAndErasesItBeforeItsVerdict() {
+        // Given a terminal that shows progress, capturing what it writes
+        let capture = TerminalCapture()
+        let context = CommandContext(
+            terminal: Terminal(capturingIn: capture, showProgress: true), environment: [:], currentDirectory: "/")
+
+        // When a sample session is verified
+        let status = VerifyCommand.execute([Self.counter], context)
+
+        // Then the progress line names the file, is erased, and the verdict alone is on stdout
+        #expect((try? status.get()) == .ok)
+        #expect(capture.errors == "\r\u{1B}[Kverify: read 0 lines of \(Self.counter)\r\u{1B}[K")
+        #expect(capture.output == "ok \(Self.counter): 42 lines, 40 actions\n")
+    }
+
+    @Test func verifyWithJSONDrawsNoProgress() {
+        let capture = TerminalCapture()
+        let context = CommandContext(
+            terminal: Terminal(capturingIn: capture, showProgress: true), environment: [:], currentDirectory: "/")
+        _ = VerifyCommand.execute([Self.counter, "--json"], context)
+        #expect(capture.errors == "")
+    }
+}
