@@ -77,6 +77,14 @@ package struct TemporaryDirectory {
         return file
     }
 
+    /// Adds `text` at the end of the file `name`, as a writer going on with it does.
+    package func append(_ name: String, _ text: String) throws {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file(name)))
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(text.utf8))
+    }
+
     package func remove() {
         try? FileManager.default.removeItem(atPath: path)
     }

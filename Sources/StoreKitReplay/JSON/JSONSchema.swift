@@ -37,122 +37,124 @@ public struct JSONSchema: Sendable {
     /// nothing); the violations, with their paths and messages, are worked out only for a value that is not.
     public func validate(_ value: JSONValue) -> [Violation] {
         if isValid(value, against: document) { return [] }
-        var violations: [Violation] = []
-        check(value, against: document, path: "", into: &violations)
-        return violations
+        var findings = Findings(violations: [])
+        _ = check(value, against: document, path: "", into: &findings)
+        return findings.violations ?? []
     }
 
-    /// Whether `value` meets `schema`: exactly when ``check(_:against:path:into:)`` finds no violation.
+    /// What ``check(_:against:path:into:)`` finds: every violation, worded, or only whether there is one.
+    private struct Findings {
+        /// The violations found so far; `nil` when only whether there is one is asked, and the check stops at the
+        /// first without wording it.
+        var violations: [Violation]?
+        /// Whether a violation was found.
+        var found = false
+
+        /// Whether violations are worded, and the check goes on after one.
+        var words: Bool { violations != nil }
+
+        /// Records a violation at `path`, wording it only when violations are worded.
+        /// - Returns: Whether the check goes on.
+        mutating func add(_ path: @autoclosure () -> String, _ message: @autoclosure () -> String) -> Bool {
+            found = true
+            violations?.append(Violation(path: path(), message: message()))
+            return words
+        }
+    }
+
+    /// Whether `value` meets `schema`: checked without wording anything, up to the first violation.
     private func isValid(_ value: JSONValue, against schema: JSONValue) -> Bool {
+        var findings = Findings(violations: nil)
+        _ = check(value, against: schema, path: "", into: &findings)
+        return !findings.found
+    }
+
+    /// Checks `value` against `schema` at `path`, adding what is wrong to `out`.
+    /// - Returns: Whether the check goes on: false once `out` has found what it asks for.
+    private func check(_ value: JSONValue, against schema: JSONValue, path: String, into out: inout Findings) -> Bool {
         guard case .object(let keywords) = schema else { return true }
         if let reference = keywords["$ref"]?.stringValue {
-            guard let target = resolve(reference), isValid(value, against: target) else { return false }
+            guard let target = resolve(reference) else {
+                return out.add(path, "the schema's $ref '\(reference)' does not resolve")
+            }
+            if !check(value, against: target, path: path, into: &out) { return false }
         }
-        if let branches = keywords["oneOf"]?.arrayValue, branches.count(where: { isValid(value, against: $0) }) != 1 {
+        if let branches = keywords["oneOf"]?.arrayValue, !checkOneOf(value, branches, path: path, into: &out) {
             return false
         }
-        if let type = keywords["type"], !matches(value, type: type) { return false }
-        if let constant = keywords["const"], constant != value { return false }
-        if let allowed = keywords["enum"]?.arrayValue, !allowed.contains(value) { return false }
-        if let minimum = keywords["minimum"]?.doubleValue, let number = value.doubleValue, number < minimum {
-            return false
+        if let type = keywords["type"], !matches(value, type: type) {
+            return out.add(path, "expected \(describe(type)), found \(value.typeName)")
         }
-        if let minimum = keywords["minLength"]?.integerValue, case .string(let string) = value,
-            string.count < minimum
+        if let constant = keywords["const"], constant != value,
+            !out.add(path, "expected \(constant.canonicalString), found \(value.canonicalString)")
         {
             return false
         }
-        if case .object(let members) = value {
-            for name in keywords["required"]?.arrayValue ?? [] {
-                if let name = name.stringValue, members[exactKey: name] == nil { return false }
-            }
-            let properties = keywords["properties"]?.objectValue ?? [:]
-            let closed = keywords["additionalProperties"] == .bool(false)
-            for (name, member) in members {
-                if let property = properties[name] {
-                    if !isValid(member, against: property) { return false }
-                } else if closed {
-                    return false
-                }
-            }
+        if let allowed = keywords["enum"]?.arrayValue, !allowed.contains(value),
+            !out.add(
+                path, "expected one of \(allowed.map(\.canonicalString).joined(separator: ", ")), found \(value.canonicalString)")
+        {
+            return false
+        }
+        if let minimum = keywords["minimum"]?.doubleValue, let number = value.doubleValue, number < minimum,
+            !out.add(path, "\(value.canonicalString) is less than the minimum \(minimum)")
+        {
+            return false
+        }
+        if let minimum = keywords["minLength"]?.integerValue, case .string(let string) = value,
+            string.count < minimum, !out.add(path, "is shorter than \(minimum) characters")
+        {
+            return false
+        }
+        if case .object(let members) = value, !checkObject(members, keywords, path: path, into: &out) {
+            return false
         }
         if case .array(let elements) = value, let items = keywords["items"] {
-            return elements.allSatisfy { isValid($0, against: items) }
+            for (index, element) in elements.enumerated() {
+                if !check(element, against: items, path: out.words ? "\(path)[\(index)]" : "", into: &out) { return false }
+            }
         }
         return true
     }
 
-    private func check(_ value: JSONValue, against schema: JSONValue, path: String, into out: inout [Violation]) {
-        guard case .object(let keywords) = schema else { return }
-        if let reference = keywords["$ref"]?.stringValue {
-            guard let target = resolve(reference) else {
-                out.append(Violation(path: path, message: "the schema's $ref '\(reference)' does not resolve"))
-                return
-            }
-            check(value, against: target, path: path, into: &out)
-        }
-        if let branches = keywords["oneOf"]?.arrayValue {
-            checkOneOf(value, branches, path: path, into: &out)
-        }
-        if let type = keywords["type"], !matches(value, type: type) {
-            out.append(Violation(path: path, message: "expected \(describe(type)), found \(value.typeName)"))
-            return
-        }
-        if let constant = keywords["const"], constant != value {
-            out.append(Violation(path: path, message: "expected \(constant.canonicalString), found \(value.canonicalString)"))
-        }
-        if let allowed = keywords["enum"]?.arrayValue, !allowed.contains(value) {
-            let list = allowed.map(\.canonicalString).joined(separator: ", ")
-            out.append(Violation(path: path, message: "expected one of \(list), found \(value.canonicalString)"))
-        }
-        if let minimum = keywords["minimum"]?.doubleValue, let number = value.doubleValue, number < minimum {
-            out.append(Violation(path: path, message: "\(value.canonicalString) is less than the minimum \(minimum)"))
-        }
-        if let minimum = keywords["minLength"]?.integerValue, case .string(let string) = value,
-            string.count < minimum
-        {
-            out.append(Violation(path: path, message: "is shorter than \(minimum) characters"))
-        }
-        if case .object(let members) = value {
-            checkObject(members, keywords, path: path, into: &out)
-        }
-        if case .array(let elements) = value, let items = keywords["items"] {
-            for (index, element) in elements.enumerated() {
-                check(element, against: items, path: "\(path)[\(index)]", into: &out)
-            }
-        }
-    }
-
     private func checkObject(
-        _ members: [String: JSONValue], _ keywords: [String: JSONValue], path: String, into out: inout [Violation]
-    ) {
+        _ members: [String: JSONValue], _ keywords: [String: JSONValue], path: String, into out: inout Findings
+    ) -> Bool {
         let properties = keywords["properties"]?.objectValue ?? [:]
         for name in keywords["required"]?.arrayValue?.compactMap(\.stringValue) ?? [] where members[exactKey: name] == nil {
-            out.append(Violation(path: join(path, name), message: "is required but missing"))
+            if !out.add(join(path, name), "is required but missing") { return false }
         }
-        for (name, member) in members.sorted(by: { $0.key < $1.key }) {
+        let closed = keywords["additionalProperties"] == .bool(false)
+        func checkMember(_ name: String, _ member: JSONValue) -> Bool {
             if let property = properties[name] {
-                check(member, against: property, path: join(path, name), into: &out)
-            } else if keywords["additionalProperties"] == .bool(false) {
-                out.append(Violation(path: join(path, name), message: "is not a known field"))
+                return check(member, against: property, path: out.words ? join(path, name) : "", into: &out)
             }
+            return closed ? out.add(join(path, name), "is not a known field") : true
         }
+        // Worded violations come in the members' name order; a test for the first one takes them as they are.
+        guard out.words else { return members.allSatisfy { checkMember($0.key, $0.value) } }
+        for (name, member) in members.sorted(by: { $0.key < $1.key }) where !checkMember(name, member) { return false }
+        return true
     }
 
-    private func checkOneOf(_ value: JSONValue, _ branches: [JSONValue], path: String, into out: inout [Violation]) {
+    /// Checks that exactly one of `branches` passes; when none does, adds the violations of the one that came
+    /// closest.
+    private func checkOneOf(_ value: JSONValue, _ branches: [JSONValue], path: String, into out: inout Findings) -> Bool {
         let passing = branches.count { isValid(value, against: $0) }
-        if passing == 1 { return }
-        if passing > 1 {
-            out.append(Violation(path: path, message: "matches \(passing) alternatives of oneOf; expected exactly one"))
-            return
+        if passing == 1 { return true }
+        if passing > 1 { return out.add(path, "matches \(passing) alternatives of oneOf; expected exactly one") }
+        guard out.words else {
+            out.found = true
+            return false
         }
         // Report the alternative that came closest: it is almost always the one the writer meant.
         let results = branches.map { branch in
-            var branchViolations: [Violation] = []
-            check(value, against: branch, path: path, into: &branchViolations)
-            return branchViolations
+            var findings = Findings(violations: [])
+            _ = check(value, against: branch, path: path, into: &findings)
+            return findings.violations ?? []
         }
-        out.append(contentsOf: results.min(by: { $0.count < $1.count }) ?? [])
+        out.violations?.append(contentsOf: results.min(by: { $0.count < $1.count }) ?? [])
+        return true
     }
 
     private func resolve(_ reference: String) -> JSONValue? {

@@ -33,10 +33,7 @@ import Testing
 
         // Then the next time, none is read; a grown file is read again, a removed one dropped
         #expect(try SessionIndex.refreshed(in: directory.path).filesRead == 0)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.file("counter-basic.jsonl")))
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data("{\"kind\":".utf8))
-        try handle.close()
+        try directory.append("counter-basic.jsonl", "{\"kind\":")
         try FileManager.default.removeItem(atPath: directory.file("rehearsals-week.jsonl"))
         let again = try SessionIndex.refreshed(in: directory.path)
         #expect(again.filesRead == 1)
@@ -50,10 +47,7 @@ import Testing
         let directory = try folderWithSamples()
         defer { directory.remove() }
         let before = try SessionIndex.refreshed(in: directory.path).index
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.file("counter-basic.jsonl")))
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data("{\"kind\":".utf8))
-        try handle.close()
+        try directory.append("counter-basic.jsonl", "{\"kind\":")
 
         // When it is refreshed with that session said to be still being written, it is not read again
         let writing = try SessionIndex.refreshed(in: directory.path, filesBeingWritten: ["counter-basic.jsonl"])

@@ -132,13 +132,16 @@ import Testing
         actionLine(2, action: #"{"add":{"_0":3}}"#, state: #"{"items":[2,3],"labels":[],"ratio":1.0,"total":5}"#),
     ]
 
+    /// The first two of ``threeLines``, and the third cut off after 20 characters, as a writer leaves it mid-line.
+    private static let twoLinesAndAHalf = threeLines[0...1].map { $0 + "\n" }.joined() + threeLines[2].prefix(20)
+
     @Test func readsAFileAsItWasWhenOpenedThoughItGoesOn() throws {
         // Given a file of a header and an action, open for reading, to which a writer then adds an action
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = try directory.write("growing.jsonl", Self.threeLines[0...1].map { $0 + "\n" }.joined())
         let reader = try SessionReader(path: path)
-        try Self.append(Self.threeLines[2] + "\n", to: path)
+        try directory.append("growing.jsonl", Self.threeLines[2] + "\n")
 
         // When it is read to its end
         // Then the reader reads the header and the action the file held when it was opened, and then it has ended
@@ -150,12 +153,11 @@ import Testing
         // when it was opened, and was then finished and followed by more
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let written = Self.threeLines[0...1].map { $0 + "\n" }.joined() + Self.threeLines[2].prefix(20)
-        let path = try directory.write("open.jsonl", written)
+        let path = try directory.write("open.jsonl", Self.twoLinesAndAHalf)
         let fd = open(path, O_RDONLY)
         defer { close(fd) }
         let reader = SessionReader(fileDescriptor: fd, source: "<stdin>", ownsDescriptor: false)
-        try Self.append(Self.threeLines[2].dropFirst(20) + "\n" + Self.threeLines[2] + "\n", to: path)
+        try directory.append("open.jsonl", Self.threeLines[2].dropFirst(20) + "\n" + Self.threeLines[2] + "\n")
 
         // When it is read to its end
         // Then the half-written line is not yet part of the session: the reader ends after the line before it
@@ -166,8 +168,7 @@ import Testing
         // Given a file whose last line was cut off and never finished
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let written = Self.threeLines[0...1].map { $0 + "\n" }.joined() + Self.threeLines[2].prefix(20)
-        let path = try directory.write("cut.jsonl", written)
+        let path = try directory.write("cut.jsonl", Self.twoLinesAndAHalf)
 
         // When it is read to its end
         let reader = try SessionReader(path: path)
@@ -185,14 +186,6 @@ import Testing
         var kinds: [SessionEvent.Kind] = []
         while let event = try reader.next() { kinds.append(event.kind) }
         return kinds
-    }
-
-    /// Adds `text` at the end of the file at `path`, as a recorder writing on does.
-    private static func append(_ text: some StringProtocol, to path: String) throws {
-        let handle = try #require(FileHandle(forWritingAtPath: path))
-        defer { try? handle.close() }
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data(text.utf8))
     }
 
     @Test(arguments: [("/dev/zero", "a character device"), ("/tmp", "a folder")])
