@@ -193,7 +193,7 @@ private struct Noted: Codable, Hashable {
     }
 
     @Test func aWriterKeptFromValueToValueGivesTheBytesOfEncodingEachAlone() throws {
-        let memo = EncodingMemo(reusesUnchangedParts: false)
+        let memo = EncodingMemo(reuse: .never)
         var random = SeededRandom(seed: 5)
         for step in 0..<20 {
             let value = Scalars(
@@ -207,7 +207,7 @@ private struct Noted: Codable, Hashable {
 
     @Test func aKeyWrittenTwiceKeepsTheLastValueEvenWithAWriterThatSawItBefore() throws {
         // Given a writer that met the repeated key once already
-        let memo = EncodingMemo(reusesUnchangedParts: false)
+        let memo = EncodingMemo(reuse: .never)
         let expected = Array(#"{"alpha":1,"zeta":"again"}"#.utf8)
         #expect(try encoder.encodeToBytes(RepeatedKey(), reusing: memo) == expected)
         // Then it still does not write the key twice

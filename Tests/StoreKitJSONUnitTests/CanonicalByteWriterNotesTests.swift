@@ -165,7 +165,7 @@ private struct StateMaker {
 
     @Test(arguments: [true, false])
     func aWriterKeptFromStateToStateNotesTheUnionOfTheTreeEncodersNotes(reusesUnchangedParts: Bool) throws {
-        let memo = EncodingMemo(reusesUnchangedParts: reusesUnchangedParts, notesForReading: true)
+        let memo = EncodingMemo(reuse: reusesUnchangedParts ? .everyPart : .never, notesForReading: true)
         var expected = EncodedTypeNotes()
         for state in Self.states(count: 150, seed: 7) {
             let bytes = try encoder.encodeToBytes(Wrapped(value: state), reusing: memo)

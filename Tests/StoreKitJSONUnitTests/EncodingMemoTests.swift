@@ -39,6 +39,31 @@ private final class Counter: Codable {
     init(count: Int) { self.count = count }
 }
 
+/// A struct of values whose encodings are counted (only one test encodes it, so the count is its own).
+private struct Label: Encodable {
+    static let encodings = Mutex(0)
+    var text: String
+
+    func encode(to encoder: any Encoder) throws {
+        Self.encodings.withLock { $0 += 1 }
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
+    }
+}
+
+/// A class whose instances alive are counted (only one test makes them, so the count is its own).
+private final class Tracked: Encodable {
+    static let alive = Mutex(0)
+    let id: Int
+
+    init(id: Int) {
+        self.id = id
+        Self.alive.withLock { $0 += 1 }
+    }
+
+    deinit { Self.alive.withLock { $0 -= 1 } }
+}
+
 private struct Holder: Codable {
     var id: Int
     var counter: Counter
@@ -47,7 +72,8 @@ private struct Holder: Codable {
 @Suite struct EncodingMemoTests {
     private let encoder = CanonicalJSONEncoder()
 
-    @Test func aSeriesOfChangingStatesEncodesToExactlyTheBytesOfEncodingEachAlone() throws {
+    @Test(arguments: [EncodingMemo.PartReuse.everyPart, .provenValueParts])
+    func aSeriesOfChangingStatesEncodesToExactlyTheBytesOfEncodingEachAlone(reuse: EncodingMemo.PartReuse) throws {
         var random = SeededRandom(seed: 42)
         func item(_ id: Int) -> Shop.Item {
             Shop.Item(
@@ -57,7 +83,7 @@ private struct Holder: Codable {
         var state = Shop.State(
             items: (0..<40).map(item), filters: ["a", "b"],
             meta: Shop.Unequatable(note: "n"), nested: [[item(1)], [item(2), item(3)]])
-        let memo = EncodingMemo()
+        let memo = EncodingMemo(reuse: reuse)
         for step in 0..<400 {
             // One change per step, of every kind: in place, inserted, removed, nested, to -0.0, to an equal string.
             let index = Int(random.next() % UInt64(max(state.items.count, 1)))
@@ -102,9 +128,42 @@ private struct Holder: Codable {
             == #"[{"counter":{"count":2},"id":1},{"counter":{"count":5},"id":3}]"#)
     }
 
+    @Test func aMemoOfProvenPartsEncodesAgainAPartHoldingAClassSoItSeesAChangeInPlace() throws {
+        // The same class changed in place as above: a part holding a class is not proven to hold values only
+        let memo = EncodingMemo(reuse: .provenValueParts)
+        let shared = Counter(count: 1)
+        let holders = [Holder(id: 1, counter: shared), Holder(id: 2, counter: Counter(count: 5))]
+        _ = try encoder.encodeToBytes(holders, reusing: memo)
+        shared.count = 2
+        #expect(String(decoding: try encoder.encodeToBytes(holders, reusing: memo), as: UTF8.self)
+            == #"[{"counter":{"count":2},"id":1},{"counter":{"count":5},"id":2}]"#)
+    }
+
+    @Test func aMemoOfProvenPartsCopiesAnUnchangedPartOfValuesFromTheLastValue() throws {
+        // Given an array of structs of a string, encoded once
+        let memo = EncodingMemo(reuse: .provenValueParts)
+        let labels = [Label(text: "one"), Label(text: "two")]
+        _ = try encoder.encodeToBytes(labels, reusing: memo)
+        // When it is encoded again, unchanged
+        let again = try encoder.encodeToBytes(labels, reusing: memo)
+        // Then its elements are copied, not encoded: each was encoded once
+        #expect(Label.encodings.withLock { $0 } == 2)
+        #expect(again == (try encoder.encodeToBytes([Label(text: "one"), Label(text: "two")])))
+    }
+
+    @Test func theCopiesOfAPartThatChangesAtEveryValueAreLetGoOfAsTheyGoStale() throws {
+        // Given a memo and a series of values, each a new array holding a new instance counted while alive
+        let memo = EncodingMemo(reuse: .everyPart)
+        for step in 0..<300 {
+            _ = try encoder.encodeToBytes([[Tracked(id: step)]], reusing: memo)
+        }
+        // Then the memo holds a few of the 300 arrays it copied, not hundreds
+        #expect(Tracked.alive.withLock { $0 } <= 12)
+    }
+
     @Test func aMemoThatKeepsOnlyItsWriterEncodesEveryValueInFull() throws {
         // The same class changed in place as above: a memo that does not reuse parts sees the change.
-        let memo = EncodingMemo(reusesUnchangedParts: false)
+        let memo = EncodingMemo(reuse: .never)
         let shared = Counter(count: 1)
         let holders = [Holder(id: 1, counter: shared)]
         _ = try encoder.encodeToBytes(holders, reusing: memo)

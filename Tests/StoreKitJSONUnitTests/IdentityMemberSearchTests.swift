@@ -131,8 +131,8 @@ private struct Mixed: Encodable {
 
     @Test func theRecordersWriterLooksIntoNothing() throws {
         // Given a writer kept from state to state as the app's recorder keeps it, and one as the replay host does
-        let recording = EncodingMemo(reusesUnchangedParts: true)
-        let reading = EncodingMemo(reusesUnchangedParts: false, notesForReading: true)
+        let recording = EncodingMemo(reuse: .everyPart)
+        let reading = EncodingMemo(reuse: .never, notesForReading: true)
 
         // When both encode the same todos
         let state = ToDoState(todos: Self.toDos(["t1", "t2"]))
@@ -168,7 +168,7 @@ private struct Mixed: Encodable {
 
         // When it is encoded whole, and element by element by a writer kept from value to value
         let whole = try notes(of: elements)
-        let memo = EncodingMemo(reusesUnchangedParts: false, notesForReading: true)
+        let memo = EncodingMemo(reuse: .never, notesForReading: true)
         _ = try encoder.encodeToBytes([elements[0]], reusing: memo)
         let afterFirst = memo.typeNotes.identityKeys
         _ = try encoder.encodeToBytes([elements[1]], reusing: memo)

@@ -34,7 +34,7 @@ final class SessionLineEncoder<State: Encodable & Sendable, Action: Encodable & 
     /// Names the actions, looking into each action type once.
     private let actionNames = ActionNameCache()
     /// The action encoder's writer, kept from action to action (with what it learned of their types).
-    private let actionMemo = EncodingMemo(reusesUnchangedParts: false)
+    private let actionMemo = EncodingMemo(reuse: .never)
     /// The state encoder's writer, and the parts of the last state encoded when
     /// ``SessionRecorder/Configuration/reusesEncodingOfUnchangedParts`` is on.
     private let stateMemo: EncodingMemo
@@ -59,7 +59,7 @@ final class SessionLineEncoder<State: Encodable & Sendable, Action: Encodable & 
         self.replayableEffects = replayableEffects
         self.initialState = initialState
         self.startedAt = startedAt
-        stateMemo = EncodingMemo(reusesUnchangedParts: configuration.reusesEncodingOfUnchangedParts)
+        stateMemo = EncodingMemo(reuse: configuration.reusesEncodingOfUnchangedParts ? .everyPart : .provenValueParts)
     }
 
     /// The session's header line, its initial state redacted, with the state's type notes (where its JSON holds

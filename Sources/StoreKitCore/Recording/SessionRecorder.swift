@@ -80,11 +80,14 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         public var snapshots: SnapshotPolicy
         /// The secret parts of the state and actions, replaced before anything is written (see ``Redaction``).
         public var redaction: Redaction
-        /// Whether each part of a state that is unchanged since the previous state (the same bits: the same
+        /// Whether every part of a state that is unchanged since the previous state (the same bits: the same
         /// numbers, and the same copy-on-write storage of its arrays, strings and dictionaries) is written from the
-        /// previous state's bytes instead of being encoded again, which makes recording a large, mostly unchanged
-        /// state much cheaper. Off unless set, because bits cannot show a class instance changed in place:
-        /// use it for states made of value types (parts that are classes themselves are always encoded).
+        /// previous state's bytes instead of being encoded again. Unless set, only the parts whose type is proven
+        /// to hold values only are (structs, enums, strings and standard collections of them, all the way down):
+        /// that is always right, and makes recording a large, mostly unchanged state much cheaper. Set, it reuses
+        /// a part that holds a class instance too, which bits cannot show changed in place: use it only for states
+        /// made of value types whose parts the proof cannot see into (an enum whose payload holds an array, say).
+        /// Parts that are classes themselves are always encoded.
         public var reusesEncodingOfUnchangedParts: Bool
         /// The most bytes of lines held until the transport confirms it persisted them; beyond it the oldest are
         /// let go, and a reconnect after losing them records them as a `gap`. Unless set, their share of

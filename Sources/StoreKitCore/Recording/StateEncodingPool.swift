@@ -6,7 +6,8 @@ import StoreKitSystem
 /// started the first time a window is submitted, at the same lowered priority. The second thread starts on a window
 /// when it is submitted, the first joins it when it collects the window.
 ///
-/// Each thread encodes with its own writer (an ``EncodingMemo`` that keeps only its writer), taking the next state
+/// Each thread encodes with its own writer (an ``EncodingMemo`` that copies the parts proven unchanged since the
+/// state it encoded last, see ``EncodingMemo/PartReuse/provenValueParts``), taking the next state
 /// of the window under the pool's lock, so the bytes are those one thread would write, whichever thread writes
 /// them. The second thread waits on a condition between windows (it never polls) and ends when ``stop()`` is
 /// called. Used by one recorder's background thread.
@@ -22,8 +23,8 @@ package final class StateEncodingPool<State: Encodable & Sendable>: @unchecked S
 
     private let encoder = CanonicalJSONEncoder()
     /// The recorder's background thread's writer, and the second thread's.
-    private let callerMemo = EncodingMemo(reusesUnchangedParts: false)
-    private let helperMemo = EncodingMemo(reusesUnchangedParts: false)
+    private let callerMemo = EncodingMemo(reuse: .provenValueParts)
+    private let helperMemo = EncodingMemo(reuse: .provenValueParts)
 
     // Guarded by `condition`.
     private let condition = NSCondition()

@@ -10,12 +10,22 @@ import StoreKitSystem
 /// between the fields of structs, which copies do not keep. The memo keeps a copy of
 /// each part, so the arrays, strings and dictionaries inside it are shared and copy-on-write: equal bits mean the
 /// same contents. The one thing bits cannot show is a class instance inside a part that was changed in place, so
-/// a part that is itself a class is always encoded, and a state whose parts hold mutable class instances must
-/// not use the memo. Bits that differ (a value rebuilt with equal contents, `0.0` become `-0.0`) only cost an
-/// encoding. Used by one thread at a time.
+/// a part that is itself a class is always encoded, and with ``PartReuse/provenValueParts`` so is every part whose
+/// type is not proven to hold values only (``ValueOnlyTypes``). Bits that differ (a value rebuilt with equal
+/// contents, `0.0` become `-0.0`) only cost an encoding. Used by one thread at a time.
 package final class EncodingMemo {
     /// How many levels below the root are remembered: the root, its members, theirs, and one more.
     package static let maxDepth = 3
+
+    /// Which unchanged parts are copied instead of encoded again.
+    package enum PartReuse: Sendable {
+        /// None: every value is encoded in full, and the memo only keeps its writer for the next value.
+        case never
+        /// The parts whose type is proven to hold values only (``ValueOnlyTypes``), which is always right.
+        case provenValueParts
+        /// Every part but a class instance: right only when no part holds a class instance changed in place.
+        case everyPart
+    }
 
     /// One remembered part: its type (an index into ``types``), its value (an index into that type's values),
     /// where its bytes lie in the arena, and how many remembered parts lie inside it (they follow it).
@@ -38,14 +48,19 @@ package final class EncodingMemo {
     @exclusivity(unchecked) private var notRemembered: [ObjectIdentifier] = []
     @exclusivity(unchecked) private var previous: [Entry] = []
     @exclusivity(unchecked) private var current: [Entry] = []
+    /// How many of ``previous``'s and of ``current``'s entries are of each type, by type index.
+    @exclusivity(unchecked) private var previousEntriesOfType: [Int] = []
+    @exclusivity(unchecked) private var currentEntriesOfType: [Int] = []
     private var previousArena = ByteBuffer()
     private var currentArena = ByteBuffer()
     /// The next part of the previous value to compare with.
     @exclusivity(unchecked) private var cursor = 0
     /// The writer that encodes with this memo, kept with its buffer and what it learned of key orders.
     let writer: CanonicalByteWriter
-    /// Whether unchanged parts are copied; when not, the memo only keeps its writer for the next value.
-    let reusesUnchangedParts: Bool
+    /// Which unchanged parts are copied.
+    let reuse: PartReuse
+    /// Whether any unchanged part is copied; when not, the memo only keeps its writer for the next value.
+    var reusesUnchangedParts: Bool { reuse != .never }
     /// Where the values encoded with this memo held dictionaries written as keyed pairs, dates, durations and sets,
     /// and the members that identify the elements of their arrays (see ``EncodedTypeNotes``).
     /// Parts copied unchanged are not looked into again; what they held was noted when they were first encoded.
@@ -53,27 +68,30 @@ package final class EncodingMemo {
 
     /// Creates an empty memo: the first value is encoded in full.
     /// - Parameters:
-    ///   - reusesUnchangedParts: False to reuse only the writer (its buffer and the key order of each
-    ///     `CodingKey` type), which is always right: every value is then encoded in full.
+    ///   - reuse: Which unchanged parts are copied; ``PartReuse/never`` reuses only the writer (its buffer and the
+    ///     key order of each `CodingKey` type).
     ///   - notesForReading: Whether ``typeNotes`` gets the places of dates and durations and the identity members
     ///     of arrays of `Identifiable` elements too, at a small cost for each (dictionaries written as keyed pairs
     ///     are always noted).
-    package init(reusesUnchangedParts: Bool = true, notesForReading: Bool = false) {
-        self.reusesUnchangedParts = reusesUnchangedParts
+    package init(reuse: PartReuse = .everyPart, notesForReading: Bool = false) {
+        self.reuse = reuse
         self.writer = CanonicalByteWriter(notesForReading: notesForReading)
     }
 
-    /// The index of `T` among the remembered types, or `nil` when its values are never reused (a class).
+    /// The index of `T` among the remembered types, or `nil` when its values are never reused (a class, or with
+    /// ``PartReuse/provenValueParts`` a type not proven to hold values only).
     func typeIndex<T>(of type: T.Type) -> Int? {
         let id = ObjectIdentifier(type)
         if let index = typeIDs.firstIndex(of: id) { return index }
         if notRemembered.contains(id) { return nil }
-        guard !(type is AnyClass) else {
+        guard !(type is AnyClass), reuse == .everyPart || ValueOnlyTypes.contains(type) else {
             notRemembered.append(id)
             return nil
         }
         types.append(RememberedValues<T>())
         typeIDs.append(id)
+        previousEntriesOfType.append(0)
+        currentEntriesOfType.append(0)
         return types.count - 1
     }
 
@@ -84,7 +102,11 @@ package final class EncodingMemo {
         current.removeAll(keepingCapacity: true)
         currentArena.removeAll()
         cursor = 0
-        for (index, type) in types.enumerated() where type.count > 256 && type.count > 2 * previous.count {
+        swap(&previousEntriesOfType, &currentEntriesOfType)
+        for index in currentEntriesOfType.indices { currentEntriesOfType[index] = 0 }
+        // A type's values no part refers to any more are let go of once they outnumber the live ones, so the
+        // copies of a large part (an array of thousands of elements) do not pile up.
+        for (index, type) in types.enumerated() where type.count > 2 * previousEntriesOfType[index] + 8 {
             compact(index)
         }
     }
@@ -103,6 +125,7 @@ package final class EncodingMemo {
     func reset() {
         previous.removeAll()
         current.removeAll()
+        for index in types.indices { (previousEntriesOfType[index], currentEntriesOfType[index]) = (0, 0) }
         for type in types { type.forget() }
         cursor = 0
     }
@@ -123,6 +146,7 @@ package final class EncodingMemo {
             currentArena.append(previousArena[entry.bytes])
             entry.bytes = start..<currentArena.count
             current.append(entry)
+            currentEntriesOfType[entry.type] += 1
         }
         return true
     }
@@ -134,6 +158,7 @@ package final class EncodingMemo {
         if matched != nil { cursor += 1 }
         let valueIndex = withUnsafePointer(to: value) { types[type].remember($0) }
         current.append(Entry(type: type, value: valueIndex, bytes: 0..<0, descendants: 0))
+        currentEntriesOfType[type] += 1
         return Place(slot: current.count - 1, previous: matched)
     }
 
@@ -227,25 +252,10 @@ enum DataBytes {
     /// 0xFF for each byte of a `T` that holds data, 0 for padding.
     static func mask<T>(of type: T.Type) -> [UInt8] {
         var mask = [UInt8](repeating: 0, count: MemoryLayout<T>.size)
-        if kind(of: type) != .struct || !markFields(of: type, at: 0, in: &mask) {
+        if TypeKind.of(type) != .struct || !markFields(of: type, at: 0, in: &mask) {
             for index in mask.indices { mask[index] = 0xFF }
         }
         return mask
-    }
-
-    /// What kind of type `type` is (a struct, an enum, a class ...), as the runtime tells it of a field of that type.
-    private static func kind<T>(of type: T.Type) -> _MetadataKind? {
-        var kind: _MetadataKind?
-        _forEachField(of: Field<T>.self) { _, _, _, fieldKind in
-            kind = fieldKind
-            return false
-        }
-        return kind
-    }
-
-    /// A struct of one field of type `T`, which the runtime describes.
-    private struct Field<T> {
-        var value: T
     }
 
     /// Marks the bytes of the fields of `type`, a struct at `offset`; false when the runtime lists no fields for it

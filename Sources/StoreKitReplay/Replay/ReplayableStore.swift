@@ -71,12 +71,13 @@ public struct ReplayableStore: Sendable {
     ///   - reducer: The reducer to rerun the actions through.
     ///   - effects: The store's effects, as the app registers them; replay reruns the replayable ones
     ///     (``EffectReplay/rerun``) against their recorded inputs and compares what they send.
-    ///   - reusesEncodingOfUnchangedParts: Whether each replayed state is encoded by copying the bytes of the parts
-    ///     that are unchanged since the step before (the same bits: the same numbers and the same copy-on-write
-    ///     storage) instead of encoding them again, as the recorder's option of the same name does. Several times
-    ///     cheaper for a large state of which each action changes a little; off by default because bits cannot
-    ///     show a class instance changed in place, which would then be compared as it was. Turn it on for states
-    ///     made of value types.
+    ///   - reusesEncodingOfUnchangedParts: Whether every part of a replayed state that is unchanged since the step
+    ///     before (the same bits: the same numbers and the same copy-on-write storage) is written from that step's
+    ///     bytes instead of encoded again, as the recorder's option of the same name does. By default only the
+    ///     parts whose type is proven to hold values only are (structs, enums, strings and standard collections of
+    ///     them, all the way down), which is always right and several times cheaper for a large state of which
+    ///     each action changes a little. Every part when on: bits cannot show a class instance changed in place,
+    ///     which would then be compared as it was, so turn it on only for states made of value types.
     public init<State: Codable & Equatable & Sendable, Action: Codable & Sendable>(
         id: String, reducer: Reducer<State, Action>, effects: [Effect<State, Action>] = [],
         reusesEncodingOfUnchangedParts: Bool = false
@@ -252,7 +253,8 @@ final class TypedStateReplayer<State: Codable & Equatable & Sendable, Action: Co
         effects: [Effect<State, Action>], reusesEncodingOfUnchangedParts: Bool
     ) {
         self.reducer = reducer
-        self.writer = EncodingMemo(reusesUnchangedParts: reusesEncodingOfUnchangedParts, notesForReading: true)
+        self.writer = EncodingMemo(
+            reuse: reusesEncodingOfUnchangedParts ? .everyPart : .provenValueParts, notesForReading: true)
         self.redaction = header.redaction
         self.migration = migration
         let rerun = effects.filter { header.effects.contains($0.name) }

@@ -96,15 +96,15 @@ private enum Shelf {
         }
     }
 
-    @Test func byDefaultEachStateIsEncodedInFullSoAClassChangedInPlaceIsSeen() throws {
+    @Test func byDefaultAPartHoldingAClassIsEncodedAgainSoAClassChangedInPlaceIsSeen() throws {
         // Given a reducer that changes a count held in a class, in place: the state's bits stay as they were
         // When it is replayed with the default
         let report = try Shelf.replay(Shelf.countingInPlace, reusing: false)
         // Then the step that counted diverges, as the encoded state shows the new count
         #expect(report.divergences.map(\.step) == [5])
 
-        // With unchanged parts reused, the part holding the class is taken as unchanged: why the option is off by
-        // default and for states made of value types.
+        // With every unchanged part reused, the part holding the class is taken as unchanged: why that option is
+        // off by default and for states made of value types.
         #expect(try Shelf.replay(Shelf.countingInPlace, reusing: true).divergences.isEmpty)
     }
 }
