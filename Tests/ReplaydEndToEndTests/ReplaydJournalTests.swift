@@ -211,6 +211,54 @@ import Testing
         #expect(session.actions.map(\.sequence) == expected)
         #expect(journals(in: folder.path + "/journal").isEmpty)
     }
+    @Test func anAppThatFinishesWhileItsJournalIsFullLeavesAGapForWhatItCouldNotKeep() async throws {
+        // Given an app recording with the daemon down, a journal bounded to 4 KB and almost nothing held in memory
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let journalFolder = folder.path + "/journal"
+        let store = Store(initialState: Counter.State(), reducer: Counter.reducer)
+        var configuration = SessionRecorder<Counter.State, Counter.Action>.Configuration(
+            storeID: Counter.storeID, app: AppInfo(name: "Tests", version: "1"), sessionID: "full-journal")
+        configuration.unconfirmedBytesOverride = 0
+        let recorder = store.startRecording(
+            configuration,
+            to: UnixSocketTransport(
+                path: folder.socket, timeout: 2, firstRetryDelay: 0.01,
+                journal: .init(folder: journalFolder, byteLimit: 4096)))
+
+        // When 300 actions come, more than the journal holds, and the app finishes with the daemon still away
+        for _ in 1...300 { store.dispatch(.increment) }
+        let statistics = try await onOwnThread { recorder.finish(timeout: .seconds(120)) }
+
+        // And the daemon is back, and the app's next launch records a session of its own
+        let daemon = try await DaemonProcess(folder: folder)
+        let next = Store(initialState: Counter.State(), reducer: Counter.reducer)
+        let nextRecorder = next.startRecording(
+            .init(storeID: Counter.storeID, app: AppInfo(name: "Tests", version: "1"), sessionID: "next-launch"),
+            to: UnixSocketTransport(
+                path: folder.socket, timeout: 2, firstRetryDelay: 0.01, journal: .init(folder: journalFolder)))
+        next.dispatch(.increment)
+        _ = try await onOwnThread { nextRecorder.finish(timeout: .seconds(120)) }
+        await waitUntil("the leftover journal is sent", timeout: DaemonProcess.processTimeout) {
+            journals(in: journalFolder).isEmpty
+        }
+        #expect(await daemon.stop() == 0)
+
+        // Then the session holds the actions the journal kept, then one gap for every later number through the
+        // last, with the journal's reason, counted as the app counted what it lost
+        let session = try Session(contentsOf: folder.sessions + "/counter-full-journal.jsonl")
+        let gaps = session.events.compactMap { event -> GapEvent? in
+            if case .gap(let gap) = event { return gap }
+            return nil
+        }
+        try #require(gaps.count == 1)
+        #expect(gaps[0].reason == .transportFailed)
+        #expect(gaps[0].message?.contains("reached its bound of 4096 bytes") == true)
+        #expect(gaps[0].lastSequence == statistics.actionsSeen)
+        #expect(session.actions.map(\.sequence) == Array(1..<gaps[0].firstSequence))
+        #expect(!session.actions.isEmpty)
+        #expect(statistics.droppedTransportFailed == gaps[0].count)
+    }
 }
 
 /// The journal files in `folder`.

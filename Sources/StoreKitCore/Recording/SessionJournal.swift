@@ -39,6 +39,8 @@ package final class SessionJournal {
     package private(set) var unsentActions = 0
     /// The sequence number of the last ``linesSent(through:)``.
     private var sentThrough = 0
+    /// The highest sequence number a line it took covers.
+    private var takenThrough = 0
 
     /// Creates an empty journal; no file is made until a line is appended.
     package init(settings: UnixSocketTransport.Journal, socketPath: String, header: @escaping () throws -> [UInt8]) {
@@ -82,6 +84,7 @@ package final class SessionJournal {
             if let header { try startSegment(header: header) }
             try segments[segments.count - 1].append(entry)
             if entry.isAction && entry.sequences.lowerBound > sentThrough { unsentActions += 1 }
+            takenThrough = max(takenThrough, entry.sequences.upperBound)
             return true
         } catch {
             newestIsSealed = true
@@ -179,6 +182,29 @@ package final class SessionJournal {
         segments = []
         refusing = false
         unsentActions = 0
+    }
+
+    /// Closes the journal as its session ends with the receiver away: when it is refusing lines, it first takes a
+    /// `gap` line (reason ``GapEvent/Reason/transportFailed``, with the reason it refused) for the sequence numbers
+    /// after the last line it took through `lastSequence`, beyond its bound (the line is a few hundred bytes), so
+    /// that the transport that sends it later records what it could not keep, and nothing after the journal's last
+    /// line goes missing unsaid. Then it closes (``close()``).
+    /// - Returns: The sequence numbers the `gap` covers, when it took one.
+    package func close(recordingLossThrough lastSequence: Int) -> ClosedRange<Int>? {
+        defer { close() }
+        guard refusing, takenThrough < lastSequence, let problem else { return nil }
+        let gap = GapEvent(
+            firstSequence: takenThrough + 1, lastSequence: lastSequence, reason: .transportFailed, message: problem)
+        let entry = UnconfirmedLines.Entry(
+            sequences: gap.firstSequence...gap.lastSequence, bytes: SessionEvent.gap(gap).line, content: .gap(gap))
+        do {
+            if newestIsSealed || segments.isEmpty { try startSegment(header: try makeHeader()) }
+            try segments[segments.count - 1].append(entry)
+            try segments[segments.count - 1].flush()
+        } catch {
+            return nil
+        }
+        return entry.sequences
     }
 
     /// Closes the segments, which stay for a later transport to send (empty ones are deleted), and takes no more

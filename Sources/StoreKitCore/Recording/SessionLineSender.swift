@@ -167,14 +167,17 @@ final class SessionLineSender<State, Action> {
     /// failure is retried for up to two seconds, so a receiver that restarts just then still gets them. A journal
     /// is deleted once the receiver confirmed what it holds (or, sent in full, after those two seconds); one that
     /// could not be sent stays on disk for the next transport with its folder, its actions counted in
-    /// ``RecorderStatistics/actionsJournaled``.
+    /// ``RecorderStatistics/actionsJournaled``, ending with a `gap` for the lines it refused after its last one.
     func sendEnd(_ line: [UInt8]) {
         let deadline = MonotonicClock.nanoseconds() + 2_000_000_000
         while !send(line, held: false, newActions: 0) {
             guard transport.persistedSequence() != nil, !unconfirmed.isEmpty,
                 MonotonicClock.nanoseconds() < deadline
             else {
-                unconfirmed.journal?.close()
+                // What the journal could not keep is lost with the app: the journal records it as a gap.
+                if let lost = unconfirmed.journal?.close(recordingLossThrough: unconfirmed.lastSequence) {
+                    countLost(lost)
+                }
                 closeTransport()
                 return
             }
