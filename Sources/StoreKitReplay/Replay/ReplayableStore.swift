@@ -100,8 +100,9 @@ public struct ReplayableStore: Sendable {
     ///   - reducer: The reducer to rerun the actions through.
     ///   - schemaVersion: The schema version the app records today (``AppInfo/schemaVersion``).
     ///   - effects: The store's effects; replay reruns the replayable ones.
-    ///   - reusesEncodingOfUnchangedParts: Whether unchanged parts of each replayed state are copied from the step
-    ///     before instead of encoded again (see ``init(id:reducer:effects:reusesEncodingOfUnchangedParts:)``).
+    ///   - reusesEncodingOfUnchangedParts: Whether every unchanged part of each replayed state is copied from the
+    ///     step before, not only those proven to hold values only (see
+    ///     ``init(id:reducer:effects:reusesEncodingOfUnchangedParts:)``).
     ///   - migrate: Called before decoding for every state and action of a session recorded under another schema
     ///     version, with that version and the value; returns the value as the current types decode it. A thrown
     ///     error makes the value undecodable, with the error as the reason.
