@@ -27,6 +27,8 @@ struct StoredEffectRuns {
         lastTime = 0
         do {
             let reader = try SessionReader(path: path, maxLineBytes: max(maxLineBytes, SessionFormat.defaultMaxLineBytes))
+            // Only the numbers, times and effect lines count here: each state is checked by the scan, never built.
+            reader.defersRecordedStates = true
             while let event = try reader.next() {
                 // The reader refused whatever breaks the rules, so this only moves the runs along.
                 _ = effectLines.admit(event, covered: covered)
