@@ -85,7 +85,7 @@ if arguments.contains("--encode-lines-only") {
     // A profiling hook: what a recorder with the defaults encodes for each of 200 actions of the 10 KB state (the
     // action's name, and the action and the state each through a writer kept from action to action).
     var state = Inventory.state(itemCount: Inventory.itemCount(forBytes: 10_000))
-    let memo = EncodingMemo(reuse: .never)
+    let memo = EncodingMemo(reuse: .provenValueParts)
     let actionMemo = EncodingMemo(reuse: .never)
     let names = ActionNameCache()
     var total = 0

@@ -142,13 +142,7 @@ import Testing
 
         // And when the daemon is back and the app's next launch records a session of its own
         let daemon = try await DaemonProcess(folder: folder)
-        let next = Store(initialState: Counter.State(), reducer: Counter.reducer)
-        let nextRecorder = next.startRecording(
-            .init(storeID: Counter.storeID, app: AppInfo(name: "Tests", version: "1"), sessionID: "next-launch"),
-            to: UnixSocketTransport(
-                path: folder.socket, timeout: 2, firstRetryDelay: 0.01, journal: .init(folder: journalFolder)))
-        next.dispatch(.increment)
-        let nextStatistics = try await onOwnThread { nextRecorder.finish(timeout: .seconds(120)) }
+        let nextStatistics = try await nextLaunchRecordsOneAction(to: folder, journalFolder: journalFolder)
         #expect(nextStatistics.isFinished)
         #expect(nextStatistics.actionsJournaled == 0)
         // (Closing waits for the leftover journal only a while; on a slow machine, or under a sanitizer, the
@@ -170,15 +164,7 @@ import Testing
         // Given an app recording with the daemon down, a journal bounded to 4 KB and almost nothing held in memory
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let store = Store(initialState: Counter.State(), reducer: Counter.reducer)
-        var configuration = SessionRecorder<Counter.State, Counter.Action>.Configuration(
-            storeID: Counter.storeID, app: AppInfo(name: "Tests", version: "1"), sessionID: "bounded-journal")
-        configuration.unconfirmedBytesOverride = 0
-        let recorder = store.startRecording(
-            configuration,
-            to: UnixSocketTransport(
-                path: folder.socket, timeout: 2, firstRetryDelay: 0.01,
-                journal: .init(folder: folder.path + "/journal", byteLimit: 4096)))
+        let (store, recorder) = recordingWithAFourKilobyteJournal(in: folder, sessionID: "bounded-journal")
 
         // When 300 actions come while it is away, more than the journal holds, and it comes back
         for _ in 1...300 { store.dispatch(.increment) }
@@ -197,34 +183,20 @@ import Testing
 
         // Then what neither the journal nor memory held is one gap, counted exactly, and every other number is there
         let session = try Session(contentsOf: folder.sessions + "/" + name)
-        let gaps = session.events.compactMap { event -> GapEvent? in
-            if case .gap(let gap) = event { return gap }
-            return nil
-        }
-        try #require(gaps.count == 1)
-        #expect(gaps[0].reason == .transportFailed)
-        #expect(gaps[0].message?.contains("reached its bound of 4096 bytes") == true)
-        #expect(statistics.droppedTransportFailed == gaps[0].count)
+        let gap = try theOneGapOfAFourKilobyteJournal(in: session, statistics: statistics)
         let expected =
-            Array(stride(from: 1, to: gaps[0].firstSequence, by: 1))
-            + Array(stride(from: gaps[0].lastSequence + 1, through: statistics.actionsSeen, by: 1))
+            Array(stride(from: 1, to: gap.firstSequence, by: 1))
+            + Array(stride(from: gap.lastSequence + 1, through: statistics.actionsSeen, by: 1))
         #expect(session.actions.map(\.sequence) == expected)
         #expect(journals(in: folder.path + "/journal").isEmpty)
     }
+
     @Test func anAppThatFinishesWhileItsJournalIsFullLeavesAGapForWhatItCouldNotKeep() async throws {
         // Given an app recording with the daemon down, a journal bounded to 4 KB and almost nothing held in memory
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let journalFolder = folder.path + "/journal"
-        let store = Store(initialState: Counter.State(), reducer: Counter.reducer)
-        var configuration = SessionRecorder<Counter.State, Counter.Action>.Configuration(
-            storeID: Counter.storeID, app: AppInfo(name: "Tests", version: "1"), sessionID: "full-journal")
-        configuration.unconfirmedBytesOverride = 0
-        let recorder = store.startRecording(
-            configuration,
-            to: UnixSocketTransport(
-                path: folder.socket, timeout: 2, firstRetryDelay: 0.01,
-                journal: .init(folder: journalFolder, byteLimit: 4096)))
+        let (store, recorder) = recordingWithAFourKilobyteJournal(in: folder, sessionID: "full-journal")
 
         // When 300 actions come, more than the journal holds, and the app finishes with the daemon still away
         for _ in 1...300 { store.dispatch(.increment) }
@@ -232,13 +204,7 @@ import Testing
 
         // And the daemon is back, and the app's next launch records a session of its own
         let daemon = try await DaemonProcess(folder: folder)
-        let next = Store(initialState: Counter.State(), reducer: Counter.reducer)
-        let nextRecorder = next.startRecording(
-            .init(storeID: Counter.storeID, app: AppInfo(name: "Tests", version: "1"), sessionID: "next-launch"),
-            to: UnixSocketTransport(
-                path: folder.socket, timeout: 2, firstRetryDelay: 0.01, journal: .init(folder: journalFolder)))
-        next.dispatch(.increment)
-        _ = try await onOwnThread { nextRecorder.finish(timeout: .seconds(120)) }
+        _ = try await nextLaunchRecordsOneAction(to: folder, journalFolder: journalFolder)
         await waitUntil("the leftover journal is sent", timeout: DaemonProcess.processTimeout) {
             journals(in: journalFolder).isEmpty
         }
@@ -247,18 +213,58 @@ import Testing
         // Then the session holds the actions the journal kept, then one gap for every later number through the
         // last, with the journal's reason, counted as the app counted what it lost
         let session = try Session(contentsOf: folder.sessions + "/counter-full-journal.jsonl")
-        let gaps = session.events.compactMap { event -> GapEvent? in
-            if case .gap(let gap) = event { return gap }
-            return nil
-        }
-        try #require(gaps.count == 1)
-        #expect(gaps[0].reason == .transportFailed)
-        #expect(gaps[0].message?.contains("reached its bound of 4096 bytes") == true)
-        #expect(gaps[0].lastSequence == statistics.actionsSeen)
-        #expect(session.actions.map(\.sequence) == Array(1..<gaps[0].firstSequence))
+        let gap = try theOneGapOfAFourKilobyteJournal(in: session, statistics: statistics)
+        #expect(gap.lastSequence == statistics.actionsSeen)
+        #expect(session.actions.map(\.sequence) == Array(1..<gap.firstSequence))
         #expect(!session.actions.isEmpty)
-        #expect(statistics.droppedTransportFailed == gaps[0].count)
     }
+}
+
+/// A counter recording to the daemon of `folder` (down or up) with a journal in `folder/journal` bounded to 4 KB and
+/// almost nothing held in memory.
+private func recordingWithAFourKilobyteJournal(
+    in folder: TemporaryFolder, sessionID: String
+) -> (Store<Counter.State, Counter.Action>, SessionRecorder<Counter.State, Counter.Action>) {
+    let store = Store(initialState: Counter.State(), reducer: Counter.reducer)
+    var configuration = SessionRecorder<Counter.State, Counter.Action>.Configuration(
+        storeID: Counter.storeID, app: AppInfo(name: "Tests", version: "1"), sessionID: sessionID)
+    configuration.unconfirmedBytesOverride = 0
+    let recorder = store.startRecording(
+        configuration,
+        to: UnixSocketTransport(
+            path: folder.socket, timeout: 2, firstRetryDelay: 0.01,
+            journal: .init(folder: folder.path + "/journal", byteLimit: 4096)))
+    return (store, recorder)
+}
+
+/// An app's next launch: records one action of a counter to the daemon of `folder`, with its journal in
+/// `journalFolder` (which makes it send the journals left there), and finishes.
+private func nextLaunchRecordsOneAction(to folder: TemporaryFolder, journalFolder: String) async throws
+    -> RecorderStatistics
+{
+    let next = Store(initialState: Counter.State(), reducer: Counter.reducer)
+    let recorder = next.startRecording(
+        .init(storeID: Counter.storeID, app: AppInfo(name: "Tests", version: "1"), sessionID: "next-launch"),
+        to: UnixSocketTransport(
+            path: folder.socket, timeout: 2, firstRetryDelay: 0.01, journal: .init(folder: journalFolder)))
+    next.dispatch(.increment)
+    return try await onOwnThread { recorder.finish(timeout: .seconds(120)) }
+}
+
+/// The one `gap` of `session`, checked to be the loss of a journal bounded to 4 KB, counted as the recorder whose
+/// `statistics` these are counted it.
+private func theOneGapOfAFourKilobyteJournal(
+    in session: Session, statistics: RecorderStatistics
+) throws -> GapEvent {
+    let gaps = session.events.compactMap { event -> GapEvent? in
+        if case .gap(let gap) = event { return gap }
+        return nil
+    }
+    try #require(gaps.count == 1)
+    #expect(gaps[0].reason == .transportFailed)
+    #expect(gaps[0].message?.contains("reached its bound of 4096 bytes") == true)
+    #expect(statistics.droppedTransportFailed == gaps[0].count)
+    return gaps[0]
 }
 
 /// The journal files in `folder`.

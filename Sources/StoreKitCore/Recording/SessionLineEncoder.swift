@@ -35,8 +35,8 @@ final class SessionLineEncoder<State: Encodable & Sendable, Action: Encodable & 
     private let actionNames = ActionNameCache()
     /// The action encoder's writer, kept from action to action (with what it learned of their types).
     private let actionMemo = EncodingMemo(reuse: .never)
-    /// The state encoder's writer, and the parts of the last state encoded when
-    /// ``SessionRecorder/Configuration/reusesEncodingOfUnchangedParts`` is on.
+    /// The state encoder's writer, and the parts of the last state encoded, copied when unchanged: those proven to
+    /// hold values only, or every part with ``SessionRecorder/Configuration/reusesEncodingOfUnchangedParts``.
     private let stateMemo: EncodingMemo
     /// For delta snapshots: the state of the last line written, and how many lines since the last keyframe.
     private var previousState: JSONValue?
