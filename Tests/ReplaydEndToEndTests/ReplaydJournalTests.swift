@@ -217,17 +217,49 @@ import Testing
         #expect(gap.lastSequence == statistics.actionsSeen)
         #expect(session.actions.map(\.sequence) == Array(1..<gap.firstSequence))
         #expect(!session.actions.isEmpty)
+        #expect(statistics.actionsWritten + statistics.dropped + statistics.actionsJournaled == statistics.actionsSeen)
+    }
+
+    @Test func whenTheQueueAndTheFullJournalBothLoseActionsEachIsCountedOnce() async throws {
+        // Given an app recording with the daemon down, a queue of 50 actions and a journal bounded to 4 KB
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let journalFolder = folder.path + "/journal"
+        let (store, recorder) = recordingWithAFourKilobyteJournal(in: folder, sessionID: "both-full", bufferCapacity: 50)
+
+        // When 4,000 actions come flat out, far faster than the recorder takes them, so the queue drops runs of
+        // them (each run a gap line) and the journal fills and refuses lines (gap lines among them), and the app
+        // finishes with the daemon still away
+        for _ in 1...4000 { store.dispatch(.increment) }
+        let statistics = try await onOwnThread { recorder.finish(timeout: .seconds(120)) }
+        let daemon = try await DaemonProcess(folder: folder)
+        _ = try await nextLaunchRecordsOneAction(to: folder, journalFolder: journalFolder)
+        await waitUntil("the leftover journal is sent", timeout: DaemonProcess.processTimeout) {
+            journals(in: journalFolder).isEmpty
+        }
+        #expect(await daemon.stop() == 0)
+
+        // Then the app counted every action once: written, dropped by the queue, or lost with the journal
+        #expect(statistics.droppedBufferFull > 0)
+        #expect(statistics.droppedTransportFailed > 0)
+        #expect(statistics.actionsWritten + statistics.dropped + statistics.actionsJournaled == statistics.actionsSeen)
+        // And the session's actions and the numbers its gaps cover are every number once, through the last
+        let session = try Session(contentsOf: folder.sessions + "/counter-both-full.jsonl")
+        var numbers = session.actions.map(\.sequence)
+        for case .gap(let gap) in session.events { numbers += Array(gap.firstSequence...gap.lastSequence) }
+        #expect(numbers.sorted() == Array(1...statistics.actionsSeen))
     }
 }
 
 /// A counter recording to the daemon of `folder` (down or up) with a journal in `folder/journal` bounded to 4 KB and
 /// almost nothing held in memory.
 private func recordingWithAFourKilobyteJournal(
-    in folder: TemporaryFolder, sessionID: String
+    in folder: TemporaryFolder, sessionID: String, bufferCapacity: Int? = nil
 ) -> (Store<Counter.State, Counter.Action>, SessionRecorder<Counter.State, Counter.Action>) {
     let store = Store(initialState: Counter.State(), reducer: Counter.reducer)
     var configuration = SessionRecorder<Counter.State, Counter.Action>.Configuration(
-        storeID: Counter.storeID, app: AppInfo(name: "Tests", version: "1"), sessionID: sessionID)
+        storeID: Counter.storeID, app: AppInfo(name: "Tests", version: "1"), sessionID: sessionID,
+        bufferCapacity: bufferCapacity)
     configuration.unconfirmedBytesOverride = 0
     let recorder = store.startRecording(
         configuration,

@@ -21,6 +21,9 @@ final class SessionLineSender<State, Action> {
     private var sentThrough = 0
     /// The last sequence number already counted in ``RecorderStatistics/droppedTransportFailed``.
     private var countedLostThrough = 0
+    /// The numbers of the `gap` lines held that the receiver has not confirmed: their actions are counted as dropped
+    /// already (a full queue's, an encoding's failure), so losing these lines loses no action.
+    private var heldGapNumbers: [ClosedRange<Int>] = []
     /// The lines sent (or tried) that the transport has not confirmed.
     private var unconfirmed: UnconfirmedLines
     /// How many effect lines were held, and how many of those are counted as written or lost: the rest are held
@@ -60,7 +63,11 @@ final class SessionLineSender<State, Action> {
 
     /// Holds a line until the transport confirms it; send its bytes with `held: true`.
     func hold(_ entry: UnconfirmedLines.Entry) {
-        if case .effect = entry.content { heldEffectLines += 1 }
+        switch entry.content {
+        case .effect: heldEffectLines += 1
+        case .gap: heldGapNumbers.append(entry.sequences)
+        case .state, .patch, .note: break
+        }
         unconfirmed.append(entry)
     }
 
@@ -158,8 +165,10 @@ final class SessionLineSender<State, Action> {
         }
         if let persisted = transport.persistedSequence() {
             unconfirmed.confirm(through: persisted)
+            heldGapNumbers.removeAll { $0.upperBound <= persisted }
         } else {
             unconfirmed.discard()
+            heldGapNumbers.removeAll()
         }
     }
 
@@ -222,11 +231,21 @@ final class SessionLineSender<State, Action> {
     private func countLost(_ lost: ClosedRange<Int>) {
         guard lost.upperBound > countedLostThrough else { return }
         let first = max(lost.lowerBound, countedLostThrough + 1)
-        let wereWritten = max(0, min(lost.upperBound, sentThrough) - first + 1)
+        let actionsLost = actionNumbers(from: first, through: lost.upperBound)
+        let wereWritten = actionNumbers(from: first, through: min(lost.upperBound, sentThrough))
         countedLostThrough = lost.upperBound
+        heldGapNumbers.removeAll { $0.upperBound <= countedLostThrough }
         mailbox.updateStatistics {
-            $0.droppedTransportFailed += lost.upperBound - first + 1
+            $0.droppedTransportFailed += actionsLost
             $0.actionsWritten -= wereWritten
+        }
+    }
+
+    /// How many of the numbers from `first` through `last` are actions: not those of a `gap` line held.
+    private func actionNumbers(from first: Int, through last: Int) -> Int {
+        guard last >= first else { return 0 }
+        return heldGapNumbers.reduce(last - first + 1) { count, gap in
+            count - max(0, min(last, gap.upperBound) - max(first, gap.lowerBound) + 1)
         }
     }
 }
