@@ -198,17 +198,10 @@ import Testing
         let journalFolder = folder.path + "/journal"
         let (store, recorder) = recordingWithAFourKilobyteJournal(in: folder, sessionID: "full-journal")
 
-        // When 300 actions come, more than the journal holds, and the app finishes with the daemon still away
+        // When 300 actions come, more than the journal holds, the app finishes with the daemon still away, and
+        // then the daemon is back and the app's next launch sends the journal
         for _ in 1...300 { store.dispatch(.increment) }
-        let statistics = try await onOwnThread { recorder.finish(timeout: .seconds(120)) }
-
-        // And the daemon is back, and the app's next launch records a session of its own
-        let daemon = try await DaemonProcess(folder: folder)
-        _ = try await nextLaunchRecordsOneAction(to: folder, journalFolder: journalFolder)
-        await waitUntil("the leftover journal is sent", timeout: DaemonProcess.processTimeout) {
-            journals(in: journalFolder).isEmpty
-        }
-        #expect(await daemon.stop() == 0)
+        let statistics = try await finishAwayThenSendTheJournal(recorder, folder: folder, journalFolder: journalFolder)
 
         // Then the session holds the actions the journal kept, then one gap for every later number through the
         // last, with the journal's reason, counted as the app counted what it lost
@@ -228,16 +221,10 @@ import Testing
         let (store, recorder) = recordingWithAFourKilobyteJournal(in: folder, sessionID: "both-full", bufferCapacity: 50)
 
         // When 4,000 actions come flat out, far faster than the recorder takes them, so the queue drops runs of
-        // them (each run a gap line) and the journal fills and refuses lines (gap lines among them), and the app
-        // finishes with the daemon still away
+        // them (each run a gap line) and the journal fills and refuses lines (gap lines among them), the app
+        // finishes with the daemon still away, and the app's next launch sends the journal
         for _ in 1...4000 { store.dispatch(.increment) }
-        let statistics = try await onOwnThread { recorder.finish(timeout: .seconds(120)) }
-        let daemon = try await DaemonProcess(folder: folder)
-        _ = try await nextLaunchRecordsOneAction(to: folder, journalFolder: journalFolder)
-        await waitUntil("the leftover journal is sent", timeout: DaemonProcess.processTimeout) {
-            journals(in: journalFolder).isEmpty
-        }
-        #expect(await daemon.stop() == 0)
+        let statistics = try await finishAwayThenSendTheJournal(recorder, folder: folder, journalFolder: journalFolder)
 
         // Then the app counted every action once: written, dropped by the queue, or lost with the journal
         #expect(statistics.droppedBufferFull > 0)
@@ -297,6 +284,22 @@ private func theOneGapOfAFourKilobyteJournal(
     #expect(gaps[0].message?.contains("reached its bound of 4096 bytes") == true)
     #expect(statistics.droppedTransportFailed == gaps[0].count)
     return gaps[0]
+}
+
+/// Finishes `recorder` with the daemon of `folder` away; then starts the daemon, has the app's next launch send
+/// the journal left in `journalFolder`, waits until it is sent and stops the daemon.
+/// - Returns: What `recorder.finish` returned.
+private func finishAwayThenSendTheJournal(
+    _ recorder: SessionRecorder<Counter.State, Counter.Action>, folder: TemporaryFolder, journalFolder: String
+) async throws -> RecorderStatistics {
+    let statistics = try await onOwnThread { recorder.finish(timeout: .seconds(120)) }
+    let daemon = try await DaemonProcess(folder: folder)
+    _ = try await nextLaunchRecordsOneAction(to: folder, journalFolder: journalFolder)
+    await waitUntil("the leftover journal is sent", timeout: DaemonProcess.processTimeout) {
+        journals(in: journalFolder).isEmpty
+    }
+    #expect(await daemon.stop() == 0)
+    return statistics
 }
 
 /// The journal files in `folder`.
