@@ -14,7 +14,12 @@ final class BenchmarkDaemon {
         folder = "/tmp/skr-ingest-\(getpid())-\(UUID().uuidString.prefix(4))"
         try FileManager.default.createDirectory(
             atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try start()
+        do {
+            try start()
+        } catch {
+            stop()
+            throw error
+        }
     }
 
     /// Kills the daemon with SIGKILL, as a crash would, and waits until it is gone.
@@ -34,6 +39,9 @@ final class BenchmarkDaemon {
     private func start() throws {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("replayd")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw DaemonError.missing(binary.path)
+        }
         process.executableURL = binary
         process.arguments = ["--socket", socket, "--dir", sessions, "--log-level", "warn"]
         process.standardError = FileHandle.nullDevice
@@ -46,12 +54,25 @@ final class BenchmarkDaemon {
             }
             Thread.sleep(forTimeInterval: 0.01)
         }
+        killNine()
         throw DaemonError.notListening(binary.path)
     }
 
     /// Why the daemon could not be used.
-    enum DaemonError: Error {
+    enum DaemonError: Error, CustomStringConvertible {
+        /// No `replayd` at this path, beside the benchmark.
+        case missing(String)
+        /// The `replayd` at this path did not accept connections within 30 seconds.
         case notListening(String)
+
+        var description: String {
+            switch self {
+            case .missing(let path):
+                "no replayd at \(path), beside this benchmark: build it with "
+                    + "'swift build -c release --product replayd' (Benchmarks/run.sh does)"
+            case .notListening(let path): "the replayd at \(path) did not accept connections within 30 s"
+            }
+        }
     }
 
     /// The daemon's peak resident memory in bytes (Linux `VmHWM`), or nil where it cannot be read.

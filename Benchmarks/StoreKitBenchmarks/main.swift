@@ -50,7 +50,7 @@ if arguments.contains("--help") {
 }
 if let index = arguments.firstIndex(of: "--write-diff-pair"), arguments.count > index + 1 {
     let megabytes = arguments.count > index + 2 ? Int(arguments[index + 2]) ?? 5 : 5
-    let (old, new) = try DiffBenchmarks.writePair(bytes: megabytes * 1_000_000, to: arguments[index + 1])
+    let (old, new) = measuring { try DiffBenchmarks.writePair(bytes: megabytes * 1_000_000, to: arguments[index + 1]) }
     print(old, new)
     exit(0)
 }
@@ -113,13 +113,14 @@ if let index = arguments.firstIndex(of: "--peak-rss") {
         FileHandle.standardError.write(Data("Error: --peak-rss takes 'file', 'socket' or 'flight'\n".utf8))
         exit(64)
     }
-    Table.print([try MemoryBenchmarks.row(destination, actions: quick ? 100_000 : 1_000_000)])
+    Table.print([measuring { try MemoryBenchmarks.row(destination, actions: quick ? 100_000 : 1_000_000) }])
     exit(0)
 }
 if arguments.contains("--restart-loss") {
     // Between kills, the daemon stores 40 MB of the session (10 MB with --quick), about 4,000 (1,000) actions.
-    let report = try RestartLossBenchmarks.report(
-        restarts: 5, bytesPerRound: (quick ? 10 : 40) << 20, downtime: 1)
+    let report = measuring {
+        try RestartLossBenchmarks.report(restarts: 5, bytesPerRound: (quick ? 10 : 40) << 20, downtime: 1)
+    }
     Table.print(report.rows)
     for line in report.details { print(line) }
     exit(0)
@@ -209,13 +210,13 @@ if arguments.contains("--dispatch-only") {
 }
 if arguments.contains("--recording-only") {
     progress("sustained recording...")
-    let sustained = try sustainedRows(actions: sustainedActions)
+    let sustained = measuring { try sustainedRows(actions: sustainedActions) }
     Table.print(sustained.rows)
     printDropped(sustained.dropped)
     exit(0)
 }
 if arguments.contains("--daemon-only") {
-    Table.print(try ingestRows())
+    Table.print(measuring { try ingestRows() })
     exit(0)
 }
 if arguments.contains("--burst-only") {
@@ -231,10 +232,10 @@ if arguments.contains("--replay-only") {
 let dispatch = dispatchRows()
 var rows = dispatch.rows
 progress("sustained recording...")
-let sustained = try sustainedRows(actions: sustainedActions)
+let sustained = measuring { try sustainedRows(actions: sustainedActions) }
 rows += sustained.rows
 rows += BurstBenchmarks.rows(actions: 100_000, rounds: quick ? 1 : 3)
-rows += try ingestRows()
+rows += measuring { try ingestRows() }
 progress("storage...")
 rows.append(StorageBenchmarks.bytesPerAction(bytes: 100_000, actions: quick ? 200 : 1_000))
 rows += replayRows()
