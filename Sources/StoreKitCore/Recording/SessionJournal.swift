@@ -68,21 +68,12 @@ package final class SessionJournal {
     package func append(_ entry: UnconfirmedLines.Entry) -> Bool {
         guard !refusing else { return false }
         do {
-            var bytes = JournalFile.recordBytes(entry)
-            var header: [UInt8]?
-            if newestIsSealed || (segments.last?.size ?? segmentBytes) >= segmentBytes {
-                let line = try makeHeader()
-                bytes += JournalFile.startBytes(socketPath: socketPath, header: line)
-                header = line
-            }
-            guard byteCount + bytes <= settings.byteLimit else {
+            guard try write(entry, within: settings.byteLimit) else {
                 refuse(
                     "the journal \(id) in \(settings.folder) reached its bound of \(settings.byteLimit) bytes "
                         + "(\(segments.count) segments)")
                 return false
             }
-            if let header { try startSegment(header: header) }
-            try segments[segments.count - 1].append(entry)
             if entry.isAction && entry.sequences.lowerBound > sentThrough { unsentActions += 1 }
             takenThrough = max(takenThrough, entry.sequences.upperBound)
             return true
@@ -198,8 +189,7 @@ package final class SessionJournal {
         let entry = UnconfirmedLines.Entry(
             sequences: gap.firstSequence...gap.lastSequence, bytes: SessionEvent.gap(gap).line, content: .gap(gap))
         do {
-            if newestIsSealed || segments.isEmpty { try startSegment(header: try makeHeader()) }
-            try segments[segments.count - 1].append(entry)
+            _ = try write(entry, within: nil)
             try segments[segments.count - 1].flush()
         } catch {
             return nil
@@ -215,6 +205,23 @@ package final class SessionJournal {
         }
         segments = []
         refusing = true
+    }
+
+    /// Writes `entry` to the newest segment, or to a new one when the newest is full or sealed, unless that takes
+    /// the segments beyond `limit` bytes.
+    /// - Returns: Whether it wrote the entry (false only beyond `limit`).
+    private func write(_ entry: UnconfirmedLines.Entry, within limit: Int?) throws -> Bool {
+        var bytes = JournalFile.recordBytes(entry)
+        var header: [UInt8]?
+        if newestIsSealed || (segments.last?.size ?? segmentBytes) >= segmentBytes {
+            let line = try makeHeader()
+            bytes += JournalFile.startBytes(socketPath: socketPath, header: line)
+            header = line
+        }
+        if let limit, byteCount + bytes > limit { return false }
+        if let header { try startSegment(header: header) }
+        try segments[segments.count - 1].append(entry)
+        return true
     }
 
     private func startSegment(header: [UInt8]) throws {
