@@ -207,6 +207,27 @@ private struct Holder: Codable {
         #expect(try encoder.encodeToBytes(changed, reusing: memo) == encoder.encodeToBytes(changed))
     }
 
+    @Test(arguments: [EncodingMemo.PartReuse.everyPart, .provenValueParts])
+    func anArrayWhoseElementNestsDeeperThanTheWritersStackKeepsItsOtherElementsRight(
+        reuse: EncodingMemo.PartReuse
+    ) throws {
+        // Given an array between two elements nested 40 levels deep (80 open frames: the writer's stack grows and
+        // moves while the array is being written), encoded with a new memo and then changed deep inside
+        func nested(_ depth: Int, label: String) -> Node {
+            depth == 0 ? Node(label: label, children: []) : Node(label: "level \(depth)", children: [nested(depth - 1, label: label)])
+        }
+        var nodes = [nested(40, label: "first"), Node(label: "flat", children: []), nested(40, label: "last")]
+        let memo = EncodingMemo(reuse: reuse)
+        #expect(try encoder.encodeToBytes(nodes, reusing: memo) == encoder.encodeToBytes(nodes))
+
+        // When the first element changes at its deepest level and the array is encoded again
+        nodes[0] = nested(40, label: "changed")
+        let reused = try encoder.encodeToBytes(nodes, reusing: memo)
+
+        // Then the bytes are those of encoding it alone: the unchanged elements copied after it, with their commas
+        #expect(String(decoding: reused, as: UTF8.self) == String(decoding: try encoder.encodeToBytes(nodes), as: UTF8.self))
+    }
+
     @Test func theDataBytesOfAStructLeaveOutItsPaddingAndCountEnumsAndReferencesWhole() {
         // A Bool, seven bytes of padding, an Int
         #expect(DataBytes.mask(of: Padded.self) == [0xFF] + Array(repeating: 0, count: 7) + Array(repeating: 0xFF, count: 8))
@@ -246,6 +267,12 @@ private struct Padded: Encodable {
         memory.storeBytes(of: number, toByteOffset: MemoryLayout<Padded>.offset(of: \.number)!, as: Int.self)
         return memory.load(as: Padded.self)
     }
+}
+
+/// A tree of values: an array of nodes in each node.
+private struct Node: Codable {
+    var label: String
+    var children: [Node]
 }
 
 private struct Wrapping {

@@ -304,6 +304,12 @@ final class CanonicalByteWriter {
         let depth = frames.count
         _ = openFrame(isObject: false)
         var searchedPlace = notesForReading ? try identitySearchPlace(of: Element.self, inArrayFrameAt: depth) : nil
+        if searchedPlace == nil, let memo, memo.reusesUnchangedParts, frames.count <= EncodingMemo.maxDepth,
+            let type = memo.typeIndex(of: Element.self)
+        {
+            try writeElements(elements, rememberedAs: type, in: memo)
+            return closeFrames(above: depth)
+        }
         for element in elements {
             // Each element closes what it opened, so this array's frame is on top again.
             let frame = frames.pointer(at: depth)
@@ -316,6 +322,28 @@ final class CanonicalByteWriter {
             }
         }
         closeFrames(above: depth)
+    }
+
+    /// Writes `elements` into the array frame on top, each unchanged one copied from the memo as ``writeOther(_:as:)``
+    /// would copy it, but compared where the array holds it: an element is copied out of the array only to be
+    /// encoded. An element of a type ``writeValue(_:)`` writes itself has no remembered parts, so it is never copied
+    /// and is written as before.
+    private func writeElements<Element: Encodable>(
+        _ elements: [Element], rememberedAs type: Int, in memo: EncodingMemo
+    ) throws {
+        let depth = frames.count - 1
+        try elements.withUnsafeBufferPointer { elements in
+            guard let first = elements.baseAddress else { return }
+            for index in elements.indices {
+                // Each element closes what it opened, so this array's frame is on top again (the stack may have
+                // grown and moved meanwhile).
+                let frame = frames.pointer(at: depth)
+                if frame.pointee.count > 0 { buffer.append(UInt8(ascii: ",")) }
+                frame.pointee.count += 1
+                guard !memo.writeRemembered(at: first + index, type: type, to: buffer) else { continue }
+                try writeValue(elements[index])
+            }
+        }
     }
 
     /// Writes `element` into the array frame on top, begun by an unkeyed container, looking into it while the

@@ -133,8 +133,14 @@ package final class EncodingMemo {
     /// Appends to `buffer` the remembered bytes of the part met at this point last time, when `value` has its bits,
     /// and remembers it and the parts inside it again; returns false, writing nothing, when it differs.
     func writeRemembered<T>(_ value: T, type: Int, to buffer: ByteBuffer) -> Bool {
+        withUnsafePointer(to: value) { writeRemembered(at: UnsafeRawPointer($0), type: type, to: buffer) }
+    }
+
+    /// ``writeRemembered(_:type:to:)`` for the value at `value`, of the type at index `type`: an array's element
+    /// in its storage, compared without a copy.
+    func writeRemembered(at value: UnsafeRawPointer, type: Int, to buffer: ByteBuffer) -> Bool {
         guard cursor < previous.count, previous[cursor].type == type,
-            withUnsafePointer(to: value, { types[type].isUnchanged($0, previous[cursor].value) })
+            types[type].isUnchanged(value, previous[cursor].value)
         else { return false }
         let first = cursor
         let last = first + previous[first].descendants
@@ -194,16 +200,26 @@ private final class RememberedValues<E>: RememberedType {
     private var base: UnsafeMutablePointer<E>
     private var held = 0
     private var capacity = 64
-    /// 0xFF for each byte of an `E` that holds data, 0 for each byte of padding (``DataBytes``).
-    private let mask = DataBytes.mask(of: E.self)
+    /// 0xFF for each byte of an `E` that holds data, 0 for each byte of padding (``DataBytes``), in memory of its
+    /// own so that a comparison retains nothing; `nil` when every byte holds data.
+    private let mask: UnsafeMutableRawBufferPointer?
 
     init() {
         base = .allocate(capacity: capacity)
+        let mask = DataBytes.mask(of: E.self)
+        if mask.allSatisfy({ $0 == 0xFF }) {
+            self.mask = nil
+        } else {
+            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: mask.count, alignment: 8)
+            copy.copyBytes(from: mask)
+            self.mask = copy
+        }
     }
 
     deinit {
         base.deinitialize(count: held)
         base.deallocate()
+        mask?.deallocate()
     }
 
     var count: Int { held }
@@ -214,7 +230,8 @@ private final class RememberedValues<E>: RememberedType {
     }
 
     func isUnchanged(_ value: UnsafeRawPointer, _ index: Int) -> Bool {
-        mask.withUnsafeBytes { mask in DataBytes.same(value, UnsafeRawPointer(base + index), where: mask) }
+        guard let mask else { return memcmp(value, base + index, MemoryLayout<E>.size) == 0 }
+        return DataBytes.same(value, UnsafeRawPointer(base + index), where: UnsafeRawBufferPointer(mask))
     }
 
     func remember(_ value: UnsafeRawPointer) -> Int {
