@@ -10,8 +10,6 @@ import StoreKitSystem
 /// own lock), so none of its state is behind a lock. It reaches the app's side only through the mailbox: to take a
 /// batch, to hand the states it encoded over to be released, and to count what happened in the statistics.
 final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Sendable>: @unchecked Sendable {
-    /// The most storage of a chunk kept for the next one.
-    private static var keptChunkBytes: Int { 1 << 20 }
     /// How many actions are encoded between two hand-overs of their states to be released and counts of pending ones.
     private static var releaseEvery: Int { 256 }
     /// How many actions are encoded between two estimates of the memory of those pending (an estimate lets only
@@ -232,9 +230,11 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
         retire(batch, before: end, estimatingBy: &chunk)
         mailbox.releaseNotes(bytes: chunk.noteBytes)
         if !delivered { lines.forgetPreviousState() }
-        // The next chunk reuses the storage (allocating it afresh each time costs the app's thread too), unless a
-        // burst made it large.
-        chunk.lines.removeAll(keepingCapacity: chunk.lines.count <= Self.keptChunkBytes)
+        // The next chunk reuses the storage, within the chunk's share of the memory limit (which counts it twice):
+        // allocating it afresh grows it by doubling, copying the lines again, and faults its pages in again, all
+        // on the background thread and, through the allocator's lock, the app's. Storage a chunk of very large
+        // lines grew past that goes back.
+        chunk.lines.removeAll(keepingCapacity: chunk.lines.capacity <= 2 * chunkBytes)
         chunk.written = 0
         chunk.encodingFailures = 0
         chunk.effectLinesLeftOut = 0
