@@ -56,9 +56,24 @@ public enum ActionName {
                 knownEndsInAction = nil
                 return
             }
-            style = value is any CustomReflectable ? nil : .some(Mirror(reflecting: value).displayStyle)
+            style =
+                value is any CustomReflectable && !Self.reflectAlike.contains(ObjectIdentifier(type))
+                ? nil : .some(Mirror(reflecting: value).displayStyle)
             knownEndsInAction = Self.endsInAction(type)
         }
+
+        /// The standard library's types that reflect themselves (`CustomReflectable`) the same way for every value:
+        /// its numbers, `Bool` and `String`.
+        private static let reflectAlike: Set<ObjectIdentifier> = [
+            ObjectIdentifier(Int.self), ObjectIdentifier(Int8.self), ObjectIdentifier(Int16.self),
+            ObjectIdentifier(Int32.self), ObjectIdentifier(Int64.self), ObjectIdentifier(UInt.self),
+            ObjectIdentifier(UInt8.self), ObjectIdentifier(UInt16.self), ObjectIdentifier(UInt32.self),
+            ObjectIdentifier(UInt64.self), ObjectIdentifier(Double.self), ObjectIdentifier(Float.self),
+            ObjectIdentifier(Bool.self), ObjectIdentifier(String.self),
+        ]
+
+        /// Whether a mirror of each value is asked how it displays (a type that reflects itself).
+        var asksEachValue: Bool { style == nil }
 
         /// How a mirror of `value`, a value of the type, displays it.
         func displayStyle(of value: Any) -> Mirror.DisplayStyle? {

@@ -87,6 +87,29 @@ private struct ReflectsItselfAction: CustomReflectable {
     }
 }
 
+/// An action enum of plain data (no string, collection, reference or existential in any case), with a nested one.
+private enum PlainAction {
+    case increment
+    case set(Int)
+    case moved(from: Int, to: Double)
+    case child(PlainChildAction)
+}
+
+private enum PlainChildAction {
+    case tap
+    case press(Int)
+}
+
+/// An action enum of plain data whose mirror names its case by its payload's value.
+private enum MirroredPlainAction: CustomReflectable {
+    case flip(Int)
+
+    var customMirror: Mirror {
+        guard case .flip(let number) = self else { return Mirror(self, children: [:]) }
+        return Mirror(self, children: [(number % 2 == 0 ? "even" : "odd"): number], displayStyle: .enum)
+    }
+}
+
 @Suite struct ActionNameTests {
     @Test func namesAnActionByItsWholeCasePathThroughNestedActions() {
         // Given actions nested through a navigation stack into a feature's own action
@@ -125,6 +148,25 @@ private struct ReflectsItselfAction: CustomReflectable {
 
     @Test func namesAStructActionByItsType() {
         #expect(ActionName.of(SaveAction(id: 3)) == "SaveAction")
+    }
+
+    @Test func aCacheNamesEachCaseOfAnEnumOfPlainDataOnceYetFollowsItsNestedActionsAndItsOwnMirror() {
+        let cache = ActionNameCache()
+        // Two rounds: the second is named from what the first kept
+        for _ in 0..<2 {
+            #expect(cache.name(of: PlainAction.increment) == "increment")
+            #expect(cache.name(of: PlainAction.set(3)) == "set")
+            #expect(cache.name(of: PlainAction.set(4)) == "set")
+            #expect(cache.name(of: PlainAction.moved(from: 1, to: 2.5)) == "moved")
+            // A nested action is named from each value, not kept for the outer case
+            #expect(cache.name(of: PlainAction.child(.tap)) == "child.tap")
+            #expect(cache.name(of: PlainAction.child(.press(2))) == "child.press")
+            // A type that reflects itself is asked for each value
+            #expect(cache.name(of: MirroredPlainAction.flip(2)) == "even")
+            #expect(cache.name(of: MirroredPlainAction.flip(3)) == "odd")
+        }
+        #expect(ActionName.of(PlainAction.child(.press(2))) == "child.press")
+        #expect(ActionName.of(MirroredPlainAction.flip(3)) == "odd")
     }
 
     @Test func aCacheNamesEveryActionAsTheUncachedNameDoesWhateverItSawBefore() {
