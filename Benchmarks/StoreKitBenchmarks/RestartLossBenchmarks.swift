@@ -48,12 +48,15 @@ enum RestartLossBenchmarks {
 
     /// The rows: each hold through `restarts` kills, beside the actions dispatched, and the lines that say how long
     /// each outage took. Between kills (and after the last), the daemon stores `bytesPerRound` more bytes of the
-    /// session; each kill keeps the daemon down for `downtime` seconds before it is restarted.
-    static func report(restarts: Int, bytesPerRound: Int, downtime: Double) throws -> (rows: [Row], details: [String]) {
+    /// session; each kill keeps the daemon down for `downtime` seconds before it is restarted. The actions come at
+    /// `pace` a second when given, else at ``shareOfRate`` of the rate without restarts.
+    static func report(
+        restarts: Int, bytesPerRound: Int, downtime: Double, pace chosenPace: Double? = nil
+    ) throws -> (rows: [Row], details: [String]) {
         let reference = try record(
             hold: .journal, pace: .recorder(ahead: 500), restarts: 0, bytesPerRound: bytesPerRound * (restarts + 1),
             downtime: 0)
-        let pace = reference.rate * shareOfRate
+        let pace = chosenPace ?? reference.rate * shareOfRate
         // The same pace without restarts: what the queue loses at it anyway.
         let steady = try record(
             hold: .journal, pace: .fixed(actionsPerSecond: pace), restarts: 0,
@@ -80,7 +83,8 @@ enum RestartLossBenchmarks {
                         + (outcome.unaccounted == 0 ? "" : "; in no gap: \(outcome.unaccounted.formatted())")
                         + (outcome.storedTwice == 0 ? "" : "; stored twice: \(outcome.storedTwice.formatted())") + ")",
                     figure: Double(outcome.lost), unit: "actions", reference: Double(outcome.seen),
-                    referenceName: "dispatched at \(Int(pace))/s, \(Int(shareOfRate * 100))% of the rate without restarts",
+                    referenceName: "dispatched at \(Int(pace))/s, "
+                        + (chosenPace == nil ? "\(Int(shareOfRate * 100))% of the rate without restarts" : "as asked"),
                     target: "0 lost"))
             details.append(
                 "\(hold.rawValue): peak journal \(megabytes(outcome.peakJournalBytes)); restart -> lines stored again "

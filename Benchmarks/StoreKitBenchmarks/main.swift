@@ -10,7 +10,7 @@ if arguments.contains("--help") {
         USAGE: storekit-benchmarks [--quick] [--repeat N] [--dispatch-only | --recording-only | --daemon-only |
                                                         --replay-only | --burst-only]
                storekit-benchmarks --peak-rss file|socket|flight [--quick]
-               storekit-benchmarks --restart-loss [--quick]
+               storekit-benchmarks --restart-loss [--pace N] [--quick]
                storekit-benchmarks --write-diff-pair <dir> [MB] | --encode-only | --encode-lines-only | --scan-only |
                                    --dispatch-instructions [BYTES] [--without-recorder | --holding-states]
                                    [--recorded-call]
@@ -30,7 +30,8 @@ if arguments.contains("--help") {
           --restart-loss     the actions lost when replayd is killed with SIGKILL and restarted 5 times (down
                              1 s each time) while the 10 KB state is recorded at half the rate the same
                              recording reaches without restarts, with the journal and with journal: nil; with
-                             the peak journal and each outage
+                             the peak journal and each outage; --pace N dispatches N actions a second
+                             instead, to compare with a table measured at that pace
           --write-diff-pair  write two states of 5 MB (or MB) that differ in about 1% of their leaves
           --encode-only      encode the 10 KB state after each of 200 actions (a hook for valgrind
                              --tool=callgrind); add --reusing to reuse the encoding of unchanged parts, or
@@ -117,9 +118,19 @@ if let index = arguments.firstIndex(of: "--peak-rss") {
     exit(0)
 }
 if arguments.contains("--restart-loss") {
+    var pace: Double?
+    if let index = arguments.firstIndex(of: "--pace") {
+        guard arguments.count > index + 1, let actionsPerSecond = Double(arguments[index + 1]), actionsPerSecond > 0
+        else {
+            FileHandle.standardError.write(Data("Error: --pace takes a number of actions a second, above 0\n".utf8))
+            exit(64)
+        }
+        pace = actionsPerSecond
+    }
     // Between kills, the daemon stores 40 MB of the session (10 MB with --quick), about 4,000 (1,000) actions.
     let report = measuring {
-        try RestartLossBenchmarks.report(restarts: 5, bytesPerRound: (quick ? 10 : 40) << 20, downtime: 1)
+        try RestartLossBenchmarks.report(
+            restarts: 5, bytesPerRound: (quick ? 10 : 40) << 20, downtime: 1, pace: pace)
     }
     Table.print(report.rows)
     for line in report.details { print(line) }
