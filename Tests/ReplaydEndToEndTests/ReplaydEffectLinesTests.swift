@@ -78,10 +78,11 @@ import Testing
         try second.send(line: EffectLines.header(session: "restart"))
         let welcome = try second.nextReply()
 
-        // Then the welcome says where the session stands, past the run's two calls
+        // Then the welcome says where the session stands, past the run's two calls, read from the stored file
         #expect(welcome?["kind"] as? String == "welcome")
         #expect(welcome?["lastSeq"] as? Int == 1)
         #expect(welcome?["effectLines"] as? Int == 2)
+        #expect(daemon.entries("session.started").last?["readAgain"] as? Bool == true)
 
         // And the run goes on from its third call, and the file reads to its end as one session
         let rest = [EffectLines.call(2), EffectLines.effectAction(2), EffectLines.effectEnd(calls: 3), SessionLines.end(actions: 2)]
@@ -92,6 +93,71 @@ import Testing
         let session = try Session(contentsOf: folder.sessions + "/" + name)
         #expect(session.events.filter { if case .call = $0 { true } else { false } }.count == 3)
         #expect(session.actions.count == 2)
+    }
+}
+
+extension ReplaydEffectLinesTests {
+    @Test func aClientThatLeavesInTheMiddleOfARunAndComesBackContinuesWithoutTheFileBeingReadAgain() async throws {
+        // Given a format 2 session whose client leaves after its run's two calls are stored
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let daemon = try await DaemonProcess(folder: folder)
+        let first = try EffectLines.startingSession("leaves", socket: folder.socket)
+        try first.send(Array([SessionLines.action(1), EffectLines.call(0), EffectLines.call(1)].map { $0 + "\n" }.joined().utf8))
+        let name = "counter-leaves.jsonl"
+        await waitUntil("the run's two calls are stored") { folder.lines(of: name).count == 4 }
+        first.close()
+        await waitUntil("the daemon closed the session") { daemon.count("session.disconnected") == 1 }
+
+        // When the client comes back
+        let second = try RawClient(socket: folder.socket)
+        try second.send(line: EffectLines.header(session: "leaves"))
+        let welcome = try second.nextReply()
+
+        // Then the welcome says where the session stood, from what the daemon kept, not from reading the file again
+        #expect(welcome?["lastSeq"] as? Int == 1)
+        #expect(welcome?["effectLines"] as? Int == 2)
+        let started = daemon.entries("session.started").last
+        #expect(started?["continued"] as? Bool == true)
+        #expect(started?["readAgain"] as? Bool == false)
+
+        // And the run goes on from its third call, and the file reads to its end as one session
+        let rest = [EffectLines.call(2), EffectLines.effectAction(2), EffectLines.effectEnd(calls: 3), SessionLines.end(actions: 2)]
+        try second.send(Array(rest.map { $0 + "\n" }.joined().utf8))
+        await waitUntil("the rest is stored") { folder.lines(of: name).count == 8 }
+        #expect(await daemon.stop() == 0)
+        #expect(daemon.count("line.rejected") == 0)
+        let session = try Session(contentsOf: folder.sessions + "/" + name)
+        #expect(session.events.filter { if case .call = $0 { true } else { false } }.count == 3)
+        #expect(session.actions.count == 2)
+    }
+
+    @Test func aStoredFileChangedAfterItsClientLeftIsReadAgainWhenTheClientComesBack() async throws {
+        // Given a format 2 session whose client left, and whose file is then appended to by hand (a call of the run)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let daemon = try await DaemonProcess(folder: folder)
+        let first = try EffectLines.startingSession("edited", socket: folder.socket)
+        try first.send(Array([SessionLines.action(1), EffectLines.call(0)].map { $0 + "\n" }.joined().utf8))
+        let name = "counter-edited.jsonl"
+        await waitUntil("the run's call is stored") { folder.lines(of: name).count == 3 }
+        first.close()
+        await waitUntil("the daemon closed the session") { daemon.count("session.disconnected") == 1 }
+        var lines = folder.lines(of: name)
+        let end = lines.removeLast()
+        lines += [EffectLines.call(1), end]
+        try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: folder.sessions + "/" + name))
+
+        // When the client comes back
+        let second = try RawClient(socket: folder.socket)
+        try second.send(line: EffectLines.header(session: "edited"))
+        let welcome = try second.nextReply()
+
+        // Then the daemon reads the file again and counts the call added to it
+        #expect(welcome?["effectLines"] as? Int == 2)
+        #expect(daemon.entries("session.started").last?["readAgain"] as? Bool == true)
+        second.close()
+        #expect(await daemon.stop() == 0)
     }
 }
 

@@ -70,6 +70,9 @@ package struct SessionLineOrder {
         self.effectLines = effectLines
     }
 
+    /// The session's effect runs still open, as a continuation after a reconnect starts from them.
+    package var openEffectRuns: EffectLineOrder { effectLines }
+
     /// The longest session or store id accepted, in bytes; longer ones are refused rather than cut.
     package static let maxIDBytes = 1024
 

@@ -58,7 +58,11 @@ extension DaemonWorker {
             return
         }
         let name = SessionFileName.make(storeID: header.storeID, sessionID: header.sessionID)
-        guard shared.withLock({ $0.activeSessions.insert(name).inserted }) else {
+        let claim: (claimed: Bool, left: LeftSessions.Standing?) = shared.withLock { state in
+            guard state.activeSessions.insert(name).inserted else { return (false, nil) }
+            return (true, state.leftSessions.take(name))
+        }
+        guard claim.claimed else {
             reject(connection, line: line, reason: "session '\(header.sessionID)' is being recorded on another connection")
             refuseIfFirst(connection)
             return
@@ -67,7 +71,7 @@ extension DaemonWorker {
         do {
             session = try SessionFile.open(
                 directory: options.sessionDirectory, name: name, header: header, headerLine: headerLine,
-                maxLineBytes: options.maxLineBytes)
+                maxLineBytes: options.maxLineBytes, left: claim.left)
         } catch {
             _ = shared.withLock { $0.activeSessions.remove(name) }
             log.write(.error, "session.open_failed", ["file": .string(name), "error": .string("\(error)")])
@@ -87,6 +91,7 @@ extension DaemonWorker {
             "connection": .integer(Int64(connection.id)), "sessionId": .string(header.sessionID),
             "storeId": .string(header.storeID), "app": .string(header.app.name), "file": .string(session.path),
             "continued": .bool(session.isContinuation), "lastSeq": .integer(Int64(session.lastSequence)),
+            "readAgain": .bool(session.isContinuation && !session.continuedFromStanding && session.formatVersion >= 2),
         ])
     }
 

@@ -199,12 +199,20 @@ final class DaemonWorker {
                 log.write(.error, "session.end_lost", ["file": .string(session.path)])
             }
         }
+        var closed = true
         do {
             try session.close()
         } catch {
+            closed = false
             log.write(.error, "session.close_failed", ["file": .string(session.path), "error": .string("\(error)")])
         }
-        _ = shared.withLock { $0.activeSessions.remove(session.name) }
+        // Where a session left without an `end` stands, for its client's reconnect, kept before another worker
+        // may open it.
+        let standing = !endedByApp && closed && connection.unwritten.isEmpty ? session.standing() : nil
+        shared.withLock { state in
+            if let standing { state.leftSessions.remember(standing, of: session.name) }
+            state.activeSessions.remove(session.name)
+        }
         connection.session = nil
         if endedByApp { finishHook?.sessionFinished(session.name) }
         log.write(.info, event, [

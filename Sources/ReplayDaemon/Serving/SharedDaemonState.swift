@@ -14,6 +14,8 @@ struct SharedDaemonState {
     var linesStored = 0
     /// Lines rejected on the connections that have closed.
     var linesRejected = 0
+    /// Where the sessions whose clients left without an `end` stood, for their reconnects.
+    var leftSessions = LeftSessions()
 
     /// Counts a new connection from `process`, unless it would pass one of `limits`.
     /// - Returns: The connections now open, or the limit the new one would pass.

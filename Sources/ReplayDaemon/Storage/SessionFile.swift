@@ -26,16 +26,21 @@ final class SessionFile {
     var hasEnded: Bool { order.hasEnded }
     /// True when the file continued an existing one (a reconnect).
     private(set) var isContinuation: Bool
+    /// True when a continued file was not read again, because the daemon knew where it stood (``LeftSessions``).
+    private(set) var continuedFromStanding = false
+    /// The session's format version.
+    private(set) var formatVersion: Int
     private var fd: Int32
     /// The bytes of complete lines in the file: where a failed write is cut back to.
     private var size = 0
 
-    private init(name: String, path: String, fd: Int32, order: SessionLineOrder, isContinuation: Bool) {
+    private init(name: String, path: String, fd: Int32, order: SessionLineOrder, isContinuation: Bool, formatVersion: Int) {
         self.name = name
         self.path = path
         self.fd = fd
         self.order = order
         self.isContinuation = isContinuation
+        self.formatVersion = formatVersion
     }
 
     deinit {
@@ -51,46 +56,70 @@ final class SessionFile {
     ///   - header: The header, whose initial state is the base of a new session's first patch.
     ///   - headerLine: The header as received, `\n` included; written only to a new file.
     ///   - maxLineBytes: The longest line the daemon accepts, which bounds what the tail read looks at.
+    ///   - left: Where the session stood when its last client left, if the daemon kept it: used instead of reading
+    ///     the stored file when the file is unchanged since.
     /// - Throws: ``OpenError`` when the stored session has ended, is another session, or its first or last line is
     ///   unreadable; ``PrivateFile/OpenError``; ``SystemError``.
     static func open(
-        directory: String, name: String, header: SessionHeader, headerLine: UnsafeRawBufferPointer, maxLineBytes: Int
+        directory: String, name: String, header: SessionHeader, headerLine: UnsafeRawBufferPointer, maxLineBytes: Int,
+        left: LeftSessions.Standing? = nil
     ) throws -> SessionFile {
         let path = directory + "/" + name
         do {
             let fd = try PrivateFile.open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND)
             let file = SessionFile(
                 name: name, path: path, fd: fd, order: SessionLineOrder(startingFrom: header.initialState, formatVersion: header.formatVersion),
-                isContinuation: false)
+                isContinuation: false, formatVersion: header.formatVersion)
             try file.writeHeader(headerLine)
             return file
         } catch PrivateFile.OpenError.system(let error) where error.errno == EEXIST {
             let fd = try PrivateFile.open(path, O_RDWR | O_APPEND)
             let file = SessionFile(
                 name: name, path: path, fd: fd, order: SessionLineOrder(continuingAfter: 0, formatVersion: header.formatVersion),
-                isContinuation: true)
-            try file.resume(header, headerLine: headerLine, maxLineBytes: maxLineBytes)
+                isContinuation: true, formatVersion: header.formatVersion)
+            try file.resume(header, headerLine: headerLine, maxLineBytes: maxLineBytes, left: left)
             return file
         }
     }
 
     /// Continues the stored file after checking its header, or writes the header to an empty one.
-    private func resume(_ header: SessionHeader, headerLine: UnsafeRawBufferPointer, maxLineBytes: Int) throws {
-        guard try Syscall.status(of: fd, subject: path).size > 0 else {
+    private func resume(
+        _ header: SessionHeader, headerLine: UnsafeRawBufferPointer, maxLineBytes: Int, left: LeftSessions.Standing?
+    ) throws {
+        let status = try Syscall.status(of: fd, subject: path)
+        guard status.size > 0 else {
             order = SessionLineOrder(startingFrom: header.initialState, formatVersion: header.formatVersion)
             isContinuation = false
             try writeHeader(headerLine)
             return
         }
         let stored = try StoredHeader.check(fd: fd, path: path, name: name, continuing: header)
+        formatVersion = stored.formatVersion
         try resumeFromTail(maxLineBytes: maxLineBytes, formatVersion: stored.formatVersion)
         if stored.formatVersion >= 2 {
-            let runs = try StoredEffectRuns(
-                path: path, name: name, formatVersion: stored.formatVersion, maxLineBytes: maxLineBytes)
-            order = runs.order
-            lastTime = runs.lastTime
+            if let left, left.file == status {
+                order = SessionLineOrder(
+                    continuingAfter: left.covered, effectLinesSinceCovered: left.effectLinesSinceCovered,
+                    effectLines: left.effectLines)
+                lastTime = left.lastTime
+                continuedFromStanding = true
+            } else {
+                let runs = try StoredEffectRuns(
+                    path: path, name: name, formatVersion: stored.formatVersion, maxLineBytes: maxLineBytes)
+                order = runs.order
+                lastTime = runs.lastTime
+            }
         }
         size = try Syscall.status(of: fd, subject: path).size
+    }
+
+    /// Where the session stands, for its client's reconnect, once the file is closed as it is now; `nil` for a
+    /// session of format 1, whose reconnect reads only the file's tail, or when the file cannot be looked at.
+    func standing() -> LeftSessions.Standing? {
+        guard formatVersion >= 2, let status = try? Syscall.status(path) else { return nil }
+        return LeftSessions.Standing(
+            covered: order.covered, effectLinesSinceCovered: order.effectLinesSinceCovered,
+            effectLines: order.openEffectRuns, lastTime: lastTime, file: status)
     }
 
     /// Writes a new file's header; when that fails, removes the file, which would be unreadable without it.
