@@ -65,10 +65,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         var daemon = try await DaemonProcess(folder: folder)
-        let first = try EffectLines.startingSession("restart", socket: folder.socket)
-        try first.send(Array([SessionLines.action(1), EffectLines.call(0), EffectLines.call(1)].map { $0 + "\n" }.joined().utf8))
-        let name = "counter-restart.jsonl"
-        await waitUntil("the run's two calls are stored") { folder.lines(of: name).count == 4 }
+        let first = try await EffectLines.startingARun("restart", calls: 2, in: folder)
         await daemon.kill9()
         first.close()
 
@@ -85,14 +82,7 @@ import Testing
         #expect(daemon.entries("session.started").last?["readAgain"] as? Bool == true)
 
         // And the run goes on from its third call, and the file reads to its end as one session
-        let rest = [EffectLines.call(2), EffectLines.effectAction(2), EffectLines.effectEnd(calls: 3), SessionLines.end(actions: 2)]
-        try second.send(Array(rest.map { $0 + "\n" }.joined().utf8))
-        await waitUntil("the rest is stored") { folder.lines(of: name).count == 8 }
-        #expect(await daemon.stop() == 0)
-        #expect(daemon.count("line.rejected") == 0)
-        let session = try Session(contentsOf: folder.sessions + "/" + name)
-        #expect(session.events.filter { if case .call = $0 { true } else { false } }.count == 3)
-        #expect(session.actions.count == 2)
+        try await EffectLines.finishingTheRun("restart", on: second, of: daemon, in: folder)
     }
 }
 
@@ -102,10 +92,7 @@ extension ReplaydEffectLinesTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let daemon = try await DaemonProcess(folder: folder)
-        let first = try EffectLines.startingSession("leaves", socket: folder.socket)
-        try first.send(Array([SessionLines.action(1), EffectLines.call(0), EffectLines.call(1)].map { $0 + "\n" }.joined().utf8))
-        let name = "counter-leaves.jsonl"
-        await waitUntil("the run's two calls are stored") { folder.lines(of: name).count == 4 }
+        let first = try await EffectLines.startingARun("leaves", calls: 2, in: folder)
         first.close()
         await waitUntil("the daemon closed the session") { daemon.count("session.disconnected") == 1 }
 
@@ -122,14 +109,7 @@ extension ReplaydEffectLinesTests {
         #expect(started?["readAgain"] as? Bool == false)
 
         // And the run goes on from its third call, and the file reads to its end as one session
-        let rest = [EffectLines.call(2), EffectLines.effectAction(2), EffectLines.effectEnd(calls: 3), SessionLines.end(actions: 2)]
-        try second.send(Array(rest.map { $0 + "\n" }.joined().utf8))
-        await waitUntil("the rest is stored") { folder.lines(of: name).count == 8 }
-        #expect(await daemon.stop() == 0)
-        #expect(daemon.count("line.rejected") == 0)
-        let session = try Session(contentsOf: folder.sessions + "/" + name)
-        #expect(session.events.filter { if case .call = $0 { true } else { false } }.count == 3)
-        #expect(session.actions.count == 2)
+        try await EffectLines.finishingTheRun("leaves", on: second, of: daemon, in: folder)
     }
 
     @Test func aStoredFileChangedAfterItsClientLeftIsReadAgainWhenTheClientComesBack() async throws {
@@ -137,10 +117,8 @@ extension ReplaydEffectLinesTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let daemon = try await DaemonProcess(folder: folder)
-        let first = try EffectLines.startingSession("edited", socket: folder.socket)
-        try first.send(Array([SessionLines.action(1), EffectLines.call(0)].map { $0 + "\n" }.joined().utf8))
+        let first = try await EffectLines.startingARun("edited", calls: 1, in: folder)
         let name = "counter-edited.jsonl"
-        await waitUntil("the run's call is stored") { folder.lines(of: name).count == 3 }
         first.close()
         await waitUntil("the daemon closed the session") { daemon.count("session.disconnected") == 1 }
         var lines = folder.lines(of: name)
@@ -177,6 +155,35 @@ enum EffectLines {
         try client.send(line: header(session: session))
         _ = try client.nextReply()
         return client
+    }
+
+    /// Starts recording `session`, sends action 1 and the first `calls` calls of the run it starts, and waits until
+    /// they are stored.
+    static func startingARun(_ session: String, calls: Int, in folder: TemporaryFolder) async throws -> RawClient {
+        let client = try startingSession(session, socket: folder.socket)
+        let lines = [SessionLines.action(1)] + (0..<calls).map(call)
+        try client.send(Array(lines.map { $0 + "\n" }.joined().utf8))
+        await waitUntil("the run's \(calls) calls are stored") {
+            folder.lines(of: "counter-\(session).jsonl").count == 2 + calls
+        }
+        return client
+    }
+
+    /// Sends the third call of the run ``startingARun(_:calls:in:)`` started with two, its action and its end, and
+    /// the session's end; stops the daemon and checks that nothing was refused and that the file reads to its end as
+    /// one session of two actions and three calls.
+    static func finishingTheRun(
+        _ session: String, on client: RawClient, of daemon: DaemonProcess, in folder: TemporaryFolder
+    ) async throws {
+        let name = "counter-\(session).jsonl"
+        let rest = [call(2), effectAction(2), effectEnd(calls: 3), SessionLines.end(actions: 2)]
+        try client.send(Array(rest.map { $0 + "\n" }.joined().utf8))
+        await waitUntil("the rest is stored") { folder.lines(of: name).count == 8 }
+        #expect(await daemon.stop() == 0)
+        #expect(daemon.count("line.rejected") == 0)
+        let stored = try Session(contentsOf: folder.sessions + "/" + name)
+        #expect(stored.events.filter { if case .call = $0 { true } else { false } }.count == 3)
+        #expect(stored.actions.count == 2)
     }
 
     static func call(_ index: Int) -> String {
