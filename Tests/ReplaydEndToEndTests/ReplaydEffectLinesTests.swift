@@ -79,6 +79,8 @@ import Testing
         #expect(welcome?["kind"] as? String == "welcome")
         #expect(welcome?["lastSeq"] as? Int == 1)
         #expect(welcome?["effectLines"] as? Int == 2)
+        // (the daemon logs the start after it sends the welcome)
+        await waitUntil("the daemon logs the session's start") { daemon.count("session.started") == 1 }
         #expect(daemon.entries("session.started").last?["readAgain"] as? Bool == true)
 
         // And the run goes on from its third call, and the file reads to its end as one session
@@ -104,6 +106,8 @@ extension ReplaydEffectLinesTests {
         // Then the welcome says where the session stood, from what the daemon kept, not from reading the file again
         #expect(welcome?["lastSeq"] as? Int == 1)
         #expect(welcome?["effectLines"] as? Int == 2)
+        // (the daemon logs the start after it sends the welcome)
+        await waitUntil("the daemon logs the session's second start") { daemon.count("session.started") == 2 }
         let started = daemon.entries("session.started").last
         #expect(started?["continued"] as? Bool == true)
         #expect(started?["readAgain"] as? Bool == false)
@@ -133,6 +137,7 @@ extension ReplaydEffectLinesTests {
 
         // Then the daemon reads the file again and counts the call added to it
         #expect(welcome?["effectLines"] as? Int == 2)
+        await waitUntil("the daemon logs the session's second start") { daemon.count("session.started") == 2 }
         #expect(daemon.entries("session.started").last?["readAgain"] as? Bool == true)
         second.close()
         #expect(await daemon.stop() == 0)
