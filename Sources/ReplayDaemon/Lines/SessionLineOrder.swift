@@ -70,8 +70,13 @@ package struct SessionLineOrder {
         self.effectLines = effectLines
     }
 
-    /// The session's effect runs still open, as a continuation after a reconnect starts from them.
-    package var openEffectRuns: EffectLineOrder { effectLines }
+    /// The order a continuation of the session after a reconnect keeps, as
+    /// ``init(continuingAfter:effectLinesSinceCovered:effectLines:)`` makes it from the stored file: what the lines
+    /// cover and the effect runs still open, without the state a patch applies to.
+    package var continuation: SessionLineOrder {
+        SessionLineOrder(
+            continuingAfter: covered, effectLinesSinceCovered: effectLinesSinceCovered, effectLines: effectLines)
+    }
 
     /// The longest session or store id accepted, in bytes; longer ones are refused rather than cut.
     package static let maxIDBytes = 1024

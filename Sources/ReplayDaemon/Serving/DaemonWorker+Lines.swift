@@ -91,7 +91,7 @@ extension DaemonWorker {
             "connection": .integer(Int64(connection.id)), "sessionId": .string(header.sessionID),
             "storeId": .string(header.storeID), "app": .string(header.app.name), "file": .string(session.path),
             "continued": .bool(session.isContinuation), "lastSeq": .integer(Int64(session.lastSequence)),
-            "readAgain": .bool(session.isContinuation && !session.continuedFromStanding && session.formatVersion >= 2),
+            "readAgain": .bool(session.wasReadAgain),
         ])
     }
 

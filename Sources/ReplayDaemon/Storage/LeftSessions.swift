@@ -1,4 +1,3 @@
-import StoreKitReplay
 import StoreKitSystem
 
 /// Where each session of format 2 or later stood when its client left without an `end`, so that the client's
@@ -12,12 +11,8 @@ import StoreKitSystem
 struct LeftSessions {
     /// Where a session stood when its client left, and its stored file then.
     struct Standing {
-        /// The last sequence number an action or gap covered.
-        let covered: Int
-        /// The effect lines and notes after that action or gap.
-        let effectLinesSinceCovered: Int
-        /// The session's effect runs still open.
-        let effectLines: EffectLineOrder
+        /// The order a continuation keeps (``SessionLineOrder/continuation``).
+        let order: SessionLineOrder
         /// The time of the last action stored.
         let lastTime: Double
         /// The stored file's status once the daemon closed it.

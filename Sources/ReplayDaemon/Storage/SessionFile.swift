@@ -26,10 +26,11 @@ final class SessionFile {
     var hasEnded: Bool { order.hasEnded }
     /// True when the file continued an existing one (a reconnect).
     private(set) var isContinuation: Bool
-    /// True when a continued file was not read again, because the daemon knew where it stood (``LeftSessions``).
-    private(set) var continuedFromStanding = false
+    /// True when a continued file of format 2 or later was read from its start (``StoredEffectRuns``), as the
+    /// daemon did not know where it stood (``LeftSessions``).
+    private(set) var wasReadAgain = false
     /// The session's format version.
-    private(set) var formatVersion: Int
+    private var formatVersion: Int
     private var fd: Int32
     /// The bytes of complete lines in the file: where a failed write is cut back to.
     private var size = 0
@@ -98,16 +99,14 @@ final class SessionFile {
         try resumeFromTail(maxLineBytes: maxLineBytes, formatVersion: stored.formatVersion)
         if stored.formatVersion >= 2 {
             if let left, left.file == status {
-                order = SessionLineOrder(
-                    continuingAfter: left.covered, effectLinesSinceCovered: left.effectLinesSinceCovered,
-                    effectLines: left.effectLines)
+                order = left.order
                 lastTime = left.lastTime
-                continuedFromStanding = true
             } else {
                 let runs = try StoredEffectRuns(
                     path: path, name: name, formatVersion: stored.formatVersion, maxLineBytes: maxLineBytes)
                 order = runs.order
                 lastTime = runs.lastTime
+                wasReadAgain = true
             }
         }
         size = try Syscall.status(of: fd, subject: path).size
@@ -117,9 +116,7 @@ final class SessionFile {
     /// session of format 1, whose reconnect reads only the file's tail, or when the file cannot be looked at.
     func standing() -> LeftSessions.Standing? {
         guard formatVersion >= 2, let status = try? Syscall.status(path) else { return nil }
-        return LeftSessions.Standing(
-            covered: order.covered, effectLinesSinceCovered: order.effectLinesSinceCovered,
-            effectLines: order.openEffectRuns, lastTime: lastTime, file: status)
+        return LeftSessions.Standing(order: order.continuation, lastTime: lastTime, file: status)
     }
 
     /// Writes a new file's header; when that fails, removes the file, which would be unreadable without it.

@@ -258,9 +258,7 @@ final class CanonicalByteWriter {
 
     /// Writes a value of a type that is none of the scalars ``writeValue(_:)`` knows.
     private func writeOther<T: Encodable>(_ value: T, as kind: ValueKind) throws {
-        if let memo, memo.reusesUnchangedParts, frames.count <= EncodingMemo.maxDepth,
-            let type = memo.typeIndex(of: T.self)
-        {
+        if let (memo, type) = rememberedType(of: T.self) {
             guard !memo.writeRemembered(value, type: type, to: buffer) else { return }
             let place = memo.begin(value, type: type)
             let mark = buffer.count
@@ -304,17 +302,12 @@ final class CanonicalByteWriter {
         let depth = frames.count
         _ = openFrame(isObject: false)
         var searchedPlace = notesForReading ? try identitySearchPlace(of: Element.self, inArrayFrameAt: depth) : nil
-        if searchedPlace == nil, let memo, memo.reusesUnchangedParts, frames.count <= EncodingMemo.maxDepth,
-            let type = memo.typeIndex(of: Element.self)
-        {
-            try writeElements(elements, rememberedAs: type, in: memo)
+        if searchedPlace == nil, let (memo, type) = rememberedType(of: Element.self) {
+            try writeElements(elements, rememberedAs: type, in: memo, inArrayFrameAt: depth)
             return closeFrames(above: depth)
         }
         for element in elements {
-            // Each element closes what it opened, so this array's frame is on top again.
-            let frame = frames.pointer(at: depth)
-            if frame.pointee.count > 0 { buffer.append(UInt8(ascii: ",")) }
-            frame.pointee.count += 1
+            startElement(inArrayFrameAt: depth)
             if let place = searchedPlace {
                 searchedPlace = try writeExamined(element, inArrayAt: place) ? place : nil
             } else {
@@ -324,26 +317,40 @@ final class CanonicalByteWriter {
         closeFrames(above: depth)
     }
 
-    /// Writes `elements` into the array frame on top, each unchanged one copied from the memo as ``writeOther(_:as:)``
-    /// would copy it, but compared where the array holds it: an element is copied out of the array only to be
-    /// encoded. An element of a type ``writeValue(_:)`` writes itself has no remembered parts, so it is never copied
-    /// and is written as before.
+    /// Writes `elements` into the array frame at `depth`, each unchanged one copied from the memo as
+    /// ``writeOther(_:as:)`` would copy it, but compared where the array holds it: an element is copied out of the
+    /// array only to be written. (An element of a type ``writeValue(_:)`` writes itself has no remembered parts, so
+    /// it is never copied, and is written as before.)
     private func writeElements<Element: Encodable>(
-        _ elements: [Element], rememberedAs type: Int, in memo: EncodingMemo
+        _ elements: [Element], rememberedAs type: Int, in memo: EncodingMemo, inArrayFrameAt depth: Int
     ) throws {
-        let depth = frames.count - 1
         try elements.withUnsafeBufferPointer { elements in
             guard let first = elements.baseAddress else { return }
             for index in elements.indices {
-                // Each element closes what it opened, so this array's frame is on top again (the stack may have
-                // grown and moved meanwhile).
-                let frame = frames.pointer(at: depth)
-                if frame.pointee.count > 0 { buffer.append(UInt8(ascii: ",")) }
-                frame.pointee.count += 1
+                startElement(inArrayFrameAt: depth)
                 guard !memo.writeRemembered(at: first + index, type: type, to: buffer) else { continue }
                 try writeValue(elements[index])
             }
         }
+    }
+
+    /// Counts the next element (or `counting` of them: a keyed pair's key and value) of the array frame at `depth`,
+    /// after a comma unless it is the first. Each element closes what it opened, so that frame is on top again; the
+    /// stack may have grown and moved meanwhile, so the frame is looked up each time.
+    @inline(__always)
+    private func startElement(inArrayFrameAt depth: Int, counting elements: Int = 1) {
+        let frame = frames.pointer(at: depth)
+        if frame.pointee.count > 0 { buffer.append(UInt8(ascii: ",")) }
+        frame.pointee.count += elements
+    }
+
+    /// The memo and the index in it of `Element`, when the memo copies unchanged values of it written at this depth.
+    @inline(__always)
+    private func rememberedType<Element>(of _: Element.Type) -> (memo: EncodingMemo, type: Int)? {
+        guard let memo, memo.reusesUnchangedParts, frames.count <= EncodingMemo.maxDepth,
+            let type = memo.typeIndex(of: Element.self)
+        else { return nil }
+        return (memo, type)
     }
 
     /// Writes `element` into the array frame on top, begun by an unkeyed container, looking into it while the
@@ -400,9 +407,7 @@ final class CanonicalByteWriter {
         let first = members.count
         notesSuspended += 1
         for element in elements {
-            let frame = frames.pointer(at: depth)
-            if frame.pointee.count > 0 { buffer.append(UInt8(ascii: ",")) }
-            frame.pointee.count += 1
+            startElement(inArrayFrameAt: depth)
             let start = buffer.count
             try writeValue(element)
             members.push(Member(start: start, end: buffer.count))
@@ -425,9 +430,7 @@ final class CanonicalByteWriter {
         let first = members.count
         let firstKeyEnd = pairKeyEnds.count
         for (key, value) in dictionary {
-            let frame = frames.pointer(at: depth)
-            if frame.pointee.count > 0 { buffer.append(UInt8(ascii: ",")) }
-            frame.pointee.count += 2
+            startElement(inArrayFrameAt: depth, counting: 2)
             let start = buffer.count
             notesSuspended += 1
             try writeValue(key)
@@ -650,9 +653,7 @@ final class CanonicalByteWriter {
     /// Starts an element of array frame `id`: writes the comma before it when needed.
     func beginElement(inFrame id: Int) throws(Unavailable) {
         try activate(id)
-        let frame = frames.top
-        if frame.pointee.count > 0 { buffer.append(UInt8(ascii: ",")) }
-        frame.pointee.count += 1
+        startElement(inArrayFrameAt: frames.count - 1)
     }
 
     /// Opens a nested container as the member `key` of frame `id`.
