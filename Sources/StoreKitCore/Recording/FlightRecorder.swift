@@ -78,8 +78,11 @@ public final class FlightRecorder: SessionTransport, @unchecked Sendable {
     /// the lines it holds (it holds at most ``maxBytes`` plus one line).
     public var memoryBound: Int { 2 * maxBytes }
 
-    /// The bytes of lines held now (the keyframe's line and the actions and gaps after it).
-    public var retainedBytes: Int { lock.withLock { heldBytes + (keyframeLine?.count ?? 0) } }
+    /// The bytes of lines in its memory now: the keyframe's line and the lines after it, counted in the storage
+    /// that holds them, so a forgotten line whose bytes were still kept would count too.
+    public var retainedBytes: Int {
+        lock.withLock { held.reduce(keyframeLine?.count ?? 0) { $0 + $1.bytes.count } }
+    }
 
     /// The most bytes it ever held at once; never more than ``maxBytes`` plus one line.
     public var highWaterMark: Int { lock.withLock { highWaterBytes } }
@@ -98,19 +101,22 @@ public final class FlightRecorder: SessionTransport, @unchecked Sendable {
     /// - Throws: ``FlightRecorderError/patchLine`` for a line that holds a patch instead of its state.
     public func write(_ lines: [UInt8]) throws {
         var incoming: [HeldLine] = []
-        for line in lines.split(separator: 0x0A, omittingEmptySubsequences: true) {
-            let event = try JSONValue(parsing: Array(line))
-            let kind = event["kind"]?.stringValue
-            if kind == "action" && event["patch"] != nil { throw FlightRecorderError.patchLine }
-            let held: HeldLine.Kind
-            switch kind {
-            case "action": held = .action
-            case "gap": held = .gap
-            case "call", "effectEnd": held = .effect
-            case "note": held = .note
-            default: continue  // `end`: a dump describes a live session
+        var scanner = JSONLineScanner()
+        try lines.withUnsafeBufferPointer { buffer in
+            var lineStart = 0
+            while lineStart < buffer.count {
+                let lineEnd = buffer[lineStart...].firstIndex(of: 0x0A) ?? buffer.count
+                defer { lineStart = lineEnd + 1 }
+                let line = UnsafeBufferPointer(rebasing: buffer[lineStart..<lineEnd])
+                guard !line.isEmpty else { continue }
+                // `end`: a dump describes a live session.
+                guard let kind = try Self.kind(of: line, scanner: &scanner) else { continue }
+                var bytes: [UInt8] = []
+                bytes.reserveCapacity(line.count + 1)
+                bytes.append(contentsOf: line)
+                bytes.append(0x0A)
+                incoming.append(HeldLine(bytes: bytes, kind: kind))
             }
-            incoming.append(HeldLine(bytes: Array(line) + [0x0A], kind: held))
         }
         let spillNow: Bool = lock.withLock {
             for line in incoming {
@@ -203,6 +209,44 @@ public final class FlightRecorder: SessionTransport, @unchecked Sendable {
         return true
     }
 
+    /// What `line` holds as the flight recorder keeps it, or `nil` for a line it does not keep (an `end`).
+    ///
+    /// `scanner` checks the line and finds its top-level `kind` and `patch` without building its values, which
+    /// for a line of a large state would be most of the work and memory; a line it cannot settle (a key or a kind
+    /// with an escape) is parsed in full.
+    /// - Throws: ``FlightRecorderError/patchLine`` for an action that holds a patch, or the parser's error for a
+    ///   line that is not a JSON object.
+    private static func kind(
+        of line: UnsafeBufferPointer<UInt8>, scanner: inout JSONLineScanner
+    ) throws -> HeldLine.Kind? {
+        var kind: String?
+        var hasPatch = false
+        var settled = scanner.scanObject(line)
+        if settled {
+            for member in scanner.members {
+                let key = line[member.key]
+                if key.elementsEqual("patch".utf8) { hasPatch = true }
+                guard key.elementsEqual("kind".utf8), member.type == .string else { continue }
+                let text = line[member.value].dropFirst().dropLast()
+                settled = !text.contains(UInt8(ascii: "\\"))
+                kind = String(decoding: text, as: UTF8.self)
+            }
+        }
+        if !settled {
+            let event = try JSONValue(parsing: Array(line))
+            kind = event["kind"]?.stringValue
+            hasPatch = event["patch"] != nil
+        }
+        if kind == "action" && hasPatch { throw FlightRecorderError.patchLine }
+        switch kind {
+        case "action": return .action
+        case "gap": return .gap
+        case "call", "effectEnd": return .effect
+        case "note": return .note
+        default: return nil
+        }
+    }
+
     /// Forgets the oldest lines while more than ``maxBytes`` are held, keeping the last one; the state of the last
     /// action forgotten becomes the keyframe. Call with the lock held.
     private func forgetOldestBeyondBound() {
@@ -228,7 +272,9 @@ public final class FlightRecorder: SessionTransport, @unchecked Sendable {
 
     /// Forgets the oldest line held; an action's state becomes the keyframe. Call with the lock held.
     private func forgetOldest() {
+        // Its bytes are let go now, not when the forgotten lines' slots are removed together.
         let oldest = held[firstHeld]
+        held[firstHeld].bytes = []
         firstHeld += 1
         heldBytes -= oldest.bytes.count
         if oldest.isAction { keyframeLine = oldest.bytes }

@@ -77,6 +77,47 @@ private enum Odometer {
         #expect(!session.actions.isEmpty)
     }
 
+    @Test func theLinesItForgetsLeaveItsMemoryAtOnce() throws {
+        // Given a flight recorder of 16 KB and actions of about 1 KB each
+        let header = SessionHeader(
+            sessionID: "s", storeID: "notes", app: AppInfo(name: "N"), startedAt: "2026-01-01T00:00:00.000Z",
+            host: "h", pid: 1, initialState: .object(["text": .string("")]))
+        let flight = FlightRecorder(maxBytes: 16 << 10)
+        _ = try flight.start(header: SessionEvent.header(header).line)
+        var longestLine = 0
+
+        for sequence in 1...300 {
+            let line = SessionEvent.action(
+                ActionEvent(
+                    sequence: sequence, time: 0, name: "type", action: .object(["type": .integer(Int64(sequence))]),
+                    origin: .app, state: .object(["text": .string(String(repeating: "x", count: 1_000 + sequence))]))
+            ).line
+            longestLine = max(longestLine, line.count)
+
+            // When each is written
+            try flight.write(line)
+
+            // Then the bytes in its memory never pass its bound and one line, forgotten lines included
+            #expect(flight.retainedBytes <= flight.maxBytes + longestLine, "after action \(sequence)")
+        }
+    }
+
+    @Test func aLineWhoseKindIsSpelledWithAnEscapeIsKeptAsWhatItSays() throws {
+        // Given an action line whose `kind` spells its first letter as an escape
+        let flight = FlightRecorder()
+        _ = try flight.start(header: Array("\(headerLine)\n".utf8))
+        let line =
+            #"{"action":{"clear":{}},"kind":"\u0061ction","name":"clear","origin":"app","seq":1,"state":{"n":1},"#
+            + #""time":0.1}"#
+
+        // When it is written
+        try flight.write(Array("\(line)\n".utf8))
+
+        // Then it is held as an action, whose state the dump keeps
+        let session = try Session(ndjson: flight.sessionBytes())
+        #expect(session.actions.map(\.sequence) == [1])
+    }
+
     @Test func itSpillsToAFileThatTheNextLaunchRecovers() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
