@@ -180,6 +180,8 @@ public struct SessionIndex: Sendable, Equatable {
         var linesRead = 0
         do {
             let reader = try SessionReader(path: path)
+            // A summary counts names, gaps and the end: each state is checked by the scan, never built.
+            reader.defersRecordedStates = true
             while let event = try reader.next() {
                 linesRead += 1
                 if linesRead % Self.linesBetweenCancellationChecks == 0, isCancelled?() == true {

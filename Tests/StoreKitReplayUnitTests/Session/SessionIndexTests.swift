@@ -88,6 +88,32 @@ import Testing
         #expect(entry.actions == 1)
     }
 
+    @Test func aStateBrokenInsideIsDamageAtItsLineThoughTheSummaryNeverBuildsStates() throws {
+        // Given the todos sample with a duplicate key, then a byte that is not UTF-8, deep in two of its states
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let sample = Self.samples.appendingPathComponent("todos-basic.jsonl").path
+        let lines = try String(contentsOfFile: sample, encoding: .utf8).split(separator: "\n").map { Array($0.utf8) }
+        let brokenLines = [
+            ("duplicate.jsonl", Array(#""isComplete":false,"isComplete":false"#.utf8)),
+            ("utf8.jsonl", Array(#""isComplete":false"#.utf8) + [0x2C, 0x22, 0xFF, 0x22, 0x3A, 0x31]),
+        ]
+        for (name, replacement) in brokenLines {
+            var broken = lines
+            let line = String(decoding: broken[9], as: UTF8.self)
+            let range = try #require(line.range(of: #""isComplete":false"#))
+            broken[9] = Array(line[..<range.lowerBound].utf8) + replacement + Array(line[range.upperBound...].utf8)
+            try Data(broken.joined(separator: [0x0A]) + [0x0A]).write(to: URL(fileURLWithPath: directory.file(name)))
+        }
+
+        // When the folder is indexed
+        let entries = try SessionIndex.refreshed(in: directory.path).index.entries
+
+        // Then each is damaged at line 10, with the actions before it counted
+        #expect(entries.map(\.status) == ["damaged (line 10)", "damaged (line 10)"])
+        #expect(entries.map(\.actions) == [8, 8])
+    }
+
     @Test func aDamagedIndexIsRebuilt() throws {
         let directory = try folderWithSamples()
         defer { directory.remove() }
