@@ -8,24 +8,36 @@ package struct ThreadPriority: Sendable, Equatable {
     #endif
 }
 
+/// How far below the app's own threads ``Syscall/lowerCurrentThreadPriority(to:)`` puts a thread.
+package enum BackgroundPriority: Sendable {
+    /// Work the user does not wait on, such as encoding a recording: nice value raised by 10 on Linux, the
+    /// `utility` quality of service on Darwin.
+    case utility
+    /// Work that may wait for every other thread, such as refreshing an index: the highest nice value (19) on
+    /// Linux, the `background` quality of service on Darwin.
+    case background
+}
+
 extension Syscall {
     /// Gives the calling thread a lower scheduling priority than the app's own threads, so background work
-    /// (encoding a recording) yields the CPU to them when both want it.
+    /// yields the CPU to them when both want it.
     ///
-    /// Linux keeps a nice value per thread: this one is raised by 10. Darwin gets the `utility` quality of
-    /// service, its class for work the user does not wait on. (One of the three platform differences too large for a
-    /// shim in `Platform.swift`.)
+    /// Linux keeps a nice value per thread: this one is raised by 10 (`utility`) or to 19 (`background`). Darwin gets
+    /// the matching quality of service class. (One of the three platform differences too large for a shim in
+    /// `Platform.swift`.)
     /// - Returns: The priority the thread had, for ``setCurrentThreadPriority(_:)``.
     @discardableResult
-    package static func lowerCurrentThreadPriority() throws(SystemError) -> ThreadPriority {
+    package static func lowerCurrentThreadPriority(
+        to level: BackgroundPriority = .utility
+    ) throws(SystemError) -> ThreadPriority {
         #if canImport(Darwin)
         let previous = ThreadPriority(qualityOfService: qos_class_self())
-        let code = pthread_set_qos_class_self_np(QOS_CLASS_UTILITY, 0)
+        let code = pthread_set_qos_class_self_np(level == .utility ? QOS_CLASS_UTILITY : QOS_CLASS_BACKGROUND, 0)
         guard code == 0 else { throw SystemError(call: "pthread_set_qos_class_self_np", subject: nil, errno: code) }
         return previous
         #else
         let previous = try currentNice()
-        try setNice(min(previous + 10, 19))
+        try setNice(level == .utility ? min(previous + 10, 19) : 19)
         return ThreadPriority(nice: previous)
         #endif
     }

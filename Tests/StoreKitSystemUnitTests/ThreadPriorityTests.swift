@@ -11,15 +11,16 @@ import Testing
         getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
     }
 
-    @Test func loweringAThreadsPriorityLeavesTheOtherThreadsAlone() async throws {
-        let before = Self.niceValue()
+    /// The nice value a new thread ends with after lowering its priority to `level`, or the error it met.
+    private static func niceValueOfAThreadLowered(
+        to level: BackgroundPriority
+    ) throws -> (lowered: Int32, error: String?) {
         let seen = Locked<(lowered: Int32, error: String?)?>(nil)
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
-            let start = Self.niceValue()
             do {
-                try Syscall.lowerCurrentThreadPriority()
-                seen.withLock { $0 = (Self.niceValue() - start, nil) }
+                try Syscall.lowerCurrentThreadPriority(to: level)
+                seen.withLock { $0 = (Self.niceValue(), nil) }
             } catch {
                 seen.withLock { $0 = (0, "\(error)") }
             }
@@ -27,10 +28,23 @@ import Testing
         }
         thread.start()
         #expect(done.wait(timeout: .now() + 60) == .success)
-        let result = try #require(seen.withLock { $0 })
+        return try #require(seen.withLock { $0 })
+    }
+
+    @Test func loweringAThreadsPriorityLeavesTheOtherThreadsAlone() async throws {
+        let before = Self.niceValue()
+        let result = try Self.niceValueOfAThreadLowered(to: .utility)
         #expect(result.error == nil)
         // Raised by 10, or up to the ceiling of 19 when the test runner already runs niced.
-        #expect(result.lowered == min(10, 19 - before))
+        #expect(result.lowered == min(before + 10, 19))
+        #expect(Self.niceValue() == before)
+    }
+
+    @Test func backgroundWorkGetsTheLowestPriority() async throws {
+        let before = Self.niceValue()
+        let result = try Self.niceValueOfAThreadLowered(to: .background)
+        #expect(result.error == nil)
+        #expect(result.lowered == 19)
         #expect(Self.niceValue() == before)
     }
 

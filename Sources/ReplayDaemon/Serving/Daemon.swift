@@ -22,8 +22,8 @@ final class Daemon {
     private var socketCheckedAt: UInt64 = 0
     private var retentionCheckedAt: UInt64?
     private var indexRefreshedAt: UInt64?
-    /// Refreshes the sessions' index off the main thread, one refresh at a time.
-    private let indexer = DispatchQueue(label: "replayd.index", qos: .utility)
+    /// The index refresh under way, on a thread of its own (one at a time), for the stop to wait for.
+    private let indexRefresh = DispatchGroup()
     private let indexing = Locked(false)
     /// Set when the daemon stops: an index refresh under way stops within a few thousand lines.
     private let indexRefreshStopping = Locked(false)
@@ -209,7 +209,7 @@ final class Daemon {
         }
     }
 
-    /// At start and then every 30 seconds, on its own queue: brings the folder's ``SessionIndex`` up to date, so
+    /// At start and then every 30 seconds, on a thread of its own at the lowest priority: brings the folder's ``SessionIndex`` up to date, so
     /// `replay-cli sessions` reads only what changed since; a session being recorded keeps the entry it has until
     /// it ends. The first index also tells `--on-finish` which finished sessions still wait for its command.
     private func refreshIndex(now: UInt64) {
@@ -220,8 +220,17 @@ final class Daemon {
             defer { running = true }
             return !running
         }) else { return }
-        indexer.async { [options, log, indexing, indexRefreshStopping, shared] in
-            defer { indexing.withLock { $0 = false } }
+        indexRefresh.enter()
+        let thread = Thread { [options, log, indexing, indexRefreshStopping, shared, indexRefresh] in
+            defer {
+                indexing.withLock { $0 = false }
+                indexRefresh.leave()
+            }
+            try? Syscall.nameCurrentThread("replayd index")
+            // The lowest priority: after a restart the index reads the sessions its clients come back to continue,
+            // and their lines, journaled while the daemon was away, come first. Without it the refresh took a
+            // core from a client sending its journal again, whose recorder then dropped actions (docs/performance.md).
+            _ = try? Syscall.lowerCurrentThreadPriority(to: .background)
             do {
                 // A session being recorded is read once, and again once it ends: not every 30 seconds of its
                 // recording, which for a long one would take the daemon's CPU from its clients.
@@ -238,6 +247,7 @@ final class Daemon {
                 log.write(.error, "index.refresh_failed", ["error": .string("\(error)")])
             }
         }
+        thread.start()
     }
 
     // MARK: - Connections
@@ -317,7 +327,7 @@ final class Daemon {
         listener.close()
         for inbox in inboxes { inbox.stop() }
         workersStopped.wait()
-        indexer.sync {}
+        indexRefresh.wait()
         finishHook?.stop()
         let totals = shared.withLock { $0 }
         log.write(.info, "daemon.stopped", [

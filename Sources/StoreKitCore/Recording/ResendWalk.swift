@@ -6,7 +6,6 @@
 package struct ResendWalk {
     private var cursor: ResendCursor
     private var position = SessionJournal.Position()
-    private var lines: [UInt8] = []
 
     /// Creates a walk for a receiver that persisted every line up to `persisted` (see ``ResendCursor``).
     /// - Parameters:
@@ -26,27 +25,35 @@ package struct ResendWalk {
     package var missing: [ClosedRange<Int>] { cursor.missing }
 
     /// Walks on from where it stopped until it gathered about `budget` bytes to send (once a numbered line is among
-    /// them), or every line `unconfirmed` holds.
-    /// - Returns: What to send now (a `gap` for the run no longer held before the first line goes first), and
-    ///   whether the walk is over: once those bytes are sent, every line held was sent.
+    /// them), or every line `unconfirmed` holds, appending them to `bytes`: the caller keeps that storage from part
+    /// to part, so a long resend does not allocate (and fault in) megabytes afresh for each.
+    /// - Returns: Whether the walk is over: once `bytes` are sent, every line held was sent. What to send starts
+    ///   with a `gap` for the run no longer held before the first line, once that run is known.
     /// - Throws: What reading the journal throws.
     package mutating func next(
-        through unconfirmed: UnconfirmedLines, budget: Int
-    ) throws -> (bytes: [UInt8], isOver: Bool) {
+        through unconfirmed: UnconfirmedLines, budget: Int, into bytes: inout [UInt8]
+    ) throws -> Bool {
+        let start = bytes.count
         if let journal = unconfirmed.journal {
             let walkedAll = try journal.forEachEntry(from: &position) { entry in
-                cursor.take(entry, into: &lines)
-                return !(cursor.sentNumberedLine && lines.count >= budget)
+                cursor.take(entry, into: &bytes)
+                return !(cursor.sentNumberedLine && bytes.count - start >= budget)
             }
-            if !walkedAll { return (takeGathered(), false) }
+            if !walkedAll {
+                placeFirstGapLine(in: &bytes, at: start)
+                return false
+            }
         }
-        for entry in unconfirmed.held { cursor.take(entry, into: &lines) }
-        cursor.finish(lastSequence: unconfirmed.lastSequence, into: &lines)
-        return (takeGathered(), true)
+        for entry in unconfirmed.held { cursor.take(entry, into: &bytes) }
+        cursor.finish(lastSequence: unconfirmed.lastSequence, into: &bytes)
+        placeFirstGapLine(in: &bytes, at: start)
+        return true
     }
 
-    private mutating func takeGathered() -> [UInt8] {
-        defer { lines = [] }
-        return cursor.takeFirstGapLine() + lines
+    /// Puts the `gap` for the run no longer held before the first line sent, once it is known, before the lines
+    /// this part gathered from `start` on.
+    private mutating func placeFirstGapLine(in bytes: inout [UInt8], at start: Int) {
+        let gapLine = cursor.takeFirstGapLine()
+        if !gapLine.isEmpty { bytes.insert(contentsOf: gapLine, at: start) }
     }
 }

@@ -36,6 +36,8 @@ final class SessionLineSender<State, Action> {
     private var reportedJournaled = 0
     /// The resend under way since the last (re)start, until every line held is sent.
     private var resendWalk: ResendWalk?
+    /// The bytes of the resend's part being sent: storage kept from part to part while the resend lasts.
+    private var resendBytes: [UInt8] = []
 
     /// Creates a sender that holds at most `unconfirmedBytes` of unconfirmed lines in memory, and those beyond in a
     /// journal when the transport has ``UnixSocketTransport/Journal`` settings.
@@ -144,11 +146,13 @@ final class SessionLineSender<State, Action> {
     /// - Throws: What reading the journal or the transport's write throws.
     private func resendPart(budget: Int) throws {
         guard var walk = resendWalk else { return }
-        let (bytes, isOver) = try walk.next(through: unconfirmed, budget: budget)
+        resendBytes.removeAll(keepingCapacity: true)
+        let isOver = try walk.next(through: unconfirmed, budget: budget, into: &resendBytes)
         resendWalk = walk
-        if !bytes.isEmpty { try transport.write(bytes) }
+        if !resendBytes.isEmpty { try transport.write(resendBytes) }
         guard isOver else { return }
         resendWalk = nil
+        resendBytes = []
         for hole in walk.missing { countLost(hole) }
         unconfirmed.stopSpilling()
         wrote(newActions: walk.newActions)

@@ -36,7 +36,8 @@ import Testing
         var next = 301
         var parts = 0
         while true {
-            let (bytes, isOver) = try walk.next(through: unconfirmed, budget: 20 << 10)
+            var bytes: [UInt8] = []
+            let isOver = try walk.next(through: unconfirmed, budget: 20 << 10, into: &bytes)
             sent += bytes
             parts += 1
             if isOver { break }
