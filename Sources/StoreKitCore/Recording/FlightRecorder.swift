@@ -75,7 +75,8 @@ public final class FlightRecorder: SessionTransport, @unchecked Sendable {
     }
 
     /// The most memory it holds: twice ``maxBytes``, because a dump or a spill builds the session's bytes beside
-    /// the lines it holds (it holds at most ``maxBytes`` plus one line).
+    /// the lines it holds (at most ``maxBytes``, unless its lines are so long that the keyframe's line and the
+    /// last line or two pass it alone: it always keeps those).
     public var memoryBound: Int { 2 * maxBytes }
 
     /// The bytes of lines in its memory now: the keyframe's line and the lines after it, counted in the storage
@@ -84,7 +85,8 @@ public final class FlightRecorder: SessionTransport, @unchecked Sendable {
         lock.withLock { held.reduce(keyframeLine?.count ?? 0) { $0 + $1.bytes.count } }
     }
 
-    /// The most bytes it ever held at once; never more than ``maxBytes`` plus one line.
+    /// The most bytes it ever held at once: never more than ``maxBytes``, unless its lines are so long that the
+    /// keyframe's line and the last line or two pass it alone.
     public var highWaterMark: Int { lock.withLock { highWaterBytes } }
 
     /// The last failure to spill, if any (a spill never throws into the recorder).
