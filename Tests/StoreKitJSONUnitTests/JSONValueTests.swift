@@ -25,6 +25,75 @@ import Testing
         #expect(nfc == .object([precomposed: .integer(1)]))
     }
 
+    @Test(arguments: [
+        // Small objects, whose keys are compared one by one, and a large one (nine members), whose keys are hashed
+        #"{"id":1,"name":"a","price":0.5,"tags":["x"]}"#,
+        #"{"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":[1,{"a":true}]}"#,
+    ])
+    func objectsOfOneShapeCompareByValueWhateverTheirBytesAndMemberOrder(object: String) throws {
+        // Given one object parsed many times in a row (the parser learns its shape) by two parsers
+        let copies = "[" + Array(repeating: object, count: 4).joined(separator: ",") + "]"
+        let first = try JSONValue(parsing: copies)
+        let second = try JSONValue(parsing: copies)
+        let element = try JSONValue(parsing: object)
+        let members = try #require(element.objectValue)
+
+        // When the object is written with its members in another order, its numbers as doubles, its keys escaped
+        let reordered = try JSONValue(parsing: "{" + members.keys.sorted(by: >).map { key in
+            let value = members[key]!.canonicalString.replacingOccurrences(of: "1", with: "1.0")
+            return #""\u\#(String(format: "%04x", key.unicodeScalars.first!.value))\#(key.dropFirst())":\#(value)"#
+        }.joined(separator: ",") + "}")
+
+        // Then every copy equals the others and the reordered object
+        #expect(first == second)
+        for copy in first.arrayValue! + second.arrayValue! {
+            #expect(copy == element && element == copy)
+            #expect(copy == reordered && reordered == copy)
+        }
+
+        // And a value changed, a key renamed or a member taken away makes them differ, in either direction
+        for key in members.keys {
+            var changedValue = members
+            changedValue[key] = .string("changed")
+            var renamed = members
+            renamed["\(key)\u{301}"] = renamed.removeValue(forKey: key)
+            var fewer = members
+            fewer[key] = nil
+            for other in [changedValue, renamed, fewer].map(JSONValue.object) {
+                for copy in first.arrayValue! {
+                    #expect(copy != other && other != copy)
+                }
+            }
+        }
+    }
+
+    @Test func objectsParsedAlikeInOneDocumentCompareByTheirValues() throws {
+        // Given objects of one shape in one document, one with a different value and one with a double for an integer
+        let text = #"[{"id":1,"n":"a"},{"id":1,"n":"a"},{"id":1,"n":"a"},{"id":1,"n":"b"},{"id":1.0,"n":"a"},{"n":"a","id":1}]"#
+        let elements = try #require(try JSONValue(parsing: text).arrayValue)
+
+        // Then those of equal values are equal, whatever their bytes or member order, and the other differs
+        #expect(elements[0] == elements[2] && elements[2] == elements[0])
+        #expect(elements[0] != elements[3] && elements[3] != elements[0])
+        #expect(elements[0] == elements[4] && elements[4] == elements[0])
+        #expect(elements[0] == elements[5] && elements[5] == elements[0])
+        #expect(elements[3] != elements[4] && elements[3] != elements[5])
+    }
+
+    @Test func aMemberIsFoundByItsKeysCodePointsInSmallAndLargeObjects() throws {
+        // Given a small and a large object, each with a key precomposed
+        let small = try JSONValue(parsing: #"{"a":1,"\#(precomposed)":2}"#)
+        let large = try JSONValue(parsing: #"{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"\#(precomposed)":9}"#)
+
+        // Then the key finds its member, and the decomposed key, which Swift's String calls equal, finds none
+        #expect(small[precomposed] == .integer(2))
+        #expect(small[decomposed] == nil)
+        #expect(small["b"] == nil)
+        #expect(large[precomposed] == .integer(9))
+        #expect(large[decomposed] == nil)
+        #expect(large["h"] == .integer(8))
+    }
+
     @Test func anObjectEqualsItsCopyAsAnArrayDoesEvenHoldingANaNAndAnEqualObjectBuiltApartStillCompares() {
         // Given an object and an array holding a double that is not equal to itself
         let members: [String: JSONValue] = ["x": .double(.nan), "n": .integer(1)]

@@ -65,7 +65,8 @@ struct ShortKey: Equatable, Sendable {
 }
 
 /// The keys of a kind of object, in order, with a dictionary that has them all (every value `null`) and where
-/// each one lies in it. Copies of the template take values at those indices without hashing a key.
+/// each one lies in it. Copies of the template take values at those indices without hashing a key. Every parser
+/// shares the template for the same keys (see ``ShapeTemplates``).
 final class ObjectShape: Sendable {
     /// The keys in the order they appear in the input; distinct.
     let keys: [ShortKey]
@@ -77,13 +78,10 @@ final class ObjectShape: Sendable {
     let slot: Int
 
     init(keys: ArraySlice<ShortKey>, slot: Int) {
-        let strings = keys.map(\.string)
-        var template: [String: JSONValue] = [:]
-        template.reserveCapacity(keys.count)
-        for key in strings { template[key] = .null }
         self.keys = Array(keys)
-        self.template = template
-        self.indices = strings.compactMap { template.index(forKey: $0) }
+        let template = ShapeTemplates.template(for: self.keys)
+        self.template = template.members
+        self.indices = template.indices
         self.slot = slot
     }
 

@@ -23,10 +23,7 @@ extension JSONValue: Equatable {
             // One storage holds one value, as `Array`'s `==` (above) knows of its own.
             if sharesStorage(left, right) { return true }
             guard left.count == right.count else { return false }
-            for (key, value) in left {
-                guard let index = right.index(forExactKey: key), right[index].value == value else { return false }
-            }
-            return true
+            return sameMembers(left, right)
         default:
             guard let left = lhs.exactNumber, let right = rhs.exactNumber else { return false }
             return left == right
@@ -44,19 +41,68 @@ extension JSONValue: Equatable {
         }
     }
 
+    /// Whether two objects with as many members as each other hold the same ones.
+    ///
+    /// Objects the parser built alike (copies of one learned shape, see `ShapeTemplates`) list their members in one
+    /// order, so the two are first walked side by side; at the first pair of different keys, each member of `left`
+    /// is looked up in `right` instead.
+    private static func sameMembers(_ left: [String: JSONValue], _ right: [String: JSONValue]) -> Bool {
+        var rightMembers = right.makeIterator()
+        for (key, value) in left {
+            guard let (rightKey, rightValue) = rightMembers.next(), sameCodePoints(key, rightKey) else {
+                return sameMembersLookedUp(left, right)
+            }
+            guard value == rightValue else { return false }
+        }
+        return true
+    }
+
+    /// Whether two objects with as many members as each other hold the same ones, each member of `left` looked up
+    /// in `right` by its key.
+    private static func sameMembersLookedUp(_ left: [String: JSONValue], _ right: [String: JSONValue]) -> Bool {
+        for (key, value) in left {
+            guard let rightValue = right[exactKey: key], rightValue == value else { return false }
+        }
+        return true
+    }
+
     /// Whether two collections are the same storage: the bits of a dictionary or an array are a reference to its
     /// storage, shared by copies until one of them changes.
     private static func sharesStorage<Storage>(_ left: Storage, _ right: Storage) -> Bool {
+        sameBits(left, right)
+    }
+
+    /// Whether two values have the same bits, compared a word at a time.
+    @inline(__always)
+    private static func sameBits<Value>(_ left: Value, _ right: Value) -> Bool {
         withUnsafeBytes(of: left) { leftBits in
-            withUnsafeBytes(of: right) { rightBits in leftBits.elementsEqual(rightBits) }
+            withUnsafeBytes(of: right) { rightBits in
+                var offset = 0
+                while offset + 8 <= leftBits.count {
+                    let leftWord = leftBits.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    guard leftWord == rightBits.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else {
+                        return false
+                    }
+                    offset += 8
+                }
+                return leftBits[offset...].elementsEqual(rightBits[offset...])
+            }
         }
     }
 
     /// Whether two strings have the same code points, which their UTF-8 bytes show.
+    @inline(__always)
     static func sameCodePoints(_ left: String, _ right: String) -> Bool {
+        // The same bits are one string: the same short one held inline, or one shared storage.
+        if sameBits(left, right) { return true }
+        guard left.utf8.count == right.utf8.count else { return false }
+        return sameBytes(left, right)
+    }
+
+    /// Whether two strings of one length have the same UTF-8 bytes.
+    private static func sameBytes(_ left: String, _ right: String) -> Bool {
         let leftBytes = left.utf8
         let rightBytes = right.utf8
-        guard leftBytes.count == rightBytes.count else { return false }
         guard !leftBytes.isEmpty else { return true }
         // Native strings, small ones included, lend their bytes in place: one memcmp.
         let compared = leftBytes.withContiguousStorageIfAvailable { leftBuffer in

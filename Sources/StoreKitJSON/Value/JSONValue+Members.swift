@@ -10,9 +10,13 @@ extension Dictionary where Key == String, Value == JSONValue {
         return index
     }
 
-    /// The member whose key has exactly the code points of `key`; `nil` when there is none.
+    /// The member whose key has exactly the code points of `key`; `nil` when there is none. An object of at most
+    /// ``scannedMemberLimit`` members is searched by comparing its keys' bytes in turn, which costs less than
+    /// hashing the key.
     package subscript(exactKey key: String) -> JSONValue? {
-        index(forExactKey: key).map { self[$0].value }
+        guard count <= scannedMemberLimit else { return index(forExactKey: key).map { values[$0] } }
+        for (candidate, value) in self where JSONValue.sameCodePoints(candidate, key) { return value }
+        return nil
     }
 
     /// The key of a member that is canonically equivalent to `key` but not the same (`"é"` for `"e\u{301}"`): the
@@ -21,5 +25,8 @@ extension Dictionary where Key == String, Value == JSONValue {
         guard let index = index(forKey: key), !JSONValue.sameCodePoints(self[index].key, key) else { return nil }
         return self[index].key
     }
-
 }
+
+/// The most members an object may have for ``Swift/Dictionary/subscript(exactKey:)`` to compare its keys one by
+/// one instead of hashing the key it looks for.
+private let scannedMemberLimit = 8
