@@ -41,11 +41,11 @@ extension JSONValue {
             buffer.append(UInt8(ascii: "]"))
         case .object(let members):
             buffer.append(UInt8(ascii: "{"))
-            for (index, key) in Self.sortedKeys(members).enumerated() {
+            for (index, member) in Self.sortedMembers(members).enumerated() {
                 if index > 0 { buffer.append(UInt8(ascii: ",")) }
-                Self.writeString(key, to: &buffer)
+                Self.writeString(member.key, to: &buffer)
                 buffer.append(UInt8(ascii: ":"))
-                members[key]!.writeCanonical(to: &buffer)
+                member.value.writeCanonical(to: &buffer)
             }
             buffer.append(UInt8(ascii: "}"))
         }
@@ -60,38 +60,42 @@ extension JSONValue {
     }
 
     private func writePretty(to buffer: inout [UInt8], indent: Int, level: Int) {
-        let inner = [UInt8](repeating: UInt8(ascii: " "), count: indent * (level + 1))
-        let outer = [UInt8](repeating: UInt8(ascii: " "), count: indent * level)
         switch self {
         case .array(let elements) where !elements.isEmpty:
-            buffer.append(contentsOf: "[\n".utf8)
+            buffer.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
-                buffer.append(contentsOf: inner)
+                if index > 0 { buffer.append(UInt8(ascii: ",")) }
+                Self.writeLineBreak(indentedBy: indent * (level + 1), to: &buffer)
                 element.writePretty(to: &buffer, indent: indent, level: level + 1)
-                buffer.append(contentsOf: (index < elements.count - 1 ? ",\n" : "\n").utf8)
             }
-            buffer.append(contentsOf: outer)
+            Self.writeLineBreak(indentedBy: indent * level, to: &buffer)
             buffer.append(UInt8(ascii: "]"))
         case .object(let members) where !members.isEmpty:
-            buffer.append(contentsOf: "{\n".utf8)
-            let keys = Self.sortedKeys(members)
-            for (index, key) in keys.enumerated() {
-                buffer.append(contentsOf: inner)
-                Self.writeString(key, to: &buffer)
-                buffer.append(contentsOf: ": ".utf8)
-                members[key]!.writePretty(to: &buffer, indent: indent, level: level + 1)
-                buffer.append(contentsOf: (index < keys.count - 1 ? ",\n" : "\n").utf8)
+            buffer.append(UInt8(ascii: "{"))
+            for (index, member) in Self.sortedMembers(members).enumerated() {
+                if index > 0 { buffer.append(UInt8(ascii: ",")) }
+                Self.writeLineBreak(indentedBy: indent * (level + 1), to: &buffer)
+                Self.writeString(member.key, to: &buffer)
+                buffer.append(UInt8(ascii: ":"))
+                buffer.append(UInt8(ascii: " "))
+                member.value.writePretty(to: &buffer, indent: indent, level: level + 1)
             }
-            buffer.append(contentsOf: outer)
+            Self.writeLineBreak(indentedBy: indent * level, to: &buffer)
             buffer.append(UInt8(ascii: "}"))
         default:
             writeCanonical(to: &buffer)
         }
     }
 
-    /// An object's keys in canonical order: by their UTF-8 bytes.
-    static func sortedKeys(_ members: [String: JSONValue]) -> [String] {
-        members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    /// Appends a line break and `spaces` spaces.
+    private static func writeLineBreak(indentedBy spaces: Int, to buffer: inout [UInt8]) {
+        buffer.append(UInt8(ascii: "\n"))
+        buffer.append(contentsOf: repeatElement(UInt8(ascii: " "), count: spaces))
+    }
+
+    /// An object's members in canonical order: by their keys' UTF-8 bytes.
+    static func sortedMembers(_ members: [String: JSONValue]) -> [(key: String, value: JSONValue)] {
+        members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
     }
 
     /// The shortest text that reads back as `value`, always with a `.` or an exponent.
