@@ -242,15 +242,17 @@ extension Collector {
             changes.append(Change(path: path.appending(.identified(removed.id)), kind: .removed(removed.element)))
         }
         for element in matching.newOrder {
-            let elementPath = path.appending(.identified(element.id))
             guard let old = element.old else {
-                changes.append(Change(path: elementPath, kind: .added(element.new)))
+                changes.append(Change(path: path.appending(.identified(element.id)), kind: .added(element.new)))
                 continue
             }
-            if element.moved && reportsMoves {
-                changes.append(Change(path: elementPath, kind: .moved(from: old.index, to: element.index)))
-            }
-            if old.element != element.new { collect(old.element, element.new, path: elementPath, into: &changes) }
+            let moved = element.moved && reportsMoves
+            let changed = old.element != element.new
+            // Most elements neither moved nor changed: their paths are never made.
+            guard moved || changed else { continue }
+            let elementPath = path.appending(.identified(element.id))
+            if moved { changes.append(Change(path: elementPath, kind: .moved(from: old.index, to: element.index))) }
+            if changed { collect(old.element, element.new, path: elementPath, into: &changes) }
         }
     }
 }
@@ -281,12 +283,12 @@ package struct IdentifiedMatching {
     /// by it (see ``StateDiff``) and at least one is not empty.
     package init?(_ old: [JSONValue], _ new: [JSONValue], key: String = "id") {
         guard !(old.isEmpty && new.isEmpty), let oldIDs = Self.ids(of: old, key: key),
-            let newIDs = Self.ids(of: new, key: key),
-            let oldIndex = Self.index(of: oldIDs)
+            let newIDs = Self.ids(of: new, key: key)
         else { return nil }
         if oldIDs == newIDs {
             // The same ids in the same order (the usual case: elements changed in place): nothing was added, removed
-            // or moved, and the new ids are as distinct as the old, without hashing them.
+            // or moved, and the new ids are as distinct as the old.
+            guard Self.areDistinct(oldIDs) else { return nil }
             removed = []
             newOrder = newIDs.indices.map { index in
                 NewElement(
@@ -295,7 +297,7 @@ package struct IdentifiedMatching {
             }
             return
         }
-        guard let newIndex = Self.index(of: newIDs) else { return nil }
+        guard let oldIndex = Self.index(of: oldIDs), let newIndex = Self.index(of: newIDs) else { return nil }
         removed = oldIDs.enumerated().filter { newIndex[$0.element] == nil }.map {
             (id: $0.element, index: $0.offset, element: old[$0.offset])
         }
@@ -324,6 +326,19 @@ package struct IdentifiedMatching {
             }
         }
         return ids
+    }
+
+    /// Whether no two ids are equal: seen at once when they are integers in increasing order, as ids often are;
+    /// otherwise by hashing them.
+    private static func areDistinct(_ ids: [JSONValue]) -> Bool {
+        var previous: Int64?
+        for id in ids {
+            guard case .integer(let value) = id, previous.map({ $0 < value }) ?? true else {
+                return index(of: ids) != nil
+            }
+            previous = value
+        }
+        return true
     }
 
     /// Each id's index, or `nil` when two are equal (the elements are then not identified).
