@@ -11,8 +11,11 @@ extension String {
     ///   break is the renderer's own.
     /// - Returns: The text to write to a terminal.
     package func escapingControls(keepingLineBreaks: Bool = false) -> String {
-        // Printable ASCII, the common case, needs nothing.
-        if utf8.allSatisfy({ $0 &- 0x20 < 0x5F || (keepingLineBreaks && $0 == 0x0A) }) { return self }
+        // Printable ASCII, the common case, needs nothing: its bytes are checked in place.
+        var text = self
+        if text.withUTF8({ bytes in bytes.allSatisfy { $0 &- 0x20 < 0x5F || (keepingLineBreaks && $0 == 0x0A) } }) {
+            return self
+        }
         var escaped = ""
         escaped.reserveCapacity(utf8.count + 16)
         for scalar in unicodeScalars {
