@@ -16,18 +16,27 @@ enum ShapeTemplates {
         let indices: [Dictionary<String, JSONValue>.Index]
     }
 
-    /// At most this many templates are kept; a shape beyond them gets a template of its own.
-    private static let capacity = 4096
+    /// The most keys the kept templates hold together, so that what a process keeps for the life of it stays
+    /// small whatever shapes its input has (a hostile line may have thousands of keys); a shape beyond that bound
+    /// gets a template of its own, as does one with more than ``largestSharedShape`` keys.
+    private static let keyCapacity = 16_384
+    /// The most keys of a shape whose template is kept.
+    private static let largestSharedShape = 64
 
-    private static let templates = Locked<[ShapeKeys: Template]>([:])
+    /// The kept templates, and how many keys they hold together.
+    private static let templates = Locked<(byKeys: [ShapeKeys: Template], keyCount: Int)>(([:], 0))
 
     /// The template for objects with `keys`, in that order: the one made before for those keys, if any.
     static func template(for keys: [ShortKey]) -> Template {
+        guard keys.count <= largestSharedShape else { return makeTemplate(for: keys) }
         let shapeKeys = ShapeKeys(keys: keys)
         return templates.withLock { templates in
-            if let template = templates[shapeKeys] { return template }
+            if let template = templates.byKeys[shapeKeys] { return template }
             let template = makeTemplate(for: keys)
-            if templates.count < capacity { templates[shapeKeys] = template }
+            if templates.keyCount + keys.count <= keyCapacity {
+                templates.byKeys[shapeKeys] = template
+                templates.keyCount += keys.count
+            }
             return template
         }
     }
