@@ -55,6 +55,9 @@ final class FinishHook: @unchecked Sendable {
     private let condition = NSCondition()
     private var queue = Queue()
     private let stopped = DispatchSemaphore(value: 0)
+    /// When the daemon started, in milliseconds since 1970: a session modified since ended in this run, which hands
+    /// it over itself, so the catch-up leaves it alone however late the first index comes.
+    private let startedAtMilliseconds = Int64(Date().timeIntervalSince1970 * 1000)
 
     /// The name of the folder, inside the session folder, that holds the success markers.
     static let markerFolderName = ".on-finish"
@@ -106,16 +109,28 @@ final class FinishHook: @unchecked Sendable {
         }
     }
 
-    /// At start: queues every finished session of `index` that has no success marker, and removes the markers of
-    /// sessions that are gone.
+    /// At start: queues every finished session of `index` that has no success marker and was last modified before
+    /// the daemon started, and removes the markers of sessions that are gone.
+    ///
+    /// The index may come late, listed before this run's sessions were written: so a session this run finished is
+    /// left to this run, and a marker goes only with a session file that is gone now, not one missing from the index.
     func catchUp(with index: SessionIndex) {
-        let names = Set(index.entries.map(\.file))
         let markerNames = (try? FileManager.default.contentsOfDirectory(atPath: markers)) ?? []
-        for marker in markerNames where marker.hasSuffix(".done") && !names.contains(String(marker.dropLast(5))) {
+        for marker in markerNames where marker.hasSuffix(".done") && isGone(String(marker.dropLast(5))) {
             try? Syscall.unlink(markers + "/" + marker)
         }
-        for entry in index.entries where Self.isFinished(entry) && !hasMarker(entry.file) {
+        for entry in index.entries
+        where entry.modifiedMilliseconds < startedAtMilliseconds && Self.isFinished(entry) && !hasMarker(entry.file) {
             sessionFinished(entry.file)
+        }
+    }
+
+    /// Whether the session file `name` is gone from the folder; one that cannot be looked at is not.
+    private func isGone(_ name: String) -> Bool {
+        do {
+            return try Syscall.status(directory + "/" + name) == nil
+        } catch {
+            return false
         }
     }
 
