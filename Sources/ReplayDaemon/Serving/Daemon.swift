@@ -22,9 +22,8 @@ final class Daemon {
     private var socketCheckedAt: UInt64 = 0
     private var retentionCheckedAt: UInt64?
     private var indexRefreshedAt: UInt64?
-    /// The index refresh under way, on a thread of its own (one at a time), for the stop to wait for.
+    /// The index refresh under way, on a thread of its own: one at a time, and the stop waits for it.
     private let indexRefresh = DispatchGroup()
-    private let indexing = Locked(false)
     /// Set when the daemon stops: an index refresh under way stops within a few thousand lines.
     private let indexRefreshStopping = Locked(false)
     private let userID = geteuid()
@@ -209,23 +208,19 @@ final class Daemon {
         }
     }
 
-    /// At start and then every 30 seconds, on a thread of its own at the lowest priority: brings the folder's ``SessionIndex`` up to date, so
-    /// `replay-cli sessions` reads only what changed since; a session being recorded keeps the entry it has until
-    /// it ends. The first index also tells `--on-finish` which finished sessions still wait for its command.
+    /// At start and then every 30 seconds, on a thread of its own at the lowest priority: brings the folder's
+    /// ``SessionIndex`` up to date, so `replay-cli sessions` reads only what changed since; a session being recorded
+    /// keeps the entry it has until it ends. The first index also tells `--on-finish` which finished sessions still
+    /// wait for its command.
     private func refreshIndex(now: UInt64) {
         if let refreshed = indexRefreshedAt, now &- refreshed < 30_000_000_000 { return }
         let catchingUp = indexRefreshedAt == nil ? finishHook : nil
         indexRefreshedAt = now
-        guard indexing.withLock({ running in
-            defer { running = true }
-            return !running
-        }) else { return }
+        // Only this thread starts a refresh, so one that has not ended yet is one under way.
+        guard indexRefresh.wait(timeout: .now()) == .success else { return }
         indexRefresh.enter()
-        let thread = Thread { [options, log, indexing, indexRefreshStopping, shared, indexRefresh] in
-            defer {
-                indexing.withLock { $0 = false }
-                indexRefresh.leave()
-            }
+        let thread = Thread { [options, log, indexRefreshStopping, shared, indexRefresh] in
+            defer { indexRefresh.leave() }
             try? Syscall.nameCurrentThread("replayd index")
             // The lowest priority: after a restart the index reads the sessions its clients come back to continue,
             // and their lines, journaled while the daemon was away, come first. Without it the refresh took a

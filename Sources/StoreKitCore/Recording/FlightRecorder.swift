@@ -235,7 +235,7 @@ public final class FlightRecorder: SessionTransport, @unchecked Sendable {
             }
         }
         if !settled {
-            let event = try JSONValue(parsing: Array(line))
+            let event = try JSONValue(parsing: line)
             kind = event["kind"]?.stringValue
             hasPatch = event["patch"] != nil
         }
