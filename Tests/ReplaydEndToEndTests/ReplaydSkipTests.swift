@@ -78,4 +78,59 @@ import Testing
         #expect(daemon.count("line.rejected") == 0)
         #expect(await daemon.stop() == 0)
     }
+
+    @Test func anEndCountingARejectedLastActionIsStoredAfterARejectedGapForIt() async throws {
+        // Given a session with two actions stored
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let daemon = try await DaemonProcess(folder: folder)
+        let client = try RawClient.startingSession("e", socket: folder.socket)
+        for sequence in 1...2 { try client.send(line: SessionLines.action(sequence)) }
+
+        // When action 3 is rejected (a duplicate key) and the client's end counts it
+        try client.send(line: SessionLines.action(3, state: #"{"count":3,"step":1,"step":2}"#))
+        try client.send(line: SessionLines.end(actions: 3))
+
+        // Then replayd stores a `rejected` gap for 3 before the end, which it stores as the client sent it
+        let stored = [SessionLines.header(session: "e")] + (1...2).map(SessionLines.action) + [
+            #"{"count":1,"from":3,"kind":"gap","message":"replayd rejected 1 line for this session since seq 2 (see its log)","reason":"rejected","to":3}"#,
+            SessionLines.end(actions: 3),
+        ]
+        await waitUntil("the end is stored") { folder.lines(of: "counter-e.jsonl").count == stored.count }
+        #expect(folder.lines(of: "counter-e.jsonl") == stored)
+
+        // And the reader reads it to its end, where the session is incomplete, not a match on two actions
+        let path = folder.sessions + "/counter-e.jsonl"
+        #expect(try ReplaydReaderAgreementTests.readToTheEnd(path) == stored.count)
+        let report = try ReplayEngine(stores: SampleStores.all).replay(path: path)
+        let expectedGap = GapEvent(
+            firstSequence: 3, lastSequence: 3, reason: .rejected,
+            message: "replayd rejected 1 line for this session since seq 2 (see its log)")
+        #expect(report.verdict == .incomplete(gaps: [expectedGap]))
+        #expect(await daemon.stop() == 0)
+    }
+
+    @Test func anEndCountingActionsTheClientNeverSentGetsAGapSayingSo() async throws {
+        // Given a session with one action stored
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let daemon = try await DaemonProcess(folder: folder)
+        let client = try RawClient.startingSession("n", socket: folder.socket)
+        try client.send(line: SessionLines.action(1))
+
+        // When the client's end counts four actions, with nothing rejected
+        try client.send(line: SessionLines.end(actions: 4))
+
+        // Then replayd stores a `rejected` gap for 2...4 saying so, before the end
+        let stored = [
+            SessionLines.header(session: "n"), SessionLines.action(1),
+            #"{"count":3,"from":2,"kind":"gap","message":"the client's end counts 4 actions, but it sent no line for 2...4","reason":"rejected","to":4}"#,
+            SessionLines.end(actions: 4),
+        ]
+        await waitUntil("the end is stored") { folder.lines(of: "counter-n.jsonl").count == stored.count }
+        #expect(folder.lines(of: "counter-n.jsonl") == stored)
+        #expect(try ReplaydReaderAgreementTests.readToTheEnd(folder.sessions + "/counter-n.jsonl") == stored.count)
+        #expect(daemon.count("line.rejected") == 0)
+        #expect(await daemon.stop() == 0)
+    }
 }

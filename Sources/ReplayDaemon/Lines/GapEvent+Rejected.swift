@@ -5,7 +5,7 @@ extension GapEvent {
     /// session still reads to its end: reason ``Reason/rejected``, with a message saying why nothing was stored.
     /// - Parameters:
     ///   - missing: The numbers skipped: from the one after those the session covered up to the one before `line`'s.
-    ///   - line: The action or gap that skipped them.
+    ///   - line: The action, gap or end that skipped them.
     ///   - rejectedLines: How many lines the connection had rejected since the last line it stored; when none, the
     ///     client skipped on its own.
     package init(filling missing: ClosedRange<Int>, before line: SessionLineValidator.Checked, rejectedLines: Int) {
@@ -17,9 +17,12 @@ extension GapEvent {
             message = "replayd rejected \(lines) for this session \(since) (see its log)"
         } else {
             let after = last == 0 ? "first" : "after \(last)"
-            if case .gap(let gap) = line {
+            switch line {
+            case .gap(let gap):
                 message = "the client sent a gap from \(gap.firstSequence) \(after)"
-            } else {
+            case .end(let end):
+                message = "the client's end counts \(end.actions) actions, but it sent no line for \(SessionLineOrder.range(missing))"
+            case .header, .action, .unnumbered:
                 message = "the client sent seq \(missing.upperBound + 1) \(after) with no gap line"
             }
         }

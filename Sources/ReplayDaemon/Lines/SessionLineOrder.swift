@@ -149,9 +149,10 @@ package struct SessionLineOrder {
             effectLines.noteGap()
             base = .afterGap
             return .accepted(missing: missing)
-        case .end:
+        case .end(let end):
             hasEnded = true
-            return .accepted(missing: nil)
+            // An end counting actions past those covered: the daemon stores a gap for them, as for a skip.
+            return .accepted(missing: end.actions > covered ? (covered + 1)...end.actions : nil)
         case .unnumbered(let event):
             if let problem = effectLines.admitIfValid(event, covered: covered) { return .refused("\(problem)") }
             effectLinesSinceCovered += 1

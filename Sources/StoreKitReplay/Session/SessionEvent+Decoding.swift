@@ -155,9 +155,16 @@ extension SessionEvent {
             let known = EndEvent.Reason.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
             throw SessionEventDecodingError(path: "reason", message: "is '\(reasonText.escapingControls())'; expected one of \(known)")
         }
+        let actions = try fields.integer("actions")
+        guard (0...SessionFormat.sequenceNumbers.upperBound).contains(actions) else {
+            throw SessionEventDecodingError(
+                path: "actions",
+                message: "is \(actions); a count of actions runs from 0 to \(SessionFormat.sequenceNumbers.upperBound), "
+                    + "the largest sequence number")
+        }
         return EndEvent(
             reason: reason,
-            actions: try fields.integer("actions"),
+            actions: actions,
             dropped: try fields.optionalInteger("dropped") ?? 0,
             time: try fields.number("time"))
     }

@@ -12,6 +12,8 @@ import StoreKitJSON
 /// - each `action` line's `seq` is one more than the last sequence number covered (by an action line, or by a `gap`
 ///   line's `to`), and each `gap` line starts right after it: a number that repeats, goes backwards, or is skipped
 ///   with no `gap` line to name it breaks the file;
+/// - the `end` line's `actions` counts no more than the sequence numbers covered: actions past them would have no
+///   line to say they are missing;
 /// - a `patch` applies to the state of the line before it, which must not be a gap (after a gap a line holds a
 ///   full `state`); the decoder returns the action with its ``ActionEvent/state`` filled in.
 ///
@@ -32,6 +34,8 @@ public struct SessionLineDecoder: Sendable {
     public let maxLineBytes: Int
     /// How many lines were decoded or refused so far: the number of the last one.
     public private(set) var lineNumber = 0
+    /// Whether a line decoded as an `end`, whether the rules between lines accepted it or not.
+    package private(set) var hasSeenEnd = false
 
     private var header = HeaderStatus.notYet
     /// What the parser learned from the lines so far: a session's lines are alike.
@@ -211,7 +215,13 @@ public struct SessionLineDecoder: Sendable {
             throw refusal(.effectLine(problem))
         }
         switch event {
-        case .header, .end, .call, .effectEnd, .note:
+        case .header, .call, .effectEnd, .note:
+            return event
+        case .end(let end):
+            hasSeenEnd = true
+            if case .exactly(let last) = covered, end.actions > last {
+                throw refusal(.invalidEvent(Self.endCountingMissingActions(end.actions, covered: last)))
+            }
             return event
         case .gap(let gap):
             let before = covered
@@ -302,6 +312,16 @@ public struct SessionLineDecoder: Sendable {
     private mutating func keepState(of action: ActionEvent) -> SessionReadError.Problem? {
         base = .known(action.state)
         return nil
+    }
+
+    /// The problem with an `end` that counts `actions`, more than the `covered` sequence numbers before it: the
+    /// actions past them have no line, not even a gap, so they would be lost without a word.
+    private static func endCountingMissingActions(_ actions: Int, covered: Int) -> SessionEventDecodingError {
+        let missing = actions == covered + 1 ? "\(actions) has" : "\(covered + 1)...\(actions) have"
+        return SessionEventDecodingError(
+            path: "actions",
+            message: "is \(actions), but the lines before it cover sequence numbers up to \(covered): \(missing) no "
+                + "action or 'gap' line")
     }
 
     private func startsRightAfter(_ covered: Covered, _ sequence: Int) -> Bool {

@@ -91,7 +91,6 @@ public enum SessionVerifier {
     ) -> Result {
         var result = Result(lines: 0, actions: 0, problems: [], isReadable: true)
         var decoder = SessionLineDecoder(source: source, maxLineBytes: maxLineBytes)
-        var sawEnd = false
         func report(_ line: Int, _ message: String, warning: Bool = false) {
             result.problems.append(Problem(line: line, message: message, isWarning: warning))
         }
@@ -108,6 +107,7 @@ public enum SessionVerifier {
             guard let line = next else { break }
             result.lines = line.number
             onLine?(line.number)
+            let endCameBefore = decoder.hasSeenEnd
             let decoded: (json: JSONValue, event: SessionEvent)
             do {
                 switch line.content {
@@ -130,19 +130,15 @@ public enum SessionVerifier {
                 report(line.number, "schema: \(violation)", warning: true)
             }
             if !line.isTerminated { report(line.number, "the last line has no newline at the end", warning: true) }
-            if sawEnd { report(line.number, "a line after the 'end' line", warning: true) }
-            switch decoded.event {
-            case .action: result.actions += 1
-            case .end: sawEnd = true
-            case .header, .gap, .call, .effectEnd, .note: break
-            }
+            if endCameBefore { report(line.number, "a line after the 'end' line", warning: true) }
+            if case .action = decoded.event { result.actions += 1 }
         }
         do {
             try decoder.finish()
         } catch {
             report(error.line, error.reason)
         }
-        if result.lines > 0 && !sawEnd {
+        if result.lines > 0 && !decoder.hasSeenEnd {
             report(0, "no 'end' line: the recording was cut off or is still running", warning: true)
         }
         return result

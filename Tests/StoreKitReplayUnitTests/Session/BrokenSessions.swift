@@ -50,6 +50,20 @@ let brokenSessions: [BrokenSession] = [
         lines: [headerLine, tallyAction(1), tallyAction(5), endLine], line: 3,
         reason: "seq 5 skips 2...4 with no 'gap' line for them (the lines before it cover up to 1)"),
     BrokenSession(
+        name: "an end that counts an action no line holds",
+        lines: [headerLine, tallyAction(1), tallyAction(2), endLine], line: 4,
+        reason: "field 'actions' is 3, but the lines before it cover sequence numbers up to 2: 3 has no action or 'gap' line"),
+    BrokenSession(
+        name: "an end that counts actions after a gap with no line for them",
+        lines: [headerLine, gapLine(1, 1), endLine.replacingOccurrences(of: #""actions":3"#, with: #""actions":4"#)],
+        line: 3,
+        reason: "field 'actions' is 4, but the lines before it cover sequence numbers up to 1: 2...4 have no action or "
+            + "'gap' line"),
+    BrokenSession(
+        name: "an end whose count of actions is negative",
+        lines: [headerLine, endLine.replacingOccurrences(of: #""actions":3"#, with: #""actions":-1"#)], line: 2,
+        reason: "field 'actions' is -1; a count of actions runs from 0 to 9007199254740991, the largest sequence number"),
+    BrokenSession(
         name: "a gap that overlaps what is covered",
         lines: [headerLine, tallyAction(1), tallyAction(2), gapLine(2, 3), tallyAction(4), endLine], line: 4,
         reason: "gap 2...3 does not start right after the sequence numbers already covered (up to 2); it must start at 3"),
