@@ -140,6 +140,11 @@ extension SessionEvent {
         guard last >= first else {
             throw SessionEventDecodingError(path: "to", message: "gap from \(first) to \(last) is not a valid range")
         }
+        if let count = try fields.optionalInteger("count"), count != last - first + 1 {
+            // Two answers to how many actions are missing: neither is taken over the other.
+            throw SessionEventDecodingError(
+                path: "count", message: "is \(count), but the gap from \(first) to \(last) holds \(last - first + 1)")
+        }
         let reasonText = try fields.string("reason")
         guard let reason = GapEvent.Reason(rawValue: reasonText) else {
             let known = GapEvent.Reason.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")

@@ -64,6 +64,13 @@ let brokenSessions: [BrokenSession] = [
         lines: [headerLine, endLine.replacingOccurrences(of: #""actions":3"#, with: #""actions":-1"#)], line: 2,
         reason: "field 'actions' is -1; a count of actions runs from 0 to 9007199254740991, the largest sequence number"),
     BrokenSession(
+        name: "a gap whose count disagrees with its range",
+        lines: [
+            headerLine, tallyAction(1), gapLine(2, 3).replacingOccurrences(of: #""count":2"#, with: #""count":5"#),
+            endLine,
+        ],
+        line: 3, reason: "field 'count' is 5, but the gap from 2 to 3 holds 2"),
+    BrokenSession(
         name: "a gap that overlaps what is covered",
         lines: [headerLine, tallyAction(1), tallyAction(2), gapLine(2, 3), tallyAction(4), endLine], line: 4,
         reason: "gap 2...3 does not start right after the sequence numbers already covered (up to 2); it must start at 3"),
