@@ -21,7 +21,8 @@ extension GapEvent {
             case .gap(let gap):
                 message = "the client sent a gap from \(gap.firstSequence) \(after)"
             case .end(let end):
-                message = "the client's end counts \(end.actions) actions, but it sent no line for \(SessionLineOrder.range(missing))"
+                let numbers = SessionLineOrder.range(missing)
+                message = "the client's end counts \(end.actions) actions, but it sent no line for \(numbers)"
             case .header, .action, .unnumbered:
                 message = "the client sent seq \(missing.upperBound + 1) \(after) with no gap line"
             }
