@@ -55,6 +55,33 @@ import Testing
             ])
     }
 
+    @Test func manyDivergingStepsReadAsRangesInOneLineCountingThoseNotNamed() throws {
+        // Given a report that diverged at 39 steps, runs of them in a row
+        let steps = [3, 5, 6, 7, 9, 10] + Array(20...40) + Array(stride(from: 50, through: 72, by: 2))
+        guard case .object(var members) = try Self.divergedReport().jsonValue,
+            case .object(let divergence)? = members["divergences"]?.arrayValue?.first
+        else { throw ReportShapeError() }
+        members["actions"] = .integer(100)
+        members["divergences"] = .array(
+            steps.map { step in
+                var copy = divergence
+                copy["step"] = .integer(Int64(step))
+                return .object(copy)
+            })
+
+        // When it is explained
+        let lines = try ReplayReport(jsonValue: .object(members), header: Self.header).explanationLines(source: "s.jsonl")
+
+        // Then the steps are listed once, three or more in a row as a range, and past twelve parts only counted
+        #expect(
+            lines.last
+                == RenderedLine(
+                    .text, "  39 diverging steps: 3, 5-7, 9, 10, 20-40, 50, 52, 54, 56, 58, 60, 62, and 5 more steps"))
+    }
+
+    /// The report's JSON was not the shape the test builds on.
+    struct ReportShapeError: Error {}
+
     @Test func theContextAndTheChangesSurviveTheReportsJSON() throws {
         let report = try Self.divergedReport()
         let reread = try ReplayReport(jsonValue: report.jsonValue, header: Self.header)

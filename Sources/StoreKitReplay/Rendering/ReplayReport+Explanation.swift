@@ -22,7 +22,7 @@ extension ReplayReport {
         case .effectDiverged(let divergence):
             lines += divergence.explanationLines(actionCount: actionCount)
             if effectDivergences.count > 1 {
-                say("  \(effectDivergences.count) effect runs diverged, at steps \(effectDivergences.map { String($0.step) }.joined(separator: ", "))")
+                say("  \(effectDivergences.count) effect runs diverged, at steps \(Self.stepList(effectDivergences.map(\.step)))")
             }
             if let notChecked = effectsNotChecked { say("  \(notChecked)") }
         case .diverged(let divergence):
@@ -42,10 +42,10 @@ extension ReplayReport {
             }
             if let note = divergence.comparedAsJSON { say("  note    \(note)") }
             if divergences.count > 1 {
-                say("  \(divergences.count) diverging steps: \(divergences.map { String($0.step) }.joined(separator: ", "))")
+                say("  \(divergences.count) diverging steps: \(Self.stepList(divergences.map(\.step)))")
             }
             if !effectDivergences.isEmpty {
-                say("  effect runs also diverged, at steps \(effectDivergences.map { String($0.step) }.joined(separator: ", "))")
+                say("  effect runs also diverged, at steps \(Self.stepList(effectDivergences.map(\.step)))")
             }
         case .incomplete:
             say("incomplete: the session has \(gapSummary); the \(stepsMatched) steps that could be checked match")
@@ -119,6 +119,32 @@ extension ReplayReport {
     /// `1 thing` or `n things`.
     static func count(_ number: Int, _ noun: String) -> String {
         "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+
+    /// How many parts (a step, or a run of steps in a row) a list of steps names; past them it counts the steps
+    /// left (the report's data holds every one).
+    static var stepListParts: Int { 12 }
+
+    /// `steps` in order, once each, with every run of three or more in a row as one range (`3, 7-9, 12`), naming
+    /// the first ``stepListParts`` parts and counting the steps after them: a session that diverges at thousands of
+    /// steps reads in one line.
+    static func stepList(_ steps: [Int]) -> String {
+        let sorted = Array(Set(steps)).sorted()
+        var parts: [String] = []
+        var start = 0
+        while start < sorted.count, parts.count < stepListParts {
+            var end = start
+            while end + 1 < sorted.count, sorted[end + 1] == sorted[end] + 1 { end += 1 }
+            if end - start >= 2 {
+                parts.append("\(sorted[start])-\(sorted[end])")
+            } else {
+                end = start
+                parts.append("\(sorted[start])")
+            }
+            start = end + 1
+        }
+        if start < sorted.count { parts.append("and \(count(sorted.count - start, "more step"))") }
+        return parts.joined(separator: ", ")
     }
 
     /// How many gaps the text names one by one; past them it counts the rest (the report's data holds every one).
