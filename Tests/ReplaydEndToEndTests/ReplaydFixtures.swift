@@ -274,11 +274,12 @@ final class RawClient: @unchecked Sendable {
 
 /// Lines of a made-up session for raw clients.
 enum SessionLines {
-    static func header(session: String, store: String = "counter") -> String {
+    /// A header of the counter store; with `effects`, a session of format 2 whose runs of them it records.
+    static func header(session: String, store: String = "counter", effects: [String] = []) -> String {
         let header = SessionHeader(
             sessionID: session, storeID: store, app: AppInfo(name: "Tests", version: "1", build: "1", schemaVersion: "1"),
             startedAt: "2026-11-22T00:00:00.000Z", host: "test", pid: 1,
-            initialState: .object(["count": .integer(0), "step": .integer(1)]))
+            initialState: .object(["count": .integer(0), "step": .integer(1)]), effects: effects)
         return String(decoding: SessionEvent.header(header).line.dropLast(), as: UTF8.self)
     }
 
