@@ -80,6 +80,10 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     /// Queues an action and the state after it, numbered in the session from its number in the store, or counts it
     /// as dropped when the queue is full; wakes the background thread when it would not look otherwise. Does
     /// nothing once the recorder is ending.
+    ///
+    /// The helpers it calls on the way (and the queue's and the pile's) are inlined into it: this generic code is
+    /// compiled once for every app's types, and each call between them cost a whole call sequence on every
+    /// dispatch (docs/performance.md).
     func post(_ action: Action, state: State, context: DispatchContext, time: Double) {
         condition.lock()
         defer { condition.unlock() }
@@ -134,7 +138,7 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
 
     /// Queues an action numbered `sequence` in the session, or counts it as dropped when the queue is full. Call
     /// with the lock held.
-    private func enqueue(
+    @inline(__always) private func enqueue(
         _ action: Action, state: State, sequence: Int, time: Double, origin: ActionEvent.Origin, effect: UInt16
     ) {
         lastSequence = sequence
@@ -154,7 +158,7 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     /// Releases one of the states the background thread has encoded on the posting thread: its memory goes where
     /// the app's next copy of the state takes memory from, and no thread races another over the reference counts
     /// the states share (``RetiredStates``). One per post, as each post adds one. Call with the lock held.
-    private func releaseRetiredStates() {
+    @inline(__always) private func releaseRetiredStates() {
         if retired.release(atMost: 1) > 0 { budget.countReleased(1) }
     }
 
@@ -282,7 +286,7 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     }
 
     /// Moves a pending buffer-full range into the queue as a gap; call with the lock held.
-    private func queueBufferFullGap() {
+    @inline(__always) private func queueBufferFullGap() {
         guard let range = bufferFullRange else { return }
         bufferFullRange = nil
         queue.append(gap: GapEvent(firstSequence: range.lowerBound, lastSequence: range.upperBound, reason: .bufferFull))
@@ -292,7 +296,7 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     /// bounds) or three quarters through the room it has (so the background thread takes it before the app's
     /// thread must grow it); and when it waits for a burst to pause and the queue is half full; call with the lock
     /// held after adding to the queue.
-    private func wakeWorkerIfNeeded() {
+    @inline(__always) private func wakeWorkerIfNeeded() {
         switch worker {
         case .busy:
             return

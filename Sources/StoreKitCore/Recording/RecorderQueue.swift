@@ -79,7 +79,7 @@ final class RecorderQueue<State, Action> {
 
     /// Queues an action and the state after it; `effect` numbers the name of the effect that sent it (see
     /// ``QueuedEvent/action(sequence:time:origin:effect:)``).
-    func append(
+    @inline(__always) func append(
         action: Action, state: State, sequence: Int, time: Double, origin: ActionEvent.Origin, effect: UInt16 = 0
     ) {
         if actionCount == capacity { growActions() }
@@ -108,7 +108,7 @@ final class RecorderQueue<State, Action> {
         append(.note(note))
     }
 
-    private func append(_ event: QueuedEvent) {
+    @inline(__always) private func append(_ event: QueuedEvent) {
         if count == eventCapacity { growEvents() }
         (events + count).initialize(to: event)
         count += 1

@@ -43,7 +43,7 @@ final class RetiredStates<State, Action> {
     /// Releases at most `limit` of the actions and states on the pile.
     /// - Returns: How many were released.
     @discardableResult
-    func release(atMost limit: Int) -> Int {
+    @inline(__always) func release(atMost limit: Int) -> Int {
         let released = min(limit, count)
         guard released > 0 else { return 0 }
         count -= released
