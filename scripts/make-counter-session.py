@@ -17,13 +17,10 @@ def line(value):
 
 
 def main():
-    if sys.argv[1:2] in (["-h"], ["--help"]):
-        print(__doc__.strip())
-        return
-    if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
-        # Not a path: an option would otherwise become the name of the file written.
-        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
-        sys.exit(2)
+    if len(sys.argv) < 2 or sys.argv[1].startswith("-"):  # --help, or an option that would name the file written
+        asked = sys.argv[1:2] in (["-h"], ["--help"])
+        print(__doc__.strip(), file=sys.stdout if asked else sys.stderr)
+        sys.exit(0 if asked else 2)
     out, count = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
     rng = random.Random(1)
     state = {"count": 0, "step": 1}
