@@ -35,7 +35,7 @@ public struct SessionLineDecoder: Sendable {
     /// How many lines were decoded or refused so far: the number of the last one.
     public private(set) var lineNumber = 0
     /// Whether a line decoded as an `end`, whether the rules between lines accepted it or not.
-    package private(set) var hasSeenEnd = false
+    private(set) var hasSeenEnd = false
 
     private var header = HeaderStatus.notYet
     /// What the parser learned from the lines so far: a session's lines are alike.
