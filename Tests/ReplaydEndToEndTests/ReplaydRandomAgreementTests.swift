@@ -1,4 +1,5 @@
 import Foundation
+import SampleSupport
 import StoreKitReplay
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
         defer { folder.remove() }
         // Sixty connections from this one process may be open at once while the daemon catches up: room for them.
         let daemon = try await DaemonProcess(folder: folder, arguments: ["--max-connections-per-peer", "1024"])
-        var random = SplitMix64(seed: 0x5EED_CAFE)
+        var random = SeededRandom(seed: 0x5EED_CAFE)
         let sessions = (0..<60).map { RandomSessionLines.make(session: "r\($0)", using: &random) }
 
         // When each is sent on its own connection, which then closes
@@ -62,7 +63,7 @@ enum RandomSessionLines {
         }
     }
 
-    static func make(session: String, using random: inout SplitMix64) -> [String] {
+    static func make(session: String, using random: inout SeededRandom) -> [String] {
         let recordsEffects = Bool.random(using: &random)
         let kinds = recordsEffects ? Kind.allCases : [.action, .gap, .broken, .end]
         var lines = [SessionLines.header(session: session, effects: recordsEffects ? ["tick"] : [])]
@@ -114,27 +115,12 @@ enum RandomSessionLines {
     }
 
     /// One of `kinds`, each as often as its weight.
-    private static func pick(_ kinds: [Kind], using random: inout SplitMix64) -> Kind {
+    private static func pick(_ kinds: [Kind], using random: inout SeededRandom) -> Kind {
         var roll = Int.random(in: 0..<kinds.reduce(0) { $0 + $1.weight }, using: &random)
         for kind in kinds {
             if roll < kind.weight { return kind }
             roll -= kind.weight
         }
         return kinds[kinds.count - 1]
-    }
-}
-
-/// A small generator of pseudo-random numbers from a seed (SplitMix64), so a failure repeats.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
     }
 }

@@ -151,8 +151,9 @@ package struct SessionLineOrder {
             return .accepted(missing: missing)
         case .end(let end):
             hasEnded = true
-            // An end counting actions past those covered: the daemon stores a gap for them, as for a skip.
-            return .accepted(missing: end.actions > covered ? (covered + 1)...end.actions : nil)
+            // An end counting actions past those covered (at most the largest sequence number, which the decoder
+            // checks): the daemon stores a gap for them, as for a skip.
+            return .accepted(missing: skipped(before: end.actions + 1))
         case .unnumbered(let event):
             if let problem = effectLines.admitIfValid(event, covered: covered) { return .refused("\(problem)") }
             effectLinesSinceCovered += 1

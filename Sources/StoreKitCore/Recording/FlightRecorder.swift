@@ -213,9 +213,9 @@ public final class FlightRecorder: SessionTransport, @unchecked Sendable {
 
     /// What `line` holds as the flight recorder keeps it, or `nil` for a line it does not keep (an `end`).
     ///
-    /// `scanner` checks the line and finds its top-level `kind` and `patch` without building its values, which
-    /// for a line of a large state would be most of the work and memory; a line it cannot settle (a key or a kind
-    /// with an escape) is parsed in full.
+    /// `scanner` checks the line and finds its top-level `kind` and `patch` without building the other values, which
+    /// for a line of a large state would be most of the work and memory; a line it cannot settle (a key with an
+    /// escape, or one that is not valid) is parsed in full.
     /// - Throws: ``FlightRecorderError/patchLine`` for an action that holds a patch, or the parser's error for a
     ///   line that is not a JSON object.
     private static func kind(
@@ -223,18 +223,16 @@ public final class FlightRecorder: SessionTransport, @unchecked Sendable {
     ) throws -> HeldLine.Kind? {
         var kind: String?
         var hasPatch = false
-        var settled = scanner.scanObject(line)
-        if settled {
+        if scanner.scanObject(line) {
+            var memory = JSONParserMemory()
+            var recent = RecentValues()
             for member in scanner.members {
                 let key = line[member.key]
                 if key.elementsEqual("patch".utf8) { hasPatch = true }
-                guard key.elementsEqual("kind".utf8), member.type == .string else { continue }
-                let text = line[member.value].dropFirst().dropLast()
-                settled = !text.contains(UInt8(ascii: "\\"))
-                kind = String(decoding: text, as: UTF8.self)
+                guard key.elementsEqual("kind".utf8) else { continue }
+                kind = JSONLineScanner.value(of: member, in: line, memory: &memory, recent: &recent)?.stringValue
             }
-        }
-        if !settled {
+        } else {
             let event = try JSONValue(parsing: line)
             kind = event["kind"]?.stringValue
             hasPatch = event["patch"] != nil

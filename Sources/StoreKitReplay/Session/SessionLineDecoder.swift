@@ -317,11 +317,11 @@ public struct SessionLineDecoder: Sendable {
     /// The problem with an `end` that counts `actions`, more than the `covered` sequence numbers before it: the
     /// actions past them have no line, not even a gap, so they would be lost without a word.
     private static func endCountingMissingActions(_ actions: Int, covered: Int) -> SessionEventDecodingError {
-        let missing = actions == covered + 1 ? "\(actions) has" : "\(covered + 1)...\(actions) have"
+        let missing = SessionReadError.range(covered + 1, actions)
         return SessionEventDecodingError(
             path: "actions",
-            message: "is \(actions), but the lines before it cover sequence numbers up to \(covered): \(missing) no "
-                + "action or 'gap' line")
+            message: "is \(actions), but the lines before it cover sequence numbers up to \(covered): \(missing) "
+                + "\(actions == covered + 1 ? "has" : "have") no action or 'gap' line")
     }
 
     private func startsRightAfter(_ covered: Covered, _ sequence: Int) -> Bool {

@@ -98,7 +98,8 @@ public struct SessionReadError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    private static func range(_ first: Int, _ last: Int) -> String {
+    /// `5` or `5...9`.
+    static func range(_ first: Int, _ last: Int) -> String {
         first == last ? "\(first)" : "\(first)...\(last)"
     }
 }
