@@ -47,7 +47,7 @@ import Testing
         try FileManager.default.setAttributes(
             [.modificationDate: Date(timeIntervalSince1970: 1_764_151_200)], ofItemAtPath: second.file("todos.jsonl"))
         let line = #"{"actionNames":{"toggle":2},"actions":2,"appName":"FleetApp","appVersion":"3.1","bytes":900,"damage":"","#
-            + #""file":"fleet.jsonl","lostInGaps":0,"modified":1000,"sessionId":"f","startedAt":"2026-11-20T08:00:00Z","status":"finished","storeId":"todos"}"#
+            + #""file":"fleet.jsonl","lostInGaps":3,"modified":1000,"sessionId":"f","startedAt":"2026-11-20T08:00:00Z","status":"finished","storeId":"todos"}"#
         try uploaded.write("day.ndjson", line + "\n")
 
         // When sessions reads them all, filtered by store and not
@@ -64,9 +64,9 @@ import Testing
         let table = todos.stdout.split(separator: "\n", omittingEmptySubsequences: false)
             .map { String($0.reversed().drop { $0 == " " }.reversed()) }.joined(separator: "\n")
         #expect(table == """
-            modified              app            store  actions  status    file
-            2025-11-26T10:00:00Z  SampleApp 1.0  todos  40       finished  \(second.file("todos.jsonl"))
-            1970-01-01T00:00:01Z  FleetApp 3.1   todos  2        finished  \(uploaded.file("fleet.jsonl"))
+            modified              app            store  actions  lost  status    file
+            2025-11-26T10:00:00Z  SampleApp 1.0  todos  40       0     finished  \(second.file("todos.jsonl"))
+            1970-01-01T00:00:01Z  FleetApp 3.1   todos  2        3     finished  \(uploaded.file("fleet.jsonl"))
 
             """)
 

@@ -70,14 +70,17 @@ extension SessionListing: CommandOutput {
     }
 
     /// A table with a header row, its columns as wide as their widest cell; on stderr, a note when it is empty.
-    /// The file column shows the file's name for one input, its path for several.
+    /// The lost column counts the actions the session's gaps cover, so a session that lost some never reads as
+    /// whole; the file column shows the file's name for one input, its path for several.
     func writeText(to terminal: Terminal) {
         let cells = rows.map { row in
-            [row.modified, row.app, row.store, String(row.actions), row.status, inputs.count == 1 ? row.file : row.path]
-                .map { $0.escapingControls() }
+            [
+                row.modified, row.app, row.store, String(row.actions), String(row.lostInGaps), row.status,
+                inputs.count == 1 ? row.file : row.path,
+            ].map { $0.escapingControls() }
         }
-        let table = [["modified", "app", "store", "actions", "status", "file"]] + cells
-        let widths = (0..<6).map { column in table.map { $0[column].count }.max() ?? 0 }
+        let table = [["modified", "app", "store", "actions", "lost", "status", "file"]] + cells
+        let widths = (0..<7).map { column in table.map { $0[column].count }.max() ?? 0 }
         for row in table {
             terminal.out(zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  "))
         }

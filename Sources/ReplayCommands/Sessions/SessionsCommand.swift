@@ -42,7 +42,7 @@ enum SessionsCommand: Command {
 
     static let command = CommandDescription(
         name: "replay-cli sessions",
-        abstract: "List the sessions replayd stored, newest first, with app, store, length and status.",
+        abstract: "List the sessions replayd stored, newest first, with app, store, length, actions lost and status.",
         arguments: [
             ArgumentDeclaration(
                 "<input>",
