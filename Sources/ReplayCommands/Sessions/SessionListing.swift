@@ -82,7 +82,9 @@ extension SessionListing: CommandOutput {
         let table = [["modified", "app", "store", "actions", "lost", "status", "file"]] + cells
         let widths = (0..<7).map { column in table.map { $0[column].count }.max() ?? 0 }
         for row in table {
-            terminal.out(zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  "))
+            // Every column but the last padded to its width, so no line ends in spaces.
+            let padded = zip(row.dropLast(), widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+            terminal.out((padded + [row[row.count - 1]]).joined(separator: "  "))
         }
         if rows.isEmpty { terminal.err("no sessions in \(inputs.joined(separator: ", ")) match") }
     }
