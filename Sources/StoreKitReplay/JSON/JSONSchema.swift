@@ -6,6 +6,9 @@ import StoreKitJSON
 /// Supported keywords: `$ref` (to `#/$defs/...`), `oneOf`, `type`, `const`, `enum`, `properties`, `required`,
 /// `additionalProperties` (a boolean), `items`, `minimum` and `minLength`. Other keywords are ignored, so use it
 /// for schemas written with this subset in mind, such as ``SessionSchema``.
+///
+/// The document is read once, into a tree of ``JSONSchemaNode``s whose keywords are fields, so a check looks up
+/// nothing but the members of the value it checks.
 public struct JSONSchema: Sendable {
     /// One way a value breaks the schema.
     public struct Violation: Sendable, Hashable, CustomStringConvertible {
@@ -20,15 +23,13 @@ public struct JSONSchema: Sendable {
 
     /// The schema document.
     public let document: JSONValue
-    /// The document's definitions by the reference that names them (`#/$defs/name`), found once.
-    private let definitions: [String: JSONValue]
+    /// The document's schemas, read once; the document itself is the first.
+    private let nodes: [JSONSchemaNode]
 
     /// Creates a validator for `document`.
     public init(_ document: JSONValue) {
         self.document = document
-        var definitions: [String: JSONValue] = [:]
-        for (name, definition) in document["$defs"]?.objectValue ?? [:] { definitions["#/$defs/" + name] = definition }
-        self.definitions = definitions
+        nodes = JSONSchemaNode.read(document)
     }
 
     /// Every violation of the schema by `value`; empty when it is valid.
@@ -36,9 +37,9 @@ public struct JSONSchema: Sendable {
     /// A valid value is only tested (``isValid(_:against:)``, which stops at the first thing wrong and words
     /// nothing); the violations, with their paths and messages, are worked out only for a value that is not.
     public func validate(_ value: JSONValue) -> [Violation] {
-        if isValid(value, against: document) { return [] }
+        if isValid(value, against: 0) { return [] }
         var findings = Findings(violations: [])
-        _ = check(value, against: document, path: "", into: &findings)
+        _ = check(value, against: 0, path: "", into: &findings)
         return findings.violations ?? []
     }
 
@@ -62,54 +63,55 @@ public struct JSONSchema: Sendable {
         }
     }
 
-    /// Whether `value` meets `schema`: checked without wording anything, up to the first violation.
-    private func isValid(_ value: JSONValue, against schema: JSONValue) -> Bool {
+    /// Whether `value` meets schema `node`: checked without wording anything, up to the first violation.
+    private func isValid(_ value: JSONValue, against node: Int) -> Bool {
         var findings = Findings(violations: nil)
-        _ = check(value, against: schema, path: "", into: &findings)
+        _ = check(value, against: node, path: "", into: &findings)
         return !findings.found
     }
 
-    /// Checks `value` against `schema` at `path`, adding what is wrong to `out`.
+    /// Checks `value` against schema `index` at `path`, adding what is wrong to `out`.
     /// - Returns: Whether the check goes on: false once `out` has found what it asks for.
-    private func check(_ value: JSONValue, against schema: JSONValue, path: String, into out: inout Findings) -> Bool {
-        guard case .object(let keywords) = schema else { return true }
-        if let reference = keywords["$ref"]?.stringValue {
-            guard let target = resolve(reference) else {
-                return out.add(path, "the schema's $ref '\(reference)' does not resolve")
-            }
+    private func check(_ value: JSONValue, against index: Int, path: String, into out: inout Findings) -> Bool {
+        let node = nodes[index]
+        switch node.reference {
+        case .none: break
+        case .resolved(let target):
             if !check(value, against: target, path: path, into: &out) { return false }
+        case .unresolved(let reference):
+            return out.add(path, "the schema's $ref '\(reference)' does not resolve")
         }
-        if let branches = keywords["oneOf"]?.arrayValue, !checkOneOf(value, branches, path: path, into: &out) {
+        if let branches = node.oneOf, !checkOneOf(value, branches, path: path, into: &out) {
             return false
         }
-        if let type = keywords["type"], !matches(value, type: type) {
-            return out.add(path, "expected \(describe(type)), found \(value.typeName)")
+        if let type = node.type, !type.matches(value) {
+            return out.add(path, "expected \(type.description), found \(value.typeName)")
         }
-        if let constant = keywords["const"], constant != value,
+        if let constant = node.constant, constant != value,
             !out.add(path, "expected \(constant.canonicalString), found \(value.canonicalString)")
         {
             return false
         }
-        if let allowed = keywords["enum"]?.arrayValue, !allowed.contains(value),
+        if let allowed = node.allowed, !allowed.contains(value),
             !out.add(
                 path, "expected one of \(allowed.map(\.canonicalString).joined(separator: ", ")), found \(value.canonicalString)")
         {
             return false
         }
-        if let minimum = keywords["minimum"]?.doubleValue, let number = value.doubleValue, number < minimum,
+        if let minimum = node.minimum, let number = value.doubleValue, number < minimum,
             !out.add(path, "\(value.canonicalString) is less than the minimum \(minimum)")
         {
             return false
         }
-        if let minimum = keywords["minLength"]?.integerValue, case .string(let string) = value,
+        if let minimum = node.minLength, case .string(let string) = value,
             string.count < minimum, !out.add(path, "is shorter than \(minimum) characters")
         {
             return false
         }
-        if case .object(let members) = value, !checkObject(members, keywords, path: path, into: &out) {
+        if case .object(let members) = value, !checkObject(members, node, path: path, into: &out) {
             return false
         }
-        if case .array(let elements) = value, let items = keywords["items"] {
+        if case .array(let elements) = value, let items = node.items {
             for (index, element) in elements.enumerated() {
                 if !check(element, against: items, path: out.words ? "\(path)[\(index)]" : "", into: &out) { return false }
             }
@@ -118,28 +120,35 @@ public struct JSONSchema: Sendable {
     }
 
     private func checkObject(
-        _ members: [String: JSONValue], _ keywords: [String: JSONValue], path: String, into out: inout Findings
+        _ members: [String: JSONValue], _ node: JSONSchemaNode, path: String, into out: inout Findings
     ) -> Bool {
-        let properties = keywords["properties"]?.objectValue ?? [:]
-        for name in keywords["required"]?.arrayValue?.compactMap(\.stringValue) ?? [] where members[exactKey: name] == nil {
+        if !out.words {
+            // Only whether: the members a constant decides first (a line's `kind`), so a `oneOf` branch for
+            // another kind of object is turned away at once.
+            for (name, property) in node.constantProperties {
+                if let member = members[exactKey: name], !check(member, against: property, path: "", into: &out) {
+                    return false
+                }
+            }
+        }
+        for name in node.required where members[exactKey: name] == nil {
             if !out.add(join(path, name), "is required but missing") { return false }
         }
-        let closed = keywords["additionalProperties"] == .bool(false)
         func checkMember(_ name: String, _ member: JSONValue) -> Bool {
-            if let property = properties[name] {
+            if let property = node.properties[name] {
                 return check(member, against: property, path: out.words ? join(path, name) : "", into: &out)
             }
-            return closed ? out.add(join(path, name), "is not a known field") : true
+            return node.isClosed ? out.add(join(path, name), "is not a known field") : true
         }
-        // Worded violations come in the members' name order; a test for the first one takes them as they are.
         guard out.words else { return members.allSatisfy { checkMember($0.key, $0.value) } }
+        // Worded violations come in the members' name order; a test for the first one takes them as they are.
         for (name, member) in members.sorted(by: { $0.key < $1.key }) where !checkMember(name, member) { return false }
         return true
     }
 
     /// Checks that exactly one of `branches` passes; when none does, adds the violations of the one that came
     /// closest.
-    private func checkOneOf(_ value: JSONValue, _ branches: [JSONValue], path: String, into out: inout Findings) -> Bool {
+    private func checkOneOf(_ value: JSONValue, _ branches: [Int], path: String, into out: inout Findings) -> Bool {
         let passing = branches.count { isValid(value, against: $0) }
         if passing == 1 { return true }
         if passing > 1 { return out.add(path, "matches \(passing) alternatives of oneOf; expected exactly one") }
@@ -155,38 +164,6 @@ public struct JSONSchema: Sendable {
         }
         out.violations?.append(contentsOf: results.min(by: { $0.count < $1.count }) ?? [])
         return true
-    }
-
-    private func resolve(_ reference: String) -> JSONValue? {
-        if let definition = definitions[reference] { return definition }
-        guard reference.hasPrefix("#/") else { return nil }
-        var node = document
-        for part in reference.dropFirst(2).split(separator: "/") {
-            guard let next = node[String(part)] else { return nil }
-            node = next
-        }
-        return node
-    }
-
-    private func matches(_ value: JSONValue, type: JSONValue) -> Bool {
-        if case .array(let types) = type { return types.contains { matches(value, type: $0) } }
-        switch (type.stringValue, value) {
-        case ("null", .null), ("boolean", .bool), ("string", .string), ("array", .array), ("object", .object):
-            return true
-        case ("integer", .integer), ("integer", .unsignedInteger), ("integer", .bigInteger):
-            return true
-        case ("integer", .double(let number)):
-            return number.rounded() == number
-        case ("number", .integer), ("number", .unsignedInteger), ("number", .bigInteger), ("number", .double):
-            return true
-        default:
-            return false
-        }
-    }
-
-    private func describe(_ type: JSONValue) -> String {
-        if case .array(let types) = type { return types.compactMap(\.stringValue).joined(separator: " or ") }
-        return type.stringValue ?? "?"
     }
 
     private func join(_ path: String, _ name: String) -> String {

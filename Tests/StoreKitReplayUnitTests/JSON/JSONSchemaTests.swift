@@ -67,4 +67,25 @@ import Testing
         let violations = SessionSchema.validator.validate(try JSONValue(parsing: example.line))
         #expect(violations.map(\.description) == example.violations)
     }
+
+    @Test func aSchemaThatRefersToItselfChecksEveryLevel() throws {
+        let schema = JSONSchema(
+            try JSONValue(
+                parsing: ##"{"$ref":"#/$defs/node","$defs":{"node":{"type":"object","additionalProperties":false,"##
+                    + ##""properties":{"name":{"type":"string","minLength":1},"children":{"type":"array","items":{"$ref":"#/$defs/node"}}}}}}"##))
+        let valid = try JSONValue(parsing: #"{"name":"a","children":[{"name":"b","children":[{"name":"c"}]}]}"#)
+        let invalid = try JSONValue(parsing: #"{"name":"a","children":[{"name":"b","children":[{"name":"","x":1}]}]}"#)
+        #expect(schema.validate(valid).map(\.description) == [])
+        #expect(
+            schema.validate(invalid).map(\.description) == [
+                "children[0].children[0].name: is shorter than 1 characters",
+                "children[0].children[0].x: is not a known field",
+            ])
+    }
+
+    @Test func aReferenceToNothingIsAViolationNamingIt() throws {
+        let schema = JSONSchema(try JSONValue(parsing: ##"{"properties":{"a":{"$ref":"#/$defs/missing"}}}"##))
+        #expect(schema.validate(try JSONValue(parsing: #"{"a":1}"#)).map(\.description) == ["a: the schema's $ref '#/$defs/missing' does not resolve"])
+        #expect(schema.validate(try JSONValue(parsing: #"{"b":1}"#)).map(\.description) == [])
+    }
 }

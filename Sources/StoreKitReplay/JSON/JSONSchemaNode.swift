@@ -1,0 +1,173 @@
+import StoreKitCore
+import StoreKitJSON
+
+/// One schema of a ``JSONSchema`` document with the keywords the validator supports read into fields, and the
+/// schemas it names (through `$ref`, `oneOf`, `properties` and `items`) as indices into the document's list. A class,
+/// so a check reaches a node's fields through one reference instead of copying them.
+final class JSONSchemaNode: Sendable {
+    /// Where a `$ref` leads.
+    enum Reference: Sendable {
+        /// No `$ref`.
+        case none
+        /// The schema it names.
+        case resolved(Int)
+        /// A reference that names nothing in the document.
+        case unresolved(String)
+    }
+
+    let reference: Reference
+    let oneOf: [Int]?
+    let type: JSONSchemaType?
+    let constant: JSONValue?
+    let allowed: [JSONValue]?
+    let minimum: Double?
+    let minLength: Int?
+    let properties: [String: Int]
+    /// The properties whose schema holds a `const` (directly), which decide at once whether an object can match.
+    let constantProperties: [(name: String, node: Int)]
+    let required: [String]
+    /// Whether `additionalProperties` is `false`.
+    let isClosed: Bool
+    let items: Int?
+
+    private init(_ draft: Draft) {
+        reference = draft.reference
+        oneOf = draft.oneOf
+        type = draft.type
+        constant = draft.constant
+        allowed = draft.allowed
+        minimum = draft.minimum
+        minLength = draft.minLength
+        properties = draft.properties
+        constantProperties = draft.constantProperties
+        required = draft.required
+        isClosed = draft.isClosed
+        items = draft.items
+    }
+
+    /// A node's fields while the document is read.
+    private struct Draft {
+        var reference = Reference.none
+        var oneOf: [Int]?
+        var type: JSONSchemaType?
+        var constant: JSONValue?
+        var allowed: [JSONValue]?
+        var minimum: Double?
+        var minLength: Int?
+        var properties: [String: Int] = [:]
+        var constantProperties: [(name: String, node: Int)] = []
+        var required: [String] = []
+        var isClosed = false
+        var items: Int?
+    }
+
+    /// The schemas of `document`, the document itself first; each `$ref` is read once, however often it is named,
+    /// so a schema that refers to itself is read once too.
+    static func read(_ document: JSONValue) -> [JSONSchemaNode] {
+        var reader = Reader(document: document)
+        _ = reader.node(document)
+        return reader.nodes.map(JSONSchemaNode.init)
+    }
+
+    /// Reads a document's schemas into nodes.
+    private struct Reader {
+        let document: JSONValue
+        var nodes: [Draft] = []
+        /// The node each `$ref` was read into.
+        var referenced: [String: Int] = [:]
+
+        /// Reads `schema` into a new node, and what it names; returns the node's index.
+        mutating func node(_ schema: JSONValue) -> Int {
+            let index = nodes.count
+            nodes.append(Draft())
+            guard case .object(let keywords) = schema else { return index }
+            var node = Draft()
+            if let reference = keywords["$ref"]?.stringValue {
+                node.reference = resolve(reference)
+            }
+            if let branches = keywords["oneOf"]?.arrayValue {
+                var read: [Int] = []
+                for branch in branches { read.append(self.node(branch)) }
+                node.oneOf = read
+            }
+            node.type = keywords["type"].map(JSONSchemaType.init)
+            node.constant = keywords["const"]
+            node.allowed = keywords["enum"]?.arrayValue
+            node.minimum = keywords["minimum"]?.doubleValue
+            node.minLength = keywords["minLength"]?.integerValue.map { Int(clamping: $0) }
+            for (name, property) in keywords["properties"]?.objectValue ?? [:] {
+                let propertyIndex = self.node(property)
+                node.properties[name] = propertyIndex
+                if property["const"] != nil { node.constantProperties.append((name, propertyIndex)) }
+            }
+            node.required = keywords["required"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            node.isClosed = keywords["additionalProperties"] == .bool(false)
+            if let items = keywords["items"] { node.items = self.node(items) }
+            nodes[index] = node
+            return index
+        }
+
+        /// The node `reference` leads to, read the first time it is named.
+        private mutating func resolve(_ reference: String) -> Reference {
+            if let index = referenced[reference] { return .resolved(index) }
+            guard let target = find(reference) else { return .unresolved(reference) }
+            // Noted before it is read, so a schema that names itself leads back to this node.
+            let index = nodes.count
+            referenced[reference] = index
+            return .resolved(node(target))
+        }
+
+        /// The schema a `#/...` reference names in the document.
+        private func find(_ reference: String) -> JSONValue? {
+            guard reference.hasPrefix("#/") else { return nil }
+            var node = document
+            for part in reference.dropFirst(2).split(separator: "/") {
+                guard let next = node[String(part)] else { return nil }
+                node = next
+            }
+            return node
+        }
+    }
+}
+
+/// A schema's `type`: one type name or a list of them, read once.
+struct JSONSchemaType: Sendable {
+    /// The JSON Schema type names; any other name matches nothing.
+    private enum Name: String {
+        case null, boolean, string, array, object, integer, number
+    }
+
+    /// The names, `nil` for one that is not a type name.
+    private let names: [Name?]
+    /// The names as a violation words them: `string or null`.
+    let description: String
+
+    /// The type `keyword` names.
+    init(_ keyword: JSONValue) {
+        if case .array(let types) = keyword {
+            names = types.map { $0.stringValue.flatMap(Name.init) }
+            description = types.compactMap(\.stringValue).joined(separator: " or ")
+        } else {
+            names = [keyword.stringValue.flatMap(Name.init)]
+            description = keyword.stringValue ?? "?"
+        }
+    }
+
+    /// Whether `value` is of one of the types.
+    func matches(_ value: JSONValue) -> Bool {
+        names.contains { name in
+            switch (name, value) {
+            case (.null, .null), (.boolean, .bool), (.string, .string), (.array, .array), (.object, .object):
+                return true
+            case (.integer, .integer), (.integer, .unsignedInteger), (.integer, .bigInteger):
+                return true
+            case (.integer, .double(let number)):
+                return number.rounded() == number
+            case (.number, .integer), (.number, .unsignedInteger), (.number, .bigInteger), (.number, .double):
+                return true
+            default:
+                return false
+            }
+        }
+    }
+}
