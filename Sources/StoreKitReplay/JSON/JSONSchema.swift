@@ -74,36 +74,36 @@ public struct JSONSchema: Sendable {
     /// - Returns: Whether the check goes on: false once `out` has found what it asks for.
     private func check(_ value: JSONValue, against index: Int, path: String, into out: inout Findings) -> Bool {
         let node = nodes[index]
-        switch node.reference {
+        switch node.keywords.reference {
         case .none: break
         case .resolved(let target):
             if !check(value, against: target, path: path, into: &out) { return false }
         case .unresolved(let reference):
             return out.add(path, "the schema's $ref '\(reference)' does not resolve")
         }
-        if let branches = node.oneOf, !checkOneOf(value, branches, path: path, into: &out) {
+        if let branches = node.keywords.oneOf, !checkOneOf(value, branches, path: path, into: &out) {
             return false
         }
-        if let type = node.type, !type.matches(value) {
+        if let type = node.keywords.type, !type.matches(value) {
             return out.add(path, "expected \(type.description), found \(value.typeName)")
         }
-        if let constant = node.constant, constant != value,
+        if let constant = node.keywords.constant, constant != value,
             !out.add(path, "expected \(constant.canonicalString), found \(value.canonicalString)")
         {
             return false
         }
-        if let allowed = node.allowed, !allowed.contains(value),
+        if let allowed = node.keywords.allowed, !allowed.contains(value),
             !out.add(
                 path, "expected one of \(allowed.map(\.canonicalString).joined(separator: ", ")), found \(value.canonicalString)")
         {
             return false
         }
-        if let minimum = node.minimum, let number = value.doubleValue, number < minimum,
+        if let minimum = node.keywords.minimum, let number = value.doubleValue, number < minimum,
             !out.add(path, "\(value.canonicalString) is less than the minimum \(minimum)")
         {
             return false
         }
-        if let minimum = node.minLength, case .string(let string) = value,
+        if let minimum = node.keywords.minLength, case .string(let string) = value,
             string.count < minimum, !out.add(path, "is shorter than \(minimum) characters")
         {
             return false
@@ -111,7 +111,7 @@ public struct JSONSchema: Sendable {
         if case .object(let members) = value, !checkObject(members, node, path: path, into: &out) {
             return false
         }
-        if case .array(let elements) = value, let items = node.items {
+        if case .array(let elements) = value, let items = node.keywords.items {
             for (index, element) in elements.enumerated() {
                 if !check(element, against: items, path: out.words ? "\(path)[\(index)]" : "", into: &out) { return false }
             }
@@ -125,20 +125,20 @@ public struct JSONSchema: Sendable {
         if !out.words {
             // Only whether: the members a constant decides first (a line's `kind`), so a `oneOf` branch for
             // another kind of object is turned away at once.
-            for (name, property) in node.constantProperties {
+            for (name, property) in node.keywords.constantProperties {
                 if let member = members[exactKey: name], !check(member, against: property, path: "", into: &out) {
                     return false
                 }
             }
         }
-        for name in node.required where members[exactKey: name] == nil {
+        for name in node.keywords.required where members[exactKey: name] == nil {
             if !out.add(join(path, name), "is required but missing") { return false }
         }
         func checkMember(_ name: String, _ member: JSONValue) -> Bool {
-            if let property = node.properties[name] {
+            if let property = node.keywords.properties[name] {
                 return check(member, against: property, path: out.words ? join(path, name) : "", into: &out)
             }
-            return node.isClosed ? out.add(join(path, name), "is not a known field") : true
+            return node.keywords.isClosed ? out.add(join(path, name), "is not a known field") : true
         }
         guard out.words else { return members.allSatisfy { checkMember($0.key, $0.value) } }
         // Worded violations come in the members' name order; a test for the first one takes them as they are.

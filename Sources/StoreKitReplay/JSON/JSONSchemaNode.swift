@@ -1,4 +1,3 @@
-import StoreKitCore
 import StoreKitJSON
 
 /// One schema of a ``JSONSchema`` document with the keywords the validator supports read into fields, and the
@@ -15,49 +14,39 @@ final class JSONSchemaNode: Sendable {
         case unresolved(String)
     }
 
-    let reference: Reference
-    let oneOf: [Int]?
-    let type: JSONSchemaType?
-    let constant: JSONValue?
-    let allowed: [JSONValue]?
-    let minimum: Double?
-    let minLength: Int?
-    let properties: [String: Int]
-    /// The properties whose schema holds a `const` (directly), which decide at once whether an object can match.
-    let constantProperties: [(name: String, node: Int)]
-    let required: [String]
-    /// Whether `additionalProperties` is `false`.
-    let isClosed: Bool
-    let items: Int?
+    /// Its keywords.
+    let keywords: Keywords
 
-    private init(_ draft: Draft) {
-        reference = draft.reference
-        oneOf = draft.oneOf
-        type = draft.type
-        constant = draft.constant
-        allowed = draft.allowed
-        minimum = draft.minimum
-        minLength = draft.minLength
-        properties = draft.properties
-        constantProperties = draft.constantProperties
-        required = draft.required
-        isClosed = draft.isClosed
-        items = draft.items
+    private init(_ keywords: Keywords) {
+        self.keywords = keywords
     }
 
-    /// A node's fields while the document is read.
-    private struct Draft {
+    /// The keywords a node holds, read from its schema.
+    struct Keywords: Sendable {
+        /// Its `$ref`.
         var reference = Reference.none
+        /// Its `oneOf` branches.
         var oneOf: [Int]?
+        /// Its `type`.
         var type: JSONSchemaType?
+        /// Its `const`.
         var constant: JSONValue?
+        /// Its `enum`.
         var allowed: [JSONValue]?
+        /// Its `minimum`.
         var minimum: Double?
+        /// Its `minLength`.
         var minLength: Int?
+        /// Its `properties`, by name.
         var properties: [String: Int] = [:]
+        /// The properties whose schema holds a `const` (directly), which decide at once whether an object can
+        /// match.
         var constantProperties: [(name: String, node: Int)] = []
+        /// Its `required` members.
         var required: [String] = []
+        /// Whether `additionalProperties` is `false`.
         var isClosed = false
+        /// Its `items`.
         var items: Int?
     }
 
@@ -72,16 +61,16 @@ final class JSONSchemaNode: Sendable {
     /// Reads a document's schemas into nodes.
     private struct Reader {
         let document: JSONValue
-        var nodes: [Draft] = []
+        var nodes: [Keywords] = []
         /// The node each `$ref` was read into.
         var referenced: [String: Int] = [:]
 
         /// Reads `schema` into a new node, and what it names; returns the node's index.
         mutating func node(_ schema: JSONValue) -> Int {
             let index = nodes.count
-            nodes.append(Draft())
+            nodes.append(Keywords())
             guard case .object(let keywords) = schema else { return index }
-            var node = Draft()
+            var node = Keywords()
             if let reference = keywords["$ref"]?.stringValue {
                 node.reference = resolve(reference)
             }
