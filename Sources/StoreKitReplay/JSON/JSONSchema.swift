@@ -25,6 +25,8 @@ public struct JSONSchema: Sendable {
     public let document: JSONValue
     /// The document's schemas, read once; the document itself is the first.
     private let nodes: [JSONSchemaNode]
+    /// The index of the document's own node in ``nodes``.
+    private static let documentNode = 0
 
     /// Creates a validator for `document`.
     public init(_ document: JSONValue) {
@@ -37,9 +39,9 @@ public struct JSONSchema: Sendable {
     /// A valid value is only tested (``isValid(_:against:)``, which stops at the first thing wrong and words
     /// nothing); the violations, with their paths and messages, are worked out only for a value that is not.
     public func validate(_ value: JSONValue) -> [Violation] {
-        if isValid(value, against: 0) { return [] }
+        if isValid(value, against: Self.documentNode) { return [] }
         var findings = Findings(violations: [])
-        _ = check(value, against: 0, path: "", into: &findings)
+        _ = check(value, against: Self.documentNode, path: "", into: &findings)
         return findings.violations ?? []
     }
 
@@ -63,10 +65,10 @@ public struct JSONSchema: Sendable {
         }
     }
 
-    /// Whether `value` meets schema `node`: checked without wording anything, up to the first violation.
-    private func isValid(_ value: JSONValue, against node: Int) -> Bool {
+    /// Whether `value` meets schema `index`: checked without wording anything, up to the first violation.
+    private func isValid(_ value: JSONValue, against index: Int) -> Bool {
         var findings = Findings(violations: nil)
-        _ = check(value, against: node, path: "", into: &findings)
+        _ = check(value, against: index, path: "", into: &findings)
         return !findings.found
     }
 
