@@ -130,6 +130,15 @@ func systemUnixStreamSocket() -> Int32 {
     #endif
 }
 
+/// `socketpair(2)` for a pair of connected Unix domain stream sockets.
+func systemUnixStreamSocketPair(_ ends: UnsafeMutablePointer<Int32>) -> Int32 {
+    #if canImport(Darwin)
+    socketpair(AF_UNIX, SOCK_STREAM, 0, ends)
+    #else
+    socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, ends)
+    #endif
+}
+
 /// `setsockopt(2)`.
 func systemSetsockopt(
     _ fd: Int32, _ level: Int32, _ option: Int32, _ value: UnsafeRawPointer?, _ length: socklen_t

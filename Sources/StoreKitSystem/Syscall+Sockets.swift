@@ -8,6 +8,24 @@ extension Syscall {
         return fd
     }
 
+    /// Creates two connected Unix domain stream sockets, blocking and close-on-exec, that never raise `SIGPIPE`:
+    /// a channel to a child process whose end going away shows as `EPIPE` from ``sendAll(_:_:subject:)``, where a
+    /// pipe would raise the signal in a process that does not ignore it.
+    package static func makeSocketPair() throws(SystemError) -> (Int32, Int32) {
+        var ends: [Int32] = [-1, -1]
+        try retrying("socketpair") { systemUnixStreamSocketPair(&ends) }
+        do {
+            for end in ends {
+                try retrying("setsockopt", subject: "SO_NOSIGPIPE") { systemSetNoSIGPIPE(end) }
+                try setFlags(end, descriptor: FD_CLOEXEC)
+            }
+        } catch {
+            for end in ends { try? close(end) }
+            throw error
+        }
+        return (ends[0], ends[1])
+    }
+
     /// Binds `fd` to the socket path in `address`.
     package static func bind(_ fd: Int32, to address: UnixSocketAddress) throws(SystemError) {
         try address.withSockaddr { pointer, length throws(SystemError) in

@@ -46,9 +46,16 @@ enum HookProcess {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command + #" "$@""#, "replayd-on-finish", path]
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, set in set }
-        let standardInput = Pipe()
+        // Its standard input is a socket, not a pipe: a command that exits without reading it makes the write fail
+        // with EPIPE, where a pipe would raise SIGPIPE in whatever process runs this and does not ignore it.
+        let inputEnds: (ours: Int32, its: Int32)
+        do {
+            inputEnds = try Syscall.makeSocketPair()
+        } catch {
+            return Run(outcome: .notStarted("\(error)"), errorTail: "")
+        }
         let standardError = Pipe()
-        process.standardInput = standardInput
+        process.standardInput = FileHandle(fileDescriptor: inputEnds.its, closeOnDealloc: false)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = standardError
         let exited = DispatchSemaphore(value: 0)
@@ -56,17 +63,20 @@ enum HookProcess {
         do {
             try process.run()
         } catch {
+            try? Syscall.close(inputEnds.ours)
+            try? Syscall.close(inputEnds.its)
             return Run(outcome: .notStarted("\(error)"), errorTail: "")
         }
+        // Only the command holds its end now, so that its exit ends the write.
+        try? Syscall.close(inputEnds.its)
         // Fed and drained on threads of their own, so that neither a command that reads no input nor one that
         // writes much to standard error can make the other side wait.
         let tail = Locked([UInt8]())
         let drained = DispatchSemaphore(value: 0)
-        Thread {
+        Thread { [ours = inputEnds.ours] in
             try? Syscall.nameCurrentThread("hook stdin")
-            let writer = standardInput.fileHandleForWriting
-            try? writer.write(contentsOf: Data(input))
-            try? writer.close()
+            try? Syscall.sendAll(ours, input, subject: "the on-finish command's standard input")
+            try? Syscall.close(ours)
         }.start()
         Thread {
             try? Syscall.nameCurrentThread("hook stderr")
