@@ -42,6 +42,8 @@ final class RecordedEffectInputs: EffectInputSource, @unchecked Sendable {
     private var readEarly: [EffectRunKey: [Int: EffectCallEvent]] = [:]
     private var cancelledWhileWaiting: [EffectRunKey: [Int: String]] = [:]
     private var findings: [Finding] = []
+    /// The runs that began or stopped waiting for an input since ``takeChanged()`` last took them.
+    private var changed: Set<EffectRunKey> = []
     private var isFinishing = false
     private var inputsFed = 0
 
@@ -65,7 +67,7 @@ final class RecordedEffectInputs: EffectInputSource, @unchecked Sendable {
                         cancelledWhileWaiting[run, default: [:]][request.index] = request.name
                         return .cancelled
                     }
-                    waiting[run, default: [:]][request.index] = (request, .suspended(continuation))
+                    startWaiting(run, request, .suspended(continuation))
                     return nil
                 }
                 if let now { continuation.resume(returning: now) }
@@ -91,7 +93,7 @@ final class RecordedEffectInputs: EffectInputSource, @unchecked Sendable {
                 return (answer(request, with: line), nil)
             }
             let blocked = BlockedRequest()
-            waiting[run, default: [:]][request.index] = (request, .blocked(blocked))
+            startWaiting(run, request, .blocked(blocked))
             return (nil, blocked)
         }
         guard let blocked else { return now ?? .cancelled }
@@ -159,10 +161,25 @@ final class RecordedEffectInputs: EffectInputSource, @unchecked Sendable {
     /// How many recorded inputs were handed to runs.
     var fedCount: Int { lock.withLock { inputsFed } }
 
+    /// Waits for `run`'s input `request`; call with the lock held.
+    private func startWaiting(_ run: EffectRunKey, _ request: EffectInputRequest, _ waiter: Waiter) {
+        waiting[run, default: [:]][request.index] = (request, waiter)
+        changed.insert(run)
+    }
+
     /// Stops waiting for `run`'s input `index`; call with the lock held.
     private func stopWaiting(_ run: EffectRunKey, _ index: Int) {
         waiting[run]?[index] = nil
         if waiting[run]?.isEmpty == true { waiting[run] = nil }
+        changed.insert(run)
+    }
+
+    /// The runs that began or stopped waiting for an input since the last call.
+    func takeChanged() -> Set<EffectRunKey> {
+        lock.withLock {
+            defer { changed = [] }
+            return changed
+        }
     }
 
     /// What the hand-overs found since the last call.
@@ -178,6 +195,7 @@ final class RecordedEffectInputs: EffectInputSource, @unchecked Sendable {
         lock.withLock {
             readEarly[run] = nil
             cancelledWhileWaiting[run] = nil
+            changed.remove(run)
         }
     }
 

@@ -42,14 +42,26 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
     private let recentStates = Locked<[(sequence: Int, state: State)]>([])
     /// How many recent states are kept.
     private static var recentStateCount: Int { 256 }
-    private let ended = Locked<[EffectRunKey: EffectRunOutcome]>([:])
+    private let ended = Locked(EndedRuns())
     private var runs: [EffectRunKey: Run] = [:]
+    /// The runs that may have moved since the effects were last at rest (started, fed or cancelled, sent, ended,
+    /// given a recorded line), and those still away outside their context: the only ones the next rest looks at, so
+    /// a step costs what changed in it, not the number of runs in flight.
+    private var unsettled: Set<EffectRunKey> = []
+    /// The runs with sent or recorded actions not yet compared pairwise.
+    private var uncompared: Set<EffectRunKey> = []
     /// The first step whose runs were started since the last gap.
     private var checkedFrom = 1
     private var step = 0
     private var divergences: [EffectDivergence] = []
     private var diverged: Set<EffectRunKey> = []
     private var coverage = EffectCoverage()
+
+    /// How the rerun's runs ended, and which ended since replay last looked.
+    private struct EndedRuns {
+        var outcomes: [EffectRunKey: EffectRunOutcome] = [:]
+        var since: [EffectRunKey] = []
+    }
 
     /// A replayer for `effects`.
     /// - Parameters:
@@ -95,6 +107,8 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
             return
         }
         runs[key]?.recordedSends.append(recorded)
+        uncompared.insert(key)
+        unsettled.insert(key)
         noteActivity(key)
     }
 
@@ -127,9 +141,13 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
             let task = Task(executorPreference: executor) {
                 await effect.perform(typed, stateAfterAction: after, context: context)
                 let outcome: EffectRunOutcome = Task.isCancelled ? .cancelled : .finished
-                ended.withLock { $0[key] = outcome }
+                ended.withLock { ended in
+                    ended.outcomes[key] = outcome
+                    ended.since.append(key)
+                }
             }
             runs[key] = Run(causeName: action.name, causeAction: recordedJSON(action.action), task: task)
+            unsettled.insert(key)
         }
         settle()
     }
@@ -143,7 +161,7 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
         }
         noteActivity(key)
         // A run that ended takes no more inputs, unless this one is what it was waiting for when it was cancelled.
-        if inputs.deliver(call) == .kept, ended.withLock({ $0[key] }) != nil {
+        if inputs.deliver(call) == .kept, hasEnded(key) {
             report(.callNotMade(name: call.name, index: call.index), in: key, from: runs[key], at: step)
             return
         }
@@ -154,6 +172,7 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
         let key = EffectRunKey(cause: end.cause, effect: end.effect)
         guard names.contains(end.effect), end.cause >= checkedFrom, runs[key] != nil else { return }
         runs[key]?.recordedOutcome = end.outcome == .cancelled ? .cancelled : .finished
+        unsettled.insert(key)
         settle()
     }
 
@@ -198,14 +217,9 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
             let quiet = executor.waitUntilQuiet()
             collect()
             guard quiet == .idle else { return }
-            judgeUnsent()
-            for (key, run) in runs {
-                if let outcome = run.recordedOutcome {
-                    conclude(key, recordedOutcome: outcome, awaiting: inputs.request(awaitedBy: key))
-                }
-            }
-            let outside = runs.keys.filter { key in
-                ended.withLock { $0[key] } == nil && inputs.request(awaitedBy: key) == nil
+            var outside: [EffectRunKey] = []
+            for key in unsettled.sorted(by: { ($0.cause, $0.effect) < ($1.cause, $1.effect) }) {
+                if judgeAtRest(key) { outside.append(key) } else { unsettled.remove(key) }
             }
             if outside.isEmpty { return }
             if executor.waitForWork(seconds: Self.outsideWaitSeconds) { continue }
@@ -227,12 +241,29 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
         }
         for send in sends where runs[send.run] != nil && !diverged.contains(send.run) && !ignored.contains(send.run) {
             runs[send.run]?.sent.append(EffectAction(name: ActionName.of(send.action), action: encode(send.action)))
+            uncompared.insert(send.run)
             noteActivity(send.run)
         }
         for finding in inputs.takeFindings() where !diverged.contains(finding.run) {
             report(finding.kind, in: finding.run, from: runs[finding.run], at: step)
         }
-        for key in runs.keys where !diverged.contains(key) {
+        for key in inputs.takeChanged() where runs[key] != nil { unsettled.insert(key) }
+        let endedSince = ended.withLock { ended in
+            defer { ended.since = [] }
+            return ended.since
+        }
+        for key in endedSince {
+            if runs[key] != nil {
+                unsettled.insert(key)
+            } else {
+                // A run forgotten before its task ended (stopped as reaching outside, or at a gap).
+                ended.withLock { _ = $0.outcomes.removeValue(forKey: key) }
+            }
+        }
+        let comparing = uncompared
+        uncompared = []
+        unsettled.formUnion(comparing)
+        for key in comparing where !diverged.contains(key) {
             while let recorded = runs[key]?.recordedSends.first, let sent = runs[key]?.sent.first {
                 runs[key]?.recordedSends.removeFirst()
                 runs[key]?.sent.removeFirst()
@@ -250,19 +281,34 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
         }
     }
 
-    /// With every run at rest: a recorded action that a run which has ended or waits for an input has not sent, it
-    /// will not send before its next input.
-    private func judgeUnsent() {
-        for (key, run) in runs where !diverged.contains(key) {
-            guard let recorded = run.recordedSends.first, run.sent.isEmpty else { continue }
-            guard ended.withLock({ $0[key] }) != nil || inputs.request(awaitedBy: key) != nil else { continue }
+    /// Judges a run with every run at rest, and tells whether it is away outside its context (neither ended nor
+    /// waiting for an input).
+    ///
+    /// A recorded action that a run which has ended or waits for an input has not sent, it will not send before its
+    /// next input. A run that ended having done nothing, in the recording or the rerun, is done with. A run whose
+    /// recorded run has ended is compared with it and done with.
+    private func judgeAtRest(_ key: EffectRunKey) -> Bool {
+        guard let run = runs[key] else { return false }
+        let hasEnded = hasEnded(key)
+        let awaiting = inputs.request(awaitedBy: key)
+        if !diverged.contains(key), let recorded = run.recordedSends.first, run.sent.isEmpty, hasEnded || awaiting != nil {
             report(.actionNotSent(recorded: recorded), in: key, from: run, at: recorded.step ?? step)
         }
-        // A run that ended having done nothing, in the recording or the rerun, is done with.
-        for (key, run) in runs
-        where !run.hadActivity && ended.withLock({ $0[key] }) != nil && !inputs.wasCancelledWhileWaiting(key) {
+        if !run.hadActivity && hasEnded && !inputs.wasCancelledWhileWaiting(key) {
             forget(key)
+            return false
         }
+        if let outcome = run.recordedOutcome {
+            conclude(key, recordedOutcome: outcome, awaiting: awaiting)
+            return false
+        }
+        // Asked again: a run stopped by a divergence just now no longer waits.
+        return !self.hasEnded(key) && inputs.request(awaitedBy: key) == nil
+    }
+
+    /// Whether the rerun of a run has ended.
+    private func hasEnded(_ key: EffectRunKey) -> Bool {
+        ended.withLock { $0.outcomes[key] != nil }
     }
 
     /// Compares how a run ended with how it ended in the recording (`nil`: it had not ended when the session did),
@@ -274,7 +320,7 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
             forget(key)
         }
         guard !diverged.contains(key) else { return }
-        let replayed = ended.withLock { $0[key] }
+        let replayed = ended.withLock { $0.outcomes[key] }
         if let request = awaiting {
             // Still waiting for an input: fine when the recorded run was still running too.
             if recordedOutcome != nil {
@@ -312,7 +358,9 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
     /// Forgets a run replay is done with.
     private func forget(_ key: EffectRunKey) {
         runs[key] = nil
-        ended.withLock { $0[key] = nil }
+        unsettled.remove(key)
+        uncompared.remove(key)
+        ended.withLock { _ = $0.outcomes.removeValue(forKey: key) }
         inputs.forget(key)
     }
 
