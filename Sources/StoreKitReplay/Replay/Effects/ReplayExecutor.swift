@@ -19,6 +19,10 @@ final class ReplayExecutor: TaskExecutor, @unchecked Sendable {
     private var isRunningJob = false
     private var jobsWaitingForInput = 0
     private var isStopping = false
+    /// Whether the thread waits for a job, and how many callers of ``waitForWork(seconds:)`` do: an enqueued job
+    /// wakes them, and no one else. Waking the replay on every job instead made each job cost two context switches.
+    private var runnerIsWaiting = false
+    private var workWaiters = 0
 
     /// Starts the executor's thread.
     init() {
@@ -31,7 +35,7 @@ final class ReplayExecutor: TaskExecutor, @unchecked Sendable {
         let job = UnownedJob(job)
         condition.withLock {
             jobs.append(job)
-            condition.broadcast()
+            if runnerIsWaiting || workWaiters > 0 { condition.broadcast() }
         }
     }
 
@@ -39,7 +43,11 @@ final class ReplayExecutor: TaskExecutor, @unchecked Sendable {
         try? Syscall.nameCurrentThread("replay effects")
         while true {
             condition.lock()
-            while nextJob == jobs.count && !isStopping { condition.wait() }
+            while nextJob == jobs.count && !isStopping {
+                runnerIsWaiting = true
+                condition.wait()
+                runnerIsWaiting = false
+            }
             if nextJob == jobs.count {
                 condition.unlock()
                 return
@@ -55,7 +63,8 @@ final class ReplayExecutor: TaskExecutor, @unchecked Sendable {
             job.runSynchronously(on: asUnownedTaskExecutor())
             condition.withLock {
                 isRunningJob = false
-                condition.broadcast()
+                // Quiet now: wake the replay waiting for that, and only then.
+                if nextJob == jobs.count { condition.broadcast() }
             }
         }
     }
@@ -72,6 +81,8 @@ final class ReplayExecutor: TaskExecutor, @unchecked Sendable {
     /// - Returns: Whether one was.
     func waitForWork(seconds: Double) -> Bool {
         condition.withLock {
+            workWaiters += 1
+            defer { workWaiters -= 1 }
             let deadline = Date(timeIntervalSinceNow: seconds)
             while !isRunningJob && nextJob == jobs.count {
                 if !condition.wait(until: deadline) { return isRunningJob || nextJob < jobs.count }

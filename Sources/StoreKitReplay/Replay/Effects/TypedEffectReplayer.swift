@@ -134,7 +134,14 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
                     recentStates.withLock { recent in
                         let latest = recent.last ?? (cause, after)
                         guard let sequence else { return latest }
-                        return recent.last { $0.sequence <= sequence } ?? latest
+                        // The newest state at or before `sequence`, found by halving: the states are in step order.
+                        var low = 0
+                        var high = recent.count
+                        while low < high {
+                            let middle = (low + high) / 2
+                            if recent[middle].sequence <= sequence { low = middle + 1 } else { high = middle }
+                        }
+                        return low > 0 ? recent[low - 1] : latest
                     }
                 }, sender: send, cancellations: cancellations, run: run)
             let ended = ended
