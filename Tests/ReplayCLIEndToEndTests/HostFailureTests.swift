@@ -21,6 +21,10 @@ import Testing
         ("step 1 addTodo; kill -SEGV $$", "the replay host crashed (signal 11) at step 1 (addTodo)"),
         ("step 2 tag; exit 3", "the replay host exited with status 3 at step 2 (tag)"),
         ("step 1 addTodo; sleep 30", "the replay host hung at step 1 (addTodo): no answer for 1 s"),
+        (
+            #"step 40 toggle; printf 'ending 4 3 0\n' >> "$board"; sleep 30"#,
+            "the replay host hung after step 40 (toggle), ending the 4 effect runs still in flight (3 ended, 0 judged): no answer for 1 s"
+        ),
         ("echo 'Fatal error: oops'", "the replay host printed something that is not the replay-host protocol before the first step: 'Fatal error: oops'"),
     ])
     func aFailingHostIsReportedWithItsStep(_ body: String, _ message: String) async throws {

@@ -15,9 +15,15 @@ import StoreKitSystem
 /// index of the session in the request's list (0 for a session on standard input), `step` the sequence number of the
 /// action being replayed, or 0 with an empty name when the worker has taken the session and not reached its first
 /// step. An action name longer than the slot holds is cut to fit.
+///
+/// After its last step, while the effect runs still in flight are ended and judged, the worker adds a second line,
+/// `ending <in flight> <ended> <judged>\n` (see ``EffectRunsEnding``), and rewrites it as they go: a long ending
+/// moves the board, so it is not taken for a hang, and a hang there is named as one. A zero byte ends the text.
 public enum ProgressBoard {
     /// The bytes of one worker's slot.
     public static let slotSize = 512
+    /// The bytes of a slot kept for its `ending` line: the action name is cut to leave them.
+    static let endingLineRoom = 80
 
     /// What one slot says.
     public struct Entry: Sendable, Equatable {
@@ -27,12 +33,15 @@ public enum ProgressBoard {
         public var step: Int
         /// The action's display name; empty before the first step.
         public var name: String
+        /// How far the worker is in ending the effect runs in flight, after its last step; `nil` before.
+        public var ending: EffectRunsEnding?
 
         /// Creates one.
-        public init(session: Int, step: Int, name: String) {
+        public init(session: Int, step: Int, name: String, ending: EffectRunsEnding? = nil) {
             self.session = session
             self.step = step
             self.name = name
+            self.ending = ending
         }
     }
 
@@ -46,8 +55,22 @@ public enum ProgressBoard {
             guard fields.count >= 2, let session = Int(String(decoding: fields[0], as: UTF8.self)),
                 let step = Int(String(decoding: fields[1], as: UTF8.self))
             else { return nil }
-            return Entry(session: session, step: step, name: fields.count > 2 ? String(decoding: fields[2], as: UTF8.self) : "")
+            return Entry(
+                session: session, step: step, name: fields.count > 2 ? String(decoding: fields[2], as: UTF8.self) : "",
+                ending: ending(in: slot[(newline + 1)...]))
         }
+    }
+
+    /// The `ending <in flight> <ended> <judged>` line at the start of `bytes`, if it is there whole.
+    private static func ending(in bytes: ArraySlice<UInt8>) -> EffectRunsEnding? {
+        let text = bytes.prefix { $0 != 0 }
+        guard let newline = text.firstIndex(of: 0x0A) else { return nil }
+        let fields = text[text.startIndex..<newline].split(separator: 0x20, omittingEmptySubsequences: false)
+            .map { String(decoding: $0, as: UTF8.self) }
+        guard fields.count == 4, fields[0] == "ending", let inFlight = Int(fields[1]), let ended = Int(fields[2]),
+            let judged = Int(fields[3])
+        else { return nil }
+        return EffectRunsEnding(inFlight: inFlight, ended: ended, judged: judged)
     }
 
     /// The host's side: the board mapped into memory, each slot written by one worker.
@@ -79,7 +102,7 @@ public enum ProgressBoard {
             cursor = Self.put(step, at: cursor + 1)
             cursor.storeBytes(of: 0x20, as: UInt8.self)
             cursor += 1
-            let room = ProgressBoard.slotSize - (cursor - start) - 1
+            let room = ProgressBoard.slotSize - ProgressBoard.endingLineRoom - (cursor - start) - 1
             let copied = name.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
                 let count = min(bytes.count, room)
                 guard count > 0 else { return 0 }
@@ -97,6 +120,26 @@ public enum ProgressBoard {
                 }
             }
             cursor.storeBytes(of: 0x0A, as: UInt8.self)
+            (cursor + 1).storeBytes(of: 0, as: UInt8.self)
+        }
+
+        /// Writes `slot`'s `ending` line after the step its worker wrote last: how far it is in ending the effect
+        /// runs in flight after that step.
+        func write(slot: Int, ending: EffectRunsEnding) {
+            let start = address + slot * ProgressBoard.slotSize
+            let lineRoom = ProgressBoard.slotSize - ProgressBoard.endingLineRoom
+            guard let newline = memchr(start, 0x0A, lineRoom) else { return }
+            var cursor = UnsafeMutableRawPointer(newline) + 1
+            for byte in "ending ".utf8 {
+                cursor.storeBytes(of: byte, as: UInt8.self)
+                cursor += 1
+            }
+            for (index, number) in [ending.inFlight, ending.ended, ending.judged].enumerated() {
+                cursor = Self.put(number, at: cursor)
+                cursor.storeBytes(of: index < 2 ? 0x20 : 0x0A, as: UInt8.self)
+                cursor += 1
+            }
+            cursor.storeBytes(of: 0, as: UInt8.self)
         }
 
         /// Writes the decimal digits of `number` (0 for a negative one) at `cursor`; returns the position after them.

@@ -113,9 +113,13 @@ public enum ReplayHost {
                 }
                 guard index < request.sessions.count else { return }
                 board?.write(slot: worker, session: index, step: 0, name: "")
-                send(check(request.sessions[index], index: index, request: request, stores: stores) { action in
+                let willReplay: @Sendable (ActionEvent) -> Void = { action in
                     board?.write(slot: worker, session: index, step: action.sequence, name: action.name)
-                })
+                }
+                send(
+                    check(
+                        request.sessions[index], index: index, request: request, stores: stores, willReplay: willReplay,
+                        endingEffectRuns: { ending in board?.write(slot: worker, ending: ending) }))
             }
         }
         let workers = max(1, min(request.jobs, request.sessions.count))
@@ -138,11 +142,12 @@ public enum ReplayHost {
     /// The `result` (or `error`) line of the session at `path`, the `index`th of the request.
     private static func check(
         _ path: String, index: Int, request: ReplayHostRequest, stores: [ReplayableStore],
-        willReplay: @escaping @Sendable (ActionEvent) -> Void
+        willReplay: @escaping @Sendable (ActionEvent) -> Void,
+        endingEffectRuns: @escaping @Sendable (EffectRunsEnding) -> Void
     ) -> HostMessage {
         let options = ReplayEngine.Options(
             findAllDivergences: request.findAllDivergences, lastStep: request.lastStep, willReplay: willReplay,
-            ignoring: request.ignoring, identity: request.identity)
+            ignoring: request.ignoring, identity: request.identity, endingEffectRuns: endingEffectRuns)
         do {
             let reader = try SessionReader(path: path)
             let check = try ReplayEngine(stores: stores, options: options).check(reader: reader, contextActions: request.contextActions)

@@ -31,19 +31,23 @@ public struct ReplayEngine: Sendable {
         /// Which member identifies the elements of which arrays, where it is not `id`: a divergence's diff matches
         /// their elements by it (see ``IdentityKey``).
         public var identity: [IdentityKey]
+        /// Called now and then after the last step while the effect runs still in flight are ended and judged (a
+        /// replay host shows it on its board, so that a long ending is not taken for a hang).
+        public var endingEffectRuns: (@Sendable (EffectRunsEnding) -> Void)?
 
         /// Creates options; by default the engine stops at the first divergence, replays every step, ignores
         /// nothing and identifies elements by `id`.
         public init(
             findAllDivergences: Bool = false, lastStep: Int? = nil,
             willReplay: (@Sendable (ActionEvent) -> Void)? = nil, ignoring: [JSONPathPattern] = [],
-            identity: [IdentityKey] = []
+            identity: [IdentityKey] = [], endingEffectRuns: (@Sendable (EffectRunsEnding) -> Void)? = nil
         ) {
             self.findAllDivergences = findAllDivergences
             self.lastStep = lastStep
             self.willReplay = willReplay
             self.ignoring = ignoring
             self.identity = identity
+            self.endingEffectRuns = endingEffectRuns
         }
     }
 
@@ -221,7 +225,7 @@ public struct ReplayEngine: Sendable {
             }
         }
         guard loaded else { return run.report }
-        (run.effectDivergences, run.effects) = effects.finish(reachedEnd: !stopped)
+        (run.effectDivergences, run.effects) = effects.finish(reachedEnd: !stopped, progress: options.endingEffectRuns)
         if stopped && run.effectActionsAfterStop > 0 {
             run.effects.skip(.replayStopped, effect: nil, actions: run.effectActionsAfterStop)
         }

@@ -181,9 +181,12 @@ extension HostProcess {
             .joined(separator: "\n")
     }
 
-    /// "at step 3 (addTodo)", or "before the first step".
+    /// "at step 3 (addTodo)", "after step 9 (sync), ending the 4 effect runs still in flight (3 ended, 0 judged)",
+    /// or "before the first step".
     static func whereItWas(_ entry: ProgressBoard.Entry?) -> String {
         guard let entry, entry.step > 0 else { return "before the first step" }
-        return "at step \(entry.step) (\(entry.name.escapingControls()))"
+        let step = "step \(entry.step) (\(entry.name.escapingControls()))"
+        guard let ending = entry.ending else { return "at " + step }
+        return "after \(step), ending the \(ending.inFlight) effect runs still in flight (\(ending.ended) ended, \(ending.judged) judged)"
     }
 }

@@ -12,7 +12,10 @@ protocol EffectReplaying: AnyObject {
     func recorded(_ end: EffectEndEvent)
     /// A gap: the runs started before it are no longer checked.
     func gap(_ gap: GapEvent)
-    /// Ends every run; `reachedEnd` is false when replay stopped before the session's end.
+    /// Ends every run; `reachedEnd` is false when replay stopped before the session's end. While that takes a
+    /// while, `progress` is told now and then how far it is.
     /// - Returns: What the reruns found and what they covered.
-    func finish(reachedEnd: Bool) -> (divergences: [EffectDivergence], coverage: EffectCoverage)
+    func finish(
+        reachedEnd: Bool, progress: ((EffectRunsEnding) -> Void)?
+    ) -> (divergences: [EffectDivergence], coverage: EffectCoverage)
 }

@@ -77,6 +77,19 @@ final class ReplayExecutor: TaskExecutor, @unchecked Sendable {
         }
     }
 
+    /// Waits, at most `seconds`, until no job is queued or running, or the running job waits for an input.
+    /// - Returns: Why the effects are quiet; `nil` when they were still busy at the deadline.
+    func waitUntilQuiet(seconds: Double) -> Quiet? {
+        condition.withLock {
+            let deadline = Date(timeIntervalSinceNow: seconds)
+            while jobsWaitingForInput == 0 && (isRunningJob || nextJob < jobs.count) {
+                if !condition.wait(until: deadline) { break }
+            }
+            if jobsWaitingForInput > 0 { return .waitingForInput }
+            return isRunningJob || nextJob < jobs.count ? nil : .idle
+        }
+    }
+
     /// Waits up to `seconds` for a job to be enqueued.
     /// - Returns: Whether one was.
     func waitForWork(seconds: Double) -> Bool {

@@ -55,10 +55,12 @@ struct SessionEffectCheck {
     /// A gap in the session: the runs started before it are no longer checked.
     func gap(_ gap: GapEvent) { replaying?.gap(gap) }
 
-    /// Ends the reruns.
+    /// Ends the reruns, telling `progress` now and then how far that is.
     /// - Returns: What they found, and what was and was not checked.
-    func finish(reachedEnd: Bool) -> (divergences: [EffectDivergence], coverage: EffectCoverage) {
-        var (divergences, covered) = replaying?.finish(reachedEnd: reachedEnd) ?? ([], EffectCoverage())
+    func finish(
+        reachedEnd: Bool, progress: ((EffectRunsEnding) -> Void)?
+    ) -> (divergences: [EffectDivergence], coverage: EffectCoverage) {
+        var (divergences, covered) = replaying?.finish(reachedEnd: reachedEnd, progress: progress) ?? ([], EffectCoverage())
         covered.add(coverage)
         return (divergences, covered)
     }

@@ -16,8 +16,9 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
         let task: Task<Void, Never>
         /// Recorded actions of the run not yet compared.
         var recordedSends: [EffectAction] = []
-        /// Actions the rerun sent not yet compared.
-        var sent: [EffectAction] = []
+        /// Actions the rerun sent not yet compared, written out only when they are (most runs in flight when a
+        /// session ends are only counted).
+        var sent: [Action] = []
         /// Whether the recording or the rerun did anything in this run.
         var hadActivity = false
         /// How the recorded run ended, once its `effectEnd` is read.
@@ -193,9 +194,14 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
         checkedFrom = gap.lastSequence + 2
     }
 
-    func finish(reachedEnd: Bool) -> (divergences: [EffectDivergence], coverage: EffectCoverage) {
+    func finish(
+        reachedEnd: Bool, progress: ((EffectRunsEnding) -> Void)?
+    ) -> (divergences: [EffectDivergence], coverage: EffectCoverage) {
+        var ending = EffectRunsEnding(inFlight: runs.count, ended: 0, judged: 0)
         if reachedEnd {
             settle()
+            ending.inFlight = runs.count
+            progress?(ending)
             // The runs waiting for an input now wait for one the recording does not have; the runs queued behind a
             // run that waits without suspending have yet to run. Every wait ends now, and the runs that waited
             // are judged as they were: what they do after a wait that the session does not answer is no rerun.
@@ -203,19 +209,45 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
                 inputs.request(awaitedBy: key).map { (key, $0) }
             })
             inputs.finish()
-            while executor.waitUntilQuiet() != .idle {}
+            waitForRunsToEnd(&ending, progress)
             collect(ignoring: Set(awaiting.keys))
-            for key in runs.keys.sorted(by: { ($0.cause, $0.effect) < ($1.cause, $1.effect) }) {
+            for (index, key) in runs.keys.sorted(by: { ($0.cause, $0.effect) < ($1.cause, $1.effect) }).enumerated() {
                 conclude(key, recordedOutcome: runs[key]?.recordedOutcome, awaiting: awaiting[key])
+                if index % Self.judgedPerProgress == Self.judgedPerProgress - 1 {
+                    ending.judged = index + 1
+                    progress?(ending)
+                }
             }
         } else {
+            progress?(ending)
             inputs.finish()
         }
         for run in runs.values { run.task.cancel() }
-        _ = executor.waitUntilQuiet()
+        waitForRunsToEnd(&ending, progress)
         executor.stop()
         coverage.inputsFed = inputs.fedCount
         return (divergences.sorted { $0.step < $1.step }, coverage)
+    }
+
+    /// How often, in runs judged, the ending's progress is told.
+    private static var judgedPerProgress: Int { 4096 }
+
+    /// Waits until the effects are at rest with every wait for an input ended, telling `progress` how many runs
+    /// have ended every quarter of a second meanwhile.
+    private func waitForRunsToEnd(_ ending: inout EffectRunsEnding, _ progress: ((EffectRunsEnding) -> Void)?) {
+        while true {
+            let quiet = executor.waitUntilQuiet(seconds: 0.25)
+            // Never down: the runs judged are forgotten.
+            ending.ended = max(ending.ended, min(ending.inFlight, ended.withLock { $0.outcomes.count }))
+            switch quiet {
+            case .idle?:
+                return
+            case .waitingForInput?:
+                continue  // A run the end of the inputs has just woken.
+            case nil:
+                progress?(ending)
+            }
+        }
     }
 
     /// Lets the runs go as far as the inputs read so far allow, then compares what they sent.
@@ -247,7 +279,7 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
             return captured
         }
         for send in sends where runs[send.run] != nil && !diverged.contains(send.run) && !ignored.contains(send.run) {
-            runs[send.run]?.sent.append(EffectAction(name: ActionName.of(send.action), action: encode(send.action)))
+            runs[send.run]?.sent.append(send.action)
             uncompared.insert(send.run)
             noteActivity(send.run)
         }
@@ -271,9 +303,10 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
         uncompared = []
         unsettled.formUnion(comparing)
         for key in comparing where !diverged.contains(key) {
-            while let recorded = runs[key]?.recordedSends.first, let sent = runs[key]?.sent.first {
+            while let recorded = runs[key]?.recordedSends.first, let sentAction = runs[key]?.sent.first {
                 runs[key]?.recordedSends.removeFirst()
                 runs[key]?.sent.removeFirst()
+                let sent = written(sentAction)
                 coverage.actionsCompared += 1
                 if recorded.action == sent.action {
                     coverage.actionsEqual += 1
@@ -352,7 +385,7 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
             return
         }
         if let sent = run.sent.first {
-            report(.actionNotRecorded(sent: sent), in: key, from: run, at: step)
+            report(.actionNotRecorded(sent: written(sent)), in: key, from: run, at: step)
             return
         }
         if let replayed, replayed != recordedOutcome {
@@ -360,6 +393,11 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
         } else if replayed == nil {
             report(.outcomeChanged(recorded: recordedOutcome, replayed: .runningAtEnd), in: key, from: run, at: step)
         }
+    }
+
+    /// An action a run sent, as the session would hold it.
+    private func written(_ action: Action) -> EffectAction {
+        EffectAction(name: ActionName.of(action), action: encode(action))
     }
 
     /// Forgets a run replay is done with.
