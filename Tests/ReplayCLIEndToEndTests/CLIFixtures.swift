@@ -42,7 +42,8 @@ enum CLI {
     /// In the package root, `REPLAY_HOST` names ``sampleHost`` (unless `environment` sets it): the root's
     /// `.replay.json` names the release build of the samples' host, which `swift test` does not build.
     /// - Parameters:
-    ///   - stdin: Bytes for standard input; `stdinFile` instead opens a file as standard input (`/dev/zero`).
+    ///   - stdin: Bytes for standard input, at most 16 KB; `stdinFile` instead opens a file as standard input
+    ///     (`/dev/zero`).
     ///   - timeout: Seconds the process may run: past them it is killed and the run throws ``TimedOut``, so a
     ///     command that hangs fails its test instead of hanging the suite.
     static func run(
@@ -81,12 +82,17 @@ enum CLI {
         } else {
             process.standardInput = input
         }
+        if let stdin {
+            // Written before the process starts, into the pipe's buffer (16 KB at least on every platform): a write
+            // after it would raise SIGPIPE in this process, which does not ignore it, if the process exited unread.
+            precondition(stdin.count <= 16 * 1024, "more standard input than a pipe holds goes in a file: stdinFile")
+            input.fileHandleForWriting.write(stdin)
+        }
         try process.run()
         let finished = DispatchSemaphore(value: 0)
         Thread { [pid = process.processIdentifier] in
             if finished.wait(timeout: .now() + timeout) == .timedOut { kill(pid, SIGKILL) }
         }.start()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
         try input.fileHandleForWriting.close()
         let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
         let stderrData = err.fileHandleForReading.readDataToEndOfFile()

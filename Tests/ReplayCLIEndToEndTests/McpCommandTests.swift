@@ -24,7 +24,10 @@ import Testing
         ]
 
         // When the server reads them and stdin ends
-        let outcome = try await CLI.run(["mcp"], stdin: Data((lines.joined(separator: "\n") + "\n").utf8), timeout: 300)
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let input = try scratch.write("input.jsonl", lines.joined(separator: "\n") + "\n")
+        let outcome = try await CLI.run(["mcp"], stdinFile: input, timeout: 300)
 
         // Then it answers the four requests and the two bad lines, in order, and exits 0
         #expect(outcome.status == 0, "\(outcome.stderr)")
