@@ -329,12 +329,12 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
     /// recorded run has ended is compared with it and done with.
     private func judgeAtRest(_ key: EffectRunKey) -> Bool {
         guard let run = runs[key] else { return false }
-        let hasEnded = hasEnded(key)
+        let runEnded = hasEnded(key)
         let awaiting = inputs.request(awaitedBy: key)
-        if !diverged.contains(key), let recorded = run.recordedSends.first, run.sent.isEmpty, hasEnded || awaiting != nil {
+        if !diverged.contains(key), let recorded = run.recordedSends.first, run.sent.isEmpty, runEnded || awaiting != nil {
             report(.actionNotSent(recorded: recorded), in: key, from: run, at: recorded.step ?? step)
         }
-        if !run.hadActivity && hasEnded && !inputs.wasCancelledWhileWaiting(key) {
+        if !run.hadActivity && runEnded && !inputs.wasCancelledWhileWaiting(key) {
             forget(key)
             return false
         }
@@ -343,7 +343,7 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
             return false
         }
         // Asked again: a run stopped by a divergence just now no longer waits.
-        return !self.hasEnded(key) && inputs.request(awaitedBy: key) == nil
+        return !hasEnded(key) && inputs.request(awaitedBy: key) == nil
     }
 
     /// Whether the rerun of a run has ended.
