@@ -103,7 +103,7 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
         let key = EffectRunKey(cause: cause, effect: effect)
         let recorded = EffectAction(name: action.name, action: recordedJSON(action.action), step: action.sequence)
         guard !diverged.contains(key) else { return }
-        guard runs[key] != nil else {
+        guard runs.keys.contains(key) else {
             report(.actionNotSent(recorded: recorded), in: key, from: nil, at: action.sequence)
             return
         }
@@ -163,7 +163,7 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
     func recorded(_ call: EffectCallEvent) {
         let key = EffectRunKey(cause: call.cause, effect: call.effect)
         guard names.contains(call.effect), call.cause >= checkedFrom, !diverged.contains(key) else { return }
-        guard runs[key] != nil else {
+        guard runs.keys.contains(key) else {
             report(.callNotMade(name: call.name, index: call.index), in: key, from: nil, at: step)
             return
         }
@@ -178,7 +178,7 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
 
     func recorded(_ end: EffectEndEvent) {
         let key = EffectRunKey(cause: end.cause, effect: end.effect)
-        guard names.contains(end.effect), end.cause >= checkedFrom, runs[key] != nil else { return }
+        guard names.contains(end.effect), end.cause >= checkedFrom, runs.keys.contains(key) else { return }
         runs[key]?.recordedOutcome = end.outcome == .cancelled ? .cancelled : .finished
         unsettled.insert(key)
         settle()
@@ -278,7 +278,7 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
             defer { captured = [] }
             return captured
         }
-        for send in sends where runs[send.run] != nil && !diverged.contains(send.run) && !ignored.contains(send.run) {
+        for send in sends where runs.keys.contains(send.run) && !diverged.contains(send.run) && !ignored.contains(send.run) {
             runs[send.run]?.sent.append(send.action)
             uncompared.insert(send.run)
             noteActivity(send.run)
@@ -286,13 +286,13 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
         for finding in inputs.takeFindings() where !diverged.contains(finding.run) {
             report(finding.kind, in: finding.run, from: runs[finding.run], at: step)
         }
-        for key in inputs.takeChanged() where runs[key] != nil { unsettled.insert(key) }
+        for key in inputs.takeChanged() where runs.keys.contains(key) { unsettled.insert(key) }
         let endedSince = ended.withLock { ended in
             defer { ended.since = [] }
             return ended.since
         }
         for key in endedSince {
-            if runs[key] != nil {
+            if runs.keys.contains(key) {
                 unsettled.insert(key)
             } else {
                 // A run forgotten before its task ended (stopped as reaching outside, or at a gap).
