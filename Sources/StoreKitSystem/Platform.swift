@@ -197,3 +197,54 @@ func systemSend(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
     send(fd, bytes, count, Int32(MSG_NOSIGNAL))
     #endif
 }
+
+// MARK: - CPU affinity
+//
+// Linux keeps the CPUs each thread may run on; Darwin has no way to keep a thread on a CPU (its affinity tags only
+// hint that threads share a cache), so it has none of these. Glibc declares `sched_getcpu` and the affinity calls
+// only for `_GNU_SOURCE`, which Swift's Glibc module does not define: they are looked up once by name instead.
+
+#if !canImport(Darwin)
+/// Glibc's `sched_getcpu`, `sched_getaffinity` and `sched_setaffinity`, found in the running process.
+private enum SchedulerCalls {
+    typealias GetCPU = @convention(c) () -> Int32
+    typealias GetAffinity = @convention(c) (pid_t, Int, UnsafeMutablePointer<cpu_set_t>) -> Int32
+    typealias SetAffinity = @convention(c) (pid_t, Int, UnsafePointer<cpu_set_t>) -> Int32
+
+    static let getCPU = find("sched_getcpu", as: GetCPU.self)
+    static let getAffinity = find("sched_getaffinity", as: GetAffinity.self)
+    static let setAffinity = find("sched_setaffinity", as: SetAffinity.self)
+
+    private static func find<Function>(_ name: String, as type: Function.Type) -> Function? {
+        guard let address = dlsym(dlopen(nil, RTLD_NOW), name) else { return nil }
+        return unsafeBitCast(address, to: type)
+    }
+}
+
+/// `sched_getcpu(3)`: the CPU the calling thread runs on; -1 with `ENOSYS` where the C library lacks it.
+func systemSchedGetcpu() -> Int32 {
+    guard let call = SchedulerCalls.getCPU else {
+        errno = ENOSYS
+        return -1
+    }
+    return call()
+}
+
+/// `sched_getaffinity(2)` for the calling thread.
+func systemSchedGetaffinity(_ set: UnsafeMutablePointer<cpu_set_t>) -> Int32 {
+    guard let call = SchedulerCalls.getAffinity else {
+        errno = ENOSYS
+        return -1
+    }
+    return call(0, MemoryLayout<cpu_set_t>.size, set)
+}
+
+/// `sched_setaffinity(2)` for the calling thread.
+func systemSchedSetaffinity(_ set: UnsafePointer<cpu_set_t>) -> Int32 {
+    guard let call = SchedulerCalls.setAffinity else {
+        errno = ENOSYS
+        return -1
+    }
+    return call(0, MemoryLayout<cpu_set_t>.size, set)
+}
+#endif

@@ -13,6 +13,8 @@ final class ReplayExecutor: TaskExecutor, @unchecked Sendable {
         case waitingForInput
     }
 
+    /// Guards the state below. The hot paths wake waiters after letting go of it: a thread woken on the CPU the
+    /// waker runs on (``EffectReplayCPU``) would otherwise run at once, find it still held and sleep again.
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
     private var nextJob = 0
@@ -24,19 +26,23 @@ final class ReplayExecutor: TaskExecutor, @unchecked Sendable {
     private var runnerIsWaiting = false
     private var workWaiters = 0
 
-    /// Starts the executor's thread.
-    init() {
-        let thread = Thread { [self] in runJobs() }
+    /// Starts the executor's thread, on `cpu` when the replay has one for its threads.
+    init(cpu: EffectReplayCPU?) {
+        let thread = Thread { [self] in
+            cpu?.holdForEffectsThread()
+            runJobs()
+        }
         thread.stackSize = 8 << 20
         thread.start()
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        condition.withLock {
+        let wake = condition.withLock {
             jobs.append(job)
-            if runnerIsWaiting || workWaiters > 0 { condition.broadcast() }
+            return runnerIsWaiting || workWaiters > 0
         }
+        if wake { condition.broadcast() }
     }
 
     private func runJobs() {
@@ -61,11 +67,12 @@ final class ReplayExecutor: TaskExecutor, @unchecked Sendable {
             isRunningJob = true
             condition.unlock()
             job.runSynchronously(on: asUnownedTaskExecutor())
-            condition.withLock {
+            let isQuiet = condition.withLock {
                 isRunningJob = false
-                // Quiet now: wake the replay waiting for that, and only then.
-                if nextJob == jobs.count { condition.broadcast() }
+                return nextJob == jobs.count
             }
+            // Quiet now: wake the replay waiting for that, and only then.
+            if isQuiet { condition.broadcast() }
         }
     }
 

@@ -30,7 +30,9 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
 
     private let effects: [Effect<State, Action>]
     private let names: Set<String>
-    private let executor = ReplayExecutor()
+    /// The CPU this replay's thread and the effects' share, where they can.
+    private let cpu = EffectReplayCPU.holdForCallingThread()
+    private let executor: ReplayExecutor
     private let inputs: RecordedEffectInputs
     private let cancellations: EffectCancellations
     private let state: Locked<State?>
@@ -81,6 +83,7 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
         self.appliedAction = appliedAction
         self.encode = encode
         self.recordedJSON = recordedJSON
+        executor = ReplayExecutor(cpu: cpu)
         inputs = RecordedEffectInputs(executor: executor, redaction: redaction)
         let executor = executor
         cancellations = EffectCancellations { work in Task(executorPreference: executor) { await work() } }
@@ -92,6 +95,7 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
         inputs.finish()
         for run in runs.values { run.task.cancel() }
         executor.stop()
+        cpu?.release()
     }
 
     func recordedSend(_ action: ActionEvent) {
@@ -225,6 +229,7 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
         for run in runs.values { run.task.cancel() }
         waitForRunsToEnd(&ending, progress)
         executor.stop()
+        cpu?.release()
         coverage.inputsFed = inputs.fedCount
         return (divergences.sorted { $0.step < $1.step }, coverage)
     }
