@@ -109,7 +109,8 @@ public struct ReplayEngine: Sendable {
     /// schema drift (as ``checkDrift(reader:)`` finds it), the replay (as ``replay(reader:)`` reports it), and the
     /// `contextActions` actions before each divergence (as ``ReplayReport/attachPrecedingActions(_:from:)`` gives
     /// them). A recorded state whose bytes are the canonical encoding of the replayed state is not decoded again
-    /// for the drift check: the state type reads back what it writes.
+    /// for the drift check: the state type reads back what it writes; nor is one replay has just read to start over
+    /// from (after a gap).
     /// - Throws: ``SessionReadError`` when the input is not a valid session.
     public func check(reader: SessionReader, contextActions: Int) throws(SessionReadError) -> SessionCheck {
         guard case .header(let header) = try reader.next() else {
@@ -215,7 +216,7 @@ public struct ReplayEngine: Sendable {
                     needsResync = false
                     if !stopped && !resync { effects.applied(action) }
                 }
-                if outcome == .replayedRecordedBytes {
+                if outcome == .replayedRecordedBytes || outcome == .loadedRecordedState {
                     extras.drift?.countRecordedState()
                 } else if extras.drift != nil {
                     try buildState(&action)
@@ -263,7 +264,7 @@ public struct ReplayEngine: Sendable {
         do {
             if resync {
                 try replayer.load(action.state, as: .recordedState)
-                return .replayed
+                return .loadedRecordedState
             }
             switch try replayer.compare(with: action.state, ignoring: options.ignoring) {
             case .equal(let ignored):
@@ -284,7 +285,7 @@ public struct ReplayEngine: Sendable {
                         comparedAsJSON: difference.comparedAsJSON))
                 guard options.findAllDivergences else { return .stopped }
                 try replayer.load(action.state, as: .recordedState)
-                return .replayed
+                return .loadedRecordedState
             }
         } catch {
             run.fail(error, step: action.sequence, actionName: action.name)
@@ -301,6 +302,9 @@ private enum StepOutcome {
     case replayed
     /// Replay goes on, and the recorded state's bytes are the canonical encoding of the replayed state.
     case replayedRecordedBytes
+    /// Replay goes on from the recorded state, which the state type has just read (after a gap, or after a
+    /// divergence when every divergence is looked for).
+    case loadedRecordedState
     /// The action is replayed (unless replay starts over after a gap), and the step needs the recorded state.
     case needsRecordedState
 }

@@ -284,8 +284,8 @@ struct DriftCheck {
         check(action.state, .recordedState, step: action.sequence, caseName: "")
     }
 
-    /// Counts a recorded state as checked without decoding it: its bytes are the canonical encoding of a state the
-    /// replay holds, which the state type reads back.
+    /// Counts a recorded state as checked without decoding it again: its bytes are the canonical encoding of a state
+    /// the replay holds, which the state type reads back, or replay has just read it into the state it goes on from.
     mutating func countRecordedState() {
         checked += 1
     }

@@ -60,6 +60,26 @@ fileprivate enum Tally {
         #expect(Tally.decodedStates.withLock { $0 } == 2)
     }
 
+    @Test func theRecordedStateReplayStartsOverFromAfterAGapIsDecodedOnce() throws {
+        // Given a session whose second action was lost in a gap, so the third starts over from its recorded state,
+        // written with other bytes than the replayed state's (a member the state type does not know)
+        Tally.decodedStates.withLock { $0 = 0 }
+        var lines = String(decoding: Tally.session(recorded: [#"{"count":1}"#]), as: UTF8.self)
+        lines += #"{"count":1,"from":2,"kind":"gap","reason":"bufferFull","to":2}"# + "\n"
+        lines += #"{"kind":"action","seq":3,"time":0.3,"name":"increment","origin":"app","action":{"increment":{}},"state":{"count":3,"extra":true}}"# + "\n"
+
+        // When it is checked
+        let check = try ReplayEngine(stores: [Tally.store])
+            .check(reader: SessionReader(bytes: Array(lines.utf8), source: "s"), contextActions: 0)
+
+        // Then that state is decoded to start over from, and that reading is its drift check: the initial state
+        // twice (loaded, and checked), the state after the gap once
+        #expect(check.report.verdict.name == "incomplete")
+        #expect(check.drift?.checkedValues == 5)
+        #expect(check.drift?.entries == [])
+        #expect(Tally.decodedStates.withLock { $0 } == 3)
+    }
+
     @Test func recordedStatesWithOtherBytesAreStillDecodedAndTheirDriftFound() throws {
         // Given a session whose second recorded state has other bytes (a member the state type does not know) and
         // whose third does not decode
