@@ -5,8 +5,9 @@
 // give each C call a name that `Syscall`'s own methods (`open`, `read`, `close`, `bind`, ...) do not shadow, so the
 // wrappers call them without naming the module (`Darwin.close` or `Glibc.close`). Each returns what the C function returns: `Syscall` retries
 // on `EINTR` and turns -1 into a `SystemError`. Where Darwin and Linux differ, the difference is written here once.
-// (Three differences are whole procedures and live in one function each: `Syscall.peerCredentials`,
-// `Syscall.lowerCurrentThreadPriority` and `Syscall.nameCurrentThread`.)
+// (Four differences are whole procedures and live in one place each: `Syscall.peerCredentials`,
+// `Syscall.lowerCurrentThreadPriority`, `Syscall.nameCurrentThread`, and the CPU affinity calls of
+// `Syscall+CPUAffinity.swift`, which Darwin lacks.)
 
 #if canImport(Darwin)
 @_exported import Darwin

@@ -121,7 +121,7 @@ extension Syscall {
     }
 
     /// The user and process at the other end of a connected Unix socket (`SO_PEERCRED` on Linux; `getpeereid` and
-    /// `LOCAL_PEERPID` on Darwin): one of the two platform differences too large for a shim in `Platform.swift`.
+    /// `LOCAL_PEERPID` on Darwin): one of the platform differences too large for a shim in `Platform.swift`.
     package static func peerCredentials(_ fd: Int32) throws(SystemError) -> PeerCredentials {
         #if canImport(Darwin)
         var uid: uid_t = 0

@@ -23,7 +23,7 @@ extension Syscall {
     /// yields the CPU to them when both want it.
     ///
     /// Linux keeps a nice value per thread: this one is raised by 10 (`utility`) or to 19 (`background`). Darwin gets
-    /// the matching quality of service class. (One of the three platform differences too large for a shim in
+    /// the matching quality of service class. (One of the platform differences too large for a shim in
     /// `Platform.swift`.)
     /// - Returns: The priority the thread had, for ``setCurrentThreadPriority(_:)``.
     @discardableResult
@@ -70,7 +70,7 @@ extension Syscall {
     /// Foundation's `Thread.name` does not do this on Linux: a name given before the thread starts never reaches
     /// the system, and one given from inside races the thread's creator. Darwin names the calling thread with
     /// `pthread_setname_np`; Linux, whose C library module leaves that GNU extension out, writes the name to
-    /// `/proc/thread-self/comm`. (The third platform difference that is a whole procedure, see `Platform.swift`.) A
+    /// `/proc/thread-self/comm`. (A platform difference that is a whole procedure, see `Platform.swift`.) A
     /// name is only a label: a caller may go on without it when this throws.
     package static func nameCurrentThread(_ name: String) throws(SystemError) {
         var bytes = 0

@@ -7,6 +7,9 @@ import StoreKitSystem
 /// The replay's thread is kept on the CPU it runs on, unless another effect replay of this process holds that CPU;
 /// then on the CPU fewest hold. Where a thread cannot be kept on a CPU (Darwin), or may run on one CPU only anyway,
 /// there is no shared CPU and the threads run where the system puts them: replay is the same, only slower.
+///
+/// Unchecked `Sendable`: the effects' thread only reads ``number``; ``release()`` is called by the replay's owner,
+/// one call at a time.
 final class EffectReplayCPU: @unchecked Sendable {
     /// The CPU the two threads share.
     let number: Int32
