@@ -285,4 +285,9 @@ final class ByteBuffer {
     func removeAll() {
         storage.pointee.count = 0
     }
+
+    /// Trades bytes and memory with `other`, copying nothing.
+    func swapContents(with other: ByteBuffer) {
+        swap(&storage.pointee, &other.storage.pointee)
+    }
 }

@@ -716,10 +716,27 @@ final class CanonicalByteWriter {
     /// Rewrites the ranges from `first` on the member stack (members or elements, in the buffer one after another
     /// with a comma between) in the order `permutation` gives. Only the positions in `moved` change: their ranges
     /// trade places among themselves, so what lies before and after them stays where it is.
+    ///
+    /// The moved ranges are copied out and back; where they outweigh the rest of the buffer (an object near the
+    /// root whose large member moves), the whole buffer is instead written out once in its new order and the two
+    /// buffers trade places.
     private func reorder(_ first: Int, by permutation: [Int], moving moved: Range<Int>) {
         guard !moved.isEmpty else { return }
         let from = members.pointer(at: first + moved.lowerBound).pointee.start
         let to = members.pointer(at: first + moved.upperBound - 1).pointee.end
+        if buffer.count - (to - from) < to - from {
+            scratch.removeAll()
+            scratch.append(buffer[0..<from])
+            for index in moved {
+                if index > moved.lowerBound { scratch.append(UInt8(ascii: ",")) }
+                let member = members.pointer(at: first + permutation[index])
+                scratch.append(buffer[member.pointee.start..<member.pointee.end])
+            }
+            scratch.append(buffer[to..<buffer.count])
+            assert(scratch.count == buffer.count)
+            buffer.swapContents(with: scratch)
+            return
+        }
         scratch.removeAll()
         scratch.append(buffer[from..<to])
         var position = from
