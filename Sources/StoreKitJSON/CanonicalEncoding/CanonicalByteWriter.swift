@@ -344,10 +344,11 @@ final class CanonicalByteWriter {
         frame.pointee.count += elements
     }
 
-    /// The memo and the index in it of `Element`, when the memo copies unchanged values of it written at this depth.
+    /// The memo and the index in it of `Element`, when the memo copies unchanged values of it written at this depth
+    /// (below the root, at most ``EncodingMemo/maxDepth`` levels down).
     @inline(__always)
     private func rememberedType<Element>(of _: Element.Type) -> (memo: EncodingMemo, type: Int)? {
-        guard let memo, memo.reusesUnchangedParts, frames.count <= EncodingMemo.maxDepth,
+        guard let memo, memo.reusesUnchangedParts, frames.count >= 1, frames.count <= EncodingMemo.maxDepth,
             let type = memo.typeIndex(of: Element.self)
         else { return nil }
         return (memo, type)

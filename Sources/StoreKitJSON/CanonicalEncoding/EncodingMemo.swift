@@ -6,7 +6,7 @@ import StoreKitSystem
 /// since the last value instead of encoding it again.
 ///
 /// A part counts as unchanged when its bits equal those of the part met at the same point last time (matched in
-/// the order the encoder meets them, by type, at most ``maxDepth`` levels below the root), leaving out the padding
+/// the order the encoder meets them, by type, from one to ``maxDepth`` levels below the root), leaving out the padding
 /// between the fields of structs, which copies do not keep. The memo keeps a copy of
 /// each part, so the arrays, strings and dictionaries inside it are shared and copy-on-write: equal bits mean the
 /// same contents. The one thing bits cannot show is a class instance inside a part that was changed in place, so
@@ -14,7 +14,8 @@ import StoreKitSystem
 /// type is not proven to hold values only (``ValueOnlyTypes``). Bits that differ (a value rebuilt with equal
 /// contents, `0.0` become `-0.0`) only cost an encoding. Used by one thread at a time.
 package final class EncodingMemo {
-    /// How many levels below the root are remembered: the root, its members, theirs, and one more.
+    /// How many levels below the root are remembered: its members, theirs, and one more. The root itself is not:
+    /// a state changes at almost every step, so its copy in the memo went unused while costing a copy of all of it.
     package static let maxDepth = 3
 
     /// Which unchanged parts are copied instead of encoded again.
