@@ -220,32 +220,29 @@ private enum SchedulerCalls {
         guard let address = dlsym(dlopen(nil, RTLD_NOW), name) else { return nil }
         return unsafeBitCast(address, to: type)
     }
+
+    /// What `body` returns from `call`; -1 with `ENOSYS` where the C library lacks it.
+    static func calling<Function>(_ call: Function?, _ body: (Function) -> Int32) -> Int32 {
+        guard let call else {
+            errno = ENOSYS
+            return -1
+        }
+        return body(call)
+    }
 }
 
-/// `sched_getcpu(3)`: the CPU the calling thread runs on; -1 with `ENOSYS` where the C library lacks it.
+/// `sched_getcpu(3)`: the CPU the calling thread runs on.
 func systemSchedGetcpu() -> Int32 {
-    guard let call = SchedulerCalls.getCPU else {
-        errno = ENOSYS
-        return -1
-    }
-    return call()
+    SchedulerCalls.calling(SchedulerCalls.getCPU) { $0() }
 }
 
 /// `sched_getaffinity(2)` for the calling thread.
 func systemSchedGetaffinity(_ set: UnsafeMutablePointer<cpu_set_t>) -> Int32 {
-    guard let call = SchedulerCalls.getAffinity else {
-        errno = ENOSYS
-        return -1
-    }
-    return call(0, MemoryLayout<cpu_set_t>.size, set)
+    SchedulerCalls.calling(SchedulerCalls.getAffinity) { $0(0, MemoryLayout<cpu_set_t>.size, set) }
 }
 
 /// `sched_setaffinity(2)` for the calling thread.
 func systemSchedSetaffinity(_ set: UnsafePointer<cpu_set_t>) -> Int32 {
-    guard let call = SchedulerCalls.setAffinity else {
-        errno = ENOSYS
-        return -1
-    }
-    return call(0, MemoryLayout<cpu_set_t>.size, set)
+    SchedulerCalls.calling(SchedulerCalls.setAffinity) { $0(0, MemoryLayout<cpu_set_t>.size, set) }
 }
 #endif

@@ -348,7 +348,7 @@ final class CanonicalByteWriter {
     /// (below the root, at most ``EncodingMemo/maxDepth`` levels down).
     @inline(__always)
     private func rememberedType<Element>(of _: Element.Type) -> (memo: EncodingMemo, type: Int)? {
-        guard let memo, memo.reusesUnchangedParts, frames.count >= 1, frames.count <= EncodingMemo.maxDepth,
+        guard let memo, memo.reusesUnchangedParts, (1...EncodingMemo.maxDepth).contains(frames.count),
             let type = memo.typeIndex(of: Element.self)
         else { return nil }
         return (memo, type)
@@ -718,40 +718,29 @@ final class CanonicalByteWriter {
     /// with a comma between) in the order `permutation` gives. Only the positions in `moved` change: their ranges
     /// trade places among themselves, so what lies before and after them stays where it is.
     ///
-    /// The moved ranges are copied out and back; where they outweigh the rest of the buffer (an object near the
-    /// root whose large member moves), the whole buffer is instead written out once in its new order and the two
-    /// buffers trade places.
+    /// The moved ranges are gathered in their new order and written back over the old; where they outweigh the
+    /// rest of the buffer (an object near the root whose large member moves), the rest is gathered around them
+    /// instead and the two buffers trade places, which copies the moved ranges once.
     private func reorder(_ first: Int, by permutation: [Int], moving moved: Range<Int>) {
         guard !moved.isEmpty else { return }
         let from = members.pointer(at: first + moved.lowerBound).pointee.start
         let to = members.pointer(at: first + moved.upperBound - 1).pointee.end
-        if buffer.count - (to - from) < to - from {
-            scratch.removeAll()
-            scratch.append(buffer[0..<from])
-            for index in moved {
-                if index > moved.lowerBound { scratch.append(UInt8(ascii: ",")) }
-                let member = members.pointer(at: first + permutation[index])
-                scratch.append(buffer[member.pointee.start..<member.pointee.end])
-            }
+        let gathersWholeBuffer = buffer.count - (to - from) < to - from
+        scratch.removeAll()
+        if gathersWholeBuffer { scratch.append(buffer[0..<from]) }
+        for index in moved {
+            if index > moved.lowerBound { scratch.append(UInt8(ascii: ",")) }
+            let member = members.pointer(at: first + permutation[index])
+            scratch.append(buffer[member.pointee.start..<member.pointee.end])
+        }
+        if gathersWholeBuffer {
             scratch.append(buffer[to..<buffer.count])
             assert(scratch.count == buffer.count)
             buffer.swapContents(with: scratch)
-            return
+        } else {
+            assert(scratch.count == to - from)
+            buffer.overwrite(at: from, with: scratch[0..<scratch.count])
         }
-        scratch.removeAll()
-        scratch.append(buffer[from..<to])
-        var position = from
-        for index in moved {
-            if index > moved.lowerBound {
-                buffer.overwrite(at: position, with: UInt8(ascii: ","))
-                position += 1
-            }
-            let member = members.pointer(at: first + permutation[index])
-            let bytes = scratch[(member.pointee.start - from)..<(member.pointee.end - from)]
-            buffer.overwrite(at: position, with: bytes)
-            position += bytes.count
-        }
-        assert(position == to)
     }
 
     /// The order that sorts `frame`'s members by key, or `nil` when they are sorted already; kept for the next

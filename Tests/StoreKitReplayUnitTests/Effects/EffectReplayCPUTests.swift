@@ -1,6 +1,7 @@
 import Foundation
 import StoreKitCore
 import StoreKitSystem
+import StoreKitTestFixtures
 import Testing
 
 @testable import StoreKitReplay
@@ -26,16 +27,6 @@ import Testing
         return ReplayableStore(id: "board", reducer: reducer, effects: [probe])
     }
 
-    /// Runs `body` on a thread of its own, started at once.
-    private static func onANewThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
-        let done = DispatchSemaphore(value: 0)
-        Thread {
-            body()
-            done.signal()
-        }.start()
-        return done
-    }
-
     @Test(.enabled(if: ProcessInfo.processInfo.activeProcessorCount > 1, "pinning needs two CPUs to show"))
     func theEffectsRunOnTheReplaysCPUAndTheReplayGivesItsThreadItsCPUsBack() throws {
         // Given a session of scores whose effect the replay reruns
@@ -44,18 +35,15 @@ import Testing
         let session = builder.session
         let reducerSaw = Locked<[Int32]?>(nil)
         let effectSaw = Locked<[Int32]?>(nil)
-        let around = Locked<(before: [Int32], after: [Int32])?>(nil)
 
         // When a thread replays it
-        let done = Self.onANewThread {
+        let cpus = try #require(try onANewThread {
             let before = Self.threadCPUs()
             _ = ReplayEngine(stores: [Self.probingStore(reducerSaw: reducerSaw, effectSaw: effectSaw)]).replay(session)
-            around.withLock { $0 = (before, Self.threadCPUs()) }
-        }
-        #expect(done.wait(timeout: .now() + 60) == .success)
+            return (before: before, after: Self.threadCPUs())
+        })
 
         // Then the reducer and the effect ran on one and the same CPU, and the thread has its CPUs again
-        let cpus = try #require(around.withLock { $0 })
         #expect(cpus.before.count > 1)
         let reducerCPUs = try #require(reducerSaw.withLock { $0 })
         #expect(reducerCPUs.count == 1)

@@ -38,7 +38,7 @@ final class EffectReplayCPU: @unchecked Sendable {
         do {
             try Syscall.pinCurrentThread(toCPU: number)
         } catch {
-            holders.withLock { $0[number, default: 1] -= 1 }
+            letGo(number)
             return nil
         }
         return EffectReplayCPU(number: number, replayThreadCPUs: allowed)
@@ -52,6 +52,11 @@ final class EffectReplayCPU: @unchecked Sendable {
         return allowed.min { (holders[$0, default: 0], $0) < (holders[$1, default: 0], $1) } ?? allowed[0]
     }
 
+    /// Counts one replay fewer holding CPU `number`.
+    private static func letGo(_ number: Int32) {
+        holders.withLock { $0[number, default: 1] -= 1 }
+    }
+
     /// Keeps the calling thread, the effects', on the shared CPU for as long as it lives; where that fails, it runs
     /// where the system puts it.
     func holdForEffectsThread() {
@@ -63,7 +68,7 @@ final class EffectReplayCPU: @unchecked Sendable {
     func release() {
         guard !isReleased else { return }
         isReleased = true
-        Self.holders.withLock { $0[number, default: 1] -= 1 }
+        Self.letGo(number)
         guard pthread_equal(pthread_self(), replayThread) != 0 else { return }
         try? Syscall.setCurrentThreadCPUs(replayThreadCPUs)
     }
