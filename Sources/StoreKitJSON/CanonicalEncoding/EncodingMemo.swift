@@ -114,11 +114,17 @@ package final class EncodingMemo {
 
     /// Drops the values of type `index` that no remembered part refers to any more.
     private func compact(_ index: Int) {
-        let live = Array(Set(previous.lazy.filter { $0.type == index }.map(\.value))).sorted()
-        types[index].compact(keeping: live)
-        let newIndex = Dictionary(uniqueKeysWithValues: live.enumerated().map { ($1, $0) })
+        // Each value's index once the others are dropped, -1 for a value to drop.
+        var newIndex = [Int](repeating: -1, count: types[index].count)
+        for entry in previous where entry.type == index { newIndex[entry.value] = 0 }
+        var kept = 0
+        for value in newIndex.indices where newIndex[value] == 0 {
+            newIndex[value] = kept
+            kept += 1
+        }
+        newIndex.withUnsafeBufferPointer { types[index].compact(to: $0) }
         for entry in previous.indices where previous[entry].type == index {
-            previous[entry].value = newIndex[previous[entry].value]!
+            previous[entry].value = newIndex[previous[entry].value]
         }
     }
 
@@ -181,7 +187,7 @@ package final class EncodingMemo {
 }
 
 /// The remembered values of one type. Values are only appended: a part reused from the last value keeps its index,
-/// and the values no part refers to any more are dropped now and then by ``compact(keeping:)``.
+/// and the values no part refers to any more are dropped now and then by ``compact(to:)``.
 private protocol RememberedType: AnyObject {
     /// How many values are held.
     var count: Int { get }
@@ -191,8 +197,9 @@ private protocol RememberedType: AnyObject {
     func isUnchanged(_ value: UnsafeRawPointer, _ index: Int) -> Bool
     /// Holds a copy of the value at `value`; returns its index.
     func remember(_ value: UnsafeRawPointer) -> Int
-    /// Keeps only the values at `live` (ascending), which become indices 0, 1, 2 and so on.
-    func compact(keeping live: [Int])
+    /// Keeps the values whose `newIndex` is not -1, each moved to its new index (kept values keep their order, so
+    /// it is never above the old one), and drops the others.
+    func compact(to newIndex: UnsafeBufferPointer<Int>)
 }
 
 /// The values of one type, in memory of its own: this class is made for a type known only at run time, so its
@@ -248,13 +255,20 @@ private final class RememberedValues<E>: RememberedType {
         return held - 1
     }
 
-    func compact(keeping live: [Int]) {
-        let kept = UnsafeMutablePointer<E>.allocate(capacity: capacity)
-        for (newIndex, oldIndex) in live.enumerated() { (kept + newIndex).initialize(to: base[oldIndex]) }
-        base.deinitialize(count: held)
-        base.deallocate()
-        base = kept
-        held = live.count
+    func compact(to newIndex: UnsafeBufferPointer<Int>) {
+        // In place and in order: the slot a kept value moves to was emptied before, its value dropped or moved
+        // lower. Moving retains and releases nothing; only the dropped values are released.
+        var kept = 0
+        for old in 0..<held {
+            let new = newIndex[old]
+            if new < 0 {
+                (base + old).deinitialize(count: 1)
+            } else {
+                if new != old { (base + new).moveInitialize(from: base + old, count: 1) }
+                kept += 1
+            }
+        }
+        held = kept
     }
 }
 
