@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitSystem
+import StoreKitTestFixtures
 import Testing
 
 @testable import StoreKitCore
@@ -15,20 +16,15 @@ import Testing
     private static func niceValueOfAThreadLowered(
         to level: BackgroundPriority
     ) throws -> (lowered: Int32, error: String?) {
-        let seen = Locked<(lowered: Int32, error: String?)?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
+        let seen = try onANewThread { () -> (lowered: Int32, error: String?) in
             do {
                 try Syscall.lowerCurrentThreadPriority(to: level)
-                seen.withLock { $0 = (Self.niceValue(), nil) }
+                return (Self.niceValue(), nil)
             } catch {
-                seen.withLock { $0 = (0, "\(error)") }
+                return (0, "\(error)")
             }
-            done.signal()
         }
-        thread.start()
-        #expect(done.wait(timeout: .now() + 60) == .success)
-        return try #require(seen.withLock { $0 })
+        return try #require(seen)
     }
 
     @Test func loweringAThreadsPriorityLeavesTheOtherThreadsAlone() async throws {
@@ -49,26 +45,21 @@ import Testing
     }
 
     @Test func aThreadGoesBackToThePriorityItHadWhereTheSystemAllowsIt() async throws {
-        let seen = Locked<(start: Int32, end: Int32, error: SystemError?)?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
+        let seen = try onANewThread { () -> (start: Int32, end: Int32, error: SystemError?) in
             let start = Self.niceValue()
             do {
                 let previous = try Syscall.lowerCurrentThreadPriority()
                 do {
                     try Syscall.setCurrentThreadPriority(previous)
-                    seen.withLock { $0 = (start, Self.niceValue(), nil) }
+                    return (start, Self.niceValue(), nil)
                 } catch {
-                    seen.withLock { $0 = (start, Self.niceValue(), error as? SystemError) }
+                    return (start, Self.niceValue(), error as? SystemError)
                 }
             } catch {
-                seen.withLock { $0 = (start, start, error as? SystemError) }
+                return (start, start, error as? SystemError)
             }
-            done.signal()
         }
-        thread.start()
-        #expect(done.wait(timeout: .now() + 60) == .success)
-        let result = try #require(seen.withLock { $0 })
+        let result = try #require(seen)
         if let error = result.error {
             // Without CAP_SYS_NICE or RLIMIT_NICE, Linux refuses, naming the call, and the thread stays lowered.
             #expect(error.call == "setpriority")
