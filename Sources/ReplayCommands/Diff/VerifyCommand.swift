@@ -20,9 +20,20 @@ enum VerifyCommand: Command {
         let terminal = parsed.isSet(SharedOptions.json) ? context.terminal.withoutProgress : context.terminal
         for argument in parsed.positionals {
             let name = argument == "-" ? "<stdin>" : argument
-            let meter = ProgressMeter(terminal, "verify: read", unit: "lines of \(name)", total: nil)
-            let result = SessionVerifier.verify(path: argument) { lines in
-                if lines % Self.linesBetweenProgress == 0 { meter.advance(to: lines, of: nil) }
+            // A file counts in megabytes of its size, so the line can say how long is left; standard input in lines.
+            let inMegabytes = argument != "-"
+            let meter = ProgressMeter(terminal, "verify: read", unit: inMegabytes ? "MB of \(name)" : "lines of \(name)", total: nil)
+            var lookedAt: (lines: Int, bytes: Int64) = (0, 0)
+            let result = SessionVerifier.verify(path: argument) { progress in
+                guard progress.lines - lookedAt.lines >= Self.linesBetweenProgress
+                    || progress.bytesRead - lookedAt.bytes >= Self.bytesBetweenProgress
+                else { return }
+                lookedAt = (progress.lines, progress.bytesRead)
+                if inMegabytes {
+                    meter.advance(to: Int(progress.bytesRead >> 20), of: progress.totalBytes.map { Int($0 >> 20) })
+                } else {
+                    meter.advance(to: progress.lines, of: nil)
+                }
             }
             meter.finish()
             if !result.isValid { status = .trouble }
@@ -46,6 +57,8 @@ enum VerifyCommand: Command {
         return status
     }
 
-    /// How many lines are read between two looks at the progress line's clock.
+    /// How many lines, or bytes, are read between two looks at the progress line's clock: short lines by their
+    /// number, long ones by their size.
     private static var linesBetweenProgress: Int { 1024 }
+    private static var bytesBetweenProgress: Int64 { 4 << 20 }
 }

@@ -50,6 +50,11 @@ struct LineReader {
     private var endOffset: Int64?
     /// Why the file's size could not be taken when the reader was made, thrown at the first read.
     private var failureAtStart: SystemError?
+    /// How many bytes the lines returned so far took, their `\n`s included.
+    private(set) var bytesRead: Int64 = 0
+    /// How many bytes a regular file held from where the reader began when it was made: all it will read (see the
+    /// type's notes); `nil` for other input and when following.
+    private(set) var bytesAtStart: Int64?
 
     /// Creates a reader over `fd`, which it does not own or close, from its current offset.
     /// - Parameters:
@@ -68,6 +73,7 @@ struct LineReader {
             let end = max(Int64(status.size), start)
             endOffset = end
             bytesLeft = UInt64(end - start)
+            bytesAtStart = end - start
         } catch {
             failureAtStart = error
         }
@@ -80,6 +86,7 @@ struct LineReader {
         self.waitForMore = nil
         self.chunk = bytes
         self.chunkEnd = bytes.count
+        bytesAtStart = Int64(bytes.count)
     }
 
     /// The next line, or `nil` at the end of the input and after a line that was too long.
@@ -92,6 +99,7 @@ struct LineReader {
                 if pending.isEmpty { return nil }
                 if try lineWentOnPastTheEnd() { return nil }
                 lineNumber += 1
+                bytesRead += Int64(pending.count)
                 return Line(number: lineNumber, content: .bytes(pending), isTerminated: false)
             }
             let (newline, sliceEnd) = chunk.withUnsafeBufferPointer { buffer -> (Bool, Int) in
@@ -109,6 +117,7 @@ struct LineReader {
             chunkStart = newline ? sliceEnd + 1 : sliceEnd
             if newline {
                 lineNumber += 1
+                bytesRead += Int64(pending.count) + 1
                 return Line(number: lineNumber, content: .bytes(pending), isTerminated: true)
             }
         }

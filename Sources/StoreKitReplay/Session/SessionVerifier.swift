@@ -53,17 +53,35 @@ public enum SessionVerifier {
     /// standard input) ends with an answer.
     public static let maxErrors = 100
 
+    /// How far a verification has read, for a progress line.
+    public struct Progress: Sendable, Equatable {
+        /// The lines read so far.
+        public var lines: Int
+        /// The bytes those lines took, their `\n`s included.
+        public var bytesRead: Int64
+        /// The bytes a regular file held when the verification began, all that it reads; `nil` for standard input.
+        public var totalBytes: Int64?
+
+        /// Creates a progress report.
+        public init(lines: Int, bytesRead: Int64, totalBytes: Int64?) {
+            self.lines = lines
+            self.bytesRead = bytesRead
+            self.totalBytes = totalBytes
+        }
+    }
+
     /// Verifies the session at `path` (`-` for standard input).
     ///
     /// A path that names anything but a regular file (a folder, a FIFO, a device) is refused unread. An over-long
     /// line ends the verification at that line: the rest of it is not read, as it may never end.
-    /// - Parameter onLine: Called after each line is read with the number of lines read so far, for a progress line.
+    /// - Parameter onProgress: Called after each line is read with how far the verification has read, for a
+    ///   progress line.
     public static func verify(
-        path: String, maxLineBytes: Int = SessionFormat.defaultMaxLineBytes, onLine: ((Int) -> Void)? = nil
+        path: String, maxLineBytes: Int = SessionFormat.defaultMaxLineBytes, onProgress: ((Progress) -> Void)? = nil
     ) -> Result {
         if path == "-" {
             var lines = LineReader(fileDescriptor: 0, maxLineBytes: maxLineBytes)
-            return verify(&lines, source: "<stdin>", maxLineBytes: maxLineBytes, onLine: onLine)
+            return verify(&lines, source: "<stdin>", maxLineBytes: maxLineBytes, onProgress: onProgress)
         }
         let fd: Int32
         do {
@@ -75,7 +93,16 @@ public enum SessionVerifier {
         }
         defer { try? Syscall.close(fd, subject: path) }
         var lines = LineReader(fileDescriptor: fd, maxLineBytes: maxLineBytes)
-        return verify(&lines, source: path, maxLineBytes: maxLineBytes, onLine: onLine)
+        return verify(&lines, source: path, maxLineBytes: maxLineBytes, onProgress: onProgress)
+    }
+
+    /// Verifies the session at `path` (`-` for standard input), calling `onLine` after each line with the number of
+    /// lines read so far.
+    @available(*, deprecated, message: "use verify(path:maxLineBytes:onProgress:), whose Progress also counts the bytes read and the total")
+    public static func verify(
+        path: String, maxLineBytes: Int = SessionFormat.defaultMaxLineBytes, onLine: @escaping (Int) -> Void
+    ) -> Result {
+        verify(path: path, maxLineBytes: maxLineBytes) { progress in onLine(progress.lines) }
     }
 
     /// Verifies a session held in memory; `source` names it.
@@ -87,7 +114,7 @@ public enum SessionVerifier {
     }
 
     private static func verify(
-        _ lines: inout LineReader, source: String, maxLineBytes: Int, onLine: ((Int) -> Void)? = nil
+        _ lines: inout LineReader, source: String, maxLineBytes: Int, onProgress: ((Progress) -> Void)? = nil
     ) -> Result {
         var result = Result(lines: 0, actions: 0, problems: [], isReadable: true)
         var decoder = SessionLineDecoder(source: source, maxLineBytes: maxLineBytes)
@@ -106,7 +133,7 @@ public enum SessionVerifier {
             }
             guard let line = next else { break }
             result.lines = line.number
-            onLine?(line.number)
+            onProgress?(Progress(lines: line.number, bytesRead: lines.bytesRead, totalBytes: lines.bytesAtStart))
             let endCameBefore = decoder.hasSeenEnd
             let decoded: (json: JSONValue, event: SessionEvent)
             do {

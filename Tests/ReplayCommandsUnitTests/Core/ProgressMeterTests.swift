@@ -69,7 +69,7 @@ import Testing
 
         // Then the progress line names the file, is erased, and the verdict alone is on stdout
         #expect((try? status.get()) == .ok)
-        #expect(capture.errors == "\r\u{1B}[Kverify: read 0 lines of \(Self.counter)\r\u{1B}[K")
+        #expect(capture.errors == "\r\u{1B}[Kverify: read 0 MB of \(Self.counter)\r\u{1B}[K")
         #expect(capture.output == "ok \(Self.counter): 42 lines, 40 actions\n")
     }
 

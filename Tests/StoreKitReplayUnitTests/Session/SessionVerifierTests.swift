@@ -2,6 +2,7 @@ import Foundation
 import StoreKitCore
 import StoreKitTestFixtures
 import StoreKitReplay
+import StoreKitSystem
 import Testing
 
 @Suite struct SessionVerifierTests {
@@ -39,6 +40,25 @@ import Testing
             #expect(result.problems == [], "\(path)")
             #expect(result.actions == session.actions.count)
         }
+    }
+
+    @Test func reportsItsProgressInLinesAndInBytesOfTheWholeFile() throws {
+        // Given a sample session, and its size and lines
+        let path = try #require(Self.samples.first)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        let lineCount = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").count
+
+        // When it is verified with a progress callback
+        let seen = Locked<[SessionVerifier.Progress]>([])
+        let result = SessionVerifier.verify(path: path) { progress in seen.withLock { $0.append(progress) } }
+
+        // Then each line was reported, with the bytes read growing to the whole file, out of the file's size
+        let progress = seen.withLock { $0 }
+        #expect(result.isValid)
+        #expect(progress.map(\.lines) == Array(1...lineCount))
+        #expect(progress.last?.bytesRead == Int64(size))
+        #expect(zip(progress, progress.dropFirst()).allSatisfy { $0.bytesRead < $1.bytesRead })
+        #expect(progress.allSatisfy { $0.totalBytes == Int64(size) })
     }
 
     @Test func listsEveryBrokenLineNotOnlyTheFirst() {
