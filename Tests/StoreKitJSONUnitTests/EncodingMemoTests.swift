@@ -30,6 +30,7 @@ private enum Shop {
         var filters: Set<String>
         var meta: Unequatable
         var nested: [[Item]]
+        var byName: [String: Item]
     }
 }
 
@@ -82,7 +83,8 @@ private struct Holder: Codable {
         }
         var state = Shop.State(
             items: (0..<40).map(item), filters: ["a", "b"],
-            meta: Shop.Unequatable(note: "n"), nested: [[item(1)], [item(2), item(3)]])
+            meta: Shop.Unequatable(note: "n"), nested: [[item(1)], [item(2), item(3)]],
+            byName: ["b": item(4), "a": item(5)])
         let memo = EncodingMemo(reuse: reuse)
         for step in 0..<400 {
             // One change per step, of every kind: in place, inserted, removed, nested, to -0.0, to an equal string.
@@ -97,7 +99,9 @@ private struct Holder: Codable {
                 state.items[index].price = state.items[index].price == 0 ? -0.0 : 0
                 state.items[(index + 1) % state.items.count].name =
                     step % 2 == 0 ? "caf\u{E9}" : "cafe\u{301}"
-            case 5: state.meta.note += "!"
+            case 5:
+                state.meta.note += "!"
+                state.byName["k\(step % 7)"] = item(step)
             case 6: state.nested[step % 2].append(item(step))
             case 7: state.filters.insert("f\(step)")
             case 8:

@@ -128,6 +128,8 @@ final class CanonicalByteWriter {
     let buffer = ByteBuffer()
     /// Bytes of an object being reordered.
     private let scratch = ByteBuffer()
+    /// The members of an object being reordered, for the memo to move the parts inside them along.
+    @exclusivity(unchecked) private var movedMembers: [EncodingMemo.MovedMember] = []
     private let frames = WriterStack<Frame>()
     private let members = WriterStack<Member>()
     private let unmatchedKeys = WriterStack<String>()
@@ -263,7 +265,7 @@ final class CanonicalByteWriter {
             let place = memo.begin(value, type: type)
             let mark = buffer.count
             try writeBody(value, as: kind)
-            memo.end(place, bytes: buffer[mark..<buffer.count])
+            memo.end(place, bytes: mark..<buffer.count)
         } else {
             try writeBody(value, as: kind)
         }
@@ -726,13 +728,25 @@ final class CanonicalByteWriter {
         let from = members.pointer(at: first + moved.lowerBound).pointee.start
         let to = members.pointer(at: first + moved.upperBound - 1).pointee.end
         let gathersWholeBuffer = buffer.count - (to - from) < to - from
+        // The memo's parts inside the moved members move with them; in its old order, each member's new place.
+        let movesRememberedParts = memo?.reusesUnchangedParts == true
+        if movesRememberedParts {
+            movedMembers.removeAll(keepingCapacity: true)
+            for index in moved {
+                let member = members.pointer(at: first + index).pointee
+                movedMembers.append(.init(start: member.start, end: member.end, newStart: 0))
+            }
+        }
         scratch.removeAll()
         if gathersWholeBuffer { scratch.append(buffer[0..<from]) }
+        let scratchStart = gathersWholeBuffer ? 0 : from
         for index in moved {
             if index > moved.lowerBound { scratch.append(UInt8(ascii: ",")) }
             let member = members.pointer(at: first + permutation[index])
+            if movesRememberedParts { movedMembers[permutation[index] - moved.lowerBound].newStart = scratchStart + scratch.count }
             scratch.append(buffer[member.pointee.start..<member.pointee.end])
         }
+        if movesRememberedParts { movedMembers.withUnsafeBufferPointer { memo?.membersMoved($0) } }
         if gathersWholeBuffer {
             scratch.append(buffer[to..<buffer.count])
             assert(scratch.count == buffer.count)

@@ -9,7 +9,9 @@ import StoreKitSystem
 /// the order the encoder meets them, by type, from one to ``maxDepth`` levels below the root), leaving out the padding
 /// between the fields of structs, which copies do not keep. The memo keeps a copy of
 /// each part, so the arrays, strings and dictionaries inside it are shared and copy-on-write: equal bits mean the
-/// same contents. The one thing bits cannot show is a class instance inside a part that was changed in place, so
+/// same contents. A part's bytes are not copied to be remembered: the memo keeps the whole last value's bytes (its
+/// writer's buffer, traded for an empty one) and where each part lies in them, moved along as the writer sorts the
+/// members around them. The one thing bits cannot show is a class instance inside a part that was changed in place, so
 /// a part that is itself a class is always encoded, and with ``PartReuse/provenValueParts`` so is every part whose
 /// type is not proven to hold values only (``ValueOnlyTypes``). Bits that differ (a value rebuilt with equal
 /// contents, `0.0` become `-0.0`) only cost an encoding. Used by one thread at a time.
@@ -29,7 +31,8 @@ package final class EncodingMemo {
     }
 
     /// One remembered part: its type (an index into ``types``), its value (an index into that type's values),
-    /// where its bytes lie in the arena, and how many remembered parts lie inside it (they follow it).
+    /// where its bytes lie (in the writer's buffer while it is written, in ``previousBytes`` once it is the last
+    /// value's), and how many remembered parts lie inside it (they follow it).
     private struct Entry {
         let type: Int
         var value: Int
@@ -52,8 +55,8 @@ package final class EncodingMemo {
     /// How many of ``previous``'s and of ``current``'s entries are of each type, by type index.
     @exclusivity(unchecked) private var previousEntriesOfType: [Int] = []
     @exclusivity(unchecked) private var currentEntriesOfType: [Int] = []
-    private var previousArena = ByteBuffer()
-    private var currentArena = ByteBuffer()
+    /// The bytes of the last value encoded, which the parts of ``previous`` lie in.
+    private let previousBytes = ByteBuffer()
     /// The next part of the previous value to compare with.
     @exclusivity(unchecked) private var cursor = 0
     /// The writer that encodes with this memo, kept with its buffer and what it learned of key orders.
@@ -96,12 +99,13 @@ package final class EncodingMemo {
         return types.count - 1
     }
 
-    /// Starts encoding a new value: what the last one remembered becomes what this one is compared with.
+    /// Starts encoding a new value: what the last one remembered becomes what this one is compared with, and the
+    /// last value's bytes, still in the writer's buffer, are kept for it (the writer gets the memory of the ones
+    /// before).
     func beginValue() {
         swap(&previous, &current)
-        swap(&previousArena, &currentArena)
+        previousBytes.swapContents(with: writer.buffer)
         current.removeAll(keepingCapacity: true)
-        currentArena.removeAll()
         cursor = 0
         swap(&previousEntriesOfType, &currentEntriesOfType)
         for index in currentEntriesOfType.indices { currentEntriesOfType[index] = 0 }
@@ -152,12 +156,12 @@ package final class EncodingMemo {
         let first = cursor
         let last = first + previous[first].descendants
         cursor = last + 1
-        buffer.append(previousArena[previous[first].bytes])
+        // The parts inside it lie where they lay in it.
+        let shift = buffer.count - previous[first].bytes.lowerBound
+        buffer.append(previousBytes[previous[first].bytes])
         for index in first...last {
             var entry = previous[index]
-            let start = currentArena.count
-            currentArena.append(previousArena[entry.bytes])
-            entry.bytes = start..<currentArena.count
+            entry.bytes = (entry.bytes.lowerBound + shift)..<(entry.bytes.upperBound + shift)
             current.append(entry)
             currentEntriesOfType[entry.type] += 1
         }
@@ -175,14 +179,47 @@ package final class EncodingMemo {
         return Place(slot: current.count - 1, previous: matched)
     }
 
-    /// Remembers the bytes of the part begun at `place`.
-    func end(_ place: Place, bytes: UnsafeBufferPointer<UInt8>) {
-        let start = currentArena.count
-        currentArena.append(bytes)
-        current[place.slot].bytes = start..<currentArena.count
+    /// Remembers that the part begun at `place` lies at `bytes` in the writer's buffer.
+    func end(_ place: Place, bytes: Range<Int>) {
+        current[place.slot].bytes = bytes
         current[place.slot].descendants = current.count - 1 - place.slot
         // Whatever its parts did, the next comparison is with what followed the previous part at this point.
         if let matched = place.previous { cursor = matched + 1 + previous[matched].descendants }
+    }
+}
+
+extension EncodingMemo {
+    /// A member (or element, or keyed pair) of an object the writer is sorting: where it lay in the writer's
+    /// buffer, and where it now begins.
+    struct MovedMember {
+        var start: Int
+        var end: Int
+        var newStart: Int
+    }
+
+    /// Moves along the parts written inside `moved`, the members of an object that the writer wrote again in
+    /// another order at the same place, listed in their old order; each part lies inside one of them, or after the
+    /// last, where nothing moved.
+    func membersMoved(_ moved: UnsafeBufferPointer<MovedMember>) {
+        guard let from = moved.first?.start else { return }
+        // The parts written since the object began follow every other part but its own and its ancestors' (still
+        // being written, so not yet anywhere); those inside its members are the ones from `from` on.
+        var index = current.count - 1
+        while index >= 0, current[index].bytes.lowerBound >= from {
+            let start = current[index].bytes.lowerBound
+            // The last member beginning at or before the part.
+            var low = 0
+            var high = moved.count
+            while high - low > 1 {
+                let middle = (low + high) / 2
+                if moved[middle].start <= start { low = middle } else { high = middle }
+            }
+            if start < moved[low].end {
+                let shift = moved[low].newStart - moved[low].start
+                current[index].bytes = (start + shift)..<(current[index].bytes.upperBound + shift)
+            }
+            index -= 1
+        }
     }
 }
 
