@@ -60,12 +60,15 @@ public final class TestStore<State: Codable & Equatable & Sendable, Action: Coda
     ///   - effects: The effects under test, with their test doubles.
     ///   - clock: The clock the effects read and sleep on through their context (`EffectContext.clock`); a test
     ///     passes one it advances itself.
+    ///   - uuid: Where the effects take new UUIDs from (`EffectContext.uuid()`): by default
+    ///     `00000000-0000-0000-0000-000000000000`, then `…0001` and so on, so a test can assert them.
     ///   - exhaustivity: How much the test must assert.
     ///   - receiveTimeout: How long a `receive` waits by default.
     ///   - reportFailure: Where failures go; by default the running test framework.
     public init(
         initialState: State, reducer: Reducer<State, Action>, effects: [Effect<State, Action>] = [],
-        clock: any Clock<Duration> = ContinuousClock(), exhaustivity: Exhaustivity = .on,
+        clock: any Clock<Duration> = ContinuousClock(), uuid: UUIDGenerator = .incrementing,
+        exhaustivity: Exhaustivity = .on,
         receiveTimeout: Duration = .seconds(5),
         reportFailure: @escaping @Sendable (TestFailure) -> Void = TestFailure.reportToTestFramework
     ) {
@@ -73,7 +76,7 @@ public final class TestStore<State: Codable & Equatable & Sendable, Action: Coda
         self.exhaustivity = exhaustivity
         self.receiveTimeout = receiveTimeout
         self.reportFailure = reportFailure
-        self.store = Store(initialState: initialState, reducer: reducer, effects: effects, clock: clock)
+        self.store = Store(initialState: initialState, reducer: reducer, effects: effects, clock: clock, uuid: uuid)
         store.register(interceptor: interceptor)
     }
 

@@ -51,9 +51,10 @@ extension EffectContext {
     /// The clock the effect reads and sleeps on, recorded (see ``EffectClock``).
     public var clock: EffectClock { EffectClock(run: run) }
 
-    /// A new random UUID, recorded, so replay draws the same one.
+    /// A new UUID from the store's generator (random unless the store was given another), recorded, so replay
+    /// draws the same one.
     public func uuid() -> UUID {
-        run.takeNow(EffectCallEvent.BuiltIn.uuid.rawValue, input: nil) { UUID() }
+        run.takeNow(EffectCallEvent.BuiltIn.uuid.rawValue, input: nil) { run.newUUID() }
     }
 
     /// A random integer in `range`, recorded, so replay draws the same one.

@@ -31,6 +31,8 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     private let cancellations = EffectCancellations()
     /// The clock effects read and sleep on through their context.
     private let effectClock: EffectClock.Base
+    /// Where effects take new UUIDs from through their context.
+    private let effectUUIDs: UUIDGenerator
 
     // Guarded by `lock`. The state and the sequence number, which every dispatch reads and writes, are not checked
     // for exclusivity at run time (docs/performance.md): each access is a plain read or write under the lock, with
@@ -63,13 +65,17 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     ///   - interceptors: Watchers of every applied action, such as a ``SessionRecorder``.
     ///   - clock: The clock effects read and sleep on through ``EffectContext/clock``; a test passes a clock it
     ///     advances itself.
+    ///   - uuid: Where effects take new UUIDs from through ``EffectContext/uuid()``; a test passes
+    ///     ``UUIDGenerator/incrementing`` to know them.
     public init(
         initialState: State, reducer: Reducer<State, Action>, effects: [Effect<State, Action>] = [],
-        interceptors: [any Interceptor<State, Action>] = [], clock: any Clock<Duration> = ContinuousClock()
+        interceptors: [any Interceptor<State, Action>] = [], clock: any Clock<Duration> = ContinuousClock(),
+        uuid: UUIDGenerator = .random
     ) {
         self.current = initialState
         self.reducer = reducer
         self.effectClock = EffectClock.Base(clock, storeCreatedAt: createdAt)
+        self.effectUUIDs = uuid
         self.effects = Effect.uniquelyNamed(effects)
         self.hasEffects = !effects.isEmpty
         for interceptor in interceptors { add(interceptor) }
@@ -177,7 +183,7 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     // Apart from `apply`, so that a dispatch to a store without effects asks the runtime for no metadata of them.
     @inline(never)
     private func startEffects(for action: Action, cause: Int, stateAfterAction published: State) {
-        let inputs = EffectRun.Inputs.live(sinks: effectInputSinks, clock: effectClock)
+        let inputs = EffectRun.Inputs.live(sinks: effectInputSinks, clock: effectClock, uuid: effectUUIDs)
         for effect in effects {
             let name = effect.name
             let send = Send<Action> { [weak self] answer in

@@ -59,6 +59,32 @@ import Testing
         #expect(statistics.effectLinesDropped == 0)
     }
 
+    @Test func recordsTheUUIDsTheStoresGeneratorMade() async throws {
+        // Given a store whose effects draw incrementing UUIDs, recorded to memory
+        let transport = MemoryTransport()
+        let store = Store(
+            initialState: Tally.State(), reducer: Tally.reducer, effects: [Self.postScore], clock: SteppingClock(),
+            uuid: .incrementing)
+        let recorder = store.startRecording(.init(storeID: "tally", app: AppInfo(name: "T")), to: transport)
+
+        // When two actions start the effect and it has run for both
+        store.dispatch(.add(1))
+        try await store.waitForEffects(timeout: .seconds(60))
+        store.dispatch(.add(2))
+        try await store.waitForEffects(timeout: .seconds(60))
+        recorder.finishWaitingGenerously()
+
+        // Then the effect sent, and the session holds, the generator's UUIDs in turn
+        let session = try transport.session()
+        let labels = session.actions.compactMap { $0.action["label"]?["_0"]?.stringValue }
+        #expect(labels == ["10 00000000-0000-0000-0000-000000000000", "20 00000000-0000-0000-0000-000000000001"])
+        let drawn = session.events.compactMap { event -> String? in
+            guard case .call(let call) = event, call.name == "$uuid", case .value(let drawn) = call.result else { return nil }
+            return drawn.stringValue
+        }
+        #expect(drawn == ["00000000-0000-0000-0000-000000000000", "00000000-0000-0000-0000-000000000001"])
+    }
+
     @Test func numbersAnEffectsLinesInTheSessionWhenTheRecordingBeganAfterTheStoresFirstActions() async throws {
         // Given a store with a replayable effect that has run for two actions before a recording began
         let transport = MemoryTransport()
