@@ -55,6 +55,10 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     /// The effect runs that lost a line to a full queue: their later lines are dropped too, so that no run the
     /// session holds skips a call.
     @exclusivity(unchecked) private var runsMissingLines: Set<EffectRunKey> = []
+    /// The runs that lost a line since the last `gap` queued. Replay would wait for the input the run lost and call
+    /// the next action it sent unsent, so that action is dropped, and the `gap` that takes its place tells replay
+    /// the run is cut (any gap does: replay checks no run across one).
+    @exclusivity(unchecked) private var runsOwedAGap: Set<EffectRunKey> = []
     /// Whether the background thread stopped waiting for a burst of posts to pause before the burst did (see
     /// ``yieldToABurstOfPosts()``); until it finds the queue empty, it encodes alongside the burst.
     @exclusivity(unchecked) private var outlastedABurst = false
@@ -96,7 +100,25 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
         case .effect(let cause): origin = .effect(cause: cause > base ? cause - base : nil)
         }
         let effect = recordsEffects ? context.effect.map(effectNumber) ?? 0 : 0
-        enqueue(action, state: state, sequence: context.sequence - base, time: time, origin: origin, effect: effect)
+        // A gap already waiting to be queued goes before this action, and does.
+        let cutRun = !runsOwedAGap.isEmpty && bufferFullRange == nil
+            && isSentByARunOwedAGap(origin: origin, effect: context.effect)
+        enqueue(
+            action, state: state, sequence: context.sequence - base, time: time, origin: origin, effect: effect,
+            dropping: cutRun)
+    }
+
+    /// Whether an action comes from an effect run in ``runsOwedAGap``. Call with the lock held.
+    private func isSentByARunOwedAGap(origin: ActionEvent.Origin, effect: String?) -> Bool {
+        guard case .effect(let cause?) = origin, let effect else { return false }
+        return runsOwedAGap.contains(EffectRunKey(cause: cause, effect: effect))
+    }
+
+    /// Counts the action numbered `sequence` in the session as dropped because the queue is full (or was, for the
+    /// run that sent it), to be written in the `gap` before the next action queued. Call with the lock held.
+    @inline(__always) private func drop(sequence: Int) {
+        bufferFullRange = (bufferFullRange?.lowerBound ?? sequence)...sequence
+        stats.droppedBufferFull += 1
     }
 
     /// Queues an action that the caller numbers by the order of its posts (an adapter's store, which has no
@@ -130,23 +152,24 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
         stats.actionsSeen += 1
         stats.droppedNotEncodable += 1
         queueBufferFullGap()
+        runsOwedAGap.removeAll()
         queue.append(
             gap: GapEvent(firstSequence: lastSequence, lastSequence: lastSequence, reason: reason, message: message))
         wakeWorkerIfNeeded()
         return lastSequence
     }
 
-    /// Queues an action numbered `sequence` in the session, or counts it as dropped when the queue is full. Call
-    /// with the lock held.
+    /// Queues an action numbered `sequence` in the session, or counts it as dropped when the queue is full or when
+    /// `dropping` says so. Call with the lock held.
     @inline(__always) private func enqueue(
-        _ action: Action, state: State, sequence: Int, time: Double, origin: ActionEvent.Origin, effect: UInt16
+        _ action: Action, state: State, sequence: Int, time: Double, origin: ActionEvent.Origin, effect: UInt16,
+        dropping: Bool = false
     ) {
         lastSequence = sequence
         stats.actionsSeen += 1
         releaseRetiredStates()
-        if budget.isFull(queuedEvents: queue.count) {
-            bufferFullRange = (bufferFullRange?.lowerBound ?? sequence)...sequence
-            stats.droppedBufferFull += 1
+        if dropping || budget.isFull(queuedEvents: queue.count) {
+            drop(sequence: sequence)
             return
         }
         queueBufferFullGap()
@@ -203,12 +226,18 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
         let run = EffectRunKey(cause: storeCause - base, effect: effect)
         if runsMissingLines.contains(run) {
             stats.effectLinesDropped += 1
-            if endsRun { runsMissingLines.remove(run) }
+            if endsRun {
+                runsMissingLines.remove(run)
+                runsOwedAGap.remove(run)
+            }
             return
         }
         if budget.isFull(queuedEvents: queue.count) {
             stats.effectLinesDropped += 1
-            if !endsRun { runsMissingLines.insert(run) }
+            if !endsRun {
+                runsMissingLines.insert(run)
+                runsOwedAGap.insert(run)
+            }
             return
         }
         queueBufferFullGap()
@@ -289,6 +318,7 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
     @inline(__always) private func queueBufferFullGap() {
         guard let range = bufferFullRange else { return }
         bufferFullRange = nil
+        runsOwedAGap.removeAll()
         queue.append(gap: GapEvent(firstSequence: range.lowerBound, lastSequence: range.upperBound, reason: .bufferFull))
     }
 

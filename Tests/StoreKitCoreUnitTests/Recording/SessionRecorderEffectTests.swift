@@ -18,6 +18,16 @@ import Testing
         } catch {}
     }
 
+    /// Whether `condition` holds within a generous minute, looked at every millisecond without blocking a thread.
+    private static func eventually(_ condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return true
+    }
+
     /// Each line without its `time` (and an action's `state`), canonically.
     private func linesWithoutTime(_ transport: MemoryTransport) throws -> [String] {
         try transport.lines.map { line in
@@ -201,6 +211,48 @@ import Testing
         #expect(statistics.effectLinesWritten == 0)
         let session = try transport.session()
         #expect(session.actions.map(\.sequence) == [1, 2])
+        #expect(!session.events.contains { if case .call = $0 { true } else { false } })
+    }
+
+    @Test func theFirstActionARunSendsAfterItLostALineIsDroppedSoAGapTellsReplayTheRunIsCut() async throws {
+        // Given a recorder with room for one event whose transport is held up, and an effect that draws a UUID,
+        // waits until the test lets it go on, and sends an action
+        let transport = ControlledTransport()
+        let goOn = Locked(false)
+        let drawsThenSends = Effect<Tally.State, Tally.Action>("draws", replay: .rerun) { action, context in
+            guard case .label("go") = action else { return }
+            _ = context.uuid()
+            let deadline = ContinuousClock.now + .seconds(60)
+            while !goOn.withLock({ $0 }), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(1)) }
+            context.send(.label("sent"))
+            context.send(.label("again"))
+        }
+        let store = Store(initialState: Tally.State(), reducer: Tally.reducer, effects: [drawsThenSends])
+        transport.hold()
+        let recorder = store.startRecording(
+            .init(storeID: "tally", app: AppInfo(name: "T"), bufferCapacity: 1), to: transport)
+        store.dispatch(.add(1))
+        #expect(transport.waitUntilWriteIsHeld())
+
+        // When an action fills the queue, its effect's UUID is dropped, the queue empties, and then the effect sends
+        // (the test waits without holding a thread, which the effect's task may need)
+        store.dispatch(.label("go"))
+        #expect(await Self.eventually { recorder.statistics.effectLinesDropped > 0 })
+        transport.release()
+        #expect(await Self.eventually { recorder.statistics.actionsWritten >= 2 })
+        goOn.withLock { $0 = true }
+        try await store.waitForEffects(timeout: .seconds(60))
+        let statistics = recorder.finishWaitingGenerously()
+
+        // Then the first action it sent is not in the session but in a gap, which tells replay the run is cut, and
+        // the next is
+        let session = try transport.session()
+        #expect(session.actions.map(\.sequence) == [1, 2, 4])
+        let gaps = session.events.compactMap { if case .gap(let gap) = $0 { gap } else { nil } }
+        #expect(gaps.map { $0.firstSequence...$0.lastSequence } == [3...3])
+        #expect(gaps.map(\.reason) == [GapEvent.Reason.bufferFull])
+        #expect(statistics.droppedBufferFull == 1)
+        #expect(statistics.effectLinesDropped == 2)
         #expect(!session.events.contains { if case .call = $0 { true } else { false } })
     }
 
