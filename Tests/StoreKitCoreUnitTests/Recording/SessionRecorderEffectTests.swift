@@ -18,6 +18,20 @@ import Testing
         } catch {}
     }
 
+    /// A store with `effects`, recorded to `transport` held up, with room for one event and the first action stuck
+    /// in a write: the next action fills the queue.
+    private static func recordingWithItsQueueFull(
+        effects: [Effect<Tally.State, Tally.Action>], to transport: ControlledTransport
+    ) -> (Store<Tally.State, Tally.Action>, SessionRecorder<Tally.State, Tally.Action>) {
+        let store = Store(initialState: Tally.State(), reducer: Tally.reducer, effects: effects)
+        transport.hold()
+        let recorder = store.startRecording(
+            .init(storeID: "tally", app: AppInfo(name: "T"), bufferCapacity: 1), to: transport)
+        store.dispatch(.add(1))
+        #expect(transport.waitUntilWriteIsHeld())
+        return (store, recorder)
+    }
+
     /// Whether `condition` holds within a generous minute, looked at every millisecond without blocking a thread.
     private static func eventually(_ condition: () -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(60)
@@ -192,12 +206,7 @@ import Testing
             guard case .label("go") = action else { return }
             for _ in 0..<3 { _ = context.uuid() }
         }
-        let store = Store(initialState: Tally.State(), reducer: Tally.reducer, effects: [draws])
-        transport.hold()
-        let recorder = store.startRecording(
-            .init(storeID: "tally", app: AppInfo(name: "T"), bufferCapacity: 1), to: transport)
-        store.dispatch(.add(1))
-        #expect(transport.waitUntilWriteIsHeld())
+        let (store, recorder) = Self.recordingWithItsQueueFull(effects: [draws], to: transport)
 
         // When an action fills the queue and its effect draws three UUIDs
         store.dispatch(.label("go"))
@@ -227,12 +236,7 @@ import Testing
             context.send(.label("sent"))
             context.send(.label("again"))
         }
-        let store = Store(initialState: Tally.State(), reducer: Tally.reducer, effects: [drawsThenSends])
-        transport.hold()
-        let recorder = store.startRecording(
-            .init(storeID: "tally", app: AppInfo(name: "T"), bufferCapacity: 1), to: transport)
-        store.dispatch(.add(1))
-        #expect(transport.waitUntilWriteIsHeld())
+        let (store, recorder) = Self.recordingWithItsQueueFull(effects: [drawsThenSends], to: transport)
 
         // When an action fills the queue, its effect's UUID is dropped, the queue empties, and then the effect sends
         // (the test waits without holding a thread, which the effect's task may need)
