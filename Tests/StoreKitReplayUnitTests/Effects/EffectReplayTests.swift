@@ -158,6 +158,12 @@ struct BoardSession {
                 EffectEndEvent(cause: cause, effect: effect, outcome: outcome, calls: calls, sent: sent, time: Double(sequence))))
     }
 
+    /// A gap of one action the recorder dropped (its change to the state is lost with it).
+    mutating func gap() {
+        sequence += 1
+        events.append(.gap(GapEvent(firstSequence: sequence, lastSequence: sequence, reason: .bufferFull)))
+    }
+
     /// The post-score run of `cause`: it reads the state `stepsLater` steps after its cause, posts `home` and sends
     /// the receipt, as the correct effect records it.
     mutating func post(cause: Int, home: Int, stateStepsLater: Int = 0) {
@@ -597,6 +603,36 @@ struct BoardSession {
         #expect(report.effects.actionsEqual == 1)
         // and the runs of the later steps, queued behind the waiting one and doing nothing, are no runs in flight
         #expect(report.effects.notChecked.isEmpty)
+    }
+
+    @Test func aRunCutByAGapWhileItWaitsForAnInputTakenWithoutSuspendingHoldsUpNoLaterRun() {
+        // Given a run that lost every line to the recorder's full queue and the action it sent to a gap, then a run
+        // recorded whole
+        var builder = BoardSession(effects: ["draws"])
+        builder.action(.scored(1))
+        builder.gap()
+        builder.action(.tick)  // the action after a gap starts over from its recorded state, and starts no run
+        builder.action(.scored(2))
+        builder.call(cause: 4, effect: "draws", name: "$random", input: json("[0,9]"), result: .value(.integer(7)))
+        builder.action(.posted(receipt: 7), cause: 4, effect: "draws")
+        builder.end(cause: 4, effect: "draws", calls: 1, sent: 1)
+        let draws = Effect<Board.State, Board.Action>("draws", replay: .rerun) { action, context in
+            guard case .scored = action else { return }
+            context.send(.posted(receipt: context.random(in: 0...9)))
+        }
+
+        // When it is replayed: the first run waits for its draw, an input taken without suspending, when the gap
+        // cuts it
+        let report = replay(builder.session, [draws])
+
+        // Then the later run is replayed from its recorded draw and matches; the session is incomplete, no more
+        guard case .incomplete(let gaps) = report.verdict else {
+            Issue.record("expected an incomplete session, got \(report.verdict)")
+            return
+        }
+        #expect(gaps.map(\.firstSequence) == [2])
+        #expect(report.effects.actionsEqual == 1)
+        #expect(report.effects.runsReplayed == 1)
     }
 
     @Test func aRunInFlightWhenTheRecordingEndedThatNowFinishesIsNotCheckedAndSaysSo() {

@@ -45,6 +45,9 @@ final class RecordedEffectInputs: EffectInputSource, @unchecked Sendable {
     /// The runs that began or stopped waiting for an input since ``takeChanged()`` last took them.
     private var changed: Set<EffectRunKey> = []
     private var isFinishing = false
+    /// The runs replay is done with (judged, cut by a gap, gone outside): what they ask for from then on is
+    /// cancelled, and what they find or are sent is dropped.
+    private var forgotten: Set<EffectRunKey> = []
     private var inputsFed = 0
 
     /// Inputs for runs on `executor`, of a session whose secrets `redaction` names.
@@ -61,7 +64,7 @@ final class RecordedEffectInputs: EffectInputSource, @unchecked Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let now: EffectCallResult? = lock.withLock {
-                    if isFinishing { return .cancelled }
+                    if isFinishing || forgotten.contains(run) { return .cancelled }
                     if let line = readEarly[run]?.removeValue(forKey: request.index) { return answer(request, with: line) }
                     if Task.isCancelled {
                         cancelledWhileWaiting[run, default: [:]][request.index] = request.name
@@ -88,7 +91,7 @@ final class RecordedEffectInputs: EffectInputSource, @unchecked Sendable {
     func resultNow(of request: EffectInputRequest) -> EffectCallResult {
         let run = EffectRunKey(cause: request.cause, effect: request.effect)
         let (now, blocked) = lock.withLock { () -> (EffectCallResult?, BlockedRequest?) in
-            if isFinishing { return (.cancelled, nil) }
+            if isFinishing || forgotten.contains(run) { return (.cancelled, nil) }
             if let line = readEarly[run]?.removeValue(forKey: request.index) {
                 return (answer(request, with: line), nil)
             }
@@ -103,7 +106,7 @@ final class RecordedEffectInputs: EffectInputSource, @unchecked Sendable {
 
     func resultDoesNotDecode(_ request: EffectInputRequest, expected: String, error: any Error) {
         lock.withLock {
-            guard !isFinishing else { return }
+            guard !isFinishing, !forgotten.contains(EffectRunKey(cause: request.cause, effect: request.effect)) else { return }
             findings.append(
                 Finding(
                     run: EffectRunKey(cause: request.cause, effect: request.effect),
@@ -116,6 +119,7 @@ final class RecordedEffectInputs: EffectInputSource, @unchecked Sendable {
     func deliver(_ line: EffectCallEvent) -> Delivery {
         let run = EffectRunKey(cause: line.cause, effect: line.effect)
         let (delivery, resume) = lock.withLock { () -> (Delivery, (() -> Void)?) in
+            if forgotten.contains(run) { return (.kept, nil) }
             if let name = cancelledWhileWaiting[run]?.removeValue(forKey: line.index) {
                 if name != line.name {
                     findings.append(Finding(run: run, kind: .callChanged(index: line.index, recorded: line.name, made: name)))
@@ -190,13 +194,19 @@ final class RecordedEffectInputs: EffectInputSource, @unchecked Sendable {
         }
     }
 
-    /// Forgets what is kept for a run replay is done with.
+    /// Is done with `run`: drops what was kept for it and ends its waits with a cancellation, now and for every
+    /// later ask, so that a run cut by a gap while it waited (blocking the effects' thread for an input taken
+    /// without suspending) does not hold up the runs after it.
     func forget(_ run: EffectRunKey) {
-        lock.withLock {
+        let waiters = lock.withLock { () -> [Waiter] in
+            forgotten.insert(run)
             readEarly[run] = nil
             cancelledWhileWaiting[run] = nil
             changed.remove(run)
+            defer { waiting[run] = nil }
+            return waiting[run]?.values.map(\.waiter) ?? []
         }
+        for waiter in waiters { cancel(waiter) }
     }
 
     /// Ends every wait with a cancellation, now and for every later ask: the session has ended.
@@ -206,11 +216,14 @@ final class RecordedEffectInputs: EffectInputSource, @unchecked Sendable {
             defer { waiting = [:] }
             return waiting.values.flatMap { $0.values.map(\.waiter) }
         }
-        for waiter in waiters {
-            switch waiter {
-            case .suspended(let continuation): continuation.resume(returning: .cancelled)
-            case .blocked(let blocked): executor.inputArrived { blocked.semaphore.signal() }
-            }
+        for waiter in waiters { cancel(waiter) }
+    }
+
+    /// Ends a wait with a cancellation.
+    private func cancel(_ waiter: Waiter) {
+        switch waiter {
+        case .suspended(let continuation): continuation.resume(returning: .cancelled)
+        case .blocked(let blocked): executor.inputArrived { blocked.semaphore.signal() }
         }
     }
 
