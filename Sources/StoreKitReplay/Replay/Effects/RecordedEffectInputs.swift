@@ -64,7 +64,7 @@ final class RecordedEffectInputs: EffectInputSource, @unchecked Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let now: EffectCallResult? = lock.withLock {
-                    if isFinishing || forgotten.contains(run) { return .cancelled }
+                    if isDone(with: run) { return .cancelled }
                     if let line = readEarly[run]?.removeValue(forKey: request.index) { return answer(request, with: line) }
                     if Task.isCancelled {
                         cancelledWhileWaiting[run, default: [:]][request.index] = request.name
@@ -91,7 +91,7 @@ final class RecordedEffectInputs: EffectInputSource, @unchecked Sendable {
     func resultNow(of request: EffectInputRequest) -> EffectCallResult {
         let run = EffectRunKey(cause: request.cause, effect: request.effect)
         let (now, blocked) = lock.withLock { () -> (EffectCallResult?, BlockedRequest?) in
-            if isFinishing || forgotten.contains(run) { return (.cancelled, nil) }
+            if isDone(with: run) { return (.cancelled, nil) }
             if let line = readEarly[run]?.removeValue(forKey: request.index) {
                 return (answer(request, with: line), nil)
             }
@@ -106,7 +106,7 @@ final class RecordedEffectInputs: EffectInputSource, @unchecked Sendable {
 
     func resultDoesNotDecode(_ request: EffectInputRequest, expected: String, error: any Error) {
         lock.withLock {
-            guard !isFinishing, !forgotten.contains(EffectRunKey(cause: request.cause, effect: request.effect)) else { return }
+            guard !isDone(with: EffectRunKey(cause: request.cause, effect: request.effect)) else { return }
             findings.append(
                 Finding(
                     run: EffectRunKey(cause: request.cause, effect: request.effect),
@@ -164,6 +164,11 @@ final class RecordedEffectInputs: EffectInputSource, @unchecked Sendable {
 
     /// How many recorded inputs were handed to runs.
     var fedCount: Int { lock.withLock { inputsFed } }
+
+    /// Whether replay is done with `run`, or with every run; call with the lock held.
+    private func isDone(with run: EffectRunKey) -> Bool {
+        isFinishing || forgotten.contains(run)
+    }
 
     /// Waits for `run`'s input `request`; call with the lock held.
     private func startWaiting(_ run: EffectRunKey, _ request: EffectInputRequest, _ waiter: Waiter) {
