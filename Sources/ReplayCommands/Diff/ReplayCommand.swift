@@ -22,8 +22,13 @@ enum ReplayCommand: Command {
         let identity = try hostOptions.bringUpToDate(context.terminal)
         let outcome = try hostOptions.client.check(
             session, ReplayHostClient.Checking(findAll: true, lastStep: step, ignoring: ignoring), progressOn: context.terminal)
-        if let step, step > outcome.report.actionCount {
-            throw CLIError(.input, "\(session.displayName) has \(outcome.report.actionCount) actions; there is no step \(step)")
+        if let step, step > outcome.report.stepCount {
+            throw CLIError(.input, "\(session.displayName) has \(outcome.report.stepCount) steps; there is no step \(step)")
+        }
+        if let step, let gap = outcome.report.gap(covering: step) {
+            throw CLIError(
+                .input,
+                "\(session.displayName) holds no state for step \(step): a gap covers steps \(gap.firstSequence)-\(gap.lastSequence) (\(gap.reason.rawValue)); the last step before it is \(gap.firstSequence - 1)")
         }
         if case .undecodable(let failure) = outcome.report.verdict {
             throw CLIError(
@@ -34,7 +39,7 @@ enum ReplayCommand: Command {
         if let first = outcome.report.divergences.first {
             context.terminal.err("note: the replay diverged at step \(first.step); later steps continue from the recorded state")
         }
-        let reached = step ?? outcome.report.actionCount
+        let reached = step ?? outcome.report.lastActionStep
         if parsed.isSet(SharedOptions.json) {
             context.terminal.out(
                 JSONValue.object(["step": .integer(Int64(reached)), "state": state, "host": identity.jsonValue]).prettyString())

@@ -200,7 +200,7 @@ struct HTMLReportData {
             "effectDivergences": .array(
                 report.effectDivergences.map { divergence in
                     // The explanation's lines under its first, one indentation less, so that `-`/`+` start them.
-                    let dump = divergence.explanationLines(actionCount: report.actionCount).dropFirst().map {
+                    let dump = divergence.explanationLines(stepCount: report.stepCount).dropFirst().map {
                         $0.text.hasPrefix("  ") ? String($0.text.dropFirst(2)) : $0.text
                     }
                     return .object([

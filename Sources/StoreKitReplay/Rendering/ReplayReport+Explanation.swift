@@ -20,13 +20,13 @@ extension ReplayReport {
                 : "\(stepsMatched) states and \(Self.count(effects.actionsEqual, "effect action")) equal (\(Self.count(effects.runsReplayed, "effect run")) replayed from \(Self.count(effects.inputsFed, "recorded input")))"
             say("match: \(compared)\(effectsNotChecked.map { "; \($0)" } ?? "")")
         case .effectDiverged(let divergence):
-            lines += divergence.explanationLines(actionCount: actionCount)
+            lines += divergence.explanationLines(stepCount: stepCount)
             if effectDivergences.count > 1 {
                 say("  \(effectDivergences.count) effect runs diverged, at steps \(Self.stepList(effectDivergences.map(\.step)))")
             }
             if let notChecked = effectsNotChecked { say("  \(notChecked)") }
         case .diverged(let divergence):
-            say("diverged at step \(divergence.step) of \(actionCount)")
+            say("diverged at step \(divergence.step) of \(stepCount)")
             say("  action  \(ActionText.of(divergence.action, named: divergence.actionName))    (\(divergence.originText), \(Self.seconds(divergence.time)) in)")
             lines += divergence.precedingActions.map {
                 RenderedLine(.context, "  before  \($0.step) \(ActionText.of($0.action, named: $0.name))")
@@ -201,11 +201,11 @@ extension String {
 
 extension EffectDivergence {
     /// The divergence as a report shows it: where, which run, and the `-` recorded / `+` rerun lines.
-    package func explanationLines(actionCount: Int) -> [RenderedLine] {
+    package func explanationLines(stepCount: Int) -> [RenderedLine] {
         var lines = [
             RenderedLine(
                 .text,
-                "effect diverged at step \(step) of \(actionCount): \"\(effect.escapingControls())\", started by step \(cause)\(causeText.map { " " + $0 } ?? "")")
+                "effect diverged at step \(step) of \(stepCount): \"\(effect.escapingControls())\", started by step \(cause)\(causeText.map { " " + $0 } ?? "")")
         ]
         func say(_ text: String) { lines.append(RenderedLine(.text, "  " + text)) }
         func removed(_ action: EffectAction) {

@@ -32,6 +32,21 @@ public struct ReplayReport: Sendable, Equatable {
 
     /// True when the verdict is ``ReplayVerdict/match``.
     public var isMatch: Bool { verdict == .match }
+
+    /// How many steps the session covers: its last sequence number, whether an action or a gap covers it. Steps are
+    /// numbered by sequence number, so a session with gaps has more steps than ``actionCount``.
+    public var stepCount: Int { gaps.reduce(actionCount) { $0 + $1.count } }
+
+    /// The step of the session's last action: ``stepCount`` less the gaps that end the session; 0 when no action
+    /// comes before them.
+    public var lastActionStep: Int {
+        gaps.reversed().reduce(stepCount) { last, gap in gap.lastSequence == last ? gap.firstSequence - 1 : last }
+    }
+
+    /// The gap that covers `step`, if one does: the session holds no state for such a step.
+    public func gap(covering step: Int) -> GapEvent? {
+        gaps.first { $0.firstSequence <= step && step <= $0.lastSequence }
+    }
 }
 
 /// The verdict of a replay, from best to worst news.

@@ -96,6 +96,29 @@ import Testing
         #expect(lines.dropFirst().first == "incomplete: the session has 1 gap (steps 6-8: timedOut); the 5 steps that could be checked match")
     }
 
+    @Test func stepsAreCountedBySequenceNumberSoADivergenceAfterAGapIsNeverPastTheLastStep() throws {
+        // Given a session of 8 steps whose steps 2-3 were dropped, and 7-8 when its finish timed out
+        let recorded = try recordTally(script)
+        var session = recorded
+        let dropped = GapEvent(firstSequence: 2, lastSequence: 3, reason: .bufferFull)
+        let timedOut = GapEvent(firstSequence: 7, lastSequence: 8, reason: .timedOut)
+        session.events = [recorded.events[0], .gap(dropped)] + recorded.events[3...5] + [.gap(timedOut)]
+
+        // When it is replayed through a reducer that forgets to append 3
+        let report = ReplayEngine(stores: [Tally.broken]).replay(session)
+
+        // Then the session has 4 actions over 8 steps, its last action is step 6, and the divergence at step 6
+        // (step 4, the first add(3), starts over from its recorded state after the gap) is counted out of 8
+        #expect(report.actionCount == 4)
+        #expect(report.stepCount == 8)
+        #expect(report.lastActionStep == 6)
+        #expect(report.gap(covering: 3) == dropped)
+        #expect(report.gap(covering: 8) == timedOut)
+        #expect(report.gap(covering: 4) == nil)
+        let lines = report.explanation(source: "s.jsonl").split(separator: "\n").map(String.init)
+        #expect(lines.dropFirst().first == "diverged at step 6 of 8")
+    }
+
     @Test func manyGapsAreNamedUpToFiveAndTheRestCounted() throws {
         // Given a session of 16 steps whose recorder dropped step 2 and every second step after it, one at a time
         var session = try recordTally(script + script)

@@ -13,8 +13,10 @@ struct ReplayDisagreement {
     var action: JSONValue?
     /// What differs between the two replays.
     var difference: Difference
-    /// How many actions the session has.
+    /// How many actions the two replays replayed (the most either did).
     var actionCount: Int
+    /// How many steps the session covers (``ReplayReport/stepCount``): its last sequence number, gaps included.
+    var stepCount: Int
     /// How messages name the first replay (`-` in a state's diff).
     var first: String
     /// How messages name the second replay (`+` in a state's diff).
@@ -35,7 +37,7 @@ struct ReplayDisagreement {
     /// effect `<source>: <verdict> at step 3 of 40: effect "post score", started by step 2 scored(2)`; actions as
     /// ``ActionText`` writes them.
     func headline(source: String, verdict: String) -> RenderedLine {
-        let at = "\(source): \(verdict) at step \(step) of \(actionCount)"
+        let at = "\(source): \(verdict) at step \(step) of \(stepCount)"
         guard case .effect(let disagreement) = difference else {
             return RenderedLine(.text, "\(at) (\(actionText))")
         }
@@ -54,8 +56,8 @@ struct ReplayDisagreement {
             lines += diff.summary.split(separator: "\n", omittingEmptySubsequences: false).map { RenderedLine(.text, "  " + $0) }
             return lines
         case .effect(let disagreement):
-            return disagreement.sideLines(disagreement.first, replay: first, actionCount: actionCount)
-                + disagreement.sideLines(disagreement.second, replay: second, actionCount: actionCount)
+            return disagreement.sideLines(disagreement.first, replay: first, stepCount: stepCount)
+                + disagreement.sideLines(disagreement.second, replay: second, stepCount: stepCount)
         case .stop(let firstError, let secondError):
             return [RenderedLine(.text, "")] + [(first, firstError), (second, secondError)].flatMap { name, error in
                 // The host's own words (its stderr) may run over many lines; each is indented under the replay's name.
@@ -135,13 +137,13 @@ struct EffectDisagreement {
     var second: EffectDivergence?
 
     /// What one replay found of the run, under a line naming the replay.
-    func sideLines(_ divergence: EffectDivergence?, replay: String, actionCount: Int) -> [RenderedLine] {
+    func sideLines(_ divergence: EffectDivergence?, replay: String, stepCount: Int) -> [RenderedLine] {
         guard let divergence else {
             return [RenderedLine(.text, ""), RenderedLine(.text, "  replay with \(replay): the effect did as recorded")]
         }
         // The divergence's own headline names the run and the step, which the finding's first line already does.
         return [RenderedLine(.text, ""), RenderedLine(.text, "  replay with \(replay):")]
-            + divergence.explanationLines(actionCount: actionCount).dropFirst().map { RenderedLine($0.kind, "  " + $0.text) }
+            + divergence.explanationLines(stepCount: stepCount).dropFirst().map { RenderedLine($0.kind, "  " + $0.text) }
     }
 
     /// The first effect run, by the step its findings show at, whose findings differ between two replays' lists.

@@ -59,8 +59,7 @@ struct ReplayPair {
                 actionCount: actionCount, effectRuns: 0,
                 disagreement: try disagreement(
                     at: left.step, name: left.name, in: session,
-                    .state(StateDiff(from: left.state, to: compared, typeNotes: notes)),
-                    actionCount))
+                    .state(StateDiff(from: left.state, to: compared, typeNotes: notes)), actionCount))
         }
         if firstReplayed.stop != nil || secondReplayed.stop != nil {
             let firstStep = firstReplayed.stop?.lastStep?.step
@@ -90,19 +89,34 @@ struct ReplayPair {
             actionCount: actionCount, effectRuns: runs, disagreement: try disagreement(at: step, name: name, in: session, .effect(effect), actionCount))
     }
 
-    /// The disagreement at `step`, with the action `session` records there (the host's answers name it only).
+    /// The disagreement at `step`, with the action `session` records there (the host's answers name it only) and
+    /// how many steps the session covers, gaps included, as a replay report counts them.
     private func disagreement(
-        at step: Int, name: String, in session: SessionInput, _ difference: ReplayDisagreement.Difference, _ actionCount: Int
+        at step: Int, name: String, in session: SessionInput, _ difference: ReplayDisagreement.Difference,
+        _ actionCount: Int
     ) throws(CLIError) -> ReplayDisagreement {
         var action: JSONValue?
-        try SessionScan.read(session) { event throws(CLIError) in
-            guard case .action(let recorded) = event, recorded.sequence == step else { return true }
-            action = recorded.action
-            return false
+        var stepCount = 0
+        let reader = { () throws(SessionReadError) in
+            let reader = try SessionReader(path: session.path)
+            reader.defersRecordedStates = true  // Only the sequence numbers and the action are read.
+            return reader
+        }
+        try SessionScan.read(session, from: reader) { event throws(CLIError) in
+            switch event {
+            case .action(let recorded):
+                stepCount = recorded.sequence
+                if recorded.sequence == step { action = recorded.action }
+            case .gap(let gap):
+                stepCount = gap.lastSequence
+            case .header, .end, .call, .effectEnd, .note:
+                break
+            }
+            return true
         }
         return ReplayDisagreement(
-            step: step, actionName: name, action: action, difference: difference, actionCount: actionCount, first: first.name,
-            second: second.name)
+            step: step, actionName: name, action: action, difference: difference, actionCount: actionCount, stepCount: stepCount,
+            first: first.name, second: second.name)
     }
 
     /// One side's replayed states, where its host stopped when it did, and where its states hold dates, durations

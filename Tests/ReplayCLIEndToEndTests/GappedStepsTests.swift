@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// Steps are sequence numbers: a session with gaps has more steps than actions, and `diff` and `replay --step`
+/// count and find them as such.
+@Suite struct GappedStepsTests {
+    /// The samples' `counter-basic.jsonl` (40 steps) with steps 3-12 dropped, step 36 recorded with a count of 99 (the
+    /// reducer makes 10), and steps 38-40 left unwritten when its finish timed out: 27 actions over 40 steps.
+    static func gappedCounterSession() throws -> String {
+        let sample = try String(contentsOfFile: CLI.session("counter-basic.jsonl"), encoding: .utf8)
+        let lines = sample.split(separator: "\n").map(String.init)
+        let gapped =
+            [lines[0]] + lines[1...2]
+            + [#"{"count":10,"from":3,"kind":"gap","reason":"bufferFull","to":12}"#] + lines[13...35]
+            + [lines[36].replacingOccurrences(of: #""count":10,"#, with: #""count":99,"#), lines[37]]
+            + [
+                #"{"count":3,"from":38,"kind":"gap","reason":"timedOut","to":40}"#,
+                #"{"actions":40,"dropped":13,"kind":"end","reason":"timedOut","time":0.05}"#,
+            ]
+        let path = "/tmp/skr-steps-\(UUID().uuidString.prefix(8)).jsonl"
+        try Data((gapped.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func aDivergenceAfterAGapIsCountedOutOfTheSessionsStepsNotItsActions() async throws {
+        // Given a session of 27 actions over 40 steps that diverges at step 36
+        let path = try Self.gappedCounterSession()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        // When it is diffed
+        let outcome = try await CLI.run(["diff", path, "--no-build"])
+
+        // Then the divergence is step 36 of 40, never a step past the end
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        let text = outcome.stdout.replacingOccurrences(of: path, with: "<session>")
+            .replacingOccurrences(of: #"replayed through .*"#, with: "replayed through <host>", options: .regularExpression)
+        #expect(
+            text == """
+                <session>: store "counter", 27 actions, recorded by SampleApp 1.0 (build 1) on 2026-11-22, its finish timed out (end timedOut)
+                diverged at step 36 of 40
+                  action  increment    (from the app, 0.000 s in)
+                  before  34 increment
+                  before  35 setStep(2)
+                  note    the session also has 2 gaps (steps 3-12: bufferFull; steps 38-40: timedOut)
+
+                  state after step 36 (- recorded, + replayed)
+                    {
+                  -   "count": 99,
+                  +   "count": 10,
+                      "step": 2
+                    }
+                  1 difference: count  99 -> 10
+                replayed through <host>
+
+                """)
+    }
+
+    @Test func replayStopsAtAStepPastTheActionsCountAndRefusesOneAGapCoversOrPastTheEnd() async throws {
+        // Given a session of 27 actions over 40 steps, steps 3-12 and 38-40 in gaps
+        let path = try Self.gappedCounterSession()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        // When it is replayed to step 30, which is past its count of actions
+        let step = try await CLI.run(["replay", path, "--step", "30", "--json", "--no-build"])
+
+        // Then that step's state is printed
+        #expect(step.status == 0, "\(step.stderr)")
+        let document = try JSONSerialization.jsonObject(with: Data(step.stdout.utf8)) as? [String: Any]
+        #expect(document?["step"] as? Int == 30)
+        #expect(document?["state"] as? [String: Int] == ["count": 0, "step": 2])
+
+        // And replayed to its end, the state is that after step 37, its last action, and says so
+        let end = try await CLI.run(["replay", path, "--json", "--no-build"])
+        #expect(end.status == 0, "\(end.stderr)")
+        let last = try JSONSerialization.jsonObject(with: Data(end.stdout.utf8)) as? [String: Any]
+        #expect(last?["step"] as? Int == 37)
+        #expect(last?["state"] as? [String: Int] == ["count": 12, "step": 2])
+
+        // And a step the gap covers, or one past the last, is refused with the reason instead of another step's state
+        let inGap = try await CLI.run(["replay", path, "--step", "5", "--no-build"])
+        #expect(inGap.status == 2)
+        #expect(inGap.stdout.isEmpty)
+        #expect(
+            inGap.stderr
+                == "Error: \(path) holds no state for step 5: a gap covers steps 3-12 (bufferFull); the last step before it is 2\n")
+        let pastTheEnd = try await CLI.run(["replay", path, "--step", "41", "--no-build"])
+        #expect(pastTheEnd.status == 2)
+        #expect(pastTheEnd.stderr == "Error: \(path) has 40 steps; there is no step 41\n")
+    }
+}
