@@ -62,13 +62,15 @@ public final class TestStore<State: Codable & Equatable & Sendable, Action: Coda
     ///     passes one it advances itself.
     ///   - uuid: Where the effects take new UUIDs from (`EffectContext.uuid()`): by default
     ///     `00000000-0000-0000-0000-000000000000`, then `…0001` and so on, so a test can assert them.
+    ///   - random: Where the effects take random numbers from (`EffectContext.random(in:)`): by default a generator
+    ///     seeded with 0, so every run of a test draws the same numbers.
     ///   - exhaustivity: How much the test must assert.
     ///   - receiveTimeout: How long a `receive` waits by default.
     ///   - reportFailure: Where failures go; by default the running test framework.
     public init(
         initialState: State, reducer: Reducer<State, Action>, effects: [Effect<State, Action>] = [],
         clock: any Clock<Duration> = ContinuousClock(), uuid: UUIDGenerator = .incrementing,
-        exhaustivity: Exhaustivity = .on,
+        random: RandomGenerator = .seeded(0), exhaustivity: Exhaustivity = .on,
         receiveTimeout: Duration = .seconds(5),
         reportFailure: @escaping @Sendable (TestFailure) -> Void = TestFailure.reportToTestFramework
     ) {
@@ -76,7 +78,8 @@ public final class TestStore<State: Codable & Equatable & Sendable, Action: Coda
         self.exhaustivity = exhaustivity
         self.receiveTimeout = receiveTimeout
         self.reportFailure = reportFailure
-        self.store = Store(initialState: initialState, reducer: reducer, effects: effects, clock: clock, uuid: uuid)
+        self.store = Store(
+            initialState: initialState, reducer: reducer, effects: effects, clock: clock, uuid: uuid, random: random)
         store.register(interceptor: interceptor)
     }
 

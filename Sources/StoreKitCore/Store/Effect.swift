@@ -78,7 +78,7 @@ public struct Effect<State: Sendable, Action: Sendable>: Sendable {
     /// one call runs.
     public func perform(_ action: Action, state: State, send: Send<Action>) async {
         let run = EffectRun(
-            cause: 0, effect: name, isReplayable: false, inputs: .live(sinks: [], clock: EffectClock.Base(ContinuousClock()), uuid: .random))
+            cause: 0, effect: name, isReplayable: false, inputs: .live(sinks: [], clock: EffectClock.Base(ContinuousClock()), uuid: .random, random: .system))
         let context = EffectContext<State, Action>(
             cause: 0, readState: { _ in (0, state) }, sender: send, cancellations: EffectCancellations(), run: run)
         await work(action, state, context)

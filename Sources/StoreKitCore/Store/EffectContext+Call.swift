@@ -57,16 +57,22 @@ extension EffectContext {
         run.takeNow(EffectCallEvent.BuiltIn.uuid.rawValue, input: nil) { run.newUUID() }
     }
 
-    /// A random integer in `range`, recorded, so replay draws the same one.
+    /// A random integer in `range` from the store's generator (the system's unless the store was given another),
+    /// recorded, so replay draws the same one.
     public func random(in range: ClosedRange<Int>) -> Int {
         let input: JSONValue = .array([.integer(Int64(range.lowerBound)), .integer(Int64(range.upperBound))])
-        return run.takeNow(EffectCallEvent.BuiltIn.random.rawValue, input: input) { Int.random(in: range) }
+        return run.takeNow(EffectCallEvent.BuiltIn.random.rawValue, input: input) {
+            run.randomGenerator.number(in: range)
+        }
     }
 
-    /// A random number in `range`, recorded, so replay draws the same one.
+    /// A random number in `range` from the store's generator (the system's unless the store was given another),
+    /// recorded, so replay draws the same one.
     public func random(in range: Range<Double>) -> Double {
         let input: JSONValue = .array([.double(range.lowerBound), .double(range.upperBound)])
-        return run.takeNow(EffectCallEvent.BuiltIn.random.rawValue, input: input) { Double.random(in: range) }
+        return run.takeNow(EffectCallEvent.BuiltIn.random.rawValue, input: input) {
+            run.randomGenerator.number(in: range)
+        }
     }
 
     /// `name`, or, for a name that takes the `$` of the context's own inputs, the name with `_` before it (and an

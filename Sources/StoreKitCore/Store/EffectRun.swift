@@ -6,8 +6,9 @@ import StoreKitSystem
 package final class EffectRun: Sendable {
     /// Where a run's inputs come from.
     package enum Inputs: Sendable {
-        /// From the outside world, written to these sinks (none when nothing records), its new UUIDs from `uuid`.
-        case live(sinks: [any EffectInputSink], clock: EffectClock.Base, uuid: UUIDGenerator)
+        /// From the outside world, written to these sinks (none when nothing records), its new UUIDs from `uuid` and
+        /// its random numbers from `random`.
+        case live(sinks: [any EffectInputSink], clock: EffectClock.Base, uuid: UUIDGenerator, random: RandomGenerator)
         /// From a recording.
         case replayed(any EffectInputSource)
     }
@@ -54,7 +55,7 @@ package final class EffectRun: Sendable {
     ) async throws -> Value {
         let index = nextIndex()
         switch inputs {
-        case .live(let sinks, let clock, _):
+        case .live(let sinks, let clock, _, _):
             let result: EffectCallResult
             let value: Value
             do {
@@ -89,8 +90,14 @@ package final class EffectRun: Sendable {
 
     /// A new UUID from the live inputs' generator; a random one otherwise (a replay's fallback).
     package func newUUID() -> UUID {
-        guard case .live(_, _, let uuid) = inputs else { return UUID() }
+        guard case .live(_, _, let uuid, _) = inputs else { return UUID() }
         return uuid()
+    }
+
+    /// The live inputs' random numbers; the system's otherwise (a replay's fallback).
+    package var randomGenerator: RandomGenerator {
+        guard case .live(_, _, _, let random) = inputs else { return .system }
+        return random
     }
 
     /// Takes the next input without suspending (a clock reading, a UUID, a random number): live, `produce` makes
@@ -98,7 +105,7 @@ package final class EffectRun: Sendable {
     package func takeNow<Value: Codable & Sendable>(_ name: String, input: JSONValue?, _ produce: () -> Value) -> Value {
         let index = nextIndex()
         switch inputs {
-        case .live(let sinks, let clock, _):
+        case .live(let sinks, let clock, _, _):
             let value = produce()
             record(index, name, input, .value(Self.encoded(value)), sinks: sinks, clock: clock)
             return value
@@ -121,7 +128,7 @@ package final class EffectRun: Sendable {
     /// The store clock's reading, in nanoseconds since the store's creation, as a `$clock.now` input.
     package func takeNow() -> Int64 {
         takeNow(EffectCallEvent.BuiltIn.clockNow.rawValue, input: nil) {
-            guard case .live(_, let clock, _) = inputs else { return 0 }
+            guard case .live(_, let clock, _, _) = inputs else { return 0 }
             return clock.now.nanoseconds
         }
     }
@@ -129,7 +136,7 @@ package final class EffectRun: Sendable {
     /// A sleep on the store's clock, as a `$clock.sleep` input: live, `sleep` runs on the store's clock; replayed,
     /// it returns (or throws `CancellationError`) when replay reaches its end in the recording.
     package func takeSleep(input: [String: JSONValue], _ sleep: (EffectClock.Base) async throws -> Void) async throws {
-        let base: EffectClock.Base? = if case .live(_, let clock, _) = inputs { clock } else { nil }
+        let base: EffectClock.Base? = if case .live(_, let clock, _, _) = inputs { clock } else { nil }
         let _: Bool? = try await take(EffectCallEvent.BuiltIn.clockSleep.rawValue, input: .object(input)) {
             if let base { try await sleep(base) }
             return nil
@@ -149,7 +156,7 @@ package final class EffectRun: Sendable {
 
     /// Writes the run's end, if it is a replayable effect's run that took an input or sent an action.
     package func finish(cancelled: Bool) {
-        guard isReplayable, case .live(let sinks, let clock, _) = inputs, !sinks.isEmpty else { return }
+        guard isReplayable, case .live(let sinks, let clock, _, _) = inputs, !sinks.isEmpty else { return }
         let (calls, sent) = activity
         guard calls > 0 || sent > 0 else { return }
         let end = EffectEndRecord(

@@ -33,6 +33,8 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     private let effectClock: EffectClock.Base
     /// Where effects take new UUIDs from through their context.
     private let effectUUIDs: UUIDGenerator
+    /// Where effects take random numbers from through their context.
+    private let effectRandom: RandomGenerator
 
     // Guarded by `lock`. The state and the sequence number, which every dispatch reads and writes, are not checked
     // for exclusivity at run time (docs/performance.md): each access is a plain read or write under the lock, with
@@ -67,15 +69,18 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     ///     advances itself.
     ///   - uuid: Where effects take new UUIDs from through ``EffectContext/uuid()``; a test passes
     ///     ``UUIDGenerator/incrementing`` to know them.
+    ///   - random: Where effects take random numbers from through `EffectContext.random(in:)`; a test passes
+    ///     ``RandomGenerator/seeded(_:)`` to draw the same ones in every run.
     public init(
         initialState: State, reducer: Reducer<State, Action>, effects: [Effect<State, Action>] = [],
         interceptors: [any Interceptor<State, Action>] = [], clock: any Clock<Duration> = ContinuousClock(),
-        uuid: UUIDGenerator = .random
+        uuid: UUIDGenerator = .random, random: RandomGenerator = .system
     ) {
         self.current = initialState
         self.reducer = reducer
         self.effectClock = EffectClock.Base(clock, storeCreatedAt: createdAt)
         self.effectUUIDs = uuid
+        self.effectRandom = random
         self.effects = Effect.uniquelyNamed(effects)
         self.hasEffects = !effects.isEmpty
         for interceptor in interceptors { add(interceptor) }
@@ -183,7 +188,8 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     // Apart from `apply`, so that a dispatch to a store without effects asks the runtime for no metadata of them.
     @inline(never)
     private func startEffects(for action: Action, cause: Int, stateAfterAction published: State) {
-        let inputs = EffectRun.Inputs.live(sinks: effectInputSinks, clock: effectClock, uuid: effectUUIDs)
+        let inputs = EffectRun.Inputs.live(
+            sinks: effectInputSinks, clock: effectClock, uuid: effectUUIDs, random: effectRandom)
         for effect in effects {
             let name = effect.name
             let send = Send<Action> { [weak self] answer in
