@@ -605,6 +605,39 @@ struct BoardSession {
         #expect(report.effects.notChecked.isEmpty)
     }
 
+    @Test func aRunWaitingWithoutSuspendingForAnInputPastItsRecordedEndDivergesThereAndHoldsUpNoLaterRun() {
+        // Given two runs that each drew a UUID, sent it and finished
+        let first = "D238BD0B-7BD1-41AA-AC5B-0AE19EBA194E"
+        let second = "9C6C557E-27D8-4160-AEF8-2B27E5E6A06C"
+        var builder = BoardSession(effects: ["draws"])
+        for (cause, uuid) in [(1, first), (3, second)] {
+            builder.action(.scored(1))
+            builder.call(cause: cause, effect: "draws", name: "$uuid", input: nil, result: .value(.string(uuid)))
+            builder.action(.failed(uuid), cause: cause, effect: "draws")
+            builder.end(cause: cause, effect: "draws", calls: 1, sent: 1)
+        }
+        let drawsTwice = Effect<Board.State, Board.Action>("draws", replay: .rerun) { action, context in
+            guard case .scored = action else { return }
+            context.send(.failed(context.uuid().uuidString))
+            _ = context.uuid()
+        }
+
+        // When the effect now draws a second UUID after sending the first, an input taken without suspending that
+        // the recording does not have
+        let report = replay(builder.session, [drawsTwice])
+
+        // Then each run diverges at that draw, found when its recorded end is read, and the second run still gets
+        // its recorded UUID: the first one's wait did not hold it up until the session's end
+        guard case .effectDiverged(let divergence) = report.verdict else {
+            Issue.record("expected an effect divergence, got \(report.verdict)")
+            return
+        }
+        #expect(divergence.kind == .callNotRecorded(name: "$uuid", index: 1))
+        #expect(divergence.step == 2)
+        #expect(report.effectDivergences.map(\.kind) == Array(repeating: .callNotRecorded(name: "$uuid", index: 1), count: 2))
+        #expect(report.effects.actionsEqual == 2)
+    }
+
     @Test func aRunCutByAGapWhileItWaitsForAnInputTakenWithoutSuspendingHoldsUpNoLaterRun() {
         // Given a run that lost every line to the recorder's full queue and the action it sent to a gap, then a run
         // recorded whole

@@ -186,6 +186,13 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
         runs[key]?.recordedOutcome = end.outcome == .cancelled ? .cancelled : .finished
         unsettled.insert(key)
         settle()
+        // The recording holds no input of the run past its recorded calls: a rerun still waiting for one waits for an
+        // input the recording does not have. Judged now, not at the session's end: a run that waits without
+        // suspending holds the effects' thread, and every later run would wait behind it until then.
+        if runs[key] != nil, let request = inputs.request(awaitedBy: key), request.index >= end.calls {
+            conclude(key, recordedOutcome: runs[key]?.recordedOutcome, awaiting: request)
+            settle()
+        }
     }
 
     func gap(_ gap: GapEvent) {
