@@ -87,4 +87,22 @@ import Testing
         #expect(pastTheEnd.status == 2)
         #expect(pastTheEnd.stderr == "Error: \(path) has 40 steps; there is no step 41\n")
     }
+
+    @Test func showRefusesAStepAGapCoversNamingItAndOnePastTheEndCountingEveryStep() async throws {
+        // Given a session of 27 actions over 40 steps
+        let path = try Self.gappedCounterSession()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        // When its recorded state is asked for at a step the gap covers, and at one past the last
+        let inGap = try await CLI.run(["show", path, "--step", "5"])
+        let pastTheEnd = try await CLI.run(["show", path, "--step", "41"])
+
+        // Then each is refused with what the session holds, never a count of the actions read so far
+        #expect(inGap.status == 2)
+        #expect(
+            inGap.stderr
+                == "Error: \(path) holds no state for step 5: a gap covers steps 3-12 (bufferFull); the last step before it is 2\n")
+        #expect(pastTheEnd.status == 2)
+        #expect(pastTheEnd.stderr == "Error: \(path) has 40 steps; there is no step 41\n")
+    }
 }

@@ -23,12 +23,10 @@ enum ReplayCommand: Command {
         let outcome = try hostOptions.client.check(
             session, ReplayHostClient.Checking(findAll: true, lastStep: step, ignoring: ignoring), progressOn: context.terminal)
         if let step, step > outcome.report.stepCount {
-            throw CLIError(.input, "\(session.displayName) has \(outcome.report.stepCount) steps; there is no step \(step)")
+            throw MissingStep.pastTheEnd(stepCount: outcome.report.stepCount).error(step: step, in: session)
         }
         if let step, let gap = outcome.report.gap(covering: step) {
-            throw CLIError(
-                .input,
-                "\(session.displayName) holds no state for step \(step): a gap covers steps \(gap.firstSequence)-\(gap.lastSequence) (\(gap.reason.rawValue)); the last step before it is \(gap.firstSequence - 1)")
+            throw MissingStep.inGap(gap).error(step: step, in: session)
         }
         if case .undecodable(let failure) = outcome.report.verdict {
             throw CLIError(

@@ -18,23 +18,29 @@ enum ShowCommand: Command {
         let session = try SessionInput(parsed.positionals[0])
         defer { session.cleanUp() }
         var found: (Int, JSONValue, String)?
-        var actions = 0
+        var missing: MissingStep?
+        var stepCount = 0
         try SessionScan.read(session) { event throws(CLIError) in
             switch event {
             case .header(let header):
                 found = (0, header.initialState, "initial state")
                 return step != 0
             case .action(let action):
-                actions += 1
+                stepCount = action.sequence
                 if let step, action.sequence > step { return false }
                 found = (action.sequence, action.state, action.name)
                 return action.sequence != step
+            case .gap(let gap):
+                stepCount = gap.lastSequence
+                guard let step, gap.firstSequence <= step, step <= gap.lastSequence else { return true }
+                missing = .inGap(gap)
+                return false
             default:
                 return true
             }
         }
         guard let (reached, state, name) = found, step == nil || reached == step else {
-            throw CLIError(.input, "\(session.displayName) has no step \(step ?? 0) (it has \(actions) actions; a gap may cover that step)")
+            throw (missing ?? .pastTheEnd(stepCount: stepCount)).error(step: step ?? 0, in: session)
         }
         if parsed.isSet(SharedOptions.json) {
             context.terminal.out(JSONValue.object(["step": .integer(Int64(reached)), "action": .string(name), "state": state]).prettyString())
