@@ -77,8 +77,9 @@ public struct Effect<State: Sendable, Action: Sendable>: Sendable {
     /// Outside a store, the context's `state` is always `state`, and cancellation ids reach only the work this
     /// one call runs.
     public func perform(_ action: Action, state: State, send: Send<Action>) async {
-        let run = EffectRun(
-            cause: 0, effect: name, isReplayable: false, inputs: .live(sinks: [], clock: EffectClock.Base(ContinuousClock()), uuid: .random, random: .system))
+        let inputs = EffectRun.Inputs.live(
+            sinks: [], clock: EffectClock.Base(ContinuousClock()), uuid: .random, random: .system)
+        let run = EffectRun(cause: 0, effect: name, isReplayable: false, inputs: inputs)
         let context = EffectContext<State, Action>(
             cause: 0, readState: { _ in (0, state) }, sender: send, cancellations: EffectCancellations(), run: run)
         await work(action, state, context)

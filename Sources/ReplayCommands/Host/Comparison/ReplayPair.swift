@@ -92,8 +92,7 @@ struct ReplayPair {
     /// The disagreement at `step`, with the action `session` records there (the host's answers name it only) and
     /// how many steps the session covers, gaps included, as a replay report counts them.
     private func disagreement(
-        at step: Int, name: String, in session: SessionInput, _ difference: ReplayDisagreement.Difference,
-        _ actionCount: Int
+        at step: Int, name: String, in session: SessionInput, _ difference: ReplayDisagreement.Difference, _ actionCount: Int
     ) throws(CLIError) -> ReplayDisagreement {
         var action: JSONValue?
         var stepCount = 0
@@ -115,8 +114,8 @@ struct ReplayPair {
             return true
         }
         return ReplayDisagreement(
-            step: step, actionName: name, action: action, difference: difference, actionCount: actionCount, stepCount: stepCount,
-            first: first.name, second: second.name)
+            step: step, actionName: name, action: action, difference: difference, actionCount: actionCount,
+            stepCount: stepCount, first: first.name, second: second.name)
     }
 
     /// One side's replayed states, where its host stopped when it did, and where its states hold dates, durations
