@@ -19,7 +19,8 @@ import StoreKitReplay
 /// waits on something other than the clock is waited for only as ``TestClock`` waits for quiet.
 ///
 /// The clock's time carries over from one run to the next: give each run its own clock (and effects built on it)
-/// when the times should start at zero.
+/// when the times should start at zero. So do the UUIDs and random numbers the effects draw (by default the count
+/// and the numbers seeded with 0 that a ``TestStore`` draws).
 public struct EffectRunner<State: Codable & Equatable & Sendable, Action: Codable & Sendable>: Sendable {
     /// What one run saw.
     public struct Run: Sendable {
@@ -35,6 +36,8 @@ public struct EffectRunner<State: Codable & Equatable & Sendable, Action: Codabl
     private let reducer: Reducer<State, Action>
     private let effects: [Effect<State, Action>]
     private let clock: TestClock
+    private let uuid: UUIDGenerator
+    private let random: RandomGenerator
     private let cancelTimeout: Duration
 
     /// Creates a runner.
@@ -44,15 +47,22 @@ public struct EffectRunner<State: Codable & Equatable & Sendable, Action: Codabl
     ///   - effects: The effects under test; those that sleep do it on `clock`, through their context
     ///     (`EffectContext.clock`) or by being built with it.
     ///   - clock: The clock the run advances.
+    ///   - uuid: Where the effects take UUIDs from (`EffectContext.uuid()`); by default a count from
+    ///     `00000000-0000-0000-0000-000000000000`.
+    ///   - random: Where the effects take random numbers from (`EffectContext.random(in:)`); by default a generator
+    ///     seeded with 0.
     ///   - cancelTimeout: How long the effects cancelled at the end of a run may take to end.
     public init(
         initialState: State, reducer: Reducer<State, Action>, effects: [Effect<State, Action>] = [],
-        clock: TestClock, cancelTimeout: Duration = .seconds(5)
+        clock: TestClock, uuid: UUIDGenerator = .incrementing, random: RandomGenerator = .seeded(0),
+        cancelTimeout: Duration = .seconds(5)
     ) {
         self.initialState = initialState
         self.reducer = reducer
         self.effects = effects
         self.clock = clock
+        self.uuid = uuid
+        self.random = random
         self.cancelTimeout = cancelTimeout
     }
 
@@ -62,7 +72,8 @@ public struct EffectRunner<State: Codable & Equatable & Sendable, Action: Codabl
     ///   - end: How long the run lasts, from the clock's start; the time of the last action when `nil`.
     /// - Returns: The states and actions the run saw, and the effects it cancelled at the end.
     public func run(_ events: [Timed<Action>], until end: Duration? = nil) async -> Run {
-        let store = Store(initialState: initialState, reducer: reducer, effects: effects, clock: clock)
+        let store = Store(
+            initialState: initialState, reducer: reducer, effects: effects, clock: clock, uuid: uuid, random: random)
         let seen = ActionLog<Timed<TestInterceptor<State, Action>.StateChange>>()
         store.register(interceptor: TimedInterceptor(clock: clock, log: seen))
         let ordered = events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }

@@ -49,6 +49,8 @@ public final class MockStore<State: Sendable, Action: Sendable>: EffectRegisteri
     private var effects: [Effect<State, Action>] = []
     private let reducer: Reducer<State, Action>?
     private let clock: TestClock?
+    private let uuid: UUIDGenerator
+    private let random: RandomGenerator
 
     /// Every dispatched action; tests can wait on it or iterate it as an async sequence.
     public let dispatched = ActionLog<Dispatched>()
@@ -58,10 +60,18 @@ public final class MockStore<State: Sendable, Action: Sendable>: EffectRegisteri
     ///   - initialState: The state until the test sets another.
     ///   - reducer: Optionally, a reducer to apply dispatched actions with.
     ///   - clock: Optionally, the clock whose time stamps dispatched actions.
-    public init(initialState: State, reducer: Reducer<State, Action>? = nil, clock: TestClock? = nil) {
+    ///   - uuid: Where the effects ``runEffects(for:expecting:timeout:)`` runs take UUIDs from: by default the
+    ///     count a ``TestStore`` draws, going on from one call to the next.
+    ///   - random: Where those effects take random numbers from: by default a generator seeded with 0.
+    public init(
+        initialState: State, reducer: Reducer<State, Action>? = nil, clock: TestClock? = nil,
+        uuid: UUIDGenerator = .incrementing, random: RandomGenerator = .seeded(0)
+    ) {
         self.current = initialState
         self.reducer = reducer
         self.clock = clock
+        self.uuid = uuid
+        self.random = random
     }
 
     /// The current state.
@@ -164,7 +174,9 @@ public final class MockStore<State: Sendable, Action: Sendable>: EffectRegisteri
         }
         await withTaskGroup(of: Void.self) { group in
             for effect in registered {
-                group.addTask { await effect.perform(action, state: state, send: send) }
+                group.addTask { [uuid, random] in
+                    await effect.perform(action, state: state, send: send, uuid: uuid, random: random)
+                }
             }
         }
         guard let count else { return sent.all }

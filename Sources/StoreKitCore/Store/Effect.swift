@@ -75,10 +75,13 @@ public struct Effect<State: Sendable, Action: Sendable>: Sendable {
     /// effect's work returns. The store calls this; tests can too (StoreKitTesting's `run(with:state:)` does).
     ///
     /// Outside a store, the context's `state` is always `state`, and cancellation ids reach only the work this
-    /// one call runs.
-    public func perform(_ action: Action, state: State, send: Send<Action>) async {
+    /// one call runs; its UUIDs come from `uuid` and its random numbers from `random`.
+    public func perform(
+        _ action: Action, state: State, send: Send<Action>, uuid: UUIDGenerator = .random,
+        random: RandomGenerator = .system
+    ) async {
         let inputs = EffectRun.Inputs.live(
-            sinks: [], clock: EffectClock.Base(ContinuousClock()), uuid: .random, random: .system)
+            sinks: [], clock: EffectClock.Base(ContinuousClock()), uuid: uuid, random: random)
         let run = EffectRun(cause: 0, effect: name, isReplayable: false, inputs: inputs)
         let context = EffectContext<State, Action>(
             cause: 0, readState: { _ in (0, state) }, sender: send, cancellations: EffectCancellations(), run: run)
