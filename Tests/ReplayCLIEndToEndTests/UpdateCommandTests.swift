@@ -70,6 +70,39 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: session + ".orig"))
     }
 
+    @Test func anEffectThatChangedIsNamedAndFailsTheUpdateInsteadOfPassingForAnAcceptedOne() async throws {
+        // Given a golden with replayable effects, and a host whose post-score effect now words a failed post otherwise
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let session = try scratch.copy("scoreboard-match.jsonl", as: "golden.jsonl")
+        let before = try Data(contentsOf: URL(fileURLWithPath: session))
+
+        // When it is updated
+        let outcome = try await CLI.run(["update", session, "--no-build"], environment: ["SAMPLE_HOST_REGRESSION": "score-post"])
+
+        // Then its states are up to date, but update says the effect runs still diverge and exits 1, the file as it was
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        let expected: String =
+            "\(session): its recorded states are up to date (all 78 equal the replayed ones) and the file is left "
+            + "as it was, but 7 effect runs still diverge from the recording, the first at step 10 effect 'post "
+            + "score': sent postFailed with another payload, at postFailed.reason; update rewrites recorded states "
+            + "only: record the session again to accept an effect's change"
+        #expect(lines.first == expected)
+        #expect(lines.count == 2 && lines.last?.hasPrefix("replayed through ") == true, "\(outcome.stdout)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: session)) == before)
+
+        // And its JSON counts the runs and names the first
+        let json = try await CLI.run(
+            ["update", session, "--no-build", "--json"], environment: ["SAMPLE_HOST_REGRESSION": "score-post"])
+        #expect(json.status == 1)
+        let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(document?["effectsDiverging"] as? Int == 7)
+        #expect(
+            document?["firstEffectDivergence"] as? String
+                == "step 10 effect 'post score': sent postFailed with another payload, at postFailed.reason")
+    }
+
     @Test func theHeaderAndTheFileModeStay() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -13,6 +13,10 @@ import StoreKitReplay
 /// A session recorded under another schema version than its store's is refused unless `--migrate`: then it is
 /// written back migrated, its initial state and actions as the store's migration makes them, its states replayed and
 /// its header's schema version the store's.
+///
+/// Effect runs are not re-recorded: what an effect took from the outside world cannot be replayed into new inputs.
+/// A session with replayable effects is checked again once its states are written, and runs that still diverge are
+/// named, with exit status 1, so that an effect's change is never taken for an accepted one.
 enum UpdateCommand: Command {
     /// `--no-backup`.
     static let noBackup = Flag("--no-backup", help: "do not keep the original as <session>.orig (or .orig.1, .orig.2 ...)")
@@ -57,8 +61,12 @@ enum UpdateCommand: Command {
             if !parsed.isSet(noBackup) { result.backup = try file.keepBackup() }
             try file.replace(with: bytes)
         }
+        if !updated.header.effects.isEmpty {
+            let outcome = try hostOptions.client.check(session, ReplayHostClient.Checking(), progressOn: context.terminal)
+            result.effectDivergences = outcome.report.effectDivergences
+        }
         context.terminal.present(result, json: parsed.isSet(SharedOptions.json))
-        return .ok
+        return result.effectDivergences.isEmpty ? .ok : .different
     }
 
     /// The steps whose state (or, after a migration, action) differs between the file and the re-recorded session,

@@ -1,4 +1,5 @@
 import StoreKitJSON
+import StoreKitReplay
 
 /// What `update` did to a session: which steps the current reducers changed, whether the file was rewritten, and
 /// where the original was kept.
@@ -22,6 +23,9 @@ struct UpdateResult {
     var schemaVersion: String
     /// What replayed it.
     var host: HostIdentity
+    /// The effect runs that still diverge from the recording once the states are written: `update` does not
+    /// re-record them.
+    var effectDivergences: [EffectDivergence] = []
 }
 
 extension UpdateResult: CommandOutput {
@@ -33,12 +37,18 @@ extension UpdateResult: CommandOutput {
             "updated": .bool(changed), "backup": backup.map(JSONValue.string) ?? .null,
             "migratedFrom": migratedFrom.map(JSONValue.string) ?? .null,
             "schemaVersion": .string(schemaVersion),
+            "effectsDiverging": .integer(Int64(effectDivergences.count)),
+            "firstEffectDivergence": effectDivergences.first.map { .string($0.summary) } ?? .null,
             "host": host.jsonValue,
         ])
     }
 
     func writeText(to terminal: Terminal) {
-        if !changed {
+        if !changed && !effectDivergences.isEmpty {
+            terminal.out(
+                "\(session): its recorded states are up to date (all \(actions) equal the replayed ones) and the file "
+                    + "is left as it was, \(effectsStillDiverging)")
+        } else if !changed {
             terminal.out(
                 "\(session) is already up to date: all \(actions) recorded states equal the replayed ones; "
                     + "the file is left as it was")
@@ -54,7 +64,16 @@ extension UpdateResult: CommandOutput {
                         + "current reducers' ones, at \(Self.describe(changedSteps))\(kept)"
                     : "updated \(session): \(migration)\(steps)\(kept)")
         }
+        if changed && !effectDivergences.isEmpty { terminal.out(effectsStillDiverging) }
         terminal.out(host.summary)
+    }
+
+    /// What the text says of ``effectDivergences``, when there are any.
+    private var effectsStillDiverging: String {
+        let runs = effectDivergences.count == 1 ? "1 effect run" : "\(effectDivergences.count) effect runs"
+        return "but \(runs) still \(effectDivergences.count == 1 ? "diverges" : "diverge") from the recording, the "
+            + "first at \(effectDivergences.first?.summary ?? ""); update rewrites recorded states only: record the "
+            + "session again to accept an effect's change"
     }
 
     /// `step 5`, `steps 5, 6 and 9`, or the first ``stepsNamed`` and how many more.
