@@ -81,7 +81,7 @@ public struct Effect<State: Sendable, Action: Sendable>: Sendable {
         random: RandomGenerator = .system
     ) async {
         let inputs = EffectRun.Inputs.live(
-            sinks: [], clock: EffectClock.Base(ContinuousClock()), uuid: uuid, random: random)
+            EffectRun.Live(sinks: [], clock: EffectClock.Base(ContinuousClock()), uuid: uuid, random: random))
         let run = EffectRun(cause: 0, effect: name, isReplayable: false, inputs: inputs)
         let context = EffectContext<State, Action>(
             cause: 0, readState: { _ in (0, state) }, sender: send, cancellations: EffectCancellations(), run: run)

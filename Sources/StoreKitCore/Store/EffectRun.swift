@@ -6,11 +6,26 @@ import StoreKitSystem
 package final class EffectRun: Sendable {
     /// Where a run's inputs come from.
     package enum Inputs: Sendable {
-        /// From the outside world, written to these sinks (none when nothing records), its new UUIDs from `uuid` and
-        /// its random numbers from `random`.
-        case live(sinks: [any EffectInputSink], clock: EffectClock.Base, uuid: UUIDGenerator, random: RandomGenerator)
+        /// From the outside world (see ``Live``).
+        case live(Live)
         /// From a recording.
         case replayed(any EffectInputSource)
+    }
+
+    /// What a run takes from the outside world: where its inputs are written (no sink when nothing records), the
+    /// clock it reads and sleeps on, and where its new UUIDs and random numbers come from.
+    package struct Live: Sendable {
+        package var sinks: [any EffectInputSink]
+        package var clock: EffectClock.Base
+        package var uuid: UUIDGenerator
+        package var random: RandomGenerator
+
+        package init(sinks: [any EffectInputSink], clock: EffectClock.Base, uuid: UUIDGenerator, random: RandomGenerator) {
+            self.sinks = sinks
+            self.clock = clock
+            self.uuid = uuid
+            self.random = random
+        }
     }
 
     /// The store's sequence number of the action that started the run.
@@ -55,20 +70,20 @@ package final class EffectRun: Sendable {
     ) async throws -> Value {
         let index = nextIndex()
         switch inputs {
-        case .live(let sinks, let clock, _, _):
+        case .live(let live):
             let result: EffectCallResult
             let value: Value
             do {
                 value = try await body()
                 result = .value(Self.encoded(value))
             } catch is CancellationError {
-                record(index, name, input, .cancelled, sinks: sinks, clock: clock)
+                record(index, name, input, .cancelled, live: live)
                 throw CancellationError()
             } catch {
-                record(index, name, input, .error(RecordedCallError(error)), sinks: sinks, clock: clock)
+                record(index, name, input, .error(RecordedCallError(error)), live: live)
                 throw error
             }
-            record(index, name, input, result, sinks: sinks, clock: clock)
+            record(index, name, input, result, live: live)
             return value
         case .replayed(let source):
             let request = EffectInputRequest(cause: cause, effect: effect, index: index, name: name, input: input)
@@ -90,14 +105,14 @@ package final class EffectRun: Sendable {
 
     /// A new UUID from the live inputs' generator; a random one otherwise (a replay's fallback).
     package func newUUID() -> UUID {
-        guard case .live(_, _, let uuid, _) = inputs else { return UUID() }
-        return uuid()
+        guard case .live(let live) = inputs else { return UUID() }
+        return live.uuid()
     }
 
     /// The live inputs' random numbers; the system's otherwise (a replay's fallback).
     package var randomGenerator: RandomGenerator {
-        guard case .live(_, _, _, let random) = inputs else { return .system }
-        return random
+        guard case .live(let live) = inputs else { return .system }
+        return live.random
     }
 
     /// Takes the next input without suspending (a clock reading, a UUID, a random number): live, `produce` makes
@@ -105,9 +120,9 @@ package final class EffectRun: Sendable {
     package func takeNow<Value: Codable & Sendable>(_ name: String, input: JSONValue?, _ produce: () -> Value) -> Value {
         let index = nextIndex()
         switch inputs {
-        case .live(let sinks, let clock, _, _):
+        case .live(let live):
             let value = produce()
-            record(index, name, input, .value(Self.encoded(value)), sinks: sinks, clock: clock)
+            record(index, name, input, .value(Self.encoded(value)), live: live)
             return value
         case .replayed(let source):
             let request = EffectInputRequest(cause: cause, effect: effect, index: index, name: name, input: input)
@@ -128,15 +143,15 @@ package final class EffectRun: Sendable {
     /// The store clock's reading, in nanoseconds since the store's creation, as a `$clock.now` input.
     package func takeNow() -> Int64 {
         takeNow(EffectCallEvent.BuiltIn.clockNow.rawValue, input: nil) {
-            guard case .live(_, let clock, _, _) = inputs else { return 0 }
-            return clock.now.nanoseconds
+            guard case .live(let live) = inputs else { return 0 }
+            return live.clock.now.nanoseconds
         }
     }
 
     /// A sleep on the store's clock, as a `$clock.sleep` input: live, `sleep` runs on the store's clock; replayed,
     /// it returns (or throws `CancellationError`) when replay reaches its end in the recording.
     package func takeSleep(input: [String: JSONValue], _ sleep: (EffectClock.Base) async throws -> Void) async throws {
-        let base: EffectClock.Base? = if case .live(_, let clock, _, _) = inputs { clock } else { nil }
+        let base: EffectClock.Base? = if case .live(let live) = inputs { live.clock } else { nil }
         let _: Bool? = try await take(EffectCallEvent.BuiltIn.clockSleep.rawValue, input: .object(input)) {
             if let base { try await sleep(base) }
             return nil
@@ -144,25 +159,24 @@ package final class EffectRun: Sendable {
     }
 
     private func record(
-        _ index: Int, _ name: String, _ input: JSONValue?, _ result: EffectCallResult, sinks: [any EffectInputSink],
-        clock: EffectClock.Base
+        _ index: Int, _ name: String, _ input: JSONValue?, _ result: EffectCallResult, live: Live
     ) {
-        guard !sinks.isEmpty else { return }
+        guard !live.sinks.isEmpty else { return }
         let call = EffectCallRecord(
             cause: cause, effect: effect, index: index, name: name, input: input, result: result,
-            uptimeNanoseconds: clock.storeUptimeNanoseconds())
-        for sink in sinks { sink.record(call) }
+            uptimeNanoseconds: live.clock.storeUptimeNanoseconds())
+        for sink in live.sinks { sink.record(call) }
     }
 
     /// Writes the run's end, if it is a replayable effect's run that took an input or sent an action.
     package func finish(cancelled: Bool) {
-        guard isReplayable, case .live(let sinks, let clock, _, _) = inputs, !sinks.isEmpty else { return }
+        guard isReplayable, case .live(let live) = inputs, !live.sinks.isEmpty else { return }
         let (calls, sent) = activity
         guard calls > 0 || sent > 0 else { return }
         let end = EffectEndRecord(
             cause: cause, effect: effect, outcome: cancelled ? .cancelled : .finished, calls: calls, sent: sent,
-            uptimeNanoseconds: clock.storeUptimeNanoseconds())
-        for sink in sinks { sink.record(end) }
+            uptimeNanoseconds: live.clock.storeUptimeNanoseconds())
+        for sink in live.sinks { sink.record(end) }
     }
 
     /// `value` as canonical JSON; a value that does not encode is recorded as `null` and never fails the call.

@@ -29,12 +29,6 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     let createdAt = MonotonicClock.nanoseconds()
     private let effectTasks = EffectTasks()
     private let cancellations = EffectCancellations()
-    /// The clock effects read and sleep on through their context.
-    private let effectClock: EffectClock.Base
-    /// Where effects take new UUIDs from through their context.
-    private let effectUUIDs: UUIDGenerator
-    /// Where effects take random numbers from through their context.
-    private let effectRandom: RandomGenerator
 
     // Guarded by `lock`. The state and the sequence number, which every dispatch reads and writes, are not checked
     // for exclusivity at run time (docs/performance.md): each access is a plain read or write under the lock, with
@@ -56,8 +50,9 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     private var hasPending = false
     /// Whether ``effects`` holds any: a dispatch of a store without effects skips them without touching the array.
     private var hasEffects = false
-    /// The interceptors that record what effect runs take and how they end.
-    private var effectInputSinks: [any EffectInputSink] = []
+    /// What effect runs take from the outside world through their context: the clock, UUIDs and random numbers,
+    /// and the interceptors that record what they take and how they end.
+    private var effectInputs: EffectRun.Live
 
     /// Creates a store.
     /// - Parameters:
@@ -78,9 +73,8 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     ) {
         self.current = initialState
         self.reducer = reducer
-        self.effectClock = EffectClock.Base(clock, storeCreatedAt: createdAt)
-        self.effectUUIDs = uuid
-        self.effectRandom = random
+        self.effectInputs = EffectRun.Live(
+            sinks: [], clock: EffectClock.Base(clock, storeCreatedAt: createdAt), uuid: uuid, random: random)
         self.effects = Effect.uniquelyNamed(effects)
         self.hasEffects = !effects.isEmpty
         for interceptor in interceptors { add(interceptor) }
@@ -95,7 +89,7 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     /// Adds an interceptor (and, when it records effect inputs, a sink for them); call with the lock held.
     private func add(_ interceptor: any Interceptor<State, Action>) {
         interceptors = Chain.appending(interceptor, id: 0, to: interceptors)
-        if let sink = interceptor as? any EffectInputSink { effectInputSinks.append(sink) }
+        if let sink = interceptor as? any EffectInputSink { effectInputs.sinks.append(sink) }
     }
 
     /// The current state.
@@ -188,8 +182,7 @@ public final class Store<State: Codable & Equatable & Sendable, Action: Codable 
     // Apart from `apply`, so that a dispatch to a store without effects asks the runtime for no metadata of them.
     @inline(never)
     private func startEffects(for action: Action, cause: Int, stateAfterAction published: State) {
-        let inputs = EffectRun.Inputs.live(
-            sinks: effectInputSinks, clock: effectClock, uuid: effectUUIDs, random: effectRandom)
+        let inputs = EffectRun.Inputs.live(effectInputs)
         for effect in effects {
             let name = effect.name
             let send = Send<Action> { [weak self] answer in
