@@ -32,8 +32,10 @@ import Testing
             }
             await daemon.kill9()
             daemon = try await DaemonProcess(folder: folder, logName: "restart-\(round).log")
+            // (At least once: on a busy machine the recorder may give up on a welcome the daemon sent after its
+            // wait, and start again: a CI run waited 300 s for exactly one start while the recorder went on writing.)
             await waitUntil("the recorder reconnects to restart \(round)", timeout: DaemonProcess.processTimeout) {
-                daemon.count("session.started") == 1
+                daemon.count("session.started") >= 1
             }
         }
         await waitUntil("4,000 actions are dispatched", timeout: DaemonProcess.processTimeout) {
@@ -87,7 +89,7 @@ import Testing
         daemon = try await DaemonProcess(folder: folder, logName: "restarted.log")
         await waitUntil("the recorder reconnects and stores new actions") {
             store.dispatch(.increment)
-            return daemon.count("session.started") == 1 && folder.lines(of: name).count > 23
+            return daemon.count("session.started") >= 1 && folder.lines(of: name).count > 23
         }
         let statistics = try await onOwnThread { recorder.finish(timeout: .seconds(120)) }
         #expect(statistics.isFinished)
