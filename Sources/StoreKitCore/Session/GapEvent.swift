@@ -1,4 +1,5 @@
-/// Actions the recorder had to drop: the session is incomplete between ``firstSequence`` and ``lastSequence``.
+/// Actions whose states the session does not hold: the session is incomplete between ``firstSequence`` and
+/// ``lastSequence``, unless the gap keeps the actions themselves (``actions``), which replay runs through.
 public struct GapEvent: Sendable, Hashable {
     /// Why the actions were dropped.
     public enum Reason: String, Sendable, Hashable, CaseIterable {
@@ -27,15 +28,26 @@ public struct GapEvent: Sendable, Hashable {
     public var reason: Reason
     /// Details, such as the transport's error.
     public var message: String?
+    /// The actions the recorder kept without the states after them, one for each sequence number the gap covers, in
+    /// order (each one's ``ActionEvent/state`` is `null`); empty when it kept none. Replay applies them and
+    /// compares the state again at the next recorded one.
+    public var actions: [ActionEvent]
 
     /// How many actions were dropped.
     public var count: Int { lastSequence - firstSequence + 1 }
 
-    /// Creates a gap covering `firstSequence...lastSequence`.
-    public init(firstSequence: Int, lastSequence: Int, reason: Reason, message: String? = nil) {
+    /// Whether the gap keeps its actions, so replay can run through it.
+    public var keepsActions: Bool { !actions.isEmpty }
+
+    /// Creates a gap covering `firstSequence...lastSequence`, keeping `actions` (none, or one for each of its
+    /// sequence numbers, in order).
+    public init(
+        firstSequence: Int, lastSequence: Int, reason: Reason, message: String? = nil, actions: [ActionEvent] = []
+    ) {
         self.firstSequence = firstSequence
         self.lastSequence = lastSequence
         self.reason = reason
         self.message = message
+        self.actions = actions
     }
 }

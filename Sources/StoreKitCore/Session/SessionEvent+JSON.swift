@@ -9,14 +9,7 @@ extension SessionEvent {
         case .action(let event):
             .object(Self.actionMembers(event))
         case .gap(let gap):
-            .object(
-                [
-                    "kind": .string(Kind.gap.rawValue),
-                    "from": .integer(Int64(gap.firstSequence)),
-                    "to": .integer(Int64(gap.lastSequence)),
-                    "count": .integer(Int64(gap.count)),
-                    "reason": .string(gap.reason.rawValue),
-                ].merging(gap.message.map { ["message": JSONValue.string($0)] } ?? [:]) { $1 })
+            .object(Self.gapMembers(gap))
         case .end(let end):
             .object([
                 "kind": .string(Kind.end.rawValue),
@@ -40,6 +33,28 @@ extension SessionEvent {
         case .note(let note):
             .object(Self.noteMembers(note))
         }
+    }
+
+    private static func gapMembers(_ gap: GapEvent) -> [String: JSONValue] {
+        var members: [String: JSONValue] = [
+            "kind": .string(Kind.gap.rawValue),
+            "from": .integer(Int64(gap.firstSequence)),
+            "to": .integer(Int64(gap.lastSequence)),
+            "count": .integer(Int64(gap.count)),
+            "reason": .string(gap.reason.rawValue),
+        ]
+        if let message = gap.message { members["message"] = .string(message) }
+        if gap.keepsActions { members["actions"] = .array(gap.actions.map { .object(keptActionMembers($0)) }) }
+        return members
+    }
+
+    /// A gap's kept action: the members of its action line but the `kind` and the state.
+    private static func keptActionMembers(_ event: ActionEvent) -> [String: JSONValue] {
+        var members = actionMembers(event)
+        members["kind"] = nil
+        members["state"] = nil
+        members["patch"] = nil
+        return members
     }
 
     private static func noteMembers(_ note: NoteEvent) -> [String: JSONValue] {

@@ -18,7 +18,7 @@ extension ReplayReport {
                 effects.runsReplayed == 0
                 ? "all \(stepsMatched) replayed states equal the recorded ones"
                 : "\(stepsMatched) states and \(Self.count(effects.actionsEqual, "effect action")) equal (\(Self.count(effects.runsReplayed, "effect run")) replayed from \(Self.count(effects.inputsFed, "recorded input")))"
-            say("match: \(compared)\(effectsNotChecked.map { "; \($0)" } ?? "")")
+            say("match: \(compared)\(withoutStates.map { "; \($0)" } ?? "")\(effectsNotChecked.map { "; \($0)" } ?? "")")
         case .effectDiverged(let divergence):
             lines += divergence.explanationLines(stepCount: stepCount)
             if effectDivergences.count > 1 {
@@ -31,7 +31,11 @@ extension ReplayReport {
             lines += divergence.precedingActions.map {
                 RenderedLine(.context, "  before  \($0.step) \(ActionText.of($0.action, named: $0.name))")
             }
-            if !gaps.isEmpty { say("  note    the session also has \(gapSummary)") }
+            if let unrecorded = divergence.unrecordedSteps {
+                let steps = unrecorded.count == 1 ? "step \(unrecorded.lowerBound)" : "steps \(unrecorded.lowerBound)-\(unrecorded.upperBound)"
+                say("  note    \(steps) before it replayed from actions the recorder kept without their states: the difference may have begun at any of them")
+            }
+            if !unreplayedGaps.isEmpty { say("  note    the session also has \(gapSummary)") }
             say("")
             say("  state after step \(divergence.step) (- recorded, + replayed)")
             lines += divergence.diff.renderedLines().map { $0.prefixed("  ") }
@@ -48,7 +52,7 @@ extension ReplayReport {
                 say("  effect runs also diverged, at steps \(Self.stepList(effectDivergences.map(\.step)))")
             }
         case .incomplete:
-            say("incomplete: the session has \(gapSummary); the \(stepsMatched) steps that could be checked match")
+            say("incomplete: the session has \(gapSummary); the \(stepsMatched) steps that could be checked match\(withoutStates.map { "; \($0)" } ?? "")")
         case .undecodable(let failure):
             let at = failure.path.isEmpty ? "" : " at \(failure.path)"
             let step = failure.step == 0 ? "the initial state" : "step \(failure.step) (\(failure.actionName?.escapingControls() ?? "?"))"
@@ -153,6 +157,7 @@ extension ReplayReport {
     /// `n gaps (steps a-b: reason; ...)`, naming the first ``gapsNamed`` and counting the rest with the steps they
     /// miss.
     private var gapSummary: String {
+        let gaps = unreplayedGaps
         let described = gaps.prefix(Self.gapsNamed).map { gap in
             let steps = gap.count == 1 ? "step \(gap.firstSequence)" : "steps \(gap.firstSequence)-\(gap.lastSequence)"
             return "\(steps): \(gap.reason.rawValue)"
@@ -161,6 +166,14 @@ extension ReplayReport {
         let more = rest.isEmpty
             ? [] : ["and \(rest.count) more (\(Self.count(rest.reduce(0) { $0 + $1.count }, "step")))"]
         return "\(Self.count(gaps.count, "gap")) (\((described + more).joined(separator: "; ")))"
+    }
+
+    /// `n steps replayed from kept actions without recorded states (3-5, 9)`; `nil` when replay ran through no gap.
+    private var withoutStates: String? {
+        guard !stepsWithoutStates.isEmpty else { return nil }
+        let steps = stepsWithoutStates.flatMap { Array($0) }
+        return "\(Self.count(steps.count, "step")) replayed from actions the recorder kept without their states "
+            + "(\(Self.stepList(steps)))"
     }
 
     private static func seconds(_ time: Double) -> String {

@@ -63,7 +63,8 @@ extension ReplayEngine {
         var header = session.header
         var events: [SessionEvent] = []
         var expected = 1
-        // The state before the current line as the file held it, and as the rewritten file holds it; nil after a gap.
+        // The state before the current line as the file held it, and as the rewritten file holds it; nil after a gap
+        // (the rewritten one not after a gap replay runs through).
         var previousRecorded: JSONValue? = session.header.initialState
         var previousReplayed: JSONValue? = session.header.initialState
         do {
@@ -75,10 +76,21 @@ extension ReplayEngine {
             }
             for event in session.events {
                 guard case .action(var action) = event else {
-                    if case .gap(let gap) = event {
+                    if case .gap(var gap) = event {
                         expected = gap.lastSequence + 1
                         previousRecorded = nil
-                        previousReplayed = nil
+                        // Through the actions a gap kept, the replayed state goes on, as replay's does; past a gap
+                        // without them, the next action starts over from its recorded state.
+                        let runsThrough = gap.keepsActions && previousReplayed != nil
+                        for index in gap.actions.indices {
+                            if runsThrough { try replayer.apply(gap.actions[index].action) }
+                            if migration != nil {
+                                gap.actions[index].action = try replayer.migrated(gap.actions[index].action, as: .action)
+                            }
+                        }
+                        previousReplayed = runsThrough ? try replayer.currentState() : nil
+                        events.append(.gap(gap))
+                        continue
                     }
                     events.append(event)
                     continue

@@ -182,10 +182,16 @@ public struct ReplayEngine: Sendable {
             switch consume event {
             case .header:
                 break  // The reader rejects a second header.
-            case .gap(let gap):
-                run.gaps.append(gap)
-                needsResync = true
+            case .gap(var gap):
                 effects.gap(gap)
+                let kept = gap.actions
+                gap.actions = []
+                run.gaps.append(gap)
+                if kept.isEmpty || needsResync {
+                    needsResync = true
+                } else {
+                    stopped = !replayKept(kept, replayer: replayer, extras: &extras, run: &run)
+                }
             case .end(let end):
                 run.end = end
             case .note:
@@ -214,6 +220,7 @@ public struct ReplayEngine: Sendable {
                     }
                     stopped = outcome == .stopped
                     needsResync = false
+                    run.unrecordedSteps = nil
                     if !stopped && !resync { effects.applied(action) }
                 }
                 if outcome == .replayedRecordedBytes || outcome == .loadedRecordedState {
@@ -234,6 +241,30 @@ public struct ReplayEngine: Sendable {
             run.finalState = try? replayer.currentState()
         }
         return run.report
+    }
+
+    /// Replays the actions a gap kept, which have no recorded states: the next recorded state is compared with the
+    /// state they lead to.
+    /// - Returns: Whether replay goes on: `false` when an action does not decode or the last step asked for is
+    ///   among them.
+    private func replayKept(
+        _ actions: [ActionEvent], replayer: any StateReplayer, extras: inout ReplayExtras, run: inout ReplayRun
+    ) -> Bool {
+        for action in actions {
+            if let lastStep = options.lastStep, action.sequence > lastStep { return false }
+            extras.drift?.checkAction(action)
+            options.willReplay?(action)
+            do {
+                try replayer.apply(action.action)
+            } catch {
+                run.fail(error, step: action.sequence, actionName: action.name)
+                return false
+            }
+            run.stepsReplayed += 1
+            run.noteReplayedWithoutState(action.sequence)
+            extras.precedingActions.append(action)
+        }
+        return true
     }
 
     /// Replays one action and compares the replayed state's canonical bytes with `recordedStateBytes`, the recorded
@@ -282,7 +313,7 @@ public struct ReplayEngine: Sendable {
                             typeNotes: options.identity.noting(
                                 [difference.recorded, difference.replayed], in: difference.typeNotes)),
                         precedingActions: preceding.actions, ignored: difference.ignored,
-                        comparedAsJSON: difference.comparedAsJSON))
+                        comparedAsJSON: difference.comparedAsJSON, unrecordedSteps: run.unrecordedSteps))
                 guard options.findAllDivergences else { return .stopped }
                 try replayer.load(action.state, as: .recordedState)
                 return .loadedRecordedState
@@ -326,6 +357,10 @@ private struct ReplayRun {
     var effects = EffectCoverage()
     /// Effect actions read after replay stopped, which no rerun was compared with.
     var effectActionsAfterStop = 0
+    /// The steps replayed from gaps' kept actions, merged where they follow each other.
+    var stepsWithoutStates: [ClosedRange<Int>] = []
+    /// Those of them since the last state compared (or loaded).
+    var unrecordedSteps: ClosedRange<Int>?
 
     init(header: SessionHeader, ignoring: [String]) {
         self.header = header
@@ -344,11 +379,23 @@ private struct ReplayRun {
                 message: failure.message))
     }
 
+    /// Counts `step` as replayed from a gap's kept action, without a recorded state.
+    mutating func noteReplayedWithoutState(_ step: Int) {
+        if let last = stepsWithoutStates.last, last.upperBound + 1 == step {
+            stepsWithoutStates[stepsWithoutStates.count - 1] = last.lowerBound...step
+        } else {
+            stepsWithoutStates.append(step...step)
+        }
+        unrecordedSteps = (unrecordedSteps?.lowerBound ?? step)...step
+    }
+
     /// Counts an event seen after replay stopped, so the report still describes the whole session.
     mutating func count(_ event: SessionEvent) {
         switch event {
         case .action: actionCount += 1
-        case .gap(let gap): gaps.append(gap)
+        case .gap(var gap):
+            gap.actions = []
+            gaps.append(gap)
         case .end(let end): self.end = end
         case .header, .call, .effectEnd, .note: break
         }
@@ -364,14 +411,17 @@ private struct ReplayRun {
             verdict = .diverged(first)
         } else if let verdictOverride {
             verdict = verdictOverride
-        } else if !gaps.isEmpty {
-            verdict = .incomplete(gaps: gaps)
         } else {
             verdict = .match
         }
-        return ReplayReport(
+        var report = ReplayReport(
             header: header, verdict: verdict, divergences: divergences, gaps: gaps, actionCount: actionCount,
             stepsReplayed: stepsReplayed, stepsMatched: stepsMatched, end: end, finalState: finalState, ignoring: ignoring,
-            ignored: ignored, effectDivergences: effectDivergences, effects: effects)
+            ignored: ignored, effectDivergences: effectDivergences, effects: effects,
+            stepsWithoutStates: stepsWithoutStates)
+        if report.verdict == .match, case let unreplayed = report.unreplayedGaps, !unreplayed.isEmpty {
+            report.verdict = .incomplete(gaps: unreplayed)
+        }
+        return report
     }
 }

@@ -31,6 +31,9 @@ extension ReplayReport {
         default:
             break
         }
+        if !stepsWithoutStates.isEmpty {
+            members["stepsWithoutStates"] = .array(stepsWithoutStates.map(Self.rangeJSON))
+        }
         if !effects.isEmpty { members["effects"] = effects.jsonValue }
         if !effectDivergences.isEmpty { members["effectDivergences"] = .array(effectDivergences.map(\.jsonValue)) }
         if let finalState { members["finalState"] = finalState }
@@ -39,6 +42,19 @@ extension ReplayReport {
             members["ignored"] = .array(ignored.map(\.jsonValue))
         }
         return .object(members)
+    }
+
+    /// A range of steps as JSON: `[first, last]`.
+    static func rangeJSON(_ steps: ClosedRange<Int>) -> JSONValue {
+        .array([.integer(Int64(steps.lowerBound)), .integer(Int64(steps.upperBound))])
+    }
+
+    /// Reads a range of steps written by ``rangeJSON(_:)`` at `path`.
+    static func steps(_ json: JSONValue, at path: String) throws(SessionEventDecodingError) -> ClosedRange<Int> {
+        guard let bounds = json.arrayValue, bounds.count == 2, let first = bounds[0].integerValue,
+            let last = bounds[1].integerValue, first >= 1, last >= first
+        else { throw SessionEventDecodingError(path: path, message: "is not a range of steps [first, last]") }
+        return Int(first)...Int(last)
     }
 
     /// Reads a report written by ``jsonValue`` (a replay host sends its report this way).
@@ -54,6 +70,10 @@ extension ReplayReport {
         for gap in jsonValue["gaps"]?.arrayValue ?? [] {
             guard case .gap(let event) = try SessionEvent(jsonValue: gap) else { continue }
             gaps.append(event)
+        }
+        var stepsWithoutStates: [ClosedRange<Int>] = []
+        for (index, range) in (jsonValue["stepsWithoutStates"]?.arrayValue ?? []).enumerated() {
+            stepsWithoutStates.append(try Self.steps(range, at: "stepsWithoutStates[\(index)]"))
         }
         var ignored: [IgnoredPattern] = []
         for pattern in jsonValue["ignored"]?.arrayValue ?? [] { ignored.append(try IgnoredPattern(jsonValue: pattern)) }
@@ -103,7 +123,8 @@ extension ReplayReport {
             ignoring: jsonValue["ignoring"]?.arrayValue?.compactMap(\.stringValue) ?? [], ignored: ignored,
             effectDivergences: effectDivergences,
             effects: try jsonValue["effects"].map { json throws(SessionEventDecodingError) in try EffectCoverage(jsonValue: json) }
-                ?? EffectCoverage())
+                ?? EffectCoverage(),
+            stepsWithoutStates: stepsWithoutStates)
     }
 }
 
@@ -125,6 +146,7 @@ extension Divergence {
         if !precedingActions.isEmpty { members["context"] = .array(precedingActions.map(\.jsonValue)) }
         if !ignored.isEmpty { members["ignored"] = .array(ignored.map(\.jsonValue)) }
         if let comparedAsJSON { members["comparedAsJSON"] = .string(comparedAsJSON) }
+        if let unrecordedSteps { members["unrecordedSteps"] = ReplayReport.rangeJSON(unrecordedSteps) }
         return .object(members)
     }
 
@@ -162,7 +184,10 @@ extension Divergence {
             step: Int(step), actionName: jsonValue["actionName"]?.stringValue ?? "", action: jsonValue["action"] ?? .null,
             origin: origin, time: jsonValue["time"]?.doubleValue ?? 0, recorded: recorded, replayed: replayed,
             diff: StateDiff(old: recorded, new: replayed, changes: changes, typeNotes: typeNotes),
-            precedingActions: precedingActions, ignored: ignored, comparedAsJSON: jsonValue["comparedAsJSON"]?.stringValue)
+            precedingActions: precedingActions, ignored: ignored, comparedAsJSON: jsonValue["comparedAsJSON"]?.stringValue,
+            unrecordedSteps: try jsonValue["unrecordedSteps"].map { json throws(SessionEventDecodingError) in
+                try ReplayReport.steps(json, at: "divergences[].unrecordedSteps")
+            })
     }
 }
 

@@ -29,6 +29,10 @@ public struct ReplayReport: Sendable, Equatable {
     public var effectDivergences: [EffectDivergence] = []
     /// What was compared of the session's effects, and what was not.
     public var effects = EffectCoverage()
+    /// The steps replayed from the actions a gap kept: the session holds their actions but not the states after
+    /// them, so each was checked only by the comparison at the next recorded state. Such a gap leaves the session
+    /// whole: it is not one of the verdict's ``ReplayVerdict/incomplete(gaps:)``.
+    public var stepsWithoutStates: [ClosedRange<Int>] = []
 
     /// True when the verdict is ``ReplayVerdict/match``.
     public var isMatch: Bool { verdict == .match }
@@ -41,6 +45,14 @@ public struct ReplayReport: Sendable, Equatable {
     /// comes before them.
     public var lastActionStep: Int {
         gaps.reversed().reduce(stepCount) { last, gap in gap.lastSequence == last ? gap.firstSequence - 1 : last }
+    }
+
+    /// The gaps replay could not run through, having no kept actions (or none it could start from): where the
+    /// session could not be checked.
+    public var unreplayedGaps: [GapEvent] {
+        gaps.filter { gap in
+            !stepsWithoutStates.contains { $0.contains(gap.firstSequence) && $0.contains(gap.lastSequence) }
+        }
     }
 
     /// The gap that covers `step`, if one does: the session holds no state for such a step.
@@ -106,6 +118,9 @@ public struct Divergence: Sendable, Equatable {
     /// Set when the states were compared as JSON rather than with the state type's `==`, and why: the replayed
     /// state with the recorded values at its ignored places does not decode.
     public var comparedAsJSON: String?
+    /// The steps just before this one that were replayed from a gap's kept actions, without recorded states, since
+    /// the last state compared: the difference may have begun at any of them, not only at ``step``.
+    public var unrecordedSteps: ClosedRange<Int>?
 }
 
 /// A pattern of ignored places that covered differing values during a replay.

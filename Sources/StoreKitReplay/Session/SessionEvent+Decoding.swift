@@ -85,14 +85,7 @@ extension SessionEvent {
     private static func action(
         _ fields: EventFields, _ line: ActionLineMembers
     ) throws(SessionEventDecodingError) -> ActionEvent {
-        let originText = try fields.optionalString("origin", line.origin) ?? "app"
-        let origin: ActionEvent.Origin
-        switch originText {
-        case "app": origin = .app
-        case "effect": origin = .effect(cause: try fields.optionalInteger("cause", line.cause))
-        default:
-            throw SessionEventDecodingError(path: "origin", message: "is '\(originText.escapingControls())'; expected 'app' or 'effect'")
-        }
+        let origin = try self.origin(fields, line)
         let sequence = try sequenceNumber(fields.integer("seq", line.seq), at: "seq")
         let patch: JSONPatch?
         let state: JSONValue
@@ -117,6 +110,49 @@ extension SessionEvent {
             state: state,
             patch: patch,
             effect: try fields.optionalString("effect", line.effect))
+    }
+
+    /// An action line's `origin` (and `cause`).
+    private static func origin(
+        _ fields: EventFields, _ line: ActionLineMembers
+    ) throws(SessionEventDecodingError) -> ActionEvent.Origin {
+        let originText = try fields.optionalString("origin", line.origin) ?? "app"
+        switch originText {
+        case "app": return .app
+        case "effect": return .effect(cause: try fields.optionalInteger("cause", line.cause))
+        default:
+            throw SessionEventDecodingError(
+                path: fields.path("origin"), message: "is '\(originText.escapingControls())'; expected 'app' or 'effect'")
+        }
+    }
+
+    /// A gap's kept action, at `index` in its `actions`: the members of an action line without `kind` and with no
+    /// state, numbered `sequence`.
+    private static func keptAction(
+        _ value: JSONValue, index: Int, sequence expected: Int
+    ) throws(SessionEventDecodingError) -> ActionEvent {
+        let path = "actions[\(index)]"
+        guard case .object(let members) = value else {
+            throw SessionEventDecodingError(path: path, message: "expected an object (a kept action), found \(value.typeName)")
+        }
+        let fields = EventFields(members: members, prefix: path)
+        let line = ActionLineMembers(members)
+        for member in ["kind", "state", "patch"] where members[member] != nil {
+            throw SessionEventDecodingError(
+                path: fields.path(member), message: "cannot be in a gap's kept action, which has no state of its own")
+        }
+        let origin = try self.origin(fields, line)
+        let sequence = try fields.integer("seq", line.seq)
+        guard sequence == expected else {
+            throw SessionEventDecodingError(
+                path: fields.path("seq"),
+                message: "is \(sequence); a gap's kept actions number each of its sequence numbers in order, so "
+                    + "this one is \(expected)")
+        }
+        return ActionEvent(
+            sequence: sequence, time: try fields.number("time", line.time),
+            name: try fields.optionalString("name", line.name) ?? "", action: try fields.value("action", line.action),
+            origin: origin, state: .null, effect: try fields.optionalString("effect", line.effect))
     }
 
     /// Reads an action line from the top-level members ``JSONLineScanner`` found in it, the line being valid JSON:
@@ -150,8 +186,24 @@ extension SessionEvent {
             let known = GapEvent.Reason.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
             throw SessionEventDecodingError(path: "reason", message: "is '\(reasonText.escapingControls())'; expected one of \(known)")
         }
-        return GapEvent(
-            firstSequence: first, lastSequence: last, reason: reason, message: try fields.optionalString("message"))
+        let message = try fields.optionalString("message")
+        var kept: [ActionEvent] = []
+        if let actions = fields.members["actions"], actions != .null {
+            guard case .array(let elements) = actions else {
+                throw SessionEventDecodingError(path: "actions", message: "expected an array of kept actions, found \(actions.typeName)")
+            }
+            guard elements.count == last - first + 1 else {
+                throw SessionEventDecodingError(
+                    path: "actions",
+                    message: "holds \(elements.count) actions; a gap keeps none or all it covers, and the gap from "
+                        + "\(first) to \(last) covers \(last - first + 1)")
+            }
+            kept.reserveCapacity(elements.count)
+            for (index, element) in elements.enumerated() {
+                kept.append(try keptAction(element, index: index, sequence: first + index))
+            }
+        }
+        return GapEvent(firstSequence: first, lastSequence: last, reason: reason, message: message, actions: kept)
     }
 
     private static func end(_ fields: EventFields) throws(SessionEventDecodingError) -> EndEvent {
@@ -292,7 +344,8 @@ private struct EventFields {
     let members: [String: JSONValue]
     let prefix: String
 
-    private func path(_ key: String) -> String { prefix.isEmpty ? key : "\(prefix).\(key)" }
+    /// The JSON path of member `key`.
+    func path(_ key: String) -> String { prefix.isEmpty ? key : "\(prefix).\(key)" }
 
     func value(_ key: String) throws(SessionEventDecodingError) -> JSONValue {
         try value(key, members[key])

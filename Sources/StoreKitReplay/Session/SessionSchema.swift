@@ -295,6 +295,48 @@ public enum SessionSchema {
         },
         "message": {
           "type": "string"
+        },
+        "actions": {
+          "description": "the actions the recorder kept without their states, one for each sequence number from 'from' to 'to', in order; replay runs through them",
+          "type": "array",
+          "minItems": 1,
+          "items": {
+            "type": "object",
+            "required": [
+              "seq",
+              "time",
+              "action"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "seq": {
+                "type": "integer",
+                "minimum": 1
+              },
+              "time": {
+                "type": "number",
+                "minimum": 0
+              },
+              "name": {
+                "type": "string"
+              },
+              "action": {},
+              "origin": {
+                "enum": [
+                  "app",
+                  "effect"
+                ]
+              },
+              "cause": {
+                "type": "integer",
+                "minimum": 1
+              },
+              "effect": {
+                "type": "string",
+                "minLength": 1
+              }
+            }
+          }
         }
       }
     },
