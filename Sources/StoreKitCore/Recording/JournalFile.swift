@@ -107,6 +107,8 @@ package final class JournalFile {
                 fields: (entry.bytes, Array(effect.utf8), []), to: &pending)
         case .note:
             Self.appendRecord(kind: 5, entry: entry, fields: (entry.bytes, [], []), to: &pending)
+        case .keptActions:
+            Self.appendRecord(kind: 6, entry: entry, fields: (entry.bytes, [], []), to: &pending)
         }
         size += pending.count - before
         last = (entry.sequences, entry.isUnnumbered)
@@ -126,7 +128,7 @@ package final class JournalFile {
         case .patch(let fullStateLine): fields = entry.bytes.count + fullStateLine.count
         case .gap(let gap): fields = entry.bytes.count + gap.reason.rawValue.utf8.count + (gap.message?.utf8.count ?? 0)
         case .effect(_, let effect): fields = entry.bytes.count + effect.utf8.count
-        case .note: fields = entry.bytes.count
+        case .note, .keptActions: fields = entry.bytes.count
         }
         return headBytes + fields
     }
@@ -241,6 +243,7 @@ package final class JournalFile {
                 let effect = String(decoding: fields.1, as: UTF8.self)
                 return .init(sequences: sequences, bytes: fields.0, content: .effect(cause: numbers.2, effect: effect))
             case 5: return .init(sequences: sequences, bytes: fields.0, content: .note)
+            case 6: return .init(sequences: sequences, bytes: fields.0, content: .keptActions)
             default: return nil
             }
         }

@@ -169,7 +169,16 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
         stats.actionsSeen += 1
         releaseRetiredStates()
         if dropping || budget.isFull(queuedEvents: queue.count) {
-            drop(sequence: sequence)
+            guard budget.canKeepAction else {
+                drop(sequence: sequence)
+                return
+            }
+            // No room for its state, or the run that sent it owes a gap: the action goes in a gap that keeps it.
+            queueBufferFullGap()
+            runsOwedAGap.removeAll()
+            budget.countKept()
+            queue.appendKept(action: action, sequence: sequence, time: time, origin: origin, effect: effect)
+            wakeWorkerIfNeeded()
             return
         }
         queueBufferFullGap()
@@ -446,6 +455,12 @@ final class RecorderMailbox<State, Action>: @unchecked Sendable {
         let released = retiredOffTheLock.releaseAll()
         condition.lock()
         budget.countReleased(released)
+    }
+
+    /// Counts `count` actions kept without their states as delivered: no longer pending.
+    func releaseKeptActions(_ count: Int) {
+        guard count > 0 else { return }
+        condition.withLock { budget.countKeptReleased(count) }
     }
 
     /// Counts notes of an estimated `bytes` in all as encoded: no longer pending.

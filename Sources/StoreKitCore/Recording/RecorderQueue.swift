@@ -9,6 +9,9 @@ enum QueuedEvent {
     /// An action; its action and state are the queue's next ones. `effect` numbers the name of the effect that sent
     /// it among the recorder's effect names, from 1 (0 for none), so an event stays 32 bytes.
     case action(sequence: Int, time: Double, origin: ActionEvent.Origin, effect: UInt16 = 0)
+    /// An action kept without its state, the queue having no room for more states; its action is the queue's next
+    /// kept one (``RecorderQueue/keptAction(at:)``). The worker writes it in a `gap` that keeps its actions.
+    case keptAction(sequence: Int, time: Double, origin: ActionEvent.Origin, effect: UInt16 = 0)
     /// A gap in the session; boxed, as gaps are rare, so an event takes 32 bytes instead of 48.
     indirect case gap(GapEvent)
     /// An input an effect run took; boxed like a gap.
@@ -41,6 +44,12 @@ final class RecorderQueue<State, Action> {
         MemoryLayout<QueuedEvent>.stride + MemoryLayout<Action>.stride + MemoryLayout<State>.stride
     }
 
+    /// The memory one action kept without its state is estimated to hold: its event's and its action's slots,
+    /// and as much again for what its action points to (a string or two).
+    static var keptSlotBytes: Int {
+        MemoryLayout<QueuedEvent>.stride + MemoryLayout<Action>.stride + max(64, MemoryLayout<Action>.stride)
+    }
+
     // Exclusivity is not checked at run time (docs/performance.md): a queue is used by one thread at a time, under
     // its recorder's lock or as the background thread's batch, and no method passes a property inout to code that
     // could touch it again.
@@ -57,6 +66,11 @@ final class RecorderQueue<State, Action> {
     @exclusivity(unchecked) private(set) var actionCount = 0
     /// How many actions (and states), from the first, were released.
     @exclusivity(unchecked) private(set) var releasedCount = 0
+    /// The actions kept without their states, in the order of their `.keptAction` events.
+    @exclusivity(unchecked) private var keptActions: UnsafeMutablePointer<Action>
+    @exclusivity(unchecked) private var keptCapacity: Int
+    /// How many actions are kept without their states.
+    @exclusivity(unchecked) private(set) var keptCount = 0
 
     /// Creates an empty queue with room for `capacity` actions and as many events, its memory written to once.
     init(capacity: Int) {
@@ -65,6 +79,8 @@ final class RecorderQueue<State, Action> {
         events = Self.touchedStorage(capacity: eventCapacity)
         actions = Self.touchedStorage(capacity: self.capacity)
         states = Self.touchedStorage(capacity: self.capacity)
+        keptCapacity = 0
+        keptActions = .allocate(capacity: 1)
     }
 
     deinit {
@@ -72,6 +88,7 @@ final class RecorderQueue<State, Action> {
         events.deallocate()
         actions.deallocate()
         states.deallocate()
+        keptActions.deallocate()
     }
 
     /// Whether no event is queued.
@@ -89,6 +106,20 @@ final class RecorderQueue<State, Action> {
         append(.action(sequence: sequence, time: time, origin: origin, effect: effect))
     }
 
+    /// Queues an action without the state after it (see ``QueuedEvent/keptAction(sequence:time:origin:effect:)``).
+    func appendKept(action: Action, sequence: Int, time: Double, origin: ActionEvent.Origin, effect: UInt16 = 0) {
+        if keptCount == keptCapacity { growKeptActions() }
+        (keptActions + keptCount).initialize(to: action)
+        keptCount += 1
+        append(.keptAction(sequence: sequence, time: time, origin: origin, effect: effect))
+    }
+
+    /// The action of the `.keptAction` event with `index` among the `.keptAction` events, from 0.
+    func keptAction(at index: Int) -> Action {
+        precondition(index >= 0 && index < keptCount, "kept action \(index) of a recorder's queue of \(keptCount)")
+        return keptActions[index]
+    }
+
     /// Queues a gap.
     func append(gap: GapEvent) {
         append(.gap(gap))
@@ -99,7 +130,8 @@ final class RecorderQueue<State, Action> {
     func append(effectLine: QueuedEvent) {
         switch effectLine {
         case .call, .effectEnd: append(effectLine)
-        case .action, .gap, .note: preconditionFailure("a recorder's queue was given \(effectLine) as an effect line")
+        case .action, .keptAction, .gap, .note:
+            preconditionFailure("a recorder's queue was given \(effectLine) as an effect line")
         }
     }
 
@@ -154,6 +186,8 @@ final class RecorderQueue<State, Action> {
     /// Empties the queue, keeping its storage.
     func removeAll() {
         release(before: actionCount)
+        keptActions.deinitialize(count: keptCount)
+        keptCount = 0
         events.deinitialize(count: count)
         count = 0
         actionCount = 0
@@ -191,6 +225,9 @@ final class RecorderQueue<State, Action> {
         swap(&capacity, &other.capacity)
         swap(&actionCount, &other.actionCount)
         swap(&releasedCount, &other.releasedCount)
+        swap(&keptActions, &other.keptActions)
+        swap(&keptCapacity, &other.keptCapacity)
+        swap(&keptCount, &other.keptCount)
     }
 
     /// Doubles the room for actions and states, keeping the unreleased ones at their indices.
@@ -209,6 +246,17 @@ final class RecorderQueue<State, Action> {
         actions = newActions
         states = newStates
         capacity = newCapacity
+    }
+
+    /// Doubles the room for kept actions (from none, room for the queue's first capacity). Kept actions come only
+    /// when the queue has no room for states, so their storage is not touched ahead like the rest.
+    private func growKeptActions() {
+        let newCapacity = max(Self.initialCapacity, keptCapacity * 2)
+        let newKept = UnsafeMutablePointer<Action>.allocate(capacity: newCapacity)
+        newKept.moveInitialize(from: keptActions, count: keptCount)
+        keptActions.deallocate()
+        keptActions = newKept
+        keptCapacity = newCapacity
     }
 
     /// Doubles the room for events.

@@ -4,7 +4,10 @@ public struct RecorderStatistics: Sendable, Hashable {
     public var actionsSeen = 0
     /// Actions delivered to the transport.
     public var actionsWritten = 0
-    /// Actions dropped because the bounded queue was full.
+    /// Of ``actionsWritten``, those written without the state after them, in a `gap` that keeps its actions: the
+    /// queue had no room for more states, but had for the actions (``GapEvent/actions``).
+    public var actionsKeptWithoutStates = 0
+    /// Actions dropped because the bounded queue was full, with no room even for the action without its state.
     public var droppedBufferFull = 0
     /// Actions the transport failed to deliver.
     public var droppedTransportFailed = 0

@@ -19,6 +19,10 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
     private static var keptBatchSlots: Int { 16384 }
     /// How many events are delivered between two looks at whether the time to deliver them ran out.
     private static var deadlineCheckEvery: Int { 8 }
+    /// The most actions one `gap` line keeps, and about the most bytes of encoded actions: a long run of kept
+    /// actions is written as several gaps in a row, each line far below the longest a reader takes (16 MiB).
+    private static var keptActionsPerLine: Int { 512 }
+    private static var keptBytesPerLine: Int { 1 << 20 }
 
     private let mailbox: RecorderMailbox<State, Action>
     /// The bytes of lines gathered before sending them together (sending during a batch slows the app's thread
@@ -84,6 +88,7 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
                 endTimedOut(batch, from: undelivered, in: &chunk)
                 return
             }
+            mailbox.releaseKeptActions(batch.keptCount)
             delivered = !batch.isEmpty
             if let ending, batch.isEmpty {
                 writeEnd(ending)
@@ -110,13 +115,42 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
     ) -> Int? {
         // After a failure the lines before this batch may be lost: start it with a full state.
         if sender.needsStart { lines.forgetPreviousState() }
-        // The index among the batch's actions of the next `.action` event.
+        // The index among the batch's actions of the next `.action` event, and of its kept ones of the next
+        // `.keptAction` event.
         var next = 0
+        var nextKept = 0
+        var kept = KeptRun()
         var window = StateEncodingWindow<State>()
         for index in 0..<batch.count {
-            if index % Self.deadlineCheckEvery == 0 && deliveryTimeRanOut() { return index }
+            if index % Self.deadlineCheckEvery == 0 && deliveryTimeRanOut() {
+                holdKept(&kept, in: &chunk)
+                return index
+            }
+            let event = batch.event(at: index)
+            if case .keptAction(let sequence, let time, let origin, let effect) = event {
+                if let last = kept.actions.last,
+                    last.sequence + 1 != sequence || kept.actions.count == Self.keptActionsPerLine
+                        || kept.bytes >= Self.keptBytesPerLine
+                {
+                    holdKept(&kept, in: &chunk)
+                }
+                do {
+                    let (event, bytes) = try lines.keptAction(
+                        sequence: sequence, time: time, origin: origin,
+                        effect: effect == 0 ? nil : effectNames[Int(effect) - 1], action: batch.keptAction(at: nextKept))
+                    kept.actions.append(event)
+                    kept.bytes += bytes
+                } catch {
+                    holdKept(&kept, in: &chunk)
+                    holdEncodingFailure(of: sequence, error, in: &chunk)
+                }
+                nextKept += 1
+                if chunk.lines.count >= chunkBytes { send(&chunk, releasing: batch, before: next) }
+                continue
+            }
+            holdKept(&kept, in: &chunk)
             let entry: UnconfirmedLines.Entry
-            switch batch.event(at: index) {
+            switch event {
             case .action(let sequence, let time, let origin, let effect):
                 let encodedState = stateEncodingPool.flatMap { pool in
                     window.encodedState(at: next, of: batch.actionCount, with: pool) { batch.state(at: $0) }
@@ -138,6 +172,8 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
                             message: "\(error)"))
                 }
                 next += 1
+            case .keptAction:
+                continue  // Taken above.
             case .gap(let gap):
                 entry = lines.gapLine(gap)
             case .call(let call):
@@ -167,8 +203,32 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
                 retire(batch, before: batch.releasedCount, estimatingBy: &chunk)
             }
         }
+        holdKept(&kept, in: &chunk)
         send(&chunk, releasing: batch, before: next)
         return nil
+    }
+
+    /// Holds the `gap` line that keeps the actions of `kept`, if any, adds it to the chunk, and empties `kept`.
+    private func holdKept(_ kept: inout KeptRun, in chunk: inout Chunk) {
+        guard !kept.actions.isEmpty else { return }
+        let entry = lines.keptActionsLine(kept.actions)
+        sender.hold(entry)
+        chunk.lines += entry.bytes
+        chunk.written += kept.actions.count
+        chunk.keptWithoutStates += kept.actions.count
+        kept.actions.removeAll(keepingCapacity: true)
+        kept.bytes = 0
+    }
+
+    /// Holds the `encodingFailed` gap of the kept action numbered `sequence`, which `error` stopped, and adds it to
+    /// the chunk.
+    private func holdEncodingFailure(of sequence: Int, _ error: any Error, in chunk: inout Chunk) {
+        chunk.encodingFailures += 1
+        chunk.lastEncodingError = "\(error)"
+        let entry = lines.gapLine(
+            GapEvent(firstSequence: sequence, lastSequence: sequence, reason: .encodingFailed, message: "\(error)"))
+        sender.hold(entry)
+        chunk.lines += entry.bytes
     }
 
     /// Whether ``SessionRecorder/finish(reason:timeout:)`` was called and the time it left for delivering has run
@@ -223,6 +283,7 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
         let delivered = sender.send(chunk.lines, held: true, newActions: chunk.written)
         lines.forgetRuns(sender.takeRunsWithLostLines())
         mailbox.updateStatistics { statistics in
+            statistics.actionsKeptWithoutStates += chunk.keptWithoutStates
             statistics.droppedEncodingFailed += chunk.encodingFailures
             statistics.effectLinesDropped += chunk.effectLinesLeftOut
             if let lastEncodingError = chunk.lastEncodingError { statistics.lastError = lastEncodingError }
@@ -236,6 +297,7 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
         // lines grew past that goes back.
         chunk.lines.removeAll(keepingCapacity: chunk.lines.capacity <= 2 * chunkBytes)
         chunk.written = 0
+        chunk.keptWithoutStates = 0
         chunk.encodingFailures = 0
         chunk.effectLinesLeftOut = 0
         chunk.noteBytes = 0
@@ -262,10 +324,19 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
     }
 }
 
+/// Actions kept without their states, in a row, not yet written in a `gap` line, and the bytes of their encoded
+/// actions.
+private struct KeptRun {
+    var actions: [ActionEvent] = []
+    var bytes = 0
+}
+
 /// The lines of part of a batch, gathered to be sent together, and what delivering them did.
 private struct Chunk {
     var lines: [UInt8] = []
     var written = 0
+    /// Of ``written``, the actions kept without their states.
+    var keptWithoutStates = 0
     var encodingFailures = 0
     /// Effect lines left out because their run lost a line with the transport.
     var effectLinesLeftOut = 0

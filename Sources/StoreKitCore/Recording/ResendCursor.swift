@@ -42,7 +42,7 @@ struct ResendCursor {
     /// Walks the next held line, appending what to send of it to `lines`.
     mutating func take(_ entry: UnconfirmedLines.Entry, into lines: inout [UInt8]) {
         // Those the receiver persisted from a write that failed part way are written as much as those sent again.
-        if entry.isAction && entry.sequences.lowerBound > newAfter { newActions += 1 }
+        if entry.sequences.lowerBound > newAfter { newActions += entry.actionCount }
         if entry.isUnnumbered {
             if entry.sequences.upperBound == persisted && effectLinesToSkip > 0 {
                 effectLinesToSkip -= 1
@@ -57,10 +57,13 @@ struct ResendCursor {
         case .gap(var gap):
             gap.firstSequence = max(gap.firstSequence, next)
             lines += SessionEvent.gap(gap).line
+        case .keptActions where entry.sequences.lowerBound < next:
+            // Part of the gap's numbers reached the receiver in other lines: the rest goes as a plain gap.
+            lines += SessionEvent.gap(GapEvent(firstSequence: next, lastSequence: entry.sequences.upperBound, reason: .bufferFull)).line
         case .patch(let fullStateLine) where needsFullState:
             // The receiver requires a full state first after a reconnect, and after a hole.
             lines += fullStateLine
-        case .state, .patch, .effect, .note:
+        case .state, .patch, .effect, .note, .keptActions:
             lines += entry.bytes
         }
         sentNumberedLine = true

@@ -74,7 +74,7 @@ package final class SessionJournal {
                         + "(\(segments.count) segments)")
                 return false
             }
-            if entry.isAction && entry.sequences.lowerBound > sentThrough { unsentActions += 1 }
+            if entry.sequences.lowerBound > sentThrough { unsentActions += entry.actionCount }
             takenThrough = max(takenThrough, entry.sequences.upperBound)
             return true
         } catch {

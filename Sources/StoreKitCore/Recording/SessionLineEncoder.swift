@@ -117,6 +117,31 @@ final class SessionLineEncoder<State: Encodable & Sendable, Action: Encodable & 
             sequences: gap.firstSequence...gap.lastSequence, bytes: SessionEvent.gap(gap).line, content: .gap(gap))
     }
 
+    /// An action kept without its state, its secrets replaced, for a `gap` that keeps its actions
+    /// (``keptActionsLine(_:)``), and the bytes of its encoded action.
+    /// - Throws: The error encoding the action threw (the recorder writes an `encodingFailed` gap for it instead).
+    func keptAction(
+        sequence: Int, time: Double, origin: ActionEvent.Origin, effect: String?, action: Action
+    ) throws -> (event: ActionEvent, encodedBytes: Int) {
+        let name = configuration.actionName?(action) ?? actionNames.name(of: action)
+        let encoded = try encodedAction(action)
+        let event = ActionEvent(
+            sequence: sequence, time: time, name: name, action: try JSONValue(parsing: encoded), origin: origin,
+            state: .null, effect: effect)
+        return (event, encoded.count)
+    }
+
+    /// The `bufferFull` gap line that keeps `actions` (from ``keptAction(sequence:time:origin:effect:action:)``,
+    /// numbered one after another); the next line carries a full state.
+    func keptActionsLine(_ actions: [ActionEvent]) -> UnconfirmedLines.Entry {
+        let first = actions[0].sequence
+        let last = actions[actions.count - 1].sequence
+        previousState = nil
+        covered = max(covered, last)
+        let gap = GapEvent(firstSequence: first, lastSequence: last, reason: .bufferFull, actions: actions)
+        return UnconfirmedLines.Entry(sequences: first...last, bytes: SessionEvent.gap(gap).line, content: .keptActions)
+    }
+
     /// The `call` line of `call`, its secrets replaced; `nil` when its run lost a line before.
     func callLine(_ call: EffectCallEvent) -> UnconfirmedLines.Entry? {
         let redacted = configuration.redaction.callPaths.isEmpty ? call : configuration.redaction.redactingCall(call)

@@ -68,7 +68,7 @@ final class SessionLineSender<State, Action> {
         switch entry.content {
         case .effect: heldEffectLines += 1
         case .gap: heldGapNumbers.append(entry.sequences)
-        case .state, .patch, .note: break
+        case .state, .patch, .note, .keptActions: break
         }
         unconfirmed.append(entry)
     }

@@ -224,7 +224,8 @@ public final class SessionRecorder<State: Encodable & Sendable, Action: Encodabl
         mailbox = RecorderMailbox(
             budget: RecorderMemoryBudget(
                 capacity: configuration.bufferCapacity, byteLimit: shares.queueBytes,
-                slotBytes: RecorderQueue<State, Action>.slotBytes),
+                slotBytes: RecorderQueue<State, Action>.slotBytes,
+                keptActionBytes: RecorderQueue<State, Action>.keptSlotBytes),
             recordsEffects: !replayableEffects.isEmpty, recordsNotes: configuration.recordsNotes)
         memoryShares = shares
         let worker = RecorderWorker(

@@ -26,8 +26,10 @@ package struct UnconfirmedLines {
             /// An `action` line with a `patch` against the previous line's state, and the same line with the full
             /// state instead, sent when the line starts a resend.
             case patch(fullStateLine: [UInt8])
-            /// A `gap` line.
+            /// A `gap` line that keeps no actions.
             case gap(GapEvent)
+            /// A `gap` line that keeps the actions it covers (reason `bufferFull`): they count as actions.
+            case keptActions
             /// A `call` or `effectEnd` line of the run of `effect` for the action `cause`.
             case effect(cause: Int, effect: String)
             /// A `note` line.
@@ -53,10 +55,12 @@ package struct UnconfirmedLines {
             self.content = content
         }
 
-        var isAction: Bool {
+        /// How many actions the line holds: one for an action line, those kept by a gap that keeps them.
+        var actionCount: Int {
             switch content {
-            case .state, .patch: true
-            case .gap, .effect, .note: false
+            case .state, .patch: 1
+            case .keptActions: sequences.count
+            case .gap, .effect, .note: 0
             }
         }
 
@@ -65,7 +69,7 @@ package struct UnconfirmedLines {
         var isUnnumbered: Bool {
             switch content {
             case .effect, .note: true
-            case .state, .patch, .gap: false
+            case .state, .patch, .gap, .keptActions: false
             }
         }
 

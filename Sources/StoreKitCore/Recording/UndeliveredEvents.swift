@@ -19,7 +19,7 @@ struct UndeliveredEvents {
     mutating func add<State, Action>(_ queue: RecorderQueue<State, Action>, from start: Int) {
         for index in start..<max(start, queue.count) {
             switch queue.event(at: index) {
-            case .action(let sequence, _, _, _):
+            case .action(let sequence, _, _, _), .keptAction(let sequence, _, _, _):
                 actions += 1
                 if let current = run, current.upperBound + 1 == sequence {
                     run = current.lowerBound...sequence

@@ -25,14 +25,18 @@ import Testing
         transport.release()
         let statistics = await recorder.finishWaitingGenerouslyOffThePool()
 
-        // Then the parts' bounds add up to no more than the limit, the queue never held more than its share, and
-        // the actions beyond it were dropped as a counted bufferFull gap
+        // Then the parts' bounds add up to no more than the limit, the queue never held more than its share (with
+        // the actions it kept without their states), and the actions beyond it were kept without their states or
+        // dropped, each counted, in bufferFull gaps
         let shares = recorder.memoryShares
         #expect(shares.total <= limit, "\(shares)")
         #expect(peak > 0 && peak <= shares.queueBytes, "peak \(peak) of \(shares.queueBytes)")
-        #expect(statistics.droppedBufferFull > 1000)
+        #expect(statistics.actionsKeptWithoutStates + statistics.droppedBufferFull > 1000)
+        #expect(statistics.droppedBufferFull > 0)
         #expect(statistics.actionsWritten + statistics.droppedBufferFull == 2001)
-        #expect(try transport.session().events.contains { if case .gap(let gap) = $0 { gap.reason == .bufferFull } else { false } })
+        let gaps = try transport.session().events.compactMap { if case .gap(let gap) = $0 { gap } else { nil } }
+        #expect(gaps.allSatisfy { $0.reason == .bufferFull })
+        #expect(gaps.filter(\.keepsActions).reduce(0) { $0 + $1.count } == statistics.actionsKeptWithoutStates)
     }
 
     @Test func aFlightRecordersOwnMemoryCountsWithinTheLimit() async throws {

@@ -138,14 +138,52 @@ import Testing
         transport.release()
         let statistics = recorder.finishWaitingGenerously()
 
-        // Then only the few that fit in 64 KB were queued, the rest dropped as one gap after them
-        let recorded = try transport.session().actions.map(\.sequence)
+        // Then only the few whose states fit in 64 KB were queued with them, and the rest were kept without their
+        // states, in one gap after them that keeps their actions
+        let session = try transport.session()
+        let recorded = session.actions.map(\.sequence)
         #expect(recorded == Array(1...recorded.count))
         #expect((3...7).contains(recorded.count), "recorded \(recorded)")
-        #expect(statistics.droppedBufferFull == 21 - recorded.count)
-        #expect(
-            try transport.session().events.contains(
-                .gap(GapEvent(firstSequence: recorded.count + 1, lastSequence: 21, reason: .bufferFull))))
+        #expect(statistics.droppedBufferFull == 0)
+        #expect(statistics.actionsKeptWithoutStates == 21 - recorded.count)
+        #expect(statistics.actionsWritten == 21)
+        let gaps = session.events.compactMap { if case .gap(let gap) = $0 { gap } else { nil } }
+        #expect(gaps.map { $0.firstSequence...$0.lastSequence } == [(recorded.count + 1)...21])
+        #expect(gaps.first?.actions.map(\.action) == ((recorded.count + 1)...21).map { JSONValue.object(["add": .object(["_0": .integer(Int64($0))])]) })
+        #expect(gaps.first?.actions.allSatisfy { $0.state == .null && $0.name == "add" } == true)
+    }
+
+    @Test func beyondTheRoomForActionsWithoutStatesTheRestIsDroppedAsAPlainGapAfterThoseKept() throws {
+        // Given a recorder whose queue is bounded to 64 KB, a third of it for actions without their states,
+        // whose states take about 10 KB each, and whose transport is held up
+        let transport = ControlledTransport()
+        var large = Tally.State()
+        large.items = Array(repeating: 1000, count: 2000)
+        let store = Store(initialState: large, reducer: Tally.reducer)
+        transport.hold()
+        let recorder = store.startRecording(
+            .init(storeID: "tally", app: AppInfo(name: "T"), memoryLimit: 256 << 10), to: transport)
+        store.dispatch(.add(1))
+        #expect(transport.waitUntilWriteIsHeld())
+
+        // When 1,000 more actions are dispatched while the transport is stuck, more than 21 KB of actions
+        for value in 2...1001 { store.dispatch(.add(value)) }
+        transport.release()
+        let statistics = recorder.finishWaitingGenerously()
+
+        // Then a few were recorded with their states, the next ones kept without, the rest dropped in a plain
+        // gap after them; every action is counted once
+        let session = try transport.session()
+        let gaps = session.events.compactMap { if case .gap(let gap) = $0 { gap } else { nil } }
+        #expect(gaps.count == 2, "\(gaps.map { ($0.firstSequence, $0.lastSequence, $0.keepsActions) })")
+        let kept = try #require(gaps.first)
+        let dropped = try #require(gaps.last)
+        #expect(kept.keepsActions && !dropped.keepsActions)
+        #expect(kept.firstSequence == session.actions.count + 1)
+        #expect(dropped.firstSequence == kept.lastSequence + 1 && dropped.lastSequence == 1001)
+        #expect(statistics.actionsKeptWithoutStates == kept.count)
+        #expect(statistics.droppedBufferFull == dropped.count)
+        #expect(statistics.actionsWritten == session.actions.count + kept.count)
     }
 
     @Test func sendsALargeBatchInChunksOfSixteenMegabytes() throws {
