@@ -155,9 +155,17 @@ extension ReplayReport {
     static var gapsNamed: Int { 5 }
 
     /// `n gaps (steps a-b: reason; ...)`, naming the first ``gapsNamed`` and counting the rest with the steps they
-    /// miss.
+    /// miss; gaps in a row for one reason count as one.
     private var gapSummary: String {
-        let gaps = unreplayedGaps
+        // Gaps one after another for one reason read as one: a recorder writes a long run of kept actions as
+        // several lines.
+        let gaps = unreplayedGaps.reduce(into: [GapEvent]()) { merged, gap in
+            if let last = merged.last, last.lastSequence + 1 == gap.firstSequence, last.reason == gap.reason {
+                merged[merged.count - 1].lastSequence = gap.lastSequence
+            } else {
+                merged.append(gap)
+            }
+        }
         let described = gaps.prefix(Self.gapsNamed).map { gap in
             let steps = gap.count == 1 ? "step \(gap.firstSequence)" : "steps \(gap.firstSequence)-\(gap.lastSequence)"
             return "\(steps): \(gap.reason.rawValue)"

@@ -220,7 +220,10 @@ public struct ReplayEngine: Sendable {
                     }
                     stopped = outcome == .stopped
                     needsResync = false
-                    run.unrecordedSteps = nil
+                    let compared =
+                        outcome == .replayed || outcome == .replayedRecordedBytes
+                        || run.divergences.last?.step == action.sequence
+                    run.endUnrecordedSteps(checked: compared)
                     if !stopped && !resync { effects.applied(action) }
                 }
                 if outcome == .replayedRecordedBytes || outcome == .loadedRecordedState {
@@ -357,9 +360,10 @@ private struct ReplayRun {
     var effects = EffectCoverage()
     /// Effect actions read after replay stopped, which no rerun was compared with.
     var effectActionsAfterStop = 0
-    /// The steps replayed from gaps' kept actions, merged where they follow each other.
+    /// The steps replayed from gaps' kept actions and checked by the comparison of a recorded state after them,
+    /// merged where they follow each other.
     var stepsWithoutStates: [ClosedRange<Int>] = []
-    /// Those of them since the last state compared (or loaded).
+    /// The steps replayed from gaps' kept actions since the last step with a recorded state.
     var unrecordedSteps: ClosedRange<Int>?
 
     init(header: SessionHeader, ignoring: [String]) {
@@ -381,12 +385,20 @@ private struct ReplayRun {
 
     /// Counts `step` as replayed from a gap's kept action, without a recorded state.
     mutating func noteReplayedWithoutState(_ step: Int) {
-        if let last = stepsWithoutStates.last, last.upperBound + 1 == step {
-            stepsWithoutStates[stepsWithoutStates.count - 1] = last.lowerBound...step
-        } else {
-            stepsWithoutStates.append(step...step)
-        }
         unrecordedSteps = (unrecordedSteps?.lowerBound ?? step)...step
+    }
+
+    /// Ends the steps replayed without recorded states at a step with one; they count as replayed only when that
+    /// state was `checked` (compared, equal or not): a state loaded to start over, or one that does not decode,
+    /// checks nothing before it, and neither does the session's end.
+    mutating func endUnrecordedSteps(checked: Bool) {
+        defer { unrecordedSteps = nil }
+        guard checked, let steps = unrecordedSteps else { return }
+        if let last = stepsWithoutStates.last, last.upperBound + 1 == steps.lowerBound {
+            stepsWithoutStates[stepsWithoutStates.count - 1] = last.lowerBound...steps.upperBound
+        } else {
+            stepsWithoutStates.append(steps)
+        }
     }
 
     /// Counts an event seen after replay stopped, so the report still describes the whole session.

@@ -29,9 +29,11 @@ public struct ReplayReport: Sendable, Equatable {
     public var effectDivergences: [EffectDivergence] = []
     /// What was compared of the session's effects, and what was not.
     public var effects = EffectCoverage()
-    /// The steps replayed from the actions a gap kept: the session holds their actions but not the states after
-    /// them, so each was checked only by the comparison at the next recorded state. Such a gap leaves the session
-    /// whole: it is not one of the verdict's ``ReplayVerdict/incomplete(gaps:)``.
+    /// The steps replayed from the actions a gap kept and checked by the comparison at the next recorded state: the
+    /// session holds their actions but not the states after them. Such a gap leaves the session whole: it is not
+    /// one of the verdict's ``ReplayVerdict/incomplete(gaps:)``. Kept actions with no recorded state after them
+    /// (at the session's end, or before a gap that keeps nothing) are replayed but checked by nothing, so their gaps
+    /// count as incomplete.
     public var stepsWithoutStates: [ClosedRange<Int>] = []
 
     /// True when the verdict is ``ReplayVerdict/match``.
@@ -47,8 +49,8 @@ public struct ReplayReport: Sendable, Equatable {
         gaps.reversed().reduce(stepCount) { last, gap in gap.lastSequence == last ? gap.firstSequence - 1 : last }
     }
 
-    /// The gaps replay could not run through, having no kept actions (or none it could start from): where the
-    /// session could not be checked.
+    /// The gaps replay could not check: those without kept actions (or none it could start from), and those no
+    /// recorded state follows.
     public var unreplayedGaps: [GapEvent] {
         gaps.filter { gap in
             !stepsWithoutStates.contains { $0.contains(gap.firstSequence) && $0.contains(gap.lastSequence) }

@@ -76,6 +76,20 @@ import Testing
                 + "2 steps replayed from actions the recorder kept without their states (4, 5)")
     }
 
+    @Test func keptActionsWithNoRecordedStateAfterThemAreCheckedByNothingSoTheirGapLeavesTheSessionIncomplete() throws {
+        // Given a session whose last three steps were kept without their states, as at the end of a burst
+        let session = try keeping(6...8, of: recordTally(script))
+
+        // When it is replayed
+        let report = ReplayEngine(stores: [Tally.replayable]).replay(session)
+
+        // Then all eight steps are replayed, but no recorded state checks steps 6-8: the session is incomplete
+        // there, never a match
+        #expect(report.verdict == .incomplete(gaps: [GapEvent(firstSequence: 6, lastSequence: 8, reason: .bufferFull)]))
+        #expect(report.stepsWithoutStates.isEmpty)
+        #expect(report.stepsReplayed == 8)
+    }
+
     @Test func aSessionUpdatedThroughAChangedReducerReplaysThroughItsKeptGapAsAMatch() throws {
         // Given a session whose states after steps 3-5 were not recorded
         let session = try keeping(3...5, of: recordTally(script))
