@@ -36,6 +36,8 @@ struct SessionStats {
     var gaps = 0
     /// The actions lost in them.
     var dropped = 0
+    /// The actions gaps keep without their states.
+    var keptWithoutStates = 0
     /// The end line, when the session has one.
     var end: EndEvent?
     /// The file's size.
@@ -46,15 +48,12 @@ struct SessionStats {
         switch event {
         case .header(let found): header = found
         case .action(let action):
-            actions += 1
-            names[action.name, default: 0] += 1
-            if case .effect = action.origin { fromEffects += 1 }
+            countAction(action)
             if action.patch != nil { patches += 1 }
-            if let effect = action.effect { effects[effect, default: EffectCounts()].actions += 1 }
-            duration = max(duration, action.time)
         case .gap(let gap):
             gaps += 1
-            dropped += gap.count
+            if gap.keepsActions { keptWithoutStates += gap.count } else { dropped += gap.count }
+            for kept in gap.actions { countAction(kept) }
         case .end(let found):
             end = found
             duration = max(duration, found.time)
@@ -65,6 +64,15 @@ struct SessionStats {
         case .note:
             break
         }
+    }
+
+    /// Counts an action: of an action line, or one a gap keeps.
+    private mutating func countAction(_ action: ActionEvent) {
+        actions += 1
+        names[action.name, default: 0] += 1
+        if case .effect = action.origin { fromEffects += 1 }
+        if let effect = action.effect { effects[effect, default: EffectCounts()].actions += 1 }
+        duration = max(duration, action.time)
     }
 
     /// How the session ended, or that it has no end line.
@@ -79,6 +87,7 @@ extension SessionStats: CommandOutput {
             "byName": .object(names.mapValues { .integer(Int64($0)) }), "durationSeconds": .double(duration),
             "gaps": .integer(Int64(gaps)), "dropped": .integer(Int64(dropped)), "bytes": .integer(Int64(bytes)),
             "patchLines": .integer(Int64(patches)), "status": .string(status),
+            "keptWithoutStates": .integer(Int64(keptWithoutStates)),
         ]
         if !effects.isEmpty {
             fields["effects"] = .object(
@@ -103,7 +112,7 @@ extension SessionStats: CommandOutput {
             ("recorded by", recordedBy.escapingControls()),
             ("actions", "\(actions) (\(actions - fromEffects) from the app, \(fromEffects) from effects)"),
             ("duration", String(format: "%.3f s", duration)),
-            ("gaps", "\(gaps) (\(dropped) actions lost)"),
+            ("gaps", "\(gaps) (\(dropped) actions lost\(keptWithoutStates > 0 ? ", \(keptWithoutStates) kept without their states" : ""))"),
             ("size", "\(bytes) bytes, \(actions > 0 ? bytes / actions : 0) per action, \(patches) stored as patches"),
             ("status", status),
         ]

@@ -63,7 +63,8 @@ enum StepRendering {
             gap.firstSequence == gap.lastSequence
             ? "step \(gap.firstSequence)" : "steps \(gap.firstSequence)-\(gap.lastSequence)"
         let why = gap.reason.rawValue + (gap.message.map { ": " + $0.escapingControls() } ?? "")
-        return "     - gap: \(steps) lost (\(why))" + (note.map { ": " + $0 } ?? "")
+        let fate = gap.keepsActions ? "kept without their states" : "lost"
+        return "     - gap: \(steps) \(fate) (\(why))" + (note.map { ": " + $0 } ?? "")
     }
 }
 

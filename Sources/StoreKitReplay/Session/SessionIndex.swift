@@ -33,9 +33,9 @@ public struct SessionIndex: Sendable, Equatable {
         public var appVersion: String
         /// When recording started (ISO 8601), as the header says.
         public var startedAt: String
-        /// How many action lines it holds.
+        /// How many actions it holds: its action lines, and the actions its gaps keep without their states.
         public var actions: Int
-        /// How many actions its gaps say were lost.
+        /// How many actions its gaps say were lost (not those a gap keeps).
         public var lostInGaps: Int
         /// `finished`, `appExited` or `disconnected` from its `end` line; `open` without one; `damaged (line N)`
         /// when the strict reader refuses a line; `damaged` when it refuses the file as a whole (empty, not a
@@ -101,8 +101,9 @@ public struct SessionIndex: Sendable, Equatable {
 
     /// The index file's name in the sessions folder.
     public static let fileName = ".index.json"
-    /// The version of the index file's format; another version is rebuilt.
-    public static let formatVersion = 1
+    /// The version of the index file's format; another version is rebuilt. Version 2 counts the actions a gap keeps
+    /// as the session's, not as lost.
+    public static let formatVersion = 2
 
     /// The entries, by file name.
     public var entries: [Entry]
@@ -198,7 +199,10 @@ public struct SessionIndex: Sendable, Equatable {
                     entry.actions += 1
                     entry.actionNames[action.name, default: 0] += 1
                 case .gap(let gap):
-                    entry.lostInGaps += gap.count
+                    // Actions a gap keeps are the session's, without their states; the others are lost.
+                    if !gap.keepsActions { entry.lostInGaps += gap.count }
+                    entry.actions += gap.actions.count
+                    for action in gap.actions { entry.actionNames[action.name, default: 0] += 1 }
                 case .end(let end):
                     entry.status = end.reason.rawValue
                 case .call, .effectEnd, .note:
