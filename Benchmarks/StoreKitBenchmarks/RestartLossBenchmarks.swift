@@ -23,8 +23,10 @@ enum RestartLossBenchmarks {
         var stored = 0
         /// Action lines of the stored session whose sequence number an earlier line already had.
         var storedTwice = 0
-        /// Actions in the stored session's gaps, by reason.
+        /// Actions in the stored session's gaps that keep no actions, by reason.
         var inGaps: [GapEvent.Reason: Int] = [:]
+        /// Of ``stored``, the actions its gaps keep without their states.
+        var keptWithoutStates = 0
         /// Sequence numbers from 1 to ``seen`` in neither an action nor a gap of the stored session.
         var unaccounted = 0
         /// Seconds from the recorder's start to its finish.
@@ -38,8 +40,9 @@ enum RestartLossBenchmarks {
 
         /// Actions the stored session does not hold.
         var lost: Int { seen - stored }
-        /// Stored actions per second.
-        var rate: Double { Double(stored) / seconds }
+        /// Actions stored with their states per second: the pace the recorder sustains (actions it kept without
+        /// their states are those it could not keep up with).
+        var rate: Double { Double(stored - keptWithoutStates) / seconds }
     }
 
     /// The share of the rate without restarts at which the actions come through the restarts: room for the
@@ -79,6 +82,8 @@ enum RestartLossBenchmarks {
                 Row(
                     name: "lost across \(restarts) kill -9 restarts of replayd, 10 KB state, \(hold.rawValue) "
                         + "(\(outcome.stored.formatted()) stored"
+                        + (outcome.keptWithoutStates == 0
+                            ? "" : ", \(outcome.keptWithoutStates.formatted()) of them kept without states")
                         + (gaps.isEmpty ? "" : "; in gaps: " + gaps.joined(separator: ", "))
                         + (outcome.unaccounted == 0 ? "" : "; in no gap: \(outcome.unaccounted.formatted())")
                         + (outcome.storedTwice == 0 ? "" : "; stored twice: \(outcome.storedTwice.formatted())") + ")",
@@ -157,6 +162,13 @@ enum RestartLossBenchmarks {
             case .action(let action) where (1...outcome.seen).contains(action.sequence):
                 if isStored[action.sequence] { outcome.storedTwice += 1 }
                 isStored[action.sequence] = true
+            case .gap(let gap) where gap.keepsActions:
+                // Kept without their states: the session holds these actions, and replay runs through them.
+                for action in gap.actions where (1...outcome.seen).contains(action.sequence) {
+                    if isStored[action.sequence] { outcome.storedTwice += 1 }
+                    isStored[action.sequence] = true
+                    outcome.keptWithoutStates += 1
+                }
             case .gap(let gap):
                 outcome.inGaps[gap.reason, default: 0] += gap.count
                 for sequence in max(1, gap.firstSequence)...max(1, min(gap.lastSequence, outcome.seen)) {

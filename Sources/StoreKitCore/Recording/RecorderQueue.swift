@@ -197,9 +197,15 @@ final class RecorderQueue<State, Action> {
     /// Gives this empty queue room for `wanted` actions and as many events, written to once, so that the
     /// dispatching thread, which appends to it later, neither grows it (copying what it holds) nor faults its pages
     /// in; storage with room for more than `limit` is given back first. Call where a pause does not matter: on the
-    /// background thread.
+    /// background thread. Room for more than `limit` kept actions goes back too.
     func makeRoom(forActions wanted: Int, givingBackAbove limit: Int) {
         precondition(isEmpty, "a recorder's queue makes room only when empty")
+        if keptCapacity > limit {
+            // Room a burst's kept actions took goes back; the next burst grows it again.
+            keptActions.deallocate()
+            keptActions = .allocate(capacity: 1)
+            keptCapacity = 0
+        }
         let wanted = max(1, wanted)
         let givesBack = capacity > limit || eventCapacity > limit
         guard givesBack || wanted > capacity || wanted > eventCapacity else { return }
