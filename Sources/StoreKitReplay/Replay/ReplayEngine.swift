@@ -23,7 +23,9 @@ public struct ReplayEngine: Sendable {
         public var findAllDivergences: Bool
         /// Stop after this step (inclusive); `nil` replays everything.
         public var lastStep: Int?
-        /// Called before each action is replayed (a replay host reports progress with it).
+        /// Called before each action is replayed, and for each action read on after replay stopped (to describe
+        /// the whole session, and to check every recorded state for drift): a replay host reports progress with
+        /// it, so a long read after an early divergence is not taken for a hang.
         public var willReplay: (@Sendable (ActionEvent) -> Void)?
         /// Places whose values do not count: before each comparison the replayed state takes the recorded values
         /// there (see ``JSONPathPattern/overlay(from:onto:)``), and the state type's `==` judges the rest.
@@ -169,6 +171,7 @@ public struct ReplayEngine: Sendable {
         while let event = try next() {
             if case .action(let action) = event { extras.drift?.checkAction(action) }
             if stopped {
+                if case .action(let action) = event { options.willReplay?(action) }
                 if case .action(var action) = event, extras.drift != nil {
                     try buildState(&action)
                     extras.drift?.checkRecordedState(of: action)

@@ -2,6 +2,7 @@ import Foundation
 import StoreKitCore
 import StoreKitTestFixtures
 import StoreKitReplay
+import StoreKitSystem
 import Testing
 
 
@@ -34,6 +35,21 @@ import Testing
         #expect(divergence.action == .object(["add": .object(["_0": .integer(3)])]))
         #expect(divergence.diff.changes.map(\.path.description) == ["items[2]"])
         #expect(report.stepsMatched == 3)
+    }
+
+    @Test func progressGoesOnThroughTheActionsReadAfterADivergenceSoALongReadIsNotTakenForAHang() throws {
+        // Given a session of 8 steps that diverges at step 4 through a reducer that forgets to append 3
+        let session = try recordTally(script)
+        let seen = Locked<[Int]>([])
+        var engine = ReplayEngine(stores: [Tally.broken])
+        engine.options.willReplay = { action in seen.withLock { $0.append(action.sequence) } }
+
+        // When it is replayed, which stops at step 4 and reads on to the end
+        let report = engine.replay(session)
+
+        // Then progress was reported for every action read, not only up to the divergence
+        #expect(report.divergences.map(\.step) == [4])
+        #expect(seen.withLock { $0 } == Array(1...8))
     }
 
     @Test func findAllDivergencesListsEveryDivergingStep() throws {
