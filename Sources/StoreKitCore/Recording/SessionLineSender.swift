@@ -24,6 +24,9 @@ final class SessionLineSender<State, Action> {
     /// The numbers of the `gap` lines held that the receiver has not confirmed: their actions are counted as dropped
     /// already (a full queue's, an encoding's failure), so losing these lines loses no action.
     private var heldGapNumbers: [ClosedRange<Int>] = []
+    /// The numbers of the held `gap` lines that keep their actions: counted in
+    /// ``RecorderStatistics/actionsKeptWithoutStates``, so losing these lines takes them out of that count.
+    private var heldKeptNumbers: [ClosedRange<Int>] = []
     /// The lines sent (or tried) that the transport has not confirmed.
     private var unconfirmed: UnconfirmedLines
     /// How many effect lines were held, and how many of those are counted as written or lost: the rest are held
@@ -68,7 +71,8 @@ final class SessionLineSender<State, Action> {
         switch entry.content {
         case .effect: heldEffectLines += 1
         case .gap: heldGapNumbers.append(entry.sequences)
-        case .state, .patch, .note, .keptActions: break
+        case .keptActions: heldKeptNumbers.append(entry.sequences)
+        case .state, .patch, .note: break
         }
         unconfirmed.append(entry)
     }
@@ -170,9 +174,11 @@ final class SessionLineSender<State, Action> {
         if let persisted = transport.persistedSequence() {
             unconfirmed.confirm(through: persisted)
             heldGapNumbers.removeAll { $0.upperBound <= persisted }
+            heldKeptNumbers.removeAll { $0.upperBound <= persisted }
         } else {
             unconfirmed.discard()
             heldGapNumbers.removeAll()
+            heldKeptNumbers.removeAll()
         }
     }
 
@@ -237,19 +243,25 @@ final class SessionLineSender<State, Action> {
         let first = max(lost.lowerBound, countedLostThrough + 1)
         let actionsLost = actionNumbers(from: first, through: lost.upperBound)
         let wereWritten = actionNumbers(from: first, through: min(lost.upperBound, sentThrough))
+        let wereKept = heldKeptNumbers.reduce(0) { $0 + Self.overlap(of: $1, with: first...lost.upperBound) }
         countedLostThrough = lost.upperBound
         heldGapNumbers.removeAll { $0.upperBound <= countedLostThrough }
+        heldKeptNumbers.removeAll { $0.upperBound <= countedLostThrough }
         mailbox.updateStatistics {
             $0.droppedTransportFailed += actionsLost
             $0.actionsWritten -= wereWritten
+            $0.actionsKeptWithoutStates -= wereKept
         }
     }
 
     /// How many of the numbers from `first` through `last` are actions: not those of a `gap` line held.
     private func actionNumbers(from first: Int, through last: Int) -> Int {
         guard last >= first else { return 0 }
-        return heldGapNumbers.reduce(last - first + 1) { count, gap in
-            count - max(0, min(last, gap.upperBound) - max(first, gap.lowerBound) + 1)
-        }
+        return heldGapNumbers.reduce(last - first + 1) { count, gap in count - Self.overlap(of: gap, with: first...last) }
+    }
+
+    /// How many numbers `a` and `b` share.
+    private static func overlap(of a: ClosedRange<Int>, with b: ClosedRange<Int>) -> Int {
+        max(0, min(a.upperBound, b.upperBound) - max(a.lowerBound, b.lowerBound) + 1)
     }
 }

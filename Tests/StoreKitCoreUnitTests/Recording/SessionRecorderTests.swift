@@ -153,6 +153,37 @@ import Testing
         #expect(gaps.first?.actions.allSatisfy { $0.state == .null && $0.name == "add" } == true)
     }
 
+    @Test func actionsKeptWithoutStatesThatTheTransportLosesAreCountedAsLostNotAsKept() throws {
+        // Given a recorder whose states take about 10 KB each, with its transport held up
+        let transport = ControlledTransport()
+        var large = Tally.State()
+        large.items = Array(repeating: 1000, count: 2000)
+        let store = Store(initialState: large, reducer: Tally.reducer)
+        transport.hold()
+        let recorder = store.startRecording(
+            .init(storeID: "tally", app: AppInfo(name: "T"), memoryLimit: 256 << 10), to: transport)
+        store.dispatch(.add(1))
+        #expect(transport.waitUntilWriteIsHeld())
+
+        // When 20 more actions come, most of them kept without their states, and then the transport breaks
+        // before it takes any of them, and is back for the end
+        for value in 2...21 { store.dispatch(.add(value)) }
+        transport.setFailing(true)
+        transport.release()
+        let deadline = Date().addingTimeInterval(60)
+        while recorder.statistics.droppedTransportFailed < 21, Date() < deadline { usleep(1000) }
+        transport.setFailing(false)
+        let statistics = recorder.finishWaitingGenerously()
+
+        // Then no action is counted as kept, since the session holds none of them, and all 21 as lost
+        #expect(statistics.droppedTransportFailed == 21)
+        #expect(statistics.actionsKeptWithoutStates == 0)
+        let kept = try transport.session().events.reduce(0) { count, event in
+            if case .gap(let gap) = event, gap.keepsActions { count + gap.count } else { count }
+        }
+        #expect(kept == statistics.actionsKeptWithoutStates)
+    }
+
     @Test func beyondTheRoomForActionsWithoutStatesTheRestIsDroppedAsAPlainGapAfterThoseKept() throws {
         // Given a recorder whose queue is bounded to 64 KB, a third of it for actions without their states,
         // whose states take about 10 KB each, and whose transport is held up
