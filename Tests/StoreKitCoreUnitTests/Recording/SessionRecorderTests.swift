@@ -122,13 +122,7 @@ import Testing
     @Test func boundsTheQueueByTheMemoryOfItsStates() throws {
         // Given a recorder whose queue is bounded to 64 KB (its share of a 256 KB limit, after two 64 KB chunks
         // and a quarter for unconfirmed lines), whose states take about 10 KB each, and whose transport is held up
-        let transport = ControlledTransport()
-        var large = Tally.State()
-        large.items = Array(repeating: 1000, count: 2000)
-        let store = Store(initialState: large, reducer: Tally.reducer)
-        transport.hold()
-        let recorder = store.startRecording(
-            .init(storeID: "tally", app: AppInfo(name: "T"), memoryLimit: 256 << 10), to: transport)
+        let (store, recorder, transport) = heldRecorderOfATenKilobyteTally()
         #expect(recorder.memoryShares.queueBytes == 64 << 10)
         store.dispatch(.add(1))
         #expect(transport.waitUntilWriteIsHeld())
@@ -155,13 +149,7 @@ import Testing
 
     @Test func actionsKeptWithoutStatesThatTheTransportLosesAreCountedAsLostNotAsKept() throws {
         // Given a recorder whose states take about 10 KB each, with its transport held up
-        let transport = ControlledTransport()
-        var large = Tally.State()
-        large.items = Array(repeating: 1000, count: 2000)
-        let store = Store(initialState: large, reducer: Tally.reducer)
-        transport.hold()
-        let recorder = store.startRecording(
-            .init(storeID: "tally", app: AppInfo(name: "T"), memoryLimit: 256 << 10), to: transport)
+        let (store, recorder, transport) = heldRecorderOfATenKilobyteTally()
         store.dispatch(.add(1))
         #expect(transport.waitUntilWriteIsHeld())
 
@@ -187,13 +175,7 @@ import Testing
     @Test func beyondTheRoomForActionsWithoutStatesTheRestIsDroppedAsAPlainGapAfterThoseKept() throws {
         // Given a recorder whose queue is bounded to 64 KB, a third of it for actions without their states,
         // whose states take about 10 KB each, and whose transport is held up
-        let transport = ControlledTransport()
-        var large = Tally.State()
-        large.items = Array(repeating: 1000, count: 2000)
-        let store = Store(initialState: large, reducer: Tally.reducer)
-        transport.hold()
-        let recorder = store.startRecording(
-            .init(storeID: "tally", app: AppInfo(name: "T"), memoryLimit: 256 << 10), to: transport)
+        let (store, recorder, transport) = heldRecorderOfATenKilobyteTally()
         store.dispatch(.add(1))
         #expect(transport.waitUntilWriteIsHeld())
 
@@ -401,6 +383,21 @@ import Testing
         #expect(session.actions.count == 2)
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
+    }
+
+    /// A store whose states take about 10 KB each, recording under a 256 KB limit (a 64 KB queue) to a transport
+    /// that holds up its writes.
+    private func heldRecorderOfATenKilobyteTally() -> (
+        Store<Tally.State, Tally.Action>, SessionRecorder<Tally.State, Tally.Action>, ControlledTransport
+    ) {
+        let transport = ControlledTransport()
+        var large = Tally.State()
+        large.items = Array(repeating: 1000, count: 2000)
+        let store = Store(initialState: large, reducer: Tally.reducer)
+        transport.hold()
+        let recorder = store.startRecording(
+            .init(storeID: "tally", app: AppInfo(name: "T"), memoryLimit: 256 << 10), to: transport)
+        return (store, recorder, transport)
     }
 }
 
