@@ -67,7 +67,8 @@ struct ResendCursor {
             lines += entry.bytes
         }
         sentNumberedLine = true
-        needsFullState = false
+        // After a gap that keeps actions, the receiver holds no state for a patch to apply to.
+        needsFullState = entry.content == .keptActions
         next = entry.sequences.upperBound + 1
     }
 

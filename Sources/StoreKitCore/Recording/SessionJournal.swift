@@ -42,6 +42,16 @@ package final class SessionJournal {
     /// The highest sequence number a line it took covers.
     private var takenThrough = 0
 
+    /// The bytes up to which the journal takes action lines with their states; past them, it takes their actions
+    /// only (``KeptActionLine``), in the last quarter of the bound.
+    private var statesByteLimit: Int { settings.byteLimit - settings.byteLimit / 4 }
+
+    /// The message of the gaps that keep an action without its state past ``statesByteLimit``.
+    private var keptMessage: String {
+        "replayd was away and the journal in \(settings.folder) held \(statesByteLimit) bytes: the action was kept "
+            + "without its state"
+    }
+
     /// Creates an empty journal; no file is made until a line is appended.
     package init(settings: UnixSocketTransport.Journal, socketPath: String, header: @escaping () throws -> [UInt8]) {
         self.settings = settings
@@ -68,6 +78,13 @@ package final class SessionJournal {
     package func append(_ entry: UnconfirmedLines.Entry) -> Bool {
         guard !refusing else { return false }
         do {
+            var entry = entry
+            if byteCount + JournalFile.recordBytes(entry) > statesByteLimit,
+                let kept = KeptActionLine.entry(keeping: entry, reason: .transportFailed, message: keptMessage)
+            {
+                // Past three quarters of the bound, an action line keeps its action only.
+                entry = kept
+            }
             guard try write(entry, within: settings.byteLimit) else {
                 refuse(
                     "the journal \(id) in \(settings.folder) reached its bound of \(settings.byteLimit) bytes "

@@ -1,5 +1,6 @@
 import Foundation
 import StoreKitCore
+import StoreKitJSON
 import Testing
 
 @Suite struct SessionJournalTests {
@@ -84,6 +85,50 @@ import Testing
         journal.confirm(through: 50)
         #expect(journal.refusal == nil)
         #expect(journal.append(action(sequence + 2)))
+    }
+
+    @Test func pastThreeQuartersOfItsBoundItKeepsTheActionsOfActionLinesWithoutTheirStates() throws {
+        // Given a journal bounded to 1 MB
+        let fixture = Fixture()
+        defer { fixture.remove() }
+        let journal = fixture.journal
+
+        // When action lines with a state of about 2 KB come until it refuses one
+        var sequence = 0
+        repeat { sequence += 1 } while journal.append(actionLine(sequence))
+
+        // Then it took their lines whole up to three quarters of the bound, then their actions only, each in a gap
+        // that keeps it, so it took more than twice as many as 1 MB of 2 KB lines would hold
+        var kinds: [Int: UnconfirmedLines.Entry.Content] = [:]
+        var firstKept: [UInt8]?
+        try journal.forEachEntry { entry in
+            kinds[entry.sequences.lowerBound] = entry.content
+            if entry.content == .keptActions, firstKept == nil { firstKept = entry.bytes }
+        }
+        let wholeLines = kinds.values.count { $0 == .state }
+        #expect(wholeLines > 300 && wholeLines < 400, "\(wholeLines)")
+        #expect(sequence > 1000, "\(sequence)")
+        #expect(kinds.keys.sorted() == Array(1..<sequence))
+        let kept = try #require(firstKept)
+        let gap = try JSONValue(parsing: kept.dropLast())
+        #expect(gap["kind"] == .string("gap") && gap["reason"] == .string("transportFailed"))
+        #expect(gap["from"] == .integer(Int64(wholeLines + 1)) && gap["to"] == gap["from"])
+        #expect(
+            gap["actions"]
+                == .array([
+                    .object([
+                        "seq": .integer(Int64(wholeLines + 1)), "time": .double(0.5), "name": .string("add"),
+                        "origin": .string("app"), "action": .object(["add": .integer(1)]),
+                    ])
+                ]))
+    }
+
+    /// An action line as the recorder writes it, with a state of about 2 KB.
+    private func actionLine(_ sequence: Int) -> UnconfirmedLines.Entry {
+        let event = ActionEvent(
+            sequence: sequence, time: 0.5, name: "add", action: .object(["add": .integer(1)]), origin: .app,
+            state: .object(["items": .string(String(repeating: "x", count: 2000))]))
+        return .init(sequences: sequence...sequence, bytes: SessionEvent.action(event).line, content: .state)
     }
 
     @Test func segmentsArePrivateFilesInAPrivateFolderNamedInOrder() throws {
