@@ -55,3 +55,18 @@ package final class ControlledTransport: SessionTransport, @unchecked Sendable {
 
     package func session() throws -> Session { try memory.session() }
 }
+
+/// A store whose states take about 10 KB each, recording under `memoryLimit` (256 KB unless given: a 64 KB queue) to
+/// a transport that holds up its writes.
+package func heldRecorderOfATenKilobyteTally(memoryLimit: Int = 256 << 10) -> (
+    Store<Tally.State, Tally.Action>, SessionRecorder<Tally.State, Tally.Action>, ControlledTransport
+) {
+    let transport = ControlledTransport()
+    var large = Tally.State()
+    large.items = Array(repeating: 1000, count: 2000)
+    let store = Store(initialState: large, reducer: Tally.reducer)
+    transport.hold()
+    let recorder = store.startRecording(
+        .init(storeID: "tally", app: AppInfo(name: "T"), memoryLimit: memoryLimit), to: transport)
+    return (store, recorder, transport)
+}

@@ -142,7 +142,9 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
                     kept.bytes += bytes
                 } catch {
                     holdKept(&kept, in: &chunk)
-                    holdEncodingFailure(of: sequence, error, in: &chunk)
+                    let entry = encodingFailure(of: sequence, error, in: &chunk)
+                    sender.hold(entry)
+                    chunk.lines += entry.bytes
                 }
                 nextKept += 1
                 if chunk.lines.count >= chunkBytes { send(&chunk, releasing: batch, before: next) }
@@ -164,12 +166,7 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
                     chunk.written += 1
                     chunk.lastEncodedBytes = line.encodedBytes
                 } catch {
-                    chunk.encodingFailures += 1
-                    chunk.lastEncodingError = "\(error)"
-                    entry = lines.gapLine(
-                        GapEvent(
-                            firstSequence: sequence, lastSequence: sequence, reason: .encodingFailed,
-                            message: "\(error)"))
+                    entry = encodingFailure(of: sequence, error, in: &chunk)
                 }
                 next += 1
             case .keptAction:
@@ -220,15 +217,12 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
         kept.bytes = 0
     }
 
-    /// Holds the `encodingFailed` gap of the kept action numbered `sequence`, which `error` stopped, and adds it to
-    /// the chunk.
-    private func holdEncodingFailure(of sequence: Int, _ error: any Error, in chunk: inout Chunk) {
+    /// The `encodingFailed` gap of the action numbered `sequence`, which `error` stopped, counted in the chunk.
+    private func encodingFailure(of sequence: Int, _ error: any Error, in chunk: inout Chunk) -> UnconfirmedLines.Entry {
         chunk.encodingFailures += 1
         chunk.lastEncodingError = "\(error)"
-        let entry = lines.gapLine(
+        return lines.gapLine(
             GapEvent(firstSequence: sequence, lastSequence: sequence, reason: .encodingFailed, message: "\(error)"))
-        sender.hold(entry)
-        chunk.lines += entry.bytes
     }
 
     /// Whether ``SessionRecorder/finish(reason:timeout:)`` was called and the time it left for delivering has run

@@ -9,13 +9,7 @@ import Testing
     @Test func aBurstIntoAStalledTransportNeverTakesTheRecordersAccountedMemoryPastTheLimit() async throws {
         // Given a recorder limited to 1 MB whose states take about 10 KB each, and whose transport is stalled
         let limit = 1 << 20
-        let transport = ControlledTransport()
-        var large = Tally.State()
-        large.items = Array(repeating: 1000, count: 2000)
-        let store = Store(initialState: large, reducer: Tally.reducer)
-        transport.hold()
-        let recorder = store.startRecording(
-            .init(storeID: "tally", app: AppInfo(name: "T"), memoryLimit: limit), to: transport)
+        let (store, recorder, transport) = heldRecorderOfATenKilobyteTally(memoryLimit: limit)
         store.dispatch(.add(1))
         #expect(transport.waitUntilWriteIsHeld())
 

@@ -384,21 +384,6 @@ import Testing
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
     }
-
-    /// A store whose states take about 10 KB each, recording under a 256 KB limit (a 64 KB queue) to a transport
-    /// that holds up its writes.
-    private func heldRecorderOfATenKilobyteTally() -> (
-        Store<Tally.State, Tally.Action>, SessionRecorder<Tally.State, Tally.Action>, ControlledTransport
-    ) {
-        let transport = ControlledTransport()
-        var large = Tally.State()
-        large.items = Array(repeating: 1000, count: 2000)
-        let store = Store(initialState: large, reducer: Tally.reducer)
-        transport.hold()
-        let recorder = store.startRecording(
-            .init(storeID: "tally", app: AppInfo(name: "T"), memoryLimit: 256 << 10), to: transport)
-        return (store, recorder, transport)
-    }
 }
 
 /// Waits until `condition` holds, polling with an async sleep so that no thread of the shared pool is held while
