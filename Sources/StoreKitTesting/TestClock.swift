@@ -156,6 +156,9 @@ public final class TestClock: Clock, @unchecked Sendable {
                 slowestReturn = max(slowestReturn, ContinuousClock.now - lastWake)
             }
         }
+        // A task cancelled while an advance was waking it (its cancellation handler too late to find it asleep)
+        // does not go on as if its time had come: a timer stopped just before an advance sends no more ticks.
+        try Task.checkCancellation()
     }
 
     /// Moves time forward by `duration`: lets running work reach its sleeps, then wakes each sleeper due by then at
