@@ -30,8 +30,9 @@ import StoreKitReplay
 ///   ``wokenGrace`` without activity, the only case that costs that much per advance. Work the clock never saw,
 ///   such as a task just started or a hand-off to another task (an `AsyncStream`, a dispatch into a store), is
 ///   waited for by yielding (`Task.yield()`), then napping in real time, until the clock has seen no activity on
-///   itself (no sleep begun, ended or cancelled) for ``quietYields`` checks and ``quietTime``, or four times the
-///   longest a woken sleeper took to get back to its code, when the machine is that busy.
+///   itself (no sleep begun, ended or cancelled) for ``quietYields`` checks and ``quietTime``, or, when the machine
+///   is that busy, four times the longest a woken sleeper took to get back to its code or `advance` itself waited
+///   to run again after a yield.
 ///
 /// The stress tests run 200 advance-then-assert rounds each (a store's timer effect, a two-task hand-off into a
 /// `MockStore`, a task started right before the advance) and pass under load and under ThreadSanitizer; a machine
@@ -194,26 +195,36 @@ public final class TestClock: Clock, @unchecked Sendable {
         }
     }
 
+    /// How long ``settle()`` naps between checks once the quick yields are done.
+    private static let nap = Duration.microseconds(200)
+
     /// Yields until the clock is quiet: every woken sleeper has returned to its code, each task woken has slept
     /// again or stayed away ``wokenGrace``, and nothing happened on the clock for ``quietYields`` consecutive yields
-    /// and ``quietTime`` of real time, or four times the longest a woken sleeper took to get back to its code when
-    /// that is longer (a busy machine).
+    /// and ``quietTime`` of real time, or, when longer (a busy machine), four times the longest a woken sleeper took
+    /// to get back to its code or this task waited past a yield or nap.
     private func settle() async {
         var seen = lock.withLock { activity }
         var quietSince = ContinuousClock.now
         var quietCount = 0
+        // The longest this task itself waited past what it asked for, to yield or nap: when the machine is that
+        // busy, a task handed work (an `AsyncStream` consumer, say) may wait as long before it runs.
+        var slowestStep = Duration.zero
         while true {
+            let stepStart = ContinuousClock.now
+            var asked = Duration.zero
             if quietCount < quietYields {
                 await Task.yield()
             } else {
                 // Past the quick hand-offs, give the processor away rather than spin: on a busy machine the work
                 // being waited for may need this very core.
+                asked = Self.nap
                 do {
-                    try await Task.sleep(for: .microseconds(200))
+                    try await Task.sleep(for: asked)
                 } catch {
                     break  // The advancing task was cancelled: stop waiting.
                 }
             }
+            slowestStep = max(slowestStep, ContinuousClock.now - stepStart - asked)
             let (latest, returning, awaited, slowest) = lock.withLock {
                 (activity, wokenStillReturning, !wokenNotAsleepAgain.isEmpty, slowestReturn)
             }
@@ -225,7 +236,7 @@ public final class TestClock: Clock, @unchecked Sendable {
             }
             quietCount += 1
             let quietFor = ContinuousClock.now - quietSince
-            let window = max(awaited ? wokenGrace : quietTime, slowest * 4)
+            let window = max(awaited ? wokenGrace : quietTime, slowest * 4, slowestStep * 4)
             if quietCount >= quietYields && quietFor >= window { break }
         }
         lock.withLock {
