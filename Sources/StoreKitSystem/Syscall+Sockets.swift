@@ -112,6 +112,20 @@ extension Syscall {
         }
     }
 
+    /// Asks for a send buffer of `bytes` on a socket; the system may grant less (Linux caps it at
+    /// `net.core.wmem_max`), and what it grants is returned.
+    @discardableResult
+    package static func setSendBufferSize(_ fd: Int32, bytes: Int) throws(SystemError) -> Int {
+        var size = Int32(clamping: bytes)
+        try retrying("setsockopt", subject: "SO_SNDBUF") {
+            systemSetsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        var granted: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        try retrying("getsockopt", subject: "SO_SNDBUF") { getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &granted, &length) }
+        return Int(granted)
+    }
+
     /// Who is at the other end of a connected Unix socket, as the kernel saw it when the peer connected.
     package struct PeerCredentials: Sendable, Equatable {
         /// The peer's effective user id.

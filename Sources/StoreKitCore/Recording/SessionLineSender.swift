@@ -51,7 +51,10 @@ final class SessionLineSender<State, Action> {
         self.transport = transport
         self.mailbox = mailbox
         makeHeader = header
-        let journal = (transport as? UnixSocketTransport).flatMap { socket in
+        let socket = transport as? UnixSocketTransport
+        // What waits in the socket is held here too until the daemon confirms it.
+        socket?.sendBufferBytes = min(UnixSocketTransport.largestSendBuffer, unconfirmedBytes / 2)
+        let journal = socket.flatMap { socket in
             socket.journal.map { SessionJournal(settings: $0, socketPath: socket.path, header: header) }
         }
         unconfirmed = UnconfirmedLines(byteLimit: unconfirmedBytes, journal: journal)

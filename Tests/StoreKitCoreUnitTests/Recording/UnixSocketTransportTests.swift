@@ -87,6 +87,58 @@ import Testing
         #expect(errno == EPIPE || errno == ECONNRESET, "\(String(describing: failure))")
     }
 
+    /// Whether this system grants a Unix socket a send buffer of megabytes when asked: Linux caps what is asked at
+    /// `net.core.wmem_max` (208 KB unless raised; CI's machines raise it), Darwin at `kern.ipc.maxsockbuf` (8 MB).
+    static let grantsLargeSendBuffers: Bool = {
+        guard let (one, other) = try? Syscall.makeSocketPair() else { return false }
+        defer {
+            try? Syscall.close(one)
+            try? Syscall.close(other)
+        }
+        return ((try? Syscall.setSendBufferSize(one, bytes: UnixSocketTransport.largestSendBuffer)) ?? 0) >= 2 << 20
+    }()
+
+    @Test(.enabled(if: grantsLargeSendBuffers, "this system caps a socket's send buffer below 2 MB"))
+    func aDaemonThatPausesReadingDoesNotHoldUpTheRecorderForAMegabyteOfLines() throws {
+        // Given a fake daemon that welcomes the session and then reads nothing until the test is done
+        let path = Self.temporarySocketPath()
+        defer { try? Syscall.unlink(path) }
+        let listener = try Syscall.makeUnixSocket()
+        defer { try? Syscall.close(listener) }
+        try Syscall.bind(listener, to: UnixSocketAddress(path: path))
+        try Syscall.listen(listener, backlog: 1)
+        let done = DispatchSemaphore(value: 0)
+        let serverGone = DispatchSemaphore(value: 0)
+        Thread {
+            defer { serverGone.signal() }
+            guard let client = try? Syscall.accept(listener) else { return }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            _ = try? Syscall.read(client, into: &buffer)
+            try? Syscall.sendAll(client, Array(#"{"kind":"welcome","lastSeq":0,"sessionId":"s","file":"f"}"#.utf8) + [0x0A])
+            _ = done.wait(timeout: .now() + 120)
+            try? Syscall.close(client)
+        }.start()
+        defer {
+            done.signal()
+            _ = serverGone.wait(timeout: .now() + 120)
+        }
+        let transport = UnixSocketTransport(path: path, timeout: 1)
+        #expect(try transport.start(header: Array("{}\n".utf8)) == 0)
+
+        // When the recorder writes 1 MB of 10 KB lines
+        let line = [UInt8](repeating: 0x20, count: 10_239) + [0x0A]
+        var failure: (any Error)?
+        var written = 0
+        while written < 100, failure == nil {
+            do { try transport.write(line) } catch { failure = error }
+            written += 1
+        }
+
+        // Then each write went into the socket's buffer at once: with the system's default buffer, a write past
+        // its 208 KB waited out the 1 s timeout for the daemon to read, and failed
+        #expect(failure == nil, "write \(written) of 100: \(String(describing: failure))")
+    }
+
     @Test func theDefaultSocketPathFollowsTheEnvironment() {
         #expect(ReplaydSocketPath.resolve(environment: ["REPLAYD_SOCKET": "/x/s", "XDG_RUNTIME_DIR": "/run/u"]) == "/x/s")
         #expect(ReplaydSocketPath.resolve(environment: ["XDG_RUNTIME_DIR": "/run/u", "HOME": "/h"]) == "/run/u/replayd/replayd.sock")
