@@ -3,6 +3,29 @@ import StoreKitCore
 import StoreKitSystem
 import Testing
 
+/// A fake daemon's socket, listening at a temporary path until it is released.
+private final class ListeningSocket {
+    let path = "/tmp/ust-\(UUID().uuidString.prefix(8)).sock"
+    let descriptor: Int32
+
+    init() throws {
+        descriptor = try Syscall.makeUnixSocket()
+        do {
+            try Syscall.bind(descriptor, to: UnixSocketAddress(path: path))
+            try Syscall.listen(descriptor, backlog: 1)
+        } catch {
+            try? Syscall.close(descriptor)
+            try? Syscall.unlink(path)
+            throw error
+        }
+    }
+
+    deinit {
+        try? Syscall.close(descriptor)
+        try? Syscall.unlink(path)
+    }
+}
+
 @Suite struct UnixSocketTransportTests {
     private static func temporarySocketPath() -> String { "/tmp/ust-\(UUID().uuidString.prefix(8)).sock" }
 
@@ -56,12 +79,9 @@ import Testing
 
     @Test func aDaemonThatGoesAwayGivesAnErrorNotSIGPIPE() throws {
         // Given a fake daemon that welcomes the session and then closes the connection
-        let path = Self.temporarySocketPath()
-        defer { try? Syscall.unlink(path) }
-        let listener = try Syscall.makeUnixSocket()
-        defer { try? Syscall.close(listener) }
-        try Syscall.bind(listener, to: UnixSocketAddress(path: path))
-        try Syscall.listen(listener, backlog: 1)
+        let socket = try ListeningSocket()
+        defer { withExtendedLifetime(socket) {} }
+        let (path, listener) = (socket.path, socket.descriptor)
         let transport = UnixSocketTransport(path: path, timeout: 2)
         let server = Thread {
             guard let client = try? Syscall.accept(listener) else { return }
@@ -101,12 +121,9 @@ import Testing
     @Test(.enabled(if: grantsLargeSendBuffers, "this system caps a socket's send buffer below 2 MB"))
     func aDaemonThatPausesReadingDoesNotHoldUpTheRecorderForAMegabyteOfLines() throws {
         // Given a fake daemon that welcomes the session and then reads nothing until the test is done
-        let path = Self.temporarySocketPath()
-        defer { try? Syscall.unlink(path) }
-        let listener = try Syscall.makeUnixSocket()
-        defer { try? Syscall.close(listener) }
-        try Syscall.bind(listener, to: UnixSocketAddress(path: path))
-        try Syscall.listen(listener, backlog: 1)
+        let socket = try ListeningSocket()
+        defer { withExtendedLifetime(socket) {} }
+        let (path, listener) = (socket.path, socket.descriptor)
         let done = DispatchSemaphore(value: 0)
         let serverGone = DispatchSemaphore(value: 0)
         Thread {
