@@ -112,8 +112,9 @@ extension Syscall {
         }
     }
 
-    /// Asks for a send buffer of `bytes` on a socket; the system may grant less (Linux caps it at
-    /// `net.core.wmem_max`), and what it grants is returned.
+    /// Asks for a send buffer of `bytes` on a socket, and returns what the system granted: it may grant less (Linux
+    /// caps what is asked at `net.core.wmem_max`, Darwin at `kern.ipc.maxsockbuf`), and Linux reports twice what it
+    /// takes, its bookkeeping included.
     @discardableResult
     package static func setSendBufferSize(_ fd: Int32, bytes: Int) throws(SystemError) -> Int {
         var size = Int32(clamping: bytes)

@@ -201,13 +201,14 @@ public final class TestClock: Clock, @unchecked Sendable {
     /// Yields until the clock is quiet: every woken sleeper has returned to its code, each task woken has slept
     /// again or stayed away ``wokenGrace``, and nothing happened on the clock for ``quietYields`` consecutive yields
     /// and ``quietTime`` of real time, or, when longer (a busy machine), four times the longest a woken sleeper took
-    /// to get back to its code or this task waited past a yield or nap.
+    /// to get back to its code or this task waited past a yield or nap while the clock was quiet.
     private func settle() async {
         var seen = lock.withLock { activity }
         var quietSince = ContinuousClock.now
         var quietCount = 0
-        // The longest this task itself waited past what it asked for, to yield or nap: when the machine is that
-        // busy, a task handed work (an `AsyncStream` consumer, say) may wait as long before it runs.
+        // The longest this task itself waited past what it asked for, to yield or nap, since the clock last saw
+        // activity: when the machine is that busy, a task handed work (an `AsyncStream` consumer, say) may wait as
+        // long before it runs.
         var slowestStep = Duration.zero
         while true {
             let stepStart = ContinuousClock.now
@@ -232,6 +233,7 @@ public final class TestClock: Clock, @unchecked Sendable {
                 seen = latest
                 quietSince = ContinuousClock.now
                 quietCount = 0
+                slowestStep = .zero
                 continue
             }
             quietCount += 1

@@ -77,17 +77,17 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
     private var replyBytes: [UInt8] = []
     /// The longest ``close()`` waits for the journals earlier apps left to be delivered, in seconds.
     private static let longestLeftoverWait = 10.0
+    private static let longestReply = 1 << 16
     /// The largest send buffer a connection asks the system for.
     package static let largestSendBuffer = 4 << 20
     /// Below this, a connection keeps the system's default send buffer.
     private static let smallestSendBufferAsked = 256 << 10
     /// The send buffer each connection asks the system for, so that while `replayd` pauses (its disk busy writing
     /// back, say) the lines wait in the socket rather than hold up the recorder's background thread. The recorder
-    /// sets it to at most a quarter of what it holds until the daemon confirms (Linux grants up to twice what is
-    /// asked, its bookkeeping included), so that every line still in the socket when the daemon goes away can be
-    /// sent again.
+    /// sets it to at most half of what it holds until the daemon confirms (Linux grants up to twice what is asked,
+    /// its bookkeeping included), so that every line still in the socket when the daemon goes away can be sent
+    /// again.
     package var sendBufferBytes = UnixSocketTransport.largestSendBuffer
-    private static let longestReply = 1 << 16
 
     /// Creates a transport to the daemon at `path`, or at ``ReplaydSocketPath/resolve(environment:)`` when nil.
     /// - Parameters:
