@@ -52,9 +52,10 @@ final class SessionLineSender<State, Action> {
         self.mailbox = mailbox
         makeHeader = header
         let socket = transport as? UnixSocketTransport
-        // What waits in the socket is held here too until the daemon confirms it: the hold lets its oldest lines go
-        // first, and half of it, which Linux doubles for its bookkeeping, never takes in more than it holds.
-        socket?.sendBufferBytes = min(UnixSocketTransport.largestSendBuffer, unconfirmedBytes / 2)
+        // What waits in the socket is held here too until the daemon confirms it (the hold lets its oldest lines go
+        // first). A quarter of the hold, which Linux doubles for its bookkeeping: with half, a burst kept the hold
+        // full and took the recorder past its memory limit (docs/performance.md).
+        socket?.sendBufferBytes = min(UnixSocketTransport.largestSendBuffer, unconfirmedBytes / 4)
         let journal = socket.flatMap { socket in
             socket.journal.map { SessionJournal(settings: $0, socketPath: socket.path, header: header) }
         }

@@ -84,9 +84,8 @@ public final class UnixSocketTransport: SessionTransport, @unchecked Sendable {
     private static let smallestSendBufferAsked = 256 << 10
     /// The send buffer each connection asks the system for, so that while `replayd` pauses (its disk busy writing
     /// back, say) the lines wait in the socket rather than hold up the recorder's background thread. The recorder
-    /// sets it to at most half of what it holds until the daemon confirms (Linux grants up to twice what is asked,
-    /// its bookkeeping included), so that every line still in the socket when the daemon goes away can be sent
-    /// again.
+    /// sets it to a quarter of what it holds until the daemon confirms (Linux grants up to twice what is asked, its
+    /// bookkeeping included), so that every line still in the socket when the daemon goes away can be sent again.
     package var sendBufferBytes = UnixSocketTransport.largestSendBuffer
 
     /// Creates a transport to the daemon at `path`, or at ``ReplaydSocketPath/resolve(environment:)`` when nil.
