@@ -187,17 +187,21 @@ final class SessionLineSender<State, Action> {
         }
     }
 
-    /// Sends the `end` line, then closes the transport. While the transport holds lines it has not confirmed, a
-    /// failure is retried for up to two seconds, so a receiver that restarts just then still gets them. A journal
+    /// Sends the `end` line, then closes the transport. A first failure is tried once more on a new connection, so a
+    /// receiver that restarted while the recorder was idle still gets the end; while the transport holds lines it
+    /// has not confirmed, a failure is retried for up to two seconds, so a receiver that restarts just then still
+    /// gets them. A journal
     /// is deleted once the receiver confirmed what it holds (or, sent in full, after those two seconds); one that
     /// could not be sent stays on disk for the next transport with its folder, its actions counted in
     /// ``RecorderStatistics/actionsJournaled``, ending with a `gap` for the lines it refused after its last one.
     func sendEnd(_ line: [UInt8]) {
         let deadline = MonotonicClock.nanoseconds() + 2_000_000_000
+        // A connection that broke while the recorder was idle (the daemon restarted since) fails the first send;
+        // the end is tried once more, on a new connection, even when no line is held to send again.
+        var triedANewConnection = false
         while !send(line, held: false, newActions: 0) {
-            guard transport.persistedSequence() != nil, !unconfirmed.isEmpty,
-                MonotonicClock.nanoseconds() < deadline
-            else {
+            let holdsLinesToResend = transport.persistedSequence() != nil && !unconfirmed.isEmpty
+            guard holdsLinesToResend || !triedANewConnection, MonotonicClock.nanoseconds() < deadline else {
                 // What the journal could not keep is lost with the app: the journal records it as a gap.
                 if let lost = unconfirmed.journal?.close(recordingLossThrough: unconfirmed.lastSequence) {
                     countLost(lost)
@@ -205,7 +209,8 @@ final class SessionLineSender<State, Action> {
                 closeTransport()
                 return
             }
-            Thread.sleep(forTimeInterval: 0.05)
+            if triedANewConnection { Thread.sleep(forTimeInterval: 0.05) }
+            triedANewConnection = true
         }
         if let journal = unconfirmed.journal {
             while !journal.isEmpty, MonotonicClock.nanoseconds() < deadline,
