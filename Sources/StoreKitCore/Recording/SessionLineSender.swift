@@ -190,10 +190,9 @@ final class SessionLineSender<State, Action> {
     /// Sends the `end` line, then closes the transport. A first failure is tried once more on a new connection, so a
     /// receiver that restarted while the recorder was idle still gets the end; while the transport holds lines it
     /// has not confirmed, a failure is retried for up to two seconds, so a receiver that restarts just then still
-    /// gets them. A journal
-    /// is deleted once the receiver confirmed what it holds (or, sent in full, after those two seconds); one that
-    /// could not be sent stays on disk for the next transport with its folder, its actions counted in
-    /// ``RecorderStatistics/actionsJournaled``, ending with a `gap` for the lines it refused after its last one.
+    /// gets them. A journal is deleted once the receiver confirmed what it holds (or, sent in full, after those two
+    /// seconds); one that could not be sent stays on disk for the next transport with its folder, its actions counted
+    /// in ``RecorderStatistics/actionsJournaled``, ending with a `gap` for the lines it refused after its last one.
     func sendEnd(_ line: [UInt8]) {
         let deadline = MonotonicClock.nanoseconds() + 2_000_000_000
         // A connection that broke while the recorder was idle (the daemon restarted since) fails the first send;
