@@ -104,7 +104,10 @@ extension ReplayReport {
             case .timedOut: ", its finish timed out (end timedOut)"
             case .finished, .appExited, .disconnected: ""
             }
-        return "\(source): store \"\(storeID)\", \(actionCount) actions, recorded by \(recordedBy) on \(day)\(unfinished)"
+        let actions =
+            actionsKeptWithoutStates == 0
+            ? "\(actionCount) actions" : "\(actionCount) actions and \(actionsKeptWithoutStates) kept without their states"
+        return "\(source): store \"\(storeID)\", \(actions), recorded by \(recordedBy) on \(day)\(unfinished)"
     }
 
     /// What of the session's effects was not checked, and why, in one clause (`not checked: 3 effect actions from

@@ -190,6 +190,7 @@ public struct ReplayEngine: Sendable {
                 let kept = gap.actions
                 gap.actions = []
                 run.gaps.append(gap)
+                run.actionsKeptWithoutStates += kept.count
                 if kept.isEmpty || needsResync {
                     needsResync = true
                 } else {
@@ -366,6 +367,8 @@ private struct ReplayRun {
     /// The steps replayed from gaps' kept actions and checked by the comparison of a recorded state after them,
     /// merged where they follow each other.
     var stepsWithoutStates: [ClosedRange<Int>] = []
+    /// How many actions the session's gaps kept.
+    var actionsKeptWithoutStates = 0
     /// The steps replayed from gaps' kept actions since the last step with a recorded state.
     var unrecordedSteps: ClosedRange<Int>?
 
@@ -409,6 +412,7 @@ private struct ReplayRun {
         switch event {
         case .action: actionCount += 1
         case .gap(var gap):
+            actionsKeptWithoutStates += gap.actions.count
             gap.actions = []
             gaps.append(gap)
         case .end(let end): self.end = end
@@ -433,7 +437,7 @@ private struct ReplayRun {
             header: header, verdict: verdict, divergences: divergences, gaps: gaps, actionCount: actionCount,
             stepsReplayed: stepsReplayed, stepsMatched: stepsMatched, end: end, finalState: finalState, ignoring: ignoring,
             ignored: ignored, effectDivergences: effectDivergences, effects: effects,
-            stepsWithoutStates: stepsWithoutStates)
+            stepsWithoutStates: stepsWithoutStates, actionsKeptWithoutStates: actionsKeptWithoutStates)
         if report.verdict == .match, case let unreplayed = report.unreplayedGaps, !unreplayed.isEmpty {
             report.verdict = .incomplete(gaps: unreplayed)
         }

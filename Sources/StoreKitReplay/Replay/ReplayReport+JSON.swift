@@ -34,6 +34,7 @@ extension ReplayReport {
         if !stepsWithoutStates.isEmpty {
             members["stepsWithoutStates"] = .array(stepsWithoutStates.map(Self.rangeJSON))
         }
+        if actionsKeptWithoutStates > 0 { members["actionsKeptWithoutStates"] = .integer(Int64(actionsKeptWithoutStates)) }
         if !effects.isEmpty { members["effects"] = effects.jsonValue }
         if !effectDivergences.isEmpty { members["effectDivergences"] = .array(effectDivergences.map(\.jsonValue)) }
         if let finalState { members["finalState"] = finalState }
@@ -124,7 +125,8 @@ extension ReplayReport {
             effectDivergences: effectDivergences,
             effects: try jsonValue["effects"].map { json throws(SessionEventDecodingError) in try EffectCoverage(jsonValue: json) }
                 ?? EffectCoverage(),
-            stepsWithoutStates: stepsWithoutStates)
+            stepsWithoutStates: stepsWithoutStates,
+            actionsKeptWithoutStates: jsonValue["actionsKeptWithoutStates"] == nil ? 0 : try integer("actionsKeptWithoutStates"))
     }
 }
 

@@ -35,6 +35,9 @@ public struct ReplayReport: Sendable, Equatable {
     /// (at the session's end, or before a gap that keeps nothing) are replayed but checked by nothing, so their gaps
     /// count as incomplete.
     public var stepsWithoutStates: [ClosedRange<Int>] = []
+    /// How many actions the session's gaps kept without the states after them: the session holds these beside its
+    /// ``actionCount`` action lines.
+    public var actionsKeptWithoutStates = 0
 
     /// True when the verdict is ``ReplayVerdict/match``.
     public var isMatch: Bool { verdict == .match }

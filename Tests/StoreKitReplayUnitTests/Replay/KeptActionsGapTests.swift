@@ -24,7 +24,12 @@ import Testing
         #expect(report.stepsMatched == 5)
         #expect(report.stepsWithoutStates == [3...5])
         #expect(report.stepCount == 8)
+        #expect(report.actionsKeptWithoutStates == 3)
         let lines = report.explanation(source: "s.jsonl").split(separator: "\n").map(String.init)
+        #expect(
+            lines.first
+                == "s.jsonl: store \"tally\", 5 actions and 3 kept without their states, recorded by TallyApp 2.0 "
+                + "(build 7) on 2026-11-29")
         #expect(
             lines.dropFirst().first
                 == "match: all 5 replayed states equal the recorded ones; 3 steps replayed from actions the recorder "
@@ -54,6 +59,7 @@ import Testing
         let reread = try ReplayReport(jsonValue: report.jsonValue, header: report.header)
         #expect(reread.divergences.first?.unrecordedSteps == 3...5)
         #expect(reread.stepsWithoutStates == [3...5])
+        #expect(reread.actionsKeptWithoutStates == 3)
     }
 
     @Test func aKeptGapRightAfterAGapWithoutActionsIsNotReplayedAndOnlyThatOneLeavesTheSessionIncomplete() throws {
