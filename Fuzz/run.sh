@@ -39,18 +39,20 @@ build() {  # name, sources...
         -L "$out" -lReplayDaemon -lCommandLineOptions -lStoreKitReplay -lStoreKitCore -lStoreKitJSON -lStoreKitSystem -o "$out/fuzz-$name"
 }
 
-corpus() {  # name: seeds from the samples, one file per line, pairs of lines in a row, and whole sessions
+corpus() {  # name: seeds from the samples, one file per line, pairs and threes of lines in a row, and whole sessions
     local dir="$out/corpus/$1"
     mkdir -p "$dir"
-    local n=0 previous=""
+    local n=0 previous="" before=""
     for session in samples/sessions/*.jsonl; do
         cp "$session" "$dir/session-$(basename "$session")"
         while IFS= read -r line; do
             n=$((n + 1))
-            [ $((n % 7)) -eq 0 ] || [ "$n" -lt 12 ] || { previous=$line; continue; }   # a sample keeps the corpus small
+            [ $((n % 7)) -eq 0 ] || [ "$n" -lt 12 ] || { before=$previous; previous=$line; continue; }   # a sample keeps the corpus small
             printf '%s\n' "$line" > "$dir/line-$n.json"
-            # Two lines in a row, as the scanner's memory of the line before sees them.
+            # Two and three lines in a row, as the scanner's memory of the line before sees them.
             [ -z "$previous" ] || printf '%s\n%s\n' "$previous" "$line" > "$dir/pair-$n.json"
+            [ -z "$before" ] || printf '%s\n%s\n%s' "$before" "$previous" "$line" > "$dir/three-$n.json"
+            before=$previous
             previous=$line
         done < "$session"
     done

@@ -13,7 +13,7 @@ import StoreKitJSON
 /// both accept, Foundation reads the same from the input and from our canonical bytes; and the valid JSON
 /// Foundation writes back from what it read is accepted (Foundation is lenient, with trailing commas for one, so
 /// its accepting an input is no proof the input is valid). Split at its first newline, the second line scans the
-/// same after the first, with the scanner's memory of it, as alone.
+/// same after the first, with the scanner's memory of it, as alone, and so does a third after both.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONParser(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = UnsafeBufferPointer(start: data, count: size)
@@ -58,15 +58,18 @@ public func fuzzJSONParser(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case .failure(let error):
         guard !scanned else { fatalError("the scanner accepts what the parser rejects: \(error)") }
     }
-    if let newline = input.firstIndex(of: 0x0A) {
-        let (first, second) = (UnsafeBufferPointer(rebasing: input[..<newline]), UnsafeBufferPointer(rebasing: input[(newline + 1)...]))
+    if input.contains(0x0A) {
+        // Up to three lines, each scanned after the ones before with the scanner's memory, and alone.
+        let lines = input.split(separator: 0x0A, maxSplits: 2, omittingEmptySubsequences: false)
         let memory = JSONLineMemory()
         var remembering = JSONLineScanner()
-        _ = remembering.scanObject(first, memory: memory)
-        let recalled = remembering.scanObject(second, memory: memory)
         var alone = JSONLineScanner()
-        guard recalled == alone.scanObject(second), !recalled || remembering.members == alone.members else {
-            fatalError("the scanner's memory of the line before changes its verdict on the line after")
+        for line in lines {
+            let bytes = UnsafeBufferPointer(rebasing: line)
+            let recalled = remembering.scanObject(bytes, memory: memory)
+            guard recalled == alone.scanObject(bytes), !recalled || remembering.members == alone.members else {
+                fatalError("the scanner's memory of the lines before changes its verdict on a line after")
+            }
         }
     }
     return 0

@@ -13,6 +13,14 @@ import StoreKitSystem
 /// each container that had a counterpart but changed. A budget bounds the bytes compared per line to a few times
 /// the line's length, so lines that differ everywhere cost little more than without memory.
 ///
+/// Most lines differ from the one before only in a few strings and numbers (a counter, a time, a field an action
+/// set). Before that scan, the next line is compared with the remembered one as a whole: where they differ, the
+/// difference must start within a remembered value that is a string, number, `true`, `false` or `null`, not a key;
+/// that value is scanned anew in the next line, and the comparison goes on after both. A line that is the
+/// remembered one with only such values replaced, each valid, has the same containers, keys and depths, so it is
+/// valid too, and only its replaced values were scanned. Any other difference (a key, a bracket, a comma, a
+/// length) leaves the line to the scan above.
+///
 /// Use one memory per stream (one client, one session): lines of other streams would rarely match.
 package final class JSONLineMemory {
     /// What is remembered, in storage of its own that the scan reaches through one pointer, with no
@@ -40,16 +48,50 @@ extension JSONLineMemory {
         var depth: Int
     }
 
+    /// A value of a line that is a string, number, `true`, `false` or `null`, not a key: the offsets of its first
+    /// byte and just past its last.
+    struct Scalar {
+        var start: Int
+        var end: Int
+    }
+
+    /// A top-level member of a line, as offsets: its key's content and its value.
+    struct MemberPlace {
+        var keyStart: Int
+        var keyEnd: Int
+        var valueStart: Int
+        var valueEnd: Int
+        var type: JSONLineScanner.ValueType
+    }
+
+    /// A scalar of the remembered line that the next line replaces: where it was, where the new one is, and the
+    /// new one's type.
+    struct Replacement {
+        var old: Scalar
+        var new: Scalar
+        var type: JSONLineScanner.ValueType
+    }
+
     /// The remembered line and the bookkeeping of the scan of the next one.
     struct Contents {
         /// The last valid line.
-        private var line = GrowingBuffer<UInt8>()
+        private(set) var line = GrowingBuffer<UInt8>()
+        /// The offset just past its closing `}`; 0 before the first valid line.
+        private(set) var lineEnd = 0
+        /// The deepest nesting its scanner accepted.
+        private(set) var maxDepth = 0
         /// Its nested containers, in the order they open.
-        private var containers = GrowingBuffer<Container>()
-        /// Where its top-level members' values begin.
-        private var memberValues = GrowingBuffer<Int>()
+        private(set) var containers = GrowingBuffer<Container>()
+        /// Its scalars, in order.
+        private(set) var scalars = GrowingBuffer<Scalar>()
+        /// Its top-level members, in order.
+        private(set) var members = GrowingBuffer<MemberPlace>()
         /// The containers of the line being scanned, in the order they open.
         private var scanning = GrowingBuffer<Container>()
+        /// The scalars of the line being scanned, in order.
+        private var scanningScalars = GrowingBuffer<Scalar>()
+        /// The remembered line's scalars that the line being compared replaces, in order.
+        var replacements = GrowingBuffer<Replacement>()
         /// The remembered line's offset minus the scanned line's, at the place being scanned.
         private var shift = 0
         /// How many more bytes this line may compare.
@@ -61,31 +103,144 @@ extension JSONLineMemory {
         mutating func deallocate() {
             line.deallocate()
             containers.deallocate()
-            memberValues.deallocate()
+            scalars.deallocate()
+            members.deallocate()
             scanning.deallocate()
+            scanningScalars.deallocate()
+            replacements.deallocate()
         }
 
         /// Prepares for the scan of a line of `length` bytes.
         mutating func begin(lineLength length: Int) {
             scanning.count = 0
+            scanningScalars.count = 0
+            replacements.count = 0
             shift = 0
             searchFrom = 0
             budget = 4 * length + 4096
         }
 
-        /// Keeps `line`, just found valid, with the containers noted while scanning it.
-        mutating func commit(_ line: UnsafeBufferPointer<UInt8>, members: [JSONLineScanner.Member]) {
+        /// Keeps `line`, just found valid by a scan with at most `maxDepth` levels, its closing `}` just before
+        /// `end`, with the containers and scalars noted while scanning it.
+        mutating func commit(_ line: UnsafeBufferPointer<UInt8>, end: Int, maxDepth: Int, members: [JSONLineScanner.Member]) {
+            keep(line, end: end, maxDepth: maxDepth)
+            self.members.count = 0
+            for member in members {
+                self.members.append(
+                    MemberPlace(
+                        keyStart: member.key.lowerBound, keyEnd: member.key.upperBound,
+                        valueStart: member.value.lowerBound, valueEnd: member.value.upperBound, type: member.type))
+            }
+        }
+
+        /// Keeps `line`'s bytes up to `end`, just past its closing `}`, and the scan's depth limit, with the
+        /// containers and scalars noted for it.
+        private mutating func keep(_ line: UnsafeBufferPointer<UInt8>, end: Int, maxDepth: Int) {
             self.line.count = 0
-            self.line.append(contentsOf: line)
+            self.line.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<end]))
+            lineEnd = end
+            self.maxDepth = maxDepth
             swap(&containers, &scanning)
-            memberValues.count = 0
-            for member in members { memberValues.append(member.value.lowerBound) }
+            swap(&scalars, &scanningScalars)
+        }
+
+        /// Keeps `line`, the remembered one with only the scalars in ``replacements`` replaced, as the comparison
+        /// found it: every remembered place moves by the change in length of the replacements before it, so only
+        /// places after one of another length move.
+        mutating func commitReplacing(_ line: UnsafeBufferPointer<UInt8>, end: Int) {
+            let replaced = UnsafeBufferPointer(start: replacements.storage, count: replacements.count)
+            for index in 0..<members.count {
+                if let replacement = Self.replacement(of: members.storage[index].valueStart, in: replaced) {
+                    members.storage[index].type = replacement.type
+                }
+            }
+            guard let firstMove = replaced.firstIndex(where: { $0.new.end - $0.new.start != $0.old.end - $0.old.start })
+            else {
+                // Nothing moved, and only the replaced bytes changed.
+                for replacement in replaced {
+                    (self.line.storage + replacement.new.start).update(
+                        from: line.baseAddress! + replacement.new.start, count: replacement.new.end - replacement.new.start)
+                }
+                return
+            }
+            let moving = UnsafeBufferPointer(rebasing: replaced[firstMove...])
+            let threshold = moving[0].old.start
+            for index in Self.firstPlace(atOrAfter: threshold, in: scalars.storage, count: scalars.count, \.start)..<scalars.count {
+                let scalar = scalars.storage[index]
+                if let replacement = Self.replacement(of: scalar.start, in: moving) {
+                    scalars.storage[index] = replacement.new
+                } else {
+                    let distance = Self.distance(at: scalar.start, in: moving)
+                    scalars.storage[index] = Scalar(start: scalar.start + distance, end: scalar.end + distance)
+                }
+            }
+            for index in 0..<containers.count where containers.storage[index].end > threshold {
+                containers.storage[index].end += Self.distance(at: containers.storage[index].end, in: moving)
+                if containers.storage[index].start > threshold {
+                    containers.storage[index].start += Self.distance(at: containers.storage[index].start, in: moving)
+                }
+            }
+            for index in 0..<members.count where members.storage[index].valueEnd > threshold {
+                var member = members.storage[index]
+                if let replacement = Self.replacement(of: member.valueStart, in: moving) {
+                    (member.valueStart, member.valueEnd) = (replacement.new.start, replacement.new.end)
+                } else {
+                    member.valueStart += Self.distance(at: member.valueStart, in: moving)
+                    member.valueEnd += Self.distance(at: member.valueEnd, in: moving)
+                }
+                member.keyStart += Self.distance(at: member.keyStart, in: moving)
+                member.keyEnd += Self.distance(at: member.keyEnd, in: moving)
+                members.storage[index] = member
+            }
+            self.line.count = 0
+            self.line.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<end]))
+            lineEnd = end
+        }
+
+        /// How far a place at `offset` in the remembered line, outside the replaced scalars, moves: as far as the
+        /// end of the last of `replaced` (in order) before it.
+        @inline(__always)
+        private static func distance(at offset: Int, in replaced: UnsafeBufferPointer<Replacement>) -> Int {
+            var (low, high) = (0, replaced.count)
+            while low < high {
+                let middle = (low + high) &>> 1
+                if replaced[middle].old.end <= offset { low = middle + 1 } else { high = middle }
+            }
+            return low == 0 ? 0 : replaced[low - 1].new.end - replaced[low - 1].old.end
+        }
+
+        /// The replacement, among `replaced` (in order), of the scalar at `offset` in the remembered line, if any.
+        @inline(__always)
+        private static func replacement(
+            of offset: Int, in replaced: UnsafeBufferPointer<Replacement>
+        ) -> Replacement? {
+            let index = firstPlace(atOrAfter: offset, in: replaced.baseAddress!, count: replaced.count, \.old.start)
+            return index < replaced.count && replaced[index].old.start == offset ? replaced[index] : nil
+        }
+
+        /// The first of `count` places in order whose offset (`key`) is at or after `offset`; `count` if none.
+        @inline(__always)
+        static func firstPlace<Place>(
+            atOrAfter offset: Int, in places: UnsafePointer<Place>, count: Int, _ key: KeyPath<Place, Int>
+        ) -> Int {
+            var (low, high) = (0, count)
+            while low < high {
+                let middle = (low + high) &>> 1
+                if places[middle][keyPath: key] < offset { low = middle + 1 } else { high = middle }
+            }
+            return low
         }
 
         /// Lines up the places of the two lines at the value of top-level member `index`, at `offset` in the line.
         @inline(__always)
         mutating func alignMember(_ index: Int, valueAt offset: Int) {
-            if index < memberValues.count { shift = memberValues.storage[index] - offset }
+            if index < members.count { shift = members.storage[index].valueStart - offset }
+        }
+
+        /// Notes a scalar of the line being scanned, from `start` to `end`.
+        @inline(__always)
+        mutating func noteScalar(start: Int, end: Int) {
+            scanningScalars.append(Scalar(start: start, end: end))
         }
 
         /// The end of the container opening at `offset` (at `position` in memory, with `available` bytes up to
@@ -121,7 +276,23 @@ extension JSONLineMemory {
             }
             guard memcmp(bytes, position, length) == 0 else { return nil }
             scanning.append(Container(start: offset, end: offset + length, depth: depth))
+            noteScalars(from: target, to: target + length, movedBy: -shift)
             return position + length
+        }
+
+        /// Notes the remembered scalars between the two offsets, moved by `distance`, as the line being scanned's.
+        private mutating func noteScalars(from start: Int, to end: Int, movedBy distance: Int) {
+            // The first at or after `start`, by bisection.
+            var (low, high) = (0, scalars.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if scalars.storage[middle].start < start { low = middle + 1 } else { high = middle }
+            }
+            while low < scalars.count && scalars.storage[low].start < end {
+                let scalar = scalars.storage[low]
+                scanningScalars.append(Scalar(start: scalar.start + distance, end: scalar.end + distance))
+                low += 1
+            }
         }
 
         /// Notes that a container at `offset` and `depth` is about to be scanned; returns its number for
@@ -171,7 +342,10 @@ extension JSONLineMemory {
         /// Adds `values`.
         mutating func append(contentsOf values: UnsafeBufferPointer<Element>) {
             reserve(values.count)
-            if let base = values.baseAddress { (storage + count).initialize(from: base, count: values.count) }
+            if let base = values.baseAddress {
+                UnsafeMutableRawPointer(storage + count).copyMemory(
+                    from: base, byteCount: values.count * MemoryLayout<Element>.stride)
+            }
             count += values.count
         }
 

@@ -14,7 +14,7 @@ import StoreKitSystem
 /// the parser can tell.
 package struct JSONLineScanner {
     /// The type of a member's value.
-    package enum ValueType: Sendable, Equatable {
+    package enum ValueType: Sendable, Equatable, BitwiseCopyable {
         case object, array, string, number, boolean, null
     }
 
@@ -63,10 +63,19 @@ package struct JSONLineScanner {
         while end > start, end[-1].isJSONWhitespace { end -= 1 }
         guard end > start, end[-1] == UInt8(ascii: "}") else { return false }
         memory?.contents.pointee.begin(lineLength: line.count)
-        let cursor = Cursor(start: start, end: end, maxDepth: maxDepth, memory: memory?.contents, keys: keys.contents)
-        let open = Cursor.token(at: start)
+        let cursor = ScanCursor(start: start, end: end, maxDepth: maxDepth, memory: memory?.contents, keys: keys.contents)
+        if let memory = memory?.contents, cursor.replacesScalarsOnly(of: memory) {
+            memory.pointee.commitReplacing(line, end: end - start)
+            for index in 0..<memory.pointee.members.count {
+                let member = memory.pointee.members.storage[index]
+                members.append(
+                    Member(key: member.keyStart..<member.keyEnd, value: member.valueStart..<member.valueEnd, type: member.type))
+            }
+            return true
+        }
+        let open = ScanCursor.token(at: start)
         let valid = open[0] == UInt8(ascii: "{") && cursor.object(at: open, depth: 1, members: &members) == end
-        if valid { memory?.contents.pointee.commit(line, members: members) }
+        if valid { memory?.contents.pointee.commit(line, end: end - start, maxDepth: maxDepth, members: members) }
         return valid
     }
 }
@@ -74,7 +83,7 @@ package struct JSONLineScanner {
 /// The keys of the objects open during one scan, innermost last, as offsets in the line: each object checks its own
 /// for duplicates when it closes and then drops them. Storage of its own, reached through one pointer as
 /// ``JSONLineMemory`` is, kept from line to line.
-private final class OpenObjectKeys {
+final class OpenObjectKeys {
     /// One key's content (between the quotes) in the line.
     struct Key {
         var start: Int
@@ -142,13 +151,13 @@ private final class OpenObjectKeys {
 }
 
 /// What an object does with the places of its members: the outermost object lists them, nested ones drop them.
-private protocol MemberRecorder {
+protocol MemberRecorder {
     /// Notes a member by the offsets in the line of its key's content and of its value, and its value's type.
     mutating func record(keyStart: Int, keyEnd: Int, valueStart: Int, valueEnd: Int, type: JSONLineScanner.ValueType)
 }
 
 extension Array: MemberRecorder where Element == JSONLineScanner.Member {
-    fileprivate mutating func record(
+    mutating func record(
         keyStart: Int, keyEnd: Int, valueStart: Int, valueEnd: Int, type: JSONLineScanner.ValueType
     ) {
         append(.init(key: keyStart..<keyEnd, value: valueStart..<valueEnd, type: type))
@@ -156,7 +165,7 @@ extension Array: MemberRecorder where Element == JSONLineScanner.Member {
 }
 
 /// The recorder of nested objects' members, which keeps nothing.
-private struct NestedMembers: MemberRecorder {
+struct NestedMembers: MemberRecorder {
     func record(keyStart: Int, keyEnd: Int, valueStart: Int, valueEnd: Int, type: JSONLineScanner.ValueType) {}
 }
 
@@ -166,7 +175,7 @@ private struct NestedMembers: MemberRecorder {
 /// That `}` is a sentinel: no whitespace run, number, escape or UTF-8 sequence can take it in, so they read byte
 /// by byte without comparing with ``end``. Only what can cross it compares: 8-byte loads and plain bytes in
 /// strings, literals, and the byte after a nested container (which may have closed on it).
-private struct Cursor {
+struct ScanCursor {
     /// The line's first byte, from which member offsets count.
     let start: UnsafePointer<UInt8>
     /// Just past the line's closing `}`.
@@ -214,17 +223,29 @@ private struct Cursor {
         at position: UnsafePointer<UInt8>, depth: Int
     ) -> (end: UnsafePointer<UInt8>, type: JSONLineScanner.ValueType)? {
         let first = position[0]
+        guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
+            guard let scalar = scalar(at: position) else { return nil }
+            memory?.pointee.noteScalar(start: position - start, end: scalar.end - start)
+            return scalar
+        }
+        guard let end = insideLine(container(at: position, depth: depth + 1)) else { return nil }
+        return (end, first == UInt8(ascii: "{") ? .object : .array)
+    }
+
+    /// Scans the string, number, `true`, `false` or `null` at `position`; returns where it ends and its type, or
+    /// `nil` when it is invalid or something else.
+    @inline(__always)
+    func scalar(at position: UnsafePointer<UInt8>) -> (end: UnsafePointer<UInt8>, type: JSONLineScanner.ValueType)? {
+        let first = position[0]
         let end: UnsafePointer<UInt8>?
         let type: JSONLineScanner.ValueType
         // Strings and numbers, most values, before the rest: a jump table would cost them more.
         if first == UInt8(ascii: "\"") {
             (end, type) = (string(from: position + 1), .string)
         } else if first &- UInt8(ascii: "0") < 10 || first == UInt8(ascii: "-") {
-            (end, type) = (Cursor.number(at: position), .number)
+            (end, type) = (ScanCursor.number(at: position), .number)
         } else {
             switch first {
-            case UInt8(ascii: "{"): (end, type) = (insideLine(container(at: position, depth: depth + 1)), .object)
-            case UInt8(ascii: "["): (end, type) = (insideLine(container(at: position, depth: depth + 1)), .array)
             case UInt8(ascii: "t"): (end, type) = (literal("true", at: position), .boolean)
             case UInt8(ascii: "f"): (end, type) = (literal("false", at: position), .boolean)
             case UInt8(ascii: "n"): (end, type) = (literal("null", at: position), .null)
@@ -273,42 +294,42 @@ private struct Cursor {
         at open: UnsafePointer<UInt8>, depth: Int, members: inout Members
     ) -> UnsafePointer<UInt8>? {
         guard depth <= maxDepth else { return nil }
-        var keyQuote = Cursor.token(at: open + 1)
+        var keyQuote = ScanCursor.token(at: open + 1)
         if keyQuote[0] == UInt8(ascii: "}") { return keyQuote + 1 }
         var index = 0
         let firstKey = keys.pointee.keys.count
         while true {
             guard keyQuote[0] == UInt8(ascii: "\""), let keyEnd = plainKey(from: keyQuote + 1) else { return nil }
             keys.pointee.keys.append(.init(start: keyQuote + 1 - start, count: keyEnd - 1 - (keyQuote + 1)))
-            let colon = Cursor.token(at: keyEnd)
+            let colon = ScanCursor.token(at: keyEnd)
             guard colon[0] == UInt8(ascii: ":") else { return nil }
-            let valueStart = Cursor.token(at: colon + 1)
+            let valueStart = ScanCursor.token(at: colon + 1)
             if depth == 1, let memory { memory.pointee.alignMember(index, valueAt: valueStart - start) }
             index += 1
             guard let value = value(at: valueStart, depth: depth) else { return nil }
             members.record(
                 keyStart: keyQuote + 1 - start, keyEnd: keyEnd - 1 - start, valueStart: valueStart - start,
                 valueEnd: value.end - start, type: value.type)
-            let separator = Cursor.token(at: value.end)
+            let separator = ScanCursor.token(at: value.end)
             if separator[0] == UInt8(ascii: "}") {
                 return keys.pointee.closeObject(keysFrom: firstKey, in: start) ? nil : separator + 1
             }
             guard separator[0] == UInt8(ascii: ",") else { return nil }
-            keyQuote = Cursor.token(at: separator + 1)
+            keyQuote = ScanCursor.token(at: separator + 1)
         }
     }
 
     /// Scans an array at its `[`, at `depth`.
     func array(at open: UnsafePointer<UInt8>, depth: Int) -> UnsafePointer<UInt8>? {
         guard depth <= maxDepth else { return nil }
-        var element = Cursor.token(at: open + 1)
+        var element = ScanCursor.token(at: open + 1)
         if element[0] == UInt8(ascii: "]") { return element + 1 }
         while true {
             guard let value = value(at: element, depth: depth) else { return nil }
-            let separator = Cursor.token(at: value.end)
+            let separator = ScanCursor.token(at: value.end)
             if separator[0] == UInt8(ascii: "]") { return separator + 1 }
             guard separator[0] == UInt8(ascii: ",") else { return nil }
-            element = Cursor.token(at: separator + 1)
+            element = ScanCursor.token(at: separator + 1)
         }
     }
 
@@ -381,7 +402,7 @@ private struct Cursor {
         while true {
             guard let special = firstSpecialByte(from: position) else { return nil }
             if special[0] == UInt8(ascii: "\"") { return special + 1 }
-            guard let next = Cursor.afterEscapeOrMultibyteSequence(at: special) else { return nil }
+            guard let next = ScanCursor.afterEscapeOrMultibyteSequence(at: special) else { return nil }
             position = next
         }
     }

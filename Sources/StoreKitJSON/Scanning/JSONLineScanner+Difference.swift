@@ -1,0 +1,82 @@
+extension ScanCursor {
+    /// Whether the line is the one `memory` remembers with only some of its scalars (strings, numbers, `true`,
+    /// `false`, `null`; values, not keys) replaced by valid ones, noting them in its `replacements`: then it is
+    /// valid, with the same containers, keys and depths. False leaves the line to a scan; nothing is kept.
+    ///
+    /// The two lines are compared byte for byte. Each difference must start within a remembered scalar, or just
+    /// past its end, and after the end of the last one replaced; the scalar is scanned anew from the same place in
+    /// this line, and the comparison goes on after the two.
+    func replacesScalarsOnly(of memory: UnsafeMutablePointer<JSONLineMemory.Contents>) -> Bool {
+        let remembered = memory.pointee
+        guard remembered.lineEnd > 0, remembered.maxDepth == maxDepth else { return false }
+        let old = UnsafePointer(remembered.line.storage)
+        let (oldEnd, newEnd) = (remembered.lineEnd, end - start)
+        let scalars = remembered.scalars.storage
+        let scalarCount = remembered.scalars.count
+        // Replacing more than a quarter of the line's bytes would cost about what a scan does.
+        var rescanBudget = newEnd / 4
+        var (oldOffset, newOffset, next) = (0, 0, 0)
+        while true {
+            let available = min(oldEnd - oldOffset, newEnd - newOffset)
+            let same = Self.commonPrefixLength(old + oldOffset, start + newOffset, available)
+            if same == available { return oldEnd - oldOffset == newEnd - newOffset }
+            let difference = oldOffset + same
+            next = Self.firstScalar(endingAtOrAfter: difference, in: scalars, from: next, count: scalarCount)
+            guard next < scalarCount, scalars[next].start <= difference else {
+                return false
+            }
+            let replacedStart = start + newOffset + (scalars[next].start - oldOffset)
+            guard let replacement = scalar(at: replacedStart) else { return false }
+            rescanBudget -= replacement.end - replacedStart
+            guard rescanBudget >= 0 else { return false }
+            memory.pointee.replacements.append(
+                JSONLineMemory.Replacement(
+                    old: scalars[next], new: .init(start: replacedStart - start, end: replacement.end - start),
+                    type: replacement.type))
+            (oldOffset, newOffset) = (scalars[next].end, replacement.end - start)
+            next += 1
+        }
+    }
+
+    /// The first of `scalars[from..<count]`, which are in order, that ends at or after `offset`; `count` if none.
+    @inline(__always)
+    static func firstScalar(
+        endingAtOrAfter offset: Int, in scalars: UnsafePointer<JSONLineMemory.Scalar>, from: Int, count: Int
+    ) -> Int {
+        // Differences are few and far apart: bisection.
+        var (low, high) = (from, count)
+        while low < high {
+            let middle = (low + high) &>> 1
+            if scalars[middle].end < offset { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The 16 bytes at `pointer`, whatever its alignment.
+    @inline(__always)
+    static func block(at pointer: UnsafePointer<UInt8>) -> SIMD16<UInt8> {
+        UnsafeRawPointer(pointer).loadUnaligned(as: SIMD16<UInt8>.self)
+    }
+
+    /// How many bytes from the start of `a` and `b` are the same, up to `count`.
+    @inline(__always)
+    static func commonPrefixLength(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Int {
+        var index = 0
+        // 32 bytes a step while they are all the same, then 8, then one.
+        while index + 32 <= count {
+            let (a0, b0) = (Self.block(at: a + index), Self.block(at: b + index))
+            let (a1, b1) = (Self.block(at: a + index + 16), Self.block(at: b + index + 16))
+            let differing = unsafeBitCast((a0 ^ b0) | (a1 ^ b1), to: SIMD2<UInt64>.self)
+            guard differing[0] | differing[1] == 0 else { break }
+            index += 32
+        }
+        while index + 8 <= count {
+            let differing = JSONStringBytes.word(at: a + index) ^ JSONStringBytes.word(at: b + index)
+            // Read little-endian, the first differing byte holds the lowest set bit.
+            if differing != 0 { return index + differing.trailingZeroBitCount &>> 3 }
+            index += 8
+        }
+        while index < count && a[index] == b[index] { index += 1 }
+        return index
+    }
+}
