@@ -113,32 +113,32 @@ package struct SessionLineValidator {
         for member in scanner.members {
             switch Key(line, member.key) {
             case .kind:
-                guard matches(line, member.value, #""action""#) else { return nil }
+                guard Self.packed(line, member.value) == Self.actionKind else { return nil }
                 isAction = true
             case .seq:
                 guard let value = Self.integer(line, member.value), SessionFormat.sequenceNumbers.contains(value)
                 else { return nil }
                 sequence = value
             case .time:
-                guard member.type == .number else { return nil }
+                guard case .number = member.type else { return nil }
                 time = Self.double(line, member.value)
             case .action:
                 hasAction = true
             case .state:
                 state = member.value
             case .origin:
-                if matches(line, member.value, #""effect""#) {
-                    isFromApp = false
-                } else if !matches(line, member.value, #""app""#) {
-                    return nil
+                switch Self.packed(line, member.value) {
+                case Self.effectOrigin: isFromApp = false
+                case Self.appOrigin: break
+                default: return nil
                 }
             case .cause:
                 // Read only for an effect's action, as an integer; a plain one is one.
                 guard Self.integer(line, member.value) != nil else { return nil }
             case .name:
-                guard member.type == .string else { return nil }
+                guard case .string = member.type else { return nil }
             case .effect:
-                guard member.type == .string else { return nil }
+                guard case .string = member.type else { return nil }
                 namesEffect = true
             case .patch:
                 return nil
@@ -158,33 +158,41 @@ package struct SessionLineValidator {
         case kind, seq, time, action, state, patch, origin, cause, name, effect, other
 
         init(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
-            let bytes = UnsafeBufferPointer(rebasing: line[range])
-            func named(_ name: StaticString) -> Bool { SessionLineValidator.equal(bytes, name) }
-            switch bytes.count {
-            case 3 where named("seq"): self = .seq
-            case 4 where named("kind"): self = .kind
-            case 4 where named("time"): self = .time
-            case 4 where named("name"): self = .name
-            case 5 where named("state"): self = .state
-            case 5 where named("patch"): self = .patch
-            case 5 where named("cause"): self = .cause
-            case 6 where named("action"): self = .action
-            case 6 where named("effect"): self = .effect
-            case 6 where named("origin"): self = .origin
+            // Each key compared in one step, as the number its bytes make (the first byte lowest).
+            switch SessionLineValidator.packed(line, range) {
+            case 0x71_65_73: self = .seq
+            case 0x64_6E_69_6B: self = .kind
+            case 0x65_6D_69_74: self = .time
+            case 0x65_6D_61_6E: self = .name
+            case 0x65_74_61_74_73: self = .state
+            case 0x68_63_74_61_70: self = .patch
+            case 0x65_73_75_61_63: self = .cause
+            case 0x6E_6F_69_74_63_61: self = .action
+            case 0x74_63_65_66_66_65: self = .effect
+            case 0x6E_69_67_69_72_6F: self = .origin
             default: self = .other
             }
         }
     }
 
-    private func matches(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ literal: StaticString) -> Bool {
-        Self.equal(UnsafeBufferPointer(rebasing: line[range]), literal)
-    }
+    /// The values of `kind` and `origin` the fast path takes, quotes included, as ``packed(_:_:)`` makes them:
+    /// `"action"`, `"app"` and `"effect"`.
+    private static let actionKind: UInt64 = 0x22_6E_6F_69_74_63_61_22
+    private static let appOrigin: UInt64 = 0x22_70_70_61_22
+    private static let effectOrigin: UInt64 = 0x22_74_63_65_66_66_65_22
 
-    /// Whether `bytes` are exactly `literal`'s.
-    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
-        guard bytes.count == literal.utf8CodeUnitCount else { return false }
-        guard let base = bytes.baseAddress else { return true }
-        return memcmp(base, literal.utf8Start, bytes.count) == 0
+    /// The bytes of `line` in `range`, when there are 1 to 8, as one number: the first byte lowest, the rest zero;
+    /// 0 for none or more than 8. Keys and values the fast path looks for have no zero byte, so equal numbers mean
+    /// equal bytes.
+    @inline(__always)
+    static func packed(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> UInt64 {
+        let count = range.upperBound &- range.lowerBound
+        guard count &- 1 < 8, let base = line.baseAddress else { return 0 }
+        guard range.lowerBound &+ 8 <= line.count else {
+            return line[range].reversed().reduce(0) { word, byte in word << 8 | UInt64(byte) }
+        }
+        let word = UInt64(littleEndian: UnsafeRawPointer(base + range.lowerBound).loadUnaligned(as: UInt64.self))
+        return word & (UInt64.max &>> (64 &- 8 &* count))
     }
 
     /// A plain decimal integer (no sign, fraction or exponent) that fits `Int`.

@@ -62,13 +62,16 @@ extension ScanCursor {
     @inline(__always)
     static func commonPrefixLength(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Int {
         var index = 0
-        // 32 bytes a step while they are all the same, then 8, then one.
-        while index + 32 <= count {
-            let (a0, b0) = (Self.block(at: a + index), Self.block(at: b + index))
-            let (a1, b1) = (Self.block(at: a + index + 16), Self.block(at: b + index + 16))
-            let differing = unsafeBitCast((a0 ^ b0) | (a1 ^ b1), to: SIMD2<UInt64>.self)
-            guard differing[0] | differing[1] == 0 else { break }
-            index += 32
+        // 64 bytes a step while they are all the same, then 8, then one.
+        while index + 64 <= count {
+            let differing =
+                (Self.block(at: a + index) ^ Self.block(at: b + index))
+                | (Self.block(at: a + index + 16) ^ Self.block(at: b + index + 16))
+                | (Self.block(at: a + index + 32) ^ Self.block(at: b + index + 32))
+                | (Self.block(at: a + index + 48) ^ Self.block(at: b + index + 48))
+            let halves = unsafeBitCast(differing, to: SIMD2<UInt64>.self)
+            guard halves[0] | halves[1] == 0 else { break }
+            index += 64
         }
         while index + 8 <= count {
             let differing = JSONStringBytes.word(at: a + index) ^ JSONStringBytes.word(at: b + index)
