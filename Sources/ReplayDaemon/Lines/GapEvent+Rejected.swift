@@ -23,7 +23,7 @@ extension GapEvent {
             case .end(let end):
                 let numbers = SessionLineOrder.range(missing)
                 message = "the client's end counts \(end.actions) actions, but it sent no line for \(numbers)"
-            case .header, .action, .unnumbered:
+            case .header, .action, .effectRun, .unnumbered:
                 message = "the client sent seq \(missing.upperBound + 1) \(after) with no gap line"
             }
         }

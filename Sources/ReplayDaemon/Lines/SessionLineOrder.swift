@@ -154,6 +154,10 @@ package struct SessionLineOrder {
             // An end counting actions past those covered (at most the largest sequence number, which the decoder
             // checks): the daemon stores a gap for them, as for a skip.
             return .accepted(missing: skipped(before: end.actions + 1))
+        case .effectRun(let line):
+            if let problem = effectLines.admitIfValid(line, covered: covered) { return .refused("\(problem)") }
+            effectLinesSinceCovered += 1
+            return .accepted(missing: nil)
         case .unnumbered(let event):
             if let problem = effectLines.admitIfValid(event, covered: covered) { return .refused("\(problem)") }
             effectLinesSinceCovered += 1

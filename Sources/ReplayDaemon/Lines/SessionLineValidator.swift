@@ -23,8 +23,9 @@ package struct SessionLineValidator {
         case gap(GapEvent)
         /// An end.
         case end(EndEvent)
-        /// A line without a sequence number of its own: an effect run's `call` or `effectEnd` (format 2), or a
-        /// `note` (format 3).
+        /// An effect run's `call` or `effectEnd` (format 2): what the order of a run's lines looks at.
+        case effectRun(EffectLineOrder.RunLine)
+        /// A `note` (format 3), which has no sequence number of its own.
         case unnumbered(SessionEvent)
     }
 
@@ -57,7 +58,9 @@ package struct SessionLineValidator {
         var reason: String
     }
 
-    private var scanner = JSONLineScanner()
+    var scanner = JSONLineScanner()
+    /// The scanner of a `call`'s `result`, on the effect lines' fast path.
+    var resultScanner = JSONLineScanner()
 
     /// Creates a validator; it keeps its scanner's buffers from one line to the next.
     package init() {}
@@ -65,7 +68,9 @@ package struct SessionLineValidator {
     /// Checks one line (without its `\n`). `memory`, that of the stream the line comes from, spares checking again
     /// what the stream's last valid line held too.
     package mutating func check(_ line: UnsafeBufferPointer<UInt8>, memory: JSONLineMemory? = nil) -> Result<Checked, Rejection> {
-        if scanner.scanObject(line, memory: memory), let action = fastAction(line) { return .success(action) }
+        if scanner.scanObject(line, memory: memory), let checked = fastAction(line) ?? fastEffectLine(line) {
+            return .success(checked)
+        }
         return fullCheck(line)
     }
 
@@ -94,7 +99,8 @@ package struct SessionLineValidator {
                             namesEffect: action.effect != nil)))
             case .gap(let gap): return .success(.gap(gap))
             case .end(let end): return .success(.end(end))
-            case .call, .effectEnd, .note: return .success(.unnumbered(event))
+            case .call, .effectEnd: return .success(.effectRun(EffectLineOrder.RunLine(event)!))
+            case .note: return .success(.unnumbered(event))
             }
         } catch {
             return .failure(Rejection(reason: "\(error)"))
@@ -196,7 +202,7 @@ package struct SessionLineValidator {
     }
 
     /// A plain decimal integer (no sign, fraction or exponent) that fits `Int`.
-    private static func integer(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+    static func integer(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
         JSONLineScanner.plainInteger(UnsafeBufferPointer(rebasing: line[range])).map(Int.init)
     }
 

@@ -152,7 +152,7 @@ final class SessionFile {
         switch line {
         case .action(let action): lastTime = action.time
         case .gap(let gap): dropped += gap.count
-        case .header, .end, .unnumbered: break
+        case .header, .end, .effectRun, .unnumbered: break
         }
         return verdict
     }

@@ -21,9 +21,34 @@ package struct EffectLineOrder: Sendable {
         var effect: String
     }
 
+    /// What the rules read of a `call` or `effectEnd` line: its run, and its call's index or the calls it counts.
+    package enum RunLine: Sendable, Equatable {
+        /// A `call` of run `cause`, `effect`, at `index`.
+        case call(cause: Int, effect: String, index: Int)
+        /// The `effectEnd` of run `cause`, `effect`, counting `calls` calls.
+        case end(cause: Int, effect: String, calls: Int)
+
+        /// What `event` says, when it is a `call` or an `effectEnd`.
+        package init?(_ event: SessionEvent) {
+            switch event {
+            case .call(let call): self = .call(cause: call.cause, effect: call.effect, index: call.index)
+            case .effectEnd(let end): self = .end(cause: end.cause, effect: end.effect, calls: end.calls)
+            case .header, .action, .gap, .end, .note: return nil
+            }
+        }
+    }
+
     /// Rules for a session of `formatVersion`.
     package init(formatVersion: Int) {
         self.formatVersion = formatVersion
+    }
+
+    /// Checks `line`, a `call` or `effectEnd` offered for storing, as ``admitIfValid(_:covered:)-(SessionEvent,_)``
+    /// does.
+    package mutating func admitIfValid(_ line: RunLine, covered: Int) -> EffectLineProblem? {
+        if let problem = problem(with: line, covered: covered) { return problem }
+        take(line)
+        return nil
     }
 
     /// Checks `event`, the next line of a file, given that the lines before it cover sequence numbers up to
@@ -71,20 +96,27 @@ package struct EffectLineOrder: Sendable {
                 return problem(actionNamingEffect: action.effect != nil, isFromApp: true)
             }
             return problem(actionNamingEffect: action.effect != nil, isFromApp: false)
-        case .call(let call):
+        case .call, .effectEnd:
+            return RunLine(event).flatMap { problem(with: $0, covered: covered) }
+        }
+    }
+
+    private func problem(with line: RunLine, covered: Int) -> EffectLineProblem? {
+        switch line {
+        case .call(let cause, let effect, let index):
             if formatVersion < 2 { return .effectLineInFormatOne(field: "kind", found: "'call'") }
-            if call.cause > covered { return .causeNotYetCovered(cause: call.cause, covered: covered) }
-            let run = runs[RunKey(cause: call.cause, effect: call.effect)] ?? Run()
-            if call.index != run.calls && !(run.gapSince && call.index > run.calls) {
-                return .callIndexOutOfOrder(index: call.index, expected: run.calls)
+            if cause > covered { return .causeNotYetCovered(cause: cause, covered: covered) }
+            let run = runs[RunKey(cause: cause, effect: effect)] ?? Run()
+            if index != run.calls && !(run.gapSince && index > run.calls) {
+                return .callIndexOutOfOrder(index: index, expected: run.calls)
             }
             return nil
-        case .effectEnd(let end):
+        case .end(let cause, let effect, let calls):
             if formatVersion < 2 { return .effectLineInFormatOne(field: "kind", found: "'effectEnd'") }
-            if end.cause > covered { return .causeNotYetCovered(cause: end.cause, covered: covered) }
-            let run = runs[RunKey(cause: end.cause, effect: end.effect)] ?? Run()
-            if end.calls != run.calls && !run.gapSince {
-                return .effectEndCountsOtherCalls(counted: end.calls, lines: run.calls)
+            if cause > covered { return .causeNotYetCovered(cause: cause, covered: covered) }
+            let run = runs[RunKey(cause: cause, effect: effect)] ?? Run()
+            if calls != run.calls && !run.gapSince {
+                return .effectEndCountsOtherCalls(counted: calls, lines: run.calls)
             }
             return nil
         }
@@ -97,14 +129,22 @@ package struct EffectLineOrder: Sendable {
             break
         case .gap:
             noteGap()
-        case .call(let call):
-            let key = RunKey(cause: call.cause, effect: call.effect)
+        case .call, .effectEnd:
+            if let line = RunLine(event) { take(line) }
+        }
+    }
+
+    /// Moves the runs past `line`.
+    private mutating func take(_ line: RunLine) {
+        switch line {
+        case .call(let cause, let effect, let index):
+            let key = RunKey(cause: cause, effect: effect)
             var run = runs[key] ?? Run()
-            run.calls = max(run.calls, call.index + 1)
+            run.calls = max(run.calls, index + 1)
             run.gapSince = false
             runs[key] = run
-        case .effectEnd(let end):
-            runs.removeValue(forKey: RunKey(cause: end.cause, effect: end.effect))
+        case .end(let cause, let effect, _):
+            runs.removeValue(forKey: RunKey(cause: cause, effect: effect))
         }
     }
 }
