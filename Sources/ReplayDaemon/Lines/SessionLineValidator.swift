@@ -6,12 +6,13 @@ import StoreKitSystem
 /// Checks each line a client sends before it is stored: one JSON object in valid UTF-8, a known `kind`, and the
 /// fields that kind requires, by the same rules as the session reader.
 ///
-/// Action lines with a full state, nearly all of the traffic, take a fast path: one validating scan with no values
-/// built, which accepts only what it can prove the reader's parser accepts (distinct plain-ASCII keys in every
-/// object). Any line the fast path is unsure of (a patch, a key with an escape or a non-ASCII byte, an odd field) is
-/// parsed in full by the reader's own parser and event decoding, which either accepts it or names the problem and
-/// its JSON path, so the fast path never rejects on its own. Whether a valid line may follow the session's earlier
-/// ones is ``SessionLineOrder``'s to say.
+/// Action lines with a full state, nearly all of the traffic, and the `call` and `effectEnd` lines of effects' inputs
+/// take a fast path: one validating scan with no values built (with the memory of the client's line before, mostly
+/// a comparison with it), which accepts only what it can prove the reader's parser accepts (distinct plain-ASCII keys
+/// in every object). Any line the fast path is unsure of (a patch, a key with an escape or a non-ASCII byte, an odd
+/// field) is parsed in full by the reader's own parser and event decoding, which either accepts it or names the
+/// problem and its JSON path, so the fast path never rejects on its own. Whether a valid line may follow the
+/// session's earlier ones is ``SessionLineOrder``'s to say.
 package struct SessionLineValidator {
     /// What a valid line told the daemon.
     package enum Checked {

@@ -18,8 +18,8 @@ import StoreKitSystem
 /// difference must start within a remembered value that is a string, number, `true`, `false` or `null`, not a key;
 /// that value is scanned anew in the next line, and the comparison goes on after both. A line that is the
 /// remembered one with only such values replaced, each valid, has the same containers, keys and depths, so it is
-/// valid too, and only its replaced values were scanned. Any other difference (a key, a bracket, a comma, a
-/// length) leaves the line to the scan above.
+/// valid too, and only its replaced values were scanned. Any other difference (a key, a bracket, a comma,
+/// whitespace, or one line ending before the other) leaves the line to the scan above.
 ///
 /// Use one memory per stream (one client, one session): lines of other streams would rarely match.
 package final class JSONLineMemory {
@@ -165,7 +165,9 @@ extension JSONLineMemory {
             }
             let moving = UnsafeBufferPointer(rebasing: replaced[firstMove...])
             let threshold = moving[0].old.start
-            for index in Self.firstPlace(atOrAfter: threshold, in: scalars.storage, count: scalars.count, \.start)..<scalars.count {
+            let firstMoved = JSONLineMemory.firstPlace(
+                atOrAfter: threshold, in: scalars.storage, count: scalars.count, \.start)
+            for index in firstMoved..<scalars.count {
                 let scalar = scalars.storage[index]
                 if let replacement = Self.replacement(of: scalar.start, in: moving) {
                     scalars.storage[index] = replacement.new
@@ -201,11 +203,9 @@ extension JSONLineMemory {
         /// end of the last of `replaced` (in order) before it.
         @inline(__always)
         private static func distance(at offset: Int, in replaced: UnsafeBufferPointer<Replacement>) -> Int {
-            var (low, high) = (0, replaced.count)
-            while low < high {
-                let middle = (low + high) &>> 1
-                if replaced[middle].old.end <= offset { low = middle + 1 } else { high = middle }
-            }
+            // The replacements before it end at or before it.
+            let low = JSONLineMemory.firstPlace(
+                atOrAfter: offset + 1, in: replaced.baseAddress!, count: replaced.count, \.old.end)
             return low == 0 ? 0 : replaced[low - 1].new.end - replaced[low - 1].old.end
         }
 
@@ -214,21 +214,9 @@ extension JSONLineMemory {
         private static func replacement(
             of offset: Int, in replaced: UnsafeBufferPointer<Replacement>
         ) -> Replacement? {
-            let index = firstPlace(atOrAfter: offset, in: replaced.baseAddress!, count: replaced.count, \.old.start)
+            let index = JSONLineMemory.firstPlace(
+                atOrAfter: offset, in: replaced.baseAddress!, count: replaced.count, \.old.start)
             return index < replaced.count && replaced[index].old.start == offset ? replaced[index] : nil
-        }
-
-        /// The first of `count` places in order whose offset (`key`) is at or after `offset`; `count` if none.
-        @inline(__always)
-        static func firstPlace<Place>(
-            atOrAfter offset: Int, in places: UnsafePointer<Place>, count: Int, _ key: KeyPath<Place, Int>
-        ) -> Int {
-            var (low, high) = (0, count)
-            while low < high {
-                let middle = (low + high) &>> 1
-                if places[middle][keyPath: key] < offset { low = middle + 1 } else { high = middle }
-            }
-            return low
         }
 
         /// Lines up the places of the two lines at the value of top-level member `index`, at `offset` in the line.
@@ -282,12 +270,7 @@ extension JSONLineMemory {
 
         /// Notes the remembered scalars between the two offsets, moved by `distance`, as the line being scanned's.
         private mutating func noteScalars(from start: Int, to end: Int, movedBy distance: Int) {
-            // The first at or after `start`, by bisection.
-            var (low, high) = (0, scalars.count)
-            while low < high {
-                let middle = (low + high) / 2
-                if scalars.storage[middle].start < start { low = middle + 1 } else { high = middle }
-            }
+            var low = JSONLineMemory.firstPlace(atOrAfter: start, in: scalars.storage, count: scalars.count, \.start)
             while low < scalars.count && scalars.storage[low].start < end {
                 let scalar = scalars.storage[low]
                 scanningScalars.append(Scalar(start: scalar.start + distance, end: scalar.end + distance))
@@ -310,6 +293,19 @@ extension JSONLineMemory {
             scanning.storage[number].end = end
             if let counterpart { shift = containers.storage[counterpart].end - end }
         }
+    }
+
+    /// The first of `count` places in order whose offset (`key`) is at or after `offset`; `count` if none.
+    @inline(__always)
+    static func firstPlace<Place>(
+        atOrAfter offset: Int, in places: UnsafePointer<Place>, count: Int, _ key: KeyPath<Place, Int>
+    ) -> Int {
+        var (low, high) = (0, count)
+        while low < high {
+            let middle = (low + high) &>> 1
+            if places[middle][keyPath: key] < offset { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// A growable run of plain values in storage of its own, for ``Contents``: no copy-on-write or exclusivity

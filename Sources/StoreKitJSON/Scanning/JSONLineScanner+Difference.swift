@@ -5,7 +5,8 @@ extension ScanCursor {
     ///
     /// The two lines are compared byte for byte. Each difference must start within a remembered scalar, or just
     /// past its end, and after the end of the last one replaced; the scalar is scanned anew from the same place in
-    /// this line, and the comparison goes on after the two.
+    /// this line, and the comparison goes on after the two. Replacements that make up more than a quarter of the
+    /// line leave it to the scan too, which then costs about as much.
     func replacesScalarsOnly(of memory: UnsafeMutablePointer<JSONLineMemory.Contents>) -> Bool {
         let remembered = memory.pointee
         guard remembered.lineEnd > 0, remembered.maxDepth == maxDepth else { return false }
@@ -13,7 +14,6 @@ extension ScanCursor {
         let (oldEnd, newEnd) = (remembered.lineEnd, end - start)
         let scalars = remembered.scalars.storage
         let scalarCount = remembered.scalars.count
-        // Replacing more than a quarter of the line's bytes would cost about what a scan does.
         var rescanBudget = newEnd / 4
         var (oldOffset, newOffset, next) = (0, 0, 0)
         while true {
@@ -21,10 +21,10 @@ extension ScanCursor {
             let same = Self.commonPrefixLength(old + oldOffset, start + newOffset, available)
             if same == available { return oldEnd - oldOffset == newEnd - newOffset }
             let difference = oldOffset + same
-            next = Self.firstScalar(endingAtOrAfter: difference, in: scalars, from: next, count: scalarCount)
-            guard next < scalarCount, scalars[next].start <= difference else {
-                return false
-            }
+            // The scalar the difference is in, or just past: the first not replaced yet (all after `oldOffset`)
+            // that ends at or after it.
+            next += JSONLineMemory.firstPlace(atOrAfter: difference, in: scalars + next, count: scalarCount - next, \.end)
+            guard next < scalarCount, scalars[next].start <= difference else { return false }
             let replacedStart = start + newOffset + (scalars[next].start - oldOffset)
             guard let replacement = scalar(at: replacedStart) else { return false }
             rescanBudget -= replacement.end - replacedStart
@@ -36,20 +36,6 @@ extension ScanCursor {
             (oldOffset, newOffset) = (scalars[next].end, replacement.end - start)
             next += 1
         }
-    }
-
-    /// The first of `scalars[from..<count]`, which are in order, that ends at or after `offset`; `count` if none.
-    @inline(__always)
-    static func firstScalar(
-        endingAtOrAfter offset: Int, in scalars: UnsafePointer<JSONLineMemory.Scalar>, from: Int, count: Int
-    ) -> Int {
-        // Differences are few and far apart: bisection.
-        var (low, high) = (from, count)
-        while low < high {
-            let middle = (low + high) &>> 1
-            if scalars[middle].end < offset { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 
     /// The 16 bytes at `pointer`, whatever its alignment.
