@@ -77,7 +77,7 @@ public func fuzzDaemonLines(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
                 fatalError("gap from \(gap.firstSequence) accepted after sequence numbers covered up to \(covered)")
             }
             covered = gap.lastSequence
-        case .header, .end, .unnumbered:
+        case .header, .end, .effectRun, .unnumbered:
             break
         }
         stored += terminated

@@ -70,6 +70,34 @@ import Testing
         #expect(data["replay"] is NSNull)
     }
 
+    @Test func countsTheActionsAGapKeptBesideTheActionLines() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        // Given the counter sample with its actions 2 and 3 kept in a gap without their states
+        let lines = try String(contentsOfFile: CLI.session("counter-basic.jsonl"), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        let kept = lines[2...3].map { line in
+            line.replacingOccurrences(of: #","kind":"action""#, with: "")
+                .replacingOccurrences(of: #","state":\{"count":\d,"step":1\}"#, with: "", options: .regularExpression)
+        }
+        let gap = #"{"actions":["# + kept.joined(separator: ",") + #"],"count":2,"from":2,"kind":"gap","reason":"bufferFull","to":3}"#
+        let session = folder.appendingPathComponent("kept.jsonl")
+        try ([lines[0], lines[1], gap] + lines[4...]).joined(separator: "\n").appending("\n")
+            .write(to: session, atomically: true, encoding: .utf8)
+
+        // When report writes its page without a host
+        let outcome = try await CLI.run(["report", session.path, "-o", "page.html"], directory: folder)
+
+        // Then what it wrote counts the action lines and the kept actions apart, as diff's first line does
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let page = folder.appendingPathComponent("page.html")
+        #expect(
+            outcome.stdout
+                == "wrote page.html: 38 actions and 2 kept without their states (not replayed), \(try size(page)) bytes\n")
+        #expect((try embeddedData(page)["session"] as? [String: Any])?["kept"] as? Int == 2)
+    }
+
     @Test func diffWritesTheSamePageBesideItsOwnOutput() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

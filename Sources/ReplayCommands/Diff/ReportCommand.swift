@@ -79,6 +79,10 @@ enum ReportCommand: Command {
             throw CLIError(.output, "cannot write the report: \(error.localizedDescription)", file: path)
         }
         let verdict = outcome.map { " (\($0.report.verdict.name))" } ?? " (not replayed)"
-        return "wrote \(path): \(recorded.actions.count) actions\(verdict), \(bytes.count) bytes"
+        let kept = recorded.events.reduce(0) { count, event in
+            if case .gap(let gap) = event { count + gap.actions.count } else { count }
+        }
+        let actions = ReplayReport.actionCount(recorded.actions.count, kept: kept)
+        return "wrote \(path): \(actions)\(verdict), \(bytes.count) bytes"
     }
 }

@@ -4,7 +4,7 @@ import StoreKitJSON
 /// The data an HTML report embeds once, as JSON, for its script to render from.
 ///
 /// ```
-/// {"source": …, "session": {"id", "store", "app", "startedAt", "actions", "ended"}, "note": …|null,
+/// {"source": …, "session": {"id", "store", "app", "startedAt", "actions", "kept", "ended"}, "note": …|null,
 ///  "initialState": …,
 ///  "steps": [{"s": step, "n": name, "o": "app"|"effect", "c": cause|null, "t": seconds, "a": action,
 ///             "d": changes, "l": label of the first change (only with changes), "p": patch}],
@@ -41,6 +41,8 @@ struct HTMLReportData {
         var lastStep = 0
         var previous = header.initialState
         var end: EndEvent?
+        // The actions gaps kept without their states, which the session's action lines do not count.
+        var kept = 0
         let divergingSteps = Set(report?.divergences.map(\.step) ?? [])
         var recordedAtDivergence: [Int: JSONValue] = [:]
         for event in session.events {
@@ -58,6 +60,7 @@ struct HTMLReportData {
                 effectLines.append(Self.effectLine(after: lastStep, kind: "note", time: note.time, cause: nil, text: note.summary))
             case .gap(let gap):
                 gaps.append(Self.gap(gap))
+                kept += gap.actions.count
             case .end(let ended):
                 end = ended
             case .header:
@@ -78,6 +81,7 @@ struct HTMLReportData {
                     "build": .string(header.app.build),
                 ]),
                 "startedAt": .string(header.startedAt), "actions": .integer(Int64(steps.count)),
+                "kept": .integer(Int64(kept)),
                 "ended": end.map { .string($0.reason.rawValue) } ?? .null,
             ]),
             "note": note.map(JSONValue.string) ?? .null,

@@ -74,7 +74,9 @@ enum HTMLReportScript {
           const app = data.session.app;
           document.getElementById("title").textContent = data.source;
           document.getElementById("facts").textContent = "store \"" + data.session.store + "\", " +
-            data.session.actions + " actions, recorded by " + app.name + (app.version ? " " + app.version : "") +
+            data.session.actions + " actions" +
+            (data.session.kept ? " and " + data.session.kept + " kept without their states" : "") +
+            ", recorded by " + app.name + (app.version ? " " + app.version : "") +
             (app.build ? " (build " + app.build + ")" : "") + " on " + data.session.startedAt +
             (data.session.ended ? ", ended: " + data.session.ended : ", no end line");
           if (data.note) {

@@ -104,10 +104,14 @@ extension ReplayReport {
             case .timedOut: ", its finish timed out (end timedOut)"
             case .finished, .appExited, .disconnected: ""
             }
-        let actions =
-            actionsKeptWithoutStates == 0
-            ? "\(actionCount) actions" : "\(actionCount) actions and \(actionsKeptWithoutStates) kept without their states"
+        let actions = Self.actionCount(actionCount, kept: actionsKeptWithoutStates)
         return "\(source): store \"\(storeID)\", \(actions), recorded by \(recordedBy) on \(day)\(unfinished)"
+    }
+
+    /// A session's actions as its summaries count them: `42 actions`, or `42 actions and 7 kept without their
+    /// states` when its gaps kept some.
+    package static func actionCount(_ actions: Int, kept: Int) -> String {
+        kept == 0 ? "\(actions) actions" : "\(actions) actions and \(kept) kept without their states"
     }
 
     /// What of the session's effects was not checked, and why, in one clause (`not checked: 3 effect actions from

@@ -151,6 +151,31 @@ extension HTMLReportTests {
         #expect(gaps.first?["reason"]?.stringValue == GapEvent.Reason.bufferFull.rawValue)
         #expect(data["steps"]?.arrayValue?.map { $0["s"]?.integerValue } == [1, 4])
         #expect(html.contains("row.dataset.gap = gap.first"))
+        #expect(data["session"]?["kept"]?.integerValue == 0)
+    }
+
+    @Test func countsTheActionsAGapKeptBesideTheActionLines() throws {
+        // Given a session whose gap kept its two actions without their states
+        let recorded = try recordTally([.add(1), .add(2), .add(3), .add(4)])
+        let actions = recorded.events.compactMap { event -> ActionEvent? in
+            if case .action(let action) = event { return action } else { return nil }
+        }
+        let kept = actions[1...2].map { action in
+            var kept = action
+            kept.state = .null
+            return kept
+        }
+        let gap = GapEvent(firstSequence: 2, lastSequence: 3, reason: .bufferFull, actions: Array(kept))
+        let session = Session(header: recorded.header, events: [.action(actions[0]), .gap(gap), .action(actions[3])])
+
+        // When it is rendered
+        let html = HTMLReport.render(session: session, report: nil, source: "tally.jsonl")
+
+        // Then the data counts the two action lines and the two kept actions apart, and the top names both
+        let data = try embeddedData(html)
+        #expect(data["session"]?["actions"]?.integerValue == 2)
+        #expect(data["session"]?["kept"]?.integerValue == 2)
+        #expect(html.contains(#"" and " + data.session.kept + " kept without their states""#))
     }
 }
 
