@@ -15,18 +15,18 @@ extension SessionLineValidator {
     mutating func fastEffectLine(_ line: UnsafeBufferPointer<UInt8>) -> Checked? {
         var found = EffectLineMembers()
         for member in scanner.members {
-            switch SessionLineValidator.packed(line, member.key) {
-            case 0x64_6E_69_6B: found.kind = member.value  // "kind", its first byte lowest
-            case 0x65_73_75_61_63: found.cause = member.value  // "cause"
-            case 0x74_63_65_66_66_65: found.effect = member.value  // "effect"
-            case 0x78_65_64_6E_69: found.index = member.value  // "index"
-            case 0x65_6D_61_6E: found.name = (member.value, member.type)  // "name"
-            case 0x65_6D_69_74: found.time = member.type  // "time"
-            case 0x74_6C_75_73_65_72: found.result = (member.value, member.type)  // "result"
-            case 0x65_6D_6F_63_74_75_6F: found.outcome = member.value  // "outcome"
-            case 0x73_6C_6C_61_63: found.calls = member.value  // "calls"
-            case 0x74_6E_65_73: found.sent = member.value  // "sent"
-            default: continue
+            switch Key(line, member.key) {
+            case .kind: found.kind = member.value
+            case .cause: found.cause = member.value
+            case .effect: found.effect = member.value
+            case .index: found.index = member.value
+            case .name: found.name = (member.value, member.type)
+            case .time: found.time = member.type
+            case .result: found.result = (member.value, member.type)
+            case .outcome: found.outcome = member.value
+            case .calls: found.calls = member.value
+            case .sent: found.sent = member.value
+            case .seq, .action, .state, .patch, .origin, .other: continue
             }
         }
         guard let kind = found.kind, let cause = found.cause.flatMap({ Self.integer(line, $0) }),

@@ -100,8 +100,8 @@ package struct SessionLineValidator {
                             namesEffect: action.effect != nil)))
             case .gap(let gap): return .success(.gap(gap))
             case .end(let end): return .success(.end(end))
-            case .call, .effectEnd: return .success(.effectRun(EffectLineOrder.RunLine(event)!))
-            case .note: return .success(.unnumbered(event))
+            case .call, .effectEnd, .note:
+                return .success(EffectLineOrder.RunLine(event).map(Checked.effectRun) ?? .unnumbered(event))
             }
         } catch {
             return .failure(Rejection(reason: "\(error)"))
@@ -149,7 +149,7 @@ package struct SessionLineValidator {
                 namesEffect = true
             case .patch:
                 return nil
-            case .other:
+            case .index, .result, .outcome, .calls, .sent, .other:
                 continue
             }
         }
@@ -160,9 +160,11 @@ package struct SessionLineValidator {
                 isFromApp: isFromApp, namesEffect: namesEffect))
     }
 
-    /// The top-level keys the fast path looks at.
-    private enum Key {
-        case kind, seq, time, action, state, patch, origin, cause, name, effect, other
+    /// The top-level keys the fast paths look at.
+    enum Key {
+        case kind, seq, time, action, state, patch, origin, cause, name, effect
+        case index, result, outcome, calls, sent
+        case other
 
         init(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
             // Each key compared in one step, as the number its bytes make (the first byte lowest).
@@ -177,6 +179,11 @@ package struct SessionLineValidator {
             case 0x6E_6F_69_74_63_61: self = .action
             case 0x74_63_65_66_66_65: self = .effect
             case 0x6E_69_67_69_72_6F: self = .origin
+            case 0x78_65_64_6E_69: self = .index
+            case 0x74_6C_75_73_65_72: self = .result
+            case 0x65_6D_6F_63_74_75_6F: self = .outcome
+            case 0x73_6C_6C_61_63: self = .calls
+            case 0x74_6E_65_73: self = .sent
             default: self = .other
             }
         }
