@@ -84,10 +84,7 @@ extension SessionLineValidator {
 
     /// Whether `bytes` are an `effectEnd`'s outcome the reader knows, quoted.
     private static func isKnownOutcome(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        EffectEndEvent.Outcome.allCases.contains { outcome in
-            bytes.count == outcome.rawValue.utf8.count + 2 && bytes.first == UInt8(ascii: "\"")
-                && bytes.dropFirst().prefix(outcome.rawValue.utf8.count).elementsEqual(outcome.rawValue.utf8)
-        }
+        EffectEndEvent.Outcome.allCases.contains { bytes.elementsEqual("\"\($0.rawValue)\"".utf8) }
     }
 
     /// Whether a call's `result` object, which the scan found valid, has the one member `value`, or `cancelled`
