@@ -63,6 +63,44 @@ import Testing
         #expect(daemon.entries.last?["linesRejected"] as? Int == Self.badLines.count)
     }
 
+    /// Found by sending one 64 MB line: the daemon's resident memory rose from 27 MB to 70 MB and stayed, because the
+    /// framer's buffer doubled past the limit before the line was known to be too long, and the allocator kept it.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "reads VmRSS from /proc"))
+    func anOverLongLineLeavesNothingResidentOnceItIsRejected() async throws {
+        // Given a daemon with the default 16 MB line limit, and a client whose session has started
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let daemon = try await DaemonProcess(folder: folder)
+        let client = try RawClient.startingSession("long", socket: folder.socket)
+        try client.send(line: SessionLines.action(1))
+        await waitUntil("the first action is stored") { folder.lines(of: "counter-long.jsonl").count == 2 }
+        let before = try #require(Self.residentBytes(of: daemon.process.processIdentifier))
+
+        // When it sends a 40 MB line, a megabyte at a time, then a good line
+        try client.send(Array(#"{"kind":"action","pad":""#.utf8))
+        let megabyte = [UInt8](repeating: 0x61, count: 1 << 20)
+        for _ in 0..<40 { try client.send(megabyte) }
+        try client.send(Array(#""}"#.utf8) + [0x0A])
+        try client.send(line: SessionLines.action(2))
+
+        // Then the line is rejected, the next one stored, and the daemon holds no more than a few megabytes more
+        let reason = try client.nextReply()?["reason"] as? String ?? ""
+        #expect(reason.contains("over the limit of 16777216"), "\(reason)")
+        await waitUntil("the next action is stored") { folder.lines(of: "counter-long.jsonl").count == 3 }
+        let after = try #require(Self.residentBytes(of: daemon.process.processIdentifier))
+        #expect(after - before < 8 << 20, "resident \(before >> 20) MB before the line, \(after >> 20) MB after")
+        #expect(await daemon.stop() == 0)
+    }
+
+    /// A process's resident memory in bytes, from `/proc/PID/status` (Linux).
+    static func residentBytes(of pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
+        return kilobytes << 10
+    }
+
     @Test func linesAroundRejectedOnesInOneWriteAreStoredInOrder() async throws {
         // Given a daemon and a client whose session has started
         let folder = try TemporaryFolder()

@@ -8,7 +8,8 @@ import StoreKitSystem
 /// daemon checks them and writes them to the session file from there.
 ///
 /// A line longer than the limit is never held: its bytes are dropped as they arrive and it is reported once its
-/// newline comes, with its full length.
+/// newline comes, with its full length. The buffer is mapped memory, never more than the limit and one read, and it
+/// goes back to the system as soon as the framer shrinks it: a client sending long lines leaves nothing resident.
 package final class LineFramer {
     /// One framed line, reported in order.
     package enum Line {
@@ -24,7 +25,8 @@ package final class LineFramer {
     let chunkSize: Int
     /// The number of the last line reported, from 1.
     private(set) var lineNumber = 0
-    private var buffer: UnsafeMutableBufferPointer<UInt8>
+    /// Mapped on the first read.
+    private var buffer = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
     private var start = 0
     private var end = 0
     /// Bytes of an over-long line dropped so far, while one is being skipped.
@@ -34,11 +36,10 @@ package final class LineFramer {
     package init(maxLineBytes: Int, chunkSize: Int = 1 << 16) {
         self.maxLineBytes = maxLineBytes
         self.chunkSize = chunkSize
-        buffer = .allocate(capacity: chunkSize)
     }
 
     deinit {
-        buffer.deallocate()
+        if let base = buffer.baseAddress { try? Syscall.unmap(base, length: buffer.count) }
     }
 
     /// Bytes received after the last complete line: a line cut off if the stream ends now.
@@ -46,8 +47,9 @@ package final class LineFramer {
 
     /// Reads once from `fd` and reports every line the read completed, with its number.
     /// - Returns: The number of bytes read (0 at end of stream), or `nil` when nothing was ready.
+    /// - Throws: ``SystemError`` naming `recv`, or `mmap` when no memory is left for the line.
     package func read(from fd: Int32, _ report: (Line, Int) -> Void) throws(SystemError) -> Int? {
-        makeRoom()
+        try makeRoom()
         let received = try Syscall.receive(fd, into: buffer.baseAddress! + end, count: buffer.count - end)
         guard let count = received, count > 0 else { return received }
         let scanFrom = end
@@ -84,10 +86,11 @@ package final class LineFramer {
     }
 
     /// Makes room for one more read: moves the held partial line to the front, growing the buffer only while a
-    /// line within the limit needs it, and shrinking it back once that line is done.
-    private func makeRoom() {
+    /// line within the limit needs it (to the limit and one read at most), and shrinking it back once that line is
+    /// done.
+    private func makeRoom() throws(SystemError) {
         if start == end && buffer.count > 4 * chunkSize {
-            replaceBuffer(capacity: chunkSize)
+            try replaceBuffer(capacity: chunkSize)
         }
         guard buffer.count - end < chunkSize else { return }
         if start > 0 {
@@ -96,17 +99,19 @@ package final class LineFramer {
             start = 0
         }
         if buffer.count - end < chunkSize {
-            replaceBuffer(capacity: buffer.count + max(chunkSize, buffer.count))
+            // The held bytes are at most the limit (more are skipped), so the cap leaves room for a read.
+            try replaceBuffer(capacity: min(buffer.count + max(chunkSize, buffer.count), maxLineBytes + chunkSize))
         }
     }
 
-    /// Moves the held bytes into a new buffer of `capacity` bytes.
-    private func replaceBuffer(capacity: Int) {
-        let replacement = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: capacity)
-        if end > start { _ = memcpy(replacement.baseAddress!, buffer.baseAddress! + start, end - start) }
-        buffer.deallocate()
-        buffer = replacement
+    /// Moves the held bytes into a new buffer of `capacity` bytes, and returns the old one's pages to the system.
+    private func replaceBuffer(capacity: Int) throws(SystemError) {
+        let address = try Syscall.mapPrivate(length: capacity)
+        let old = buffer
+        buffer = UnsafeMutableBufferPointer(start: address.bindMemory(to: UInt8.self, capacity: capacity), count: capacity)
+        if end > start { _ = memcpy(address, old.baseAddress! + start, end - start) }
         end -= start
         start = 0
+        if let base = old.baseAddress { try Syscall.unmap(base, length: old.count) }
     }
 }

@@ -14,7 +14,7 @@ extension Syscall {
         return address
     }
 
-    /// Removes a mapping made by ``mapShared(_:length:subject:)``.
+    /// Removes a mapping made by ``mapShared(_:length:subject:)`` or the daemon's `mapPrivate(length:)`.
     package static func unmap(_ address: UnsafeMutableRawPointer, length: Int) throws(SystemError) {
         try retrying("munmap") { systemUnmap(address, length) }
     }
