@@ -33,7 +33,7 @@ package final class LineFramer {
     private var skipped: Int?
 
     /// Creates a framer.
-    package init(maxLineBytes: Int, chunkSize: Int = 1 << 16) {
+    package init(maxLineBytes: Int, chunkSize: Int = 1 << 18) {
         self.maxLineBytes = maxLineBytes
         self.chunkSize = chunkSize
     }
