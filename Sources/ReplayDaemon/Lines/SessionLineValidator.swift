@@ -15,19 +15,22 @@ import StoreKitSystem
 /// session's earlier ones is ``SessionLineOrder``'s to say.
 package struct SessionLineValidator {
     /// What a valid line told the daemon.
+    ///
+    /// The rare kinds are boxed (`indirect`), so that the value the daemon passes for every action line is the
+    /// size of an action's, not of a header's.
     package enum Checked {
         /// A session header.
-        case header(SessionHeader)
+        indirect case header(SessionHeader)
         /// An action.
         case action(Action)
         /// A gap.
-        case gap(GapEvent)
+        indirect case gap(GapEvent)
         /// An end.
-        case end(EndEvent)
+        indirect case end(EndEvent)
         /// An effect run's `call` or `effectEnd` (format 2): what the order of a run's lines looks at.
         case effectRun(EffectLineOrder.RunLine)
         /// A `note` (format 3), which has no sequence number of its own.
-        case unnumbered(SessionEvent)
+        indirect case unnumbered(SessionEvent)
     }
 
     /// What an action line told the daemon.

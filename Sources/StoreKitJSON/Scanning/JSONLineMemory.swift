@@ -84,6 +84,9 @@ extension JSONLineMemory {
         private(set) var containers = GrowingBuffer<Container>()
         /// Its scalars, in order.
         private(set) var scalars = GrowingBuffer<Scalar>()
+        /// For each 64 bytes of it, the first of ``scalars`` that ends there or later: where the search for the
+        /// scalar a difference falls in starts.
+        private(set) var scalarsByBlock = GrowingBuffer<Int>()
         /// Its top-level members, in order.
         private(set) var members = GrowingBuffer<MemberPlace>()
         /// The containers of the line being scanned, in the order they open.
@@ -104,6 +107,7 @@ extension JSONLineMemory {
             line.deallocate()
             containers.deallocate()
             scalars.deallocate()
+            scalarsByBlock.deallocate()
             members.deallocate()
             scanning.deallocate()
             scanningScalars.deallocate()
@@ -142,6 +146,20 @@ extension JSONLineMemory {
             self.maxDepth = maxDepth
             swap(&containers, &scanning)
             swap(&scalars, &scanningScalars)
+            scalarsByBlock.count = 0
+            indexScalarsByBlock(from: 0)
+        }
+
+        /// Fills ``scalarsByBlock`` past its first `count` entries, which stay, for the blocks of the line, the
+        /// search starting at scalar `first`.
+        private mutating func indexScalarsByBlock(from first: Int) {
+            let blocks = (lineEnd + 63) &>> 6
+            scalarsByBlock.count = min(scalarsByBlock.count, blocks)
+            var index = first
+            for block in scalarsByBlock.count..<blocks {
+                while index < scalars.count && scalars.storage[index].end < block &<< 6 { index += 1 }
+                scalarsByBlock.append(index)
+            }
         }
 
         /// Keeps `line`, the remembered one with only the scalars in ``replacements`` replaced, as the comparison
@@ -149,10 +167,13 @@ extension JSONLineMemory {
         /// places after one of another length move.
         mutating func commitReplacing(_ line: UnsafeBufferPointer<UInt8>, end: Int) {
             let replaced = UnsafeBufferPointer(start: replacements.storage, count: replacements.count)
+            // A member whose value was replaced takes the replacement's type; both are in order, walked together.
+            var next = 0
             for index in 0..<members.count {
-                if let replacement = Self.replacement(of: members.storage[index].valueStart, in: replaced) {
-                    members.storage[index].type = replacement.type
-                }
+                let valueStart = members.storage[index].valueStart
+                while next < replaced.count && replaced[next].old.start < valueStart { next += 1 }
+                guard next < replaced.count else { break }
+                if replaced[next].old.start == valueStart { members.storage[index].type = replaced[next].type }
             }
             guard let firstMove = replaced.firstIndex(where: { $0.new.end - $0.new.start != $0.old.end - $0.old.start })
             else {
@@ -197,6 +218,10 @@ extension JSONLineMemory {
             self.line.count = 0
             self.line.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<end]))
             lineEnd = end
+            // The blocks up to the one holding the first place that moved keep their first scalar: a place before
+            // it did not move, and one after it starts after that place. Later blocks start their search there.
+            scalarsByBlock.count = min(scalarsByBlock.count, threshold &>> 6 + 1)
+            indexScalarsByBlock(from: firstMoved)
         }
 
         /// How far a place at `offset` in the remembered line, outside the replaced scalars, moves: as far as the

@@ -23,7 +23,8 @@ extension ScanCursor {
             let difference = oldOffset + same
             // The scalar the difference is in, or just past: the first not replaced yet (all after `oldOffset`)
             // that ends at or after it.
-            next += JSONLineMemory.firstPlace(atOrAfter: difference, in: scalars + next, count: scalarCount - next, \.end)
+            next = max(next, remembered.scalarsByBlock.storage[difference &>> 6])
+            while next < scalarCount && scalars[next].end < difference { next += 1 }
             guard next < scalarCount, scalars[next].start <= difference else { return false }
             let replacedStart = start + newOffset + (scalars[next].start - oldOffset)
             guard let replacement = scalar(at: replacedStart) else { return false }
@@ -44,19 +45,35 @@ extension ScanCursor {
         UnsafeRawPointer(pointer).loadUnaligned(as: SIMD16<UInt8>.self)
     }
 
+    /// The first of 16 bytes that is not zero, if any.
+    @inline(__always)
+    static func firstSetByte(_ block: SIMD16<UInt8>) -> Int? {
+        // Read little-endian, the first set byte holds the lowest set bit.
+        let words = unsafeBitCast(block, to: SIMD2<UInt64>.self)
+        if words[0] != 0 { return words[0].trailingZeroBitCount &>> 3 }
+        if words[1] != 0 { return 8 + words[1].trailingZeroBitCount &>> 3 }
+        return nil
+    }
+
     /// How many bytes from the start of `a` and `b` are the same, up to `count`.
     @inline(__always)
     static func commonPrefixLength(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Int {
         var index = 0
         // 64 bytes a step while they are all the same, then 8, then one.
         while index + 64 <= count {
-            let differing =
-                (Self.block(at: a + index) ^ Self.block(at: b + index))
-                | (Self.block(at: a + index + 16) ^ Self.block(at: b + index + 16))
-                | (Self.block(at: a + index + 32) ^ Self.block(at: b + index + 32))
-                | (Self.block(at: a + index + 48) ^ Self.block(at: b + index + 48))
-            let halves = unsafeBitCast(differing, to: SIMD2<UInt64>.self)
-            guard halves[0] | halves[1] == 0 else { break }
+            let differing = (
+                Self.block(at: a + index) ^ Self.block(at: b + index),
+                Self.block(at: a + index + 16) ^ Self.block(at: b + index + 16),
+                Self.block(at: a + index + 32) ^ Self.block(at: b + index + 32),
+                Self.block(at: a + index + 48) ^ Self.block(at: b + index + 48)
+            )
+            let any = unsafeBitCast(differing.0 | differing.1 | differing.2 | differing.3, to: SIMD2<UInt64>.self)
+            if any[0] | any[1] != 0 {
+                if let byte = firstSetByte(differing.0) { return index + byte }
+                if let byte = firstSetByte(differing.1) { return index + 16 + byte }
+                if let byte = firstSetByte(differing.2) { return index + 32 + byte }
+                return index + 48 + (firstSetByte(differing.3) ?? 0)
+            }
             index += 64
         }
         while index + 8 <= count {

@@ -55,28 +55,48 @@ package struct JSONLineScanner {
     ///   escapes and distinct; ``members`` then lists its top-level members. False when it is not valid, or when a
     ///   key could not be compared (see ``metUncomparableKey``).
     package mutating func scanObject(_ line: UnsafeBufferPointer<UInt8>, memory: JSONLineMemory? = nil) -> Bool {
-        members.removeAll(keepingCapacity: true)
         keys.contents.pointee.begin()
-        guard let start = line.baseAddress else { return false }
+        guard let start = line.baseAddress else {
+            members.removeAll(keepingCapacity: true)
+            return false
+        }
         // An object's line ends in `}` once trailing whitespace is cut; that byte is the cursor's sentinel.
         var end = start + line.count
         while end > start, end[-1].isJSONWhitespace { end -= 1 }
-        guard end > start, end[-1] == UInt8(ascii: "}") else { return false }
+        guard end > start, end[-1] == UInt8(ascii: "}") else {
+            members.removeAll(keepingCapacity: true)
+            return false
+        }
         memory?.contents.pointee.begin(lineLength: line.count)
         let cursor = ScanCursor(start: start, end: end, maxDepth: maxDepth, memory: memory?.contents, keys: keys.contents)
         if let memory = memory?.contents, cursor.replacesScalarsOnly(of: memory) {
             memory.pointee.commitReplacing(line, end: end - start)
-            for index in 0..<memory.pointee.members.count {
-                let member = memory.pointee.members.storage[index]
-                members.append(
-                    Member(key: member.keyStart..<member.keyEnd, value: member.valueStart..<member.valueEnd, type: member.type))
-            }
+            copyMembers(of: memory.pointee)
             return true
         }
+        members.removeAll(keepingCapacity: true)
         let open = ScanCursor.token(at: start)
         let valid = open[0] == UInt8(ascii: "{") && cursor.object(at: open, depth: 1, members: &members) == end
         if valid { memory?.contents.pointee.commit(line, end: end - start, maxDepth: maxDepth, members: members) }
         return valid
+    }
+}
+
+extension JSONLineScanner {
+    /// Makes ``members`` the remembered line's, overwriting them in place when there are as many: the scanner's
+    /// array is its own, so that takes no allocation.
+    private mutating func copyMembers(of remembered: JSONLineMemory.Contents) {
+        let count = remembered.members.count
+        if members.count != count {
+            members = Array(repeating: Member(key: 0..<0, value: 0..<0, type: .null), count: count)
+        }
+        members.withUnsafeMutableBufferPointer { scanned in
+            for index in 0..<count {
+                let member = remembered.members.storage[index]
+                scanned[index] = Member(
+                    key: member.keyStart..<member.keyEnd, value: member.valueStart..<member.valueEnd, type: member.type)
+            }
+        }
     }
 }
 
