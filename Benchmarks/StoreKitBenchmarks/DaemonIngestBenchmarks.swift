@@ -87,7 +87,7 @@ enum DaemonIngestBenchmarks {
         var best = Double.infinity
         for _ in 0..<5 {
             var validator = SessionLineValidator()
-            let memory = JSONLineMemory()
+            let memory = SessionLineValidator.StreamMemory()
             var accepted = 0
             let start = Measure.cpuSecondsOfThisThread()
             payload.withUnsafeBufferPointer { buffer in

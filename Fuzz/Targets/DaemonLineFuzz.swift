@@ -25,7 +25,7 @@ public func fuzzDaemonLines(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
     _ = fcntl(pair[1], F_SETFL, fcntl(pair[1], F_GETFL) | O_NONBLOCK)
     let framer = LineFramer(maxLineBytes: 2048, chunkSize: 1 + (size % 4099))
     var validator = SessionLineValidator()
-    let memory = JSONLineMemory()
+    let memory = SessionLineValidator.StreamMemory()
     var order: SessionLineOrder?
     var stored: [UInt8] = []
     var covered = 0

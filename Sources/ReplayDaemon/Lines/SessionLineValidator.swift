@@ -71,9 +71,10 @@ package struct SessionLineValidator {
 
     /// Checks one line (without its `\n`). `memory`, that of the stream the line comes from, spares checking again
     /// what the stream's last valid line held too.
-    package mutating func check(_ line: UnsafeBufferPointer<UInt8>, memory: JSONLineMemory? = nil) -> Result<Checked, Rejection> {
-        if scanner.scanObject(line, memory: memory), let checked = fastAction(line) ?? fastEffectLine(line) {
-            return .success(checked)
+    package mutating func check(_ line: UnsafeBufferPointer<UInt8>, memory: StreamMemory? = nil) -> Result<Checked, Rejection> {
+        if scanner.scanObject(line, memory: memory?.lines) {
+            // The memory now holds this line: what the action fast path read of it, or nothing.
+            if let checked = fastAction(line, memory: memory) ?? fastEffectLine(line) { return .success(checked) }
         }
         return fullCheck(line)
     }
@@ -111,58 +112,6 @@ package struct SessionLineValidator {
         }
     }
 
-    /// Accepts an action line whose fields are plainly right; `nil` sends it to the full check.
-    private func fastAction(_ line: UnsafeBufferPointer<UInt8>) -> Checked? {
-        var sequence: Int?
-        var time: Double?
-        var isAction = false
-        var hasAction = false
-        var state: Range<Int>?
-        var isFromApp = true
-        var namesEffect = false
-        for member in scanner.members {
-            switch Key(line, member.key) {
-            case .kind:
-                guard Self.packed(line, member.value) == Self.actionKind else { return nil }
-                isAction = true
-            case .seq:
-                guard let value = Self.integer(line, member.value), SessionFormat.sequenceNumbers.contains(value)
-                else { return nil }
-                sequence = value
-            case .time:
-                guard case .number = member.type else { return nil }
-                time = Self.double(line, member.value)
-            case .action:
-                hasAction = true
-            case .state:
-                state = member.value
-            case .origin:
-                switch Self.packed(line, member.value) {
-                case Self.effectOrigin: isFromApp = false
-                case Self.appOrigin: break
-                default: return nil
-                }
-            case .cause:
-                // Read only for an effect's action, as an integer; a plain one is one.
-                guard Self.integer(line, member.value) != nil else { return nil }
-            case .name:
-                guard case .string = member.type else { return nil }
-            case .effect:
-                guard case .string = member.type else { return nil }
-                namesEffect = true
-            case .patch:
-                return nil
-            case .index, .result, .outcome, .calls, .sent, .other:
-                continue
-            }
-        }
-        guard isAction, hasAction, let state, let sequence, let time else { return nil }
-        return .action(
-            Action(
-                sequence: sequence, time: time, snapshot: .stateBytes(UnsafeBufferPointer(rebasing: line[state])),
-                isFromApp: isFromApp, namesEffect: namesEffect))
-    }
-
     /// The top-level keys the fast paths look at.
     enum Key {
         case kind, seq, time, action, state, patch, origin, cause, name, effect
@@ -194,9 +143,9 @@ package struct SessionLineValidator {
 
     /// The values of `kind` and `origin` the fast path takes, quotes included, as ``packed(_:_:)`` makes them:
     /// `"action"`, `"app"` and `"effect"`.
-    private static let actionKind: UInt64 = 0x22_6E_6F_69_74_63_61_22
-    private static let appOrigin: UInt64 = 0x22_70_70_61_22
-    private static let effectOrigin: UInt64 = 0x22_74_63_65_66_66_65_22
+    static let actionKind: UInt64 = 0x22_6E_6F_69_74_63_61_22
+    static let appOrigin: UInt64 = 0x22_70_70_61_22
+    static let effectOrigin: UInt64 = 0x22_74_63_65_66_66_65_22
 
     /// The bytes of `line` in `range`, when there are 1 to 8, as one number: the first byte lowest, the rest zero;
     /// 0 for none or more than 8. Keys and values the fast path looks for have no zero byte, so equal numbers mean
@@ -217,7 +166,7 @@ package struct SessionLineValidator {
         JSONLineScanner.plainInteger(UnsafeBufferPointer(rebasing: line[range])).map(Int.init)
     }
 
-    private static func double(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double? {
+    static func double(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double? {
         let text = UnsafeBufferPointer(rebasing: line[range])
         return DecimalFastPath.double(plainDecimal: text) ?? Double(String(decoding: text, as: UTF8.self))
     }

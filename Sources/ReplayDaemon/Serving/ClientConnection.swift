@@ -15,7 +15,7 @@ final class ClientConnection {
     /// Splits what the client sends into lines.
     var framer: LineFramer
     /// The line check's memory of the last valid line the client sent.
-    let lineMemory = JSONLineMemory()
+    let lineMemory = SessionLineValidator.StreamMemory()
     /// The session file, once the header arrived.
     var session: SessionFile?
     /// The session id from the header.

@@ -165,16 +165,23 @@ extension JSONLineMemory {
         /// Keeps `line`, the remembered one with only the scalars in ``replacements`` replaced, as the comparison
         /// found it: every remembered place moves by the change in length of the replacements before it, so only
         /// places after one of another length move.
-        mutating func commitReplacing(_ line: UnsafeBufferPointer<UInt8>, end: Int) {
+        /// - Returns: The top-level members whose values were replaced, bit `i` for member `i`; `nil` when the line
+        ///   has more than 64.
+        mutating func commitReplacing(_ line: UnsafeBufferPointer<UInt8>, end: Int) -> UInt64? {
             let replaced = UnsafeBufferPointer(start: replacements.storage, count: replacements.count)
             // A member whose value was replaced takes the replacement's type; both are in order, walked together.
+            var replacedMembers: UInt64 = 0
             var next = 0
             for index in 0..<members.count {
                 let valueStart = members.storage[index].valueStart
                 while next < replaced.count && replaced[next].old.start < valueStart { next += 1 }
                 guard next < replaced.count else { break }
-                if replaced[next].old.start == valueStart { members.storage[index].type = replaced[next].type }
+                if replaced[next].old.start == valueStart {
+                    members.storage[index].type = replaced[next].type
+                    replacedMembers |= 1 &<< UInt64(truncatingIfNeeded: index)
+                }
             }
+            let replacedMemberBits = members.count <= 64 ? replacedMembers : nil
             guard let firstMove = replaced.firstIndex(where: { $0.new.end - $0.new.start != $0.old.end - $0.old.start })
             else {
                 // Nothing moved, and only the replaced bytes changed.
@@ -182,7 +189,7 @@ extension JSONLineMemory {
                     (self.line.storage + replacement.new.start).update(
                         from: line.baseAddress! + replacement.new.start, count: replacement.new.end - replacement.new.start)
                 }
-                return
+                return replacedMemberBits
             }
             let moving = UnsafeBufferPointer(rebasing: replaced[firstMove...])
             let threshold = moving[0].old.start
@@ -222,6 +229,7 @@ extension JSONLineMemory {
             // it did not move, and one after it starts after that place. Later blocks start their search there.
             scalarsByBlock.count = min(scalarsByBlock.count, threshold &>> 6 + 1)
             indexScalarsByBlock(from: firstMoved)
+            return replacedMemberBits
         }
 
         /// How far a place at `offset` in the remembered line, outside the replaced scalars, moves: as far as the

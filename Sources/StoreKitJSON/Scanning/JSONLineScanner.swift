@@ -32,6 +32,11 @@ package struct JSONLineScanner {
     package var maxDepth: Int
     /// The top-level members of the last object scanned.
     package private(set) var members: [Member] = []
+    /// After a scan that found the line to be the memory's last one with only some of its string, number, `true`,
+    /// `false` or `null` values replaced: the top-level members whose values were replaced, bit `i` for member `i`
+    /// (a line of at most 64 members). The others hold the same bytes as in that last line. `nil` after any other
+    /// scan.
+    package private(set) var replacedMembers: UInt64?
     /// The keys of the objects open during a scan, reused from line to line.
     private let keys = OpenObjectKeys()
 
@@ -56,6 +61,7 @@ package struct JSONLineScanner {
     ///   key could not be compared (see ``metUncomparableKey``).
     package mutating func scanObject(_ line: UnsafeBufferPointer<UInt8>, memory: JSONLineMemory? = nil) -> Bool {
         keys.contents.pointee.begin()
+        replacedMembers = nil
         guard let start = line.baseAddress else {
             members.removeAll(keepingCapacity: true)
             return false
@@ -70,7 +76,7 @@ package struct JSONLineScanner {
         memory?.contents.pointee.begin(lineLength: line.count)
         let cursor = ScanCursor(start: start, end: end, maxDepth: maxDepth, memory: memory?.contents, keys: keys.contents)
         if let memory = memory?.contents, cursor.replacesScalarsOnly(of: memory) {
-            memory.pointee.commitReplacing(line, end: end - start)
+            replacedMembers = memory.pointee.commitReplacing(line, end: end - start)
             copyMembers(of: memory.pointee)
             return true
         }
@@ -93,8 +99,10 @@ extension JSONLineScanner {
         members.withUnsafeMutableBufferPointer { scanned in
             for index in 0..<count {
                 let member = remembered.members.storage[index]
+                // The remembered places are ordered; no need to check them again.
                 scanned[index] = Member(
-                    key: member.keyStart..<member.keyEnd, value: member.valueStart..<member.valueEnd, type: member.type)
+                    key: Range(uncheckedBounds: (member.keyStart, member.keyEnd)),
+                    value: Range(uncheckedBounds: (member.valueStart, member.valueEnd)), type: member.type)
             }
         }
     }
