@@ -5,7 +5,8 @@ extension SessionLineValidator {
     /// What the action fast path reads of a line's top-level members, member by member.
     struct ActionFields {
         var sequence: Int?
-        var time: Double?
+        /// Which member holds the time, a number: its text is read only when needed.
+        var timeMember: Int?
         var isAction = false
         var hasAction = false
         /// Which member holds the state, by its place among the members.
@@ -26,7 +27,7 @@ extension SessionLineValidator {
                 sequence = value
             case .time:
                 guard case .number = member.type else { return false }
-                time = SessionLineValidator.double(line, member.value)
+                timeMember = index
             case .action:
                 hasAction = true
             case .state:
@@ -77,12 +78,12 @@ extension SessionLineValidator {
             }
         }
         guard fields.isAction, fields.hasAction, let stateMember = fields.stateMember, let sequence = fields.sequence,
-            let time = fields.time
+            let timeMember = fields.timeMember
         else { return forgetting(memory) }
         memory?.lastAction = fields
         return .action(
             Action(
-                sequence: sequence, time: time,
+                sequence: sequence, time: .text(UnsafeBufferPointer(rebasing: line[members[timeMember].value])),
                 snapshot: .stateBytes(UnsafeBufferPointer(rebasing: line[members[stateMember].value])),
                 isFromApp: fields.isFromApp, namesEffect: fields.namesEffect))
     }

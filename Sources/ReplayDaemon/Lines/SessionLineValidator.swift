@@ -38,13 +38,32 @@ package struct SessionLineValidator {
         /// Its sequence number.
         package var sequence: Int
         /// Its time, in seconds since the session started.
-        package var time: Double
+        package var time: Time
         /// The state after it.
         package var snapshot: Snapshot
         /// Whether its `origin` is the app (the default), not an effect.
         package var isFromApp: Bool
         /// Whether it names the effect that sent it (`effect`, format 2).
         package var namesEffect: Bool
+    }
+
+    /// An action's time, in seconds since the session started.
+    package enum Time {
+        /// As the full check read it.
+        case seconds(Double)
+        /// The number's text in the line, as the fast path found it: valid only as long as the line's bytes are.
+        /// Only the last action of a read needs reading, so the fast path leaves it as text.
+        case text(UnsafeBufferPointer<UInt8>)
+
+        /// The seconds it stands for.
+        package var seconds: Double {
+            switch self {
+            case .seconds(let seconds): return seconds
+            case .text(let text):
+                // The scan took it for a JSON number, and `Double` reads every one (too large as infinity).
+                return DecimalFastPath.double(plainDecimal: text) ?? Double(String(decoding: text, as: UTF8.self)) ?? 0
+            }
+        }
     }
 
     /// How an action line holds the state after it.
@@ -100,7 +119,7 @@ package struct SessionLineValidator {
                 return .success(
                     .action(
                         Action(
-                            sequence: action.sequence, time: action.time, snapshot: snapshot, isFromApp: isFromApp,
+                            sequence: action.sequence, time: .seconds(action.time), snapshot: snapshot, isFromApp: isFromApp,
                             namesEffect: action.effect != nil)))
             case .gap(let gap): return .success(.gap(gap))
             case .end(let end): return .success(.end(end))
@@ -166,10 +185,6 @@ package struct SessionLineValidator {
         JSONLineScanner.plainInteger(UnsafeBufferPointer(rebasing: line[range])).map(Int.init)
     }
 
-    static func double(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double? {
-        let text = UnsafeBufferPointer(rebasing: line[range])
-        return DecimalFastPath.double(plainDecimal: text) ?? Double(String(decoding: text, as: UTF8.self))
-    }
 
     /// The offset of the first byte that breaks UTF-8, or `nil` when the line is valid UTF-8.
     static func firstInvalidUTF8(_ line: UnsafeBufferPointer<UInt8>) -> Int? {

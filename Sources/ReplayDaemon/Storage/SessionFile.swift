@@ -22,6 +22,8 @@ final class SessionFile {
     private(set) var dropped = 0
     /// The time of the last action stored, in seconds since the session started.
     private(set) var lastTime = 0.0
+    /// The time of the last action accepted in the current read, until ``readWillEnd()`` makes it ``lastTime``.
+    private var lastActionTime: SessionLineValidator.Time?
     /// True once an `end` line is stored.
     var hasEnded: Bool { order.hasEnded }
     /// True when the file continued an existing one (a reconnect).
@@ -150,16 +152,21 @@ final class SessionFile {
         guard case .accepted(let missing) = verdict else { return verdict }
         dropped += missing?.count ?? 0
         switch line {
-        case .action(let action): lastTime = action.time
+        case .action(let action): lastActionTime = action.time
         case .gap(let gap): dropped += gap.count
         case .header, .end, .effectRun, .unnumbered: break
         }
         return verdict
     }
 
-    /// Copies what the session keeps of the lines accepted out of the read buffer, before it is reused.
+    /// Copies what the session keeps of the lines accepted out of the read buffer, before it is reused, and reads
+    /// the time of the last action accepted.
     func readWillEnd() {
         order.copyBorrowedState()
+        if let time = lastActionTime {
+            lastTime = time.seconds
+            lastActionTime = nil
+        }
     }
 
     /// Flushes the file to disk and closes it.

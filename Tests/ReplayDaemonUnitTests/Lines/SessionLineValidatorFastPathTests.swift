@@ -23,7 +23,7 @@ import Testing
             return
         }
         #expect(action.sequence == 12)
-        #expect(action.time == 0.25)
+        #expect(action.time.seconds == 0.25)
         #expect(action.isFromApp)
         #expect(!action.namesEffect)
         #expect(String(decoding: state, as: UTF8.self) == #"{"total":1}"#)
@@ -52,7 +52,7 @@ import Testing
         case .failure(let rejection): return "rejected: \(rejection.reason)"
         case .success(.action(let action)):
             guard case .stateBytes(let state) = action.snapshot else { return "action \(action.sequence), parsed" }
-            return "action \(action.sequence) at \(action.time), app \(action.isFromApp), names effect "
+            return "action \(action.sequence) at \(action.time.seconds), app \(action.isFromApp), names effect "
                 + "\(action.namesEffect), state \(String(decoding: state, as: UTF8.self))"
         case .success(let other): return "\(other)"
         }
