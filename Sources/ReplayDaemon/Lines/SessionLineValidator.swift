@@ -185,7 +185,6 @@ package struct SessionLineValidator {
         JSONLineScanner.plainInteger(UnsafeBufferPointer(rebasing: line[range])).map(Int.init)
     }
 
-
     /// The offset of the first byte that breaks UTF-8, or `nil` when the line is valid UTF-8.
     static func firstInvalidUTF8(_ line: UnsafeBufferPointer<UInt8>) -> Int? {
         var iterator = line.makeIterator()

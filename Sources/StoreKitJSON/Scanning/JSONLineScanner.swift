@@ -77,7 +77,7 @@ package struct JSONLineScanner {
         let cursor = ScanCursor(start: start, end: end, maxDepth: maxDepth, memory: memory?.contents, keys: keys.contents)
         if let memory = memory?.contents, cursor.replacesScalarsOnly(of: memory) {
             replacedMembers = memory.pointee.commitReplacing(line, end: end - start)
-            copyMembers(of: memory.pointee)
+            copyMembers(memory.pointee.members)
             return true
         }
         members.removeAll(keepingCapacity: true)
@@ -89,16 +89,16 @@ package struct JSONLineScanner {
 }
 
 extension JSONLineScanner {
-    /// Makes ``members`` the remembered line's, overwriting them in place when there are as many: the scanner's
+    /// Makes ``members`` the `remembered` ones, overwriting them in place when there are as many: the scanner's
     /// array is its own, so that takes no allocation.
-    private mutating func copyMembers(of remembered: JSONLineMemory.Contents) {
-        let count = remembered.members.count
+    private mutating func copyMembers(_ remembered: JSONLineMemory.GrowingBuffer<JSONLineMemory.MemberPlace>) {
+        let count = remembered.count
         if members.count != count {
             members = Array(repeating: Member(key: 0..<0, value: 0..<0, type: .null), count: count)
         }
         members.withUnsafeMutableBufferPointer { scanned in
             for index in 0..<count {
-                let member = remembered.members.storage[index]
+                let member = remembered.storage[index]
                 // The remembered places are ordered; no need to check them again.
                 scanned[index] = Member(
                     key: Range(uncheckedBounds: (member.keyStart, member.keyEnd)),
