@@ -18,9 +18,13 @@ final class DaemonWorker {
     /// Told of each session its app ended, for `--on-finish`.
     private let finishHook: FinishHook?
     private var connections: [Int32: ClientConnection] = [:]
-    var validator = SessionLineValidator()
+    // The two below are changed for every line. Only this worker's thread touches them, and no access to either
+    // starts while another is under way, so the run-time exclusivity checks of a class's property (two per line)
+    // are left out.
+    /// Checks each line read.
+    @exclusivity(unchecked) var validator = SessionLineValidator()
     /// The lines checked in the current read, written to the session file in one write.
-    var accepted = AcceptedLines()
+    @exclusivity(unchecked) var accepted = AcceptedLines()
 
     /// Creates a worker that serves what `inbox` hands it.
     init(

@@ -15,7 +15,9 @@ final class SessionFile {
     /// The file's full path.
     let path: String
     /// What may follow the lines stored: the session's sequence, its end, and the state a patch applies to.
-    private(set) var order: SessionLineOrder
+    /// Changed for every line, by the one worker that holds the session, never while it is already being changed:
+    /// the run-time exclusivity check is left out.
+    @exclusivity(unchecked) private(set) var order: SessionLineOrder
     /// The highest action or gap sequence number stored.
     var lastSequence: Int { order.covered }
     /// Actions the gaps stored since the daemon opened the file say were dropped.
