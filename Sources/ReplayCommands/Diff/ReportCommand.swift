@@ -66,8 +66,9 @@ enum ReportCommand: Command {
         defer { terminal.endProgress() }
         terminal.progress("report: reading \(session.displayName) (stage 1 of 3)...")
         let recorded = try session.readWhole()
+        let actionCount = recorded.actions.count
         let drift = outcome.map(\.drift).flatMap { $0.isEmpty ? nil : $0 }
-        terminal.progress("report: rendering the page of \(recorded.actions.count) steps (stage 2 of 3)...")
+        terminal.progress("report: rendering the page of \(actionCount) steps (stage 2 of 3)...")
         let html = HTMLReport.render(
             session: recorded, report: outcome?.report, drift: drift, note: note, source: session.displayName)
         let bytes = Data(html.utf8)
@@ -79,10 +80,7 @@ enum ReportCommand: Command {
             throw CLIError(.output, "cannot write the report: \(error.localizedDescription)", file: path)
         }
         let verdict = outcome.map { " (\($0.report.verdict.name))" } ?? " (not replayed)"
-        let kept = recorded.events.reduce(0) { count, event in
-            if case .gap(let gap) = event { count + gap.actions.count } else { count }
-        }
-        let actions = ReplayReport.actionCount(recorded.actions.count, kept: kept)
+        let actions = ReplayReport.actionCount(actionCount, kept: recorded.actionsKeptWithoutStates)
         return "wrote \(path): \(actions)\(verdict), \(bytes.count) bytes"
     }
 }

@@ -23,6 +23,13 @@ public struct Session: Sendable, Hashable {
         events.compactMap { if case .action(let action) = $0 { action } else { nil } }
     }
 
+    /// How many actions its gaps kept without their states (``GapEvent/actions``), which ``actions`` does not list.
+    package var actionsKeptWithoutStates: Int {
+        events.reduce(0) { count, event in
+            if case .gap(let gap) = event { count + gap.actions.count } else { count }
+        }
+    }
+
     /// The session as NDJSON: every line canonical and `\n`-terminated.
     public var ndjson: [UInt8] {
         var bytes: [UInt8] = []

@@ -41,8 +41,6 @@ struct HTMLReportData {
         var lastStep = 0
         var previous = header.initialState
         var end: EndEvent?
-        // The actions gaps kept without their states, which the session's action lines do not count.
-        var kept = 0
         let divergingSteps = Set(report?.divergences.map(\.step) ?? [])
         var recordedAtDivergence: [Int: JSONValue] = [:]
         for event in session.events {
@@ -60,7 +58,6 @@ struct HTMLReportData {
                 effectLines.append(Self.effectLine(after: lastStep, kind: "note", time: note.time, cause: nil, text: note.summary))
             case .gap(let gap):
                 gaps.append(Self.gap(gap))
-                kept += gap.actions.count
             case .end(let ended):
                 end = ended
             case .header:
@@ -81,7 +78,7 @@ struct HTMLReportData {
                     "build": .string(header.app.build),
                 ]),
                 "startedAt": .string(header.startedAt), "actions": .integer(Int64(steps.count)),
-                "kept": .integer(Int64(kept)),
+                "kept": .integer(Int64(session.actionsKeptWithoutStates)),
                 "ended": end.map { .string($0.reason.rawValue) } ?? .null,
             ]),
             "note": note.map(JSONValue.string) ?? .null,
