@@ -10,23 +10,27 @@ import Testing
     private static let appAction =
         #"{"action":{"add":{"_0":1}},"kind":"action","name":"add","origin":"app","seq":12,"state":{"total":1},"time":0.25}"#
 
-    /// Checks `line` as replayd does.
-    private func check(_ line: String) -> Result<SessionLineValidator.Checked, SessionLineValidator.Rejection> {
+    /// Checks `line` as replayd does, and hands what it found to `read` while the line's bytes are still there: what
+    /// the fast path finds (the state, the time) points into them.
+    private func check<Found>(
+        _ line: String, _ read: (Result<SessionLineValidator.Checked, SessionLineValidator.Rejection>) -> Found
+    ) -> Found {
         var validator = SessionLineValidator()
-        return Array(line.utf8).withUnsafeBufferPointer { validator.check($0) }
+        return Array(line.utf8).withUnsafeBufferPointer { read(validator.check($0)) }
     }
 
     @Test func anAppsActionLineTakesTheFastPathWithItsFields() {
-        guard case .success(.action(let action)) = check(Self.appAction), case .stateBytes(let state) = action.snapshot
-        else {
-            Issue.record("not taken by the fast path: \(check(Self.appAction))")
-            return
+        check(Self.appAction) { checked in
+            guard case .success(.action(let action)) = checked, case .stateBytes(let state) = action.snapshot else {
+                Issue.record("not taken by the fast path: \(checked)")
+                return
+            }
+            #expect(action.sequence == 12)
+            #expect(action.time.seconds == 0.25)
+            #expect(action.isFromApp)
+            #expect(!action.namesEffect)
+            #expect(String(decoding: state, as: UTF8.self) == #"{"total":1}"#)
         }
-        #expect(action.sequence == 12)
-        #expect(action.time.seconds == 0.25)
-        #expect(action.isFromApp)
-        #expect(!action.namesEffect)
-        #expect(String(decoding: state, as: UTF8.self) == #"{"total":1}"#)
     }
 
     @Test(arguments: [
@@ -40,8 +44,10 @@ import Testing
     func aLineWhoseFieldsDifferByAByteIsLeftToTheFullCheck(original: String, changed: String) {
         let line = Self.appAction.replacingOccurrences(of: original, with: changed)
         #expect(line != Self.appAction)
-        if case .success(.action(let action)) = check(line), case .stateBytes = action.snapshot {
-            Issue.record("taken by the fast path: \(line)")
+        check(line) { checked in
+            if case .success(.action(let action)) = checked, case .stateBytes = action.snapshot {
+                Issue.record("taken by the fast path: \(line)")
+            }
         }
     }
 
@@ -90,8 +96,8 @@ import Testing
         var readInTurn: [String] = []
         for line in Self.chain {
             // When each line is checked in turn with the memory, and alone
-            readInTurn.append(summary(Array(line.utf8).withUnsafeBufferPointer { streaming.check($0, memory: memory) }))
-            readAlone.append(summary(check(line)))
+            readInTurn.append(Array(line.utf8).withUnsafeBufferPointer { summary(streaming.check($0, memory: memory)) })
+            readAlone.append(check(line, summary))
         }
 
         // Then each reads the same both ways, and the lines the chain meant to be taken are
