@@ -191,6 +191,9 @@ import Testing
             + Array(stride(from: gap.lastSequence + 1, through: statistics.actionsSeen, by: 1))
         #expect(storedNumbers(of: session) == expected)
         #expect(journals(in: folder.path + "/journal").isEmpty)
+        // And the app counted the actions the journal kept without their states as the session holds them
+        #expect(session.actionsKeptWithoutStates > 0)
+        #expect(statistics.actionsKeptWithoutStates == session.actionsKeptWithoutStates)
     }
 
     @Test func anAppThatFinishesWhileItsJournalIsFullLeavesAGapForWhatItCouldNotKeep() async throws {
@@ -213,6 +216,8 @@ import Testing
         #expect(storedNumbers(of: session) == Array(1..<gap.firstSequence))
         #expect(!session.actions.isEmpty)
         #expect(statistics.actionsWritten + statistics.dropped + statistics.actionsJournaled == statistics.actionsSeen)
+        #expect(session.actionsKeptWithoutStates > 0)
+        #expect(statistics.actionsKeptWithoutStates == session.actionsKeptWithoutStates)
     }
 
     @Test func whenTheQueueAndTheFullJournalBothLoseActionsEachIsCountedOnce() async throws {

@@ -4,9 +4,10 @@ public struct RecorderStatistics: Sendable, Hashable {
     public var actionsSeen = 0
     /// Actions delivered to the transport.
     public var actionsWritten = 0
-    /// Of ``actionsWritten``, those written without the state after them, in a `gap` that keeps its actions: the
-    /// queue had no room for more states, but had for the actions (``GapEvent/actions``). Those the transport then
-    /// lost leave this count for ``droppedTransportFailed``.
+    /// Of ``actionsWritten`` and ``actionsJournaled``, those kept without the state after them, in a `gap` that
+    /// keeps its actions (``GapEvent/actions``): the queue had no room for more states but had for the actions, or
+    /// the journal, with the receiver away, was past three quarters of its bound. Those the transport then lost
+    /// leave this count for ``droppedTransportFailed``.
     public var actionsKeptWithoutStates = 0
     /// Actions dropped because the bounded queue was full, with no room even for the action without its state.
     public var droppedBufferFull = 0

@@ -41,6 +41,9 @@ package final class SessionJournal {
     private var sentThrough = 0
     /// The highest sequence number a line it took covers.
     private var takenThrough = 0
+    /// The sequence numbers of the action lines it took keeping their actions only (past ``statesByteLimit``), since
+    /// the last ``takeActionsKeptWithoutStates()``.
+    private var keptWithoutStates: [ClosedRange<Int>] = []
 
     /// The bytes up to which the journal takes action lines with their states; past them, it takes their actions
     /// only (``KeptActionLine``), in the last quarter of the bound.
@@ -79,11 +82,13 @@ package final class SessionJournal {
         guard !refusing else { return false }
         do {
             var entry = entry
+            var keepsActionOnly = false
             if byteCount + JournalFile.recordBytes(entry) > statesByteLimit,
                 let kept = KeptActionLine.entry(keeping: entry, reason: .transportFailed, message: keptMessage)
             {
                 // Past three quarters of the bound, an action line keeps its action only.
                 entry = kept
+                keepsActionOnly = true
             }
             guard try write(entry, within: settings.byteLimit) else {
                 refuse(
@@ -92,6 +97,7 @@ package final class SessionJournal {
                 return false
             }
             if entry.sequences.lowerBound > sentThrough { unsentActions += entry.actionCount }
+            if keepsActionOnly { keptWithoutStates.append(entry.sequences) }
             takenThrough = max(takenThrough, entry.sequences.upperBound)
             return true
         } catch {
@@ -110,6 +116,13 @@ package final class SessionJournal {
             newestIsSealed = true
             refuse("the journal in \(settings.folder) cannot be written: \(error)")
         }
+    }
+
+    /// The sequence numbers of the action lines it took keeping their actions without their states since the last
+    /// call, which the recorder has not counted yet.
+    package func takeActionsKeptWithoutStates() -> [ClosedRange<Int>] {
+        defer { keptWithoutStates = [] }
+        return keptWithoutStates
     }
 
     /// Records that the transport took every line it holds, up to `sequence`: none of its actions is unsent.

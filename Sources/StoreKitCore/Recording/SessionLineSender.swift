@@ -24,8 +24,9 @@ final class SessionLineSender<State, Action> {
     /// The numbers of the `gap` lines held that the receiver has not confirmed: their actions are counted as dropped
     /// already (a full queue's, an encoding's failure), so losing these lines loses no action.
     private var heldGapNumbers: [ClosedRange<Int>] = []
-    /// The numbers of the held `gap` lines that keep their actions: counted in
-    /// ``RecorderStatistics/actionsKeptWithoutStates``, so losing these lines takes them out of that count.
+    /// The numbers of the held `gap` lines that keep their actions, the recorder's and those the journal made of
+    /// action lines: counted in ``RecorderStatistics/actionsKeptWithoutStates``, so losing these lines takes them
+    /// out of that count.
     private var heldKeptNumbers: [ClosedRange<Int>] = []
     /// The lines sent (or tried) that the transport has not confirmed.
     private var unconfirmed: UnconfirmedLines
@@ -99,7 +100,7 @@ final class SessionLineSender<State, Action> {
     /// - Parameter newActions: The action lines in `lines`, counted as written once sent.
     /// - Returns: Whether the transport took the lines, or holds them for the resend under way.
     func send(_ lines: [UInt8], held: Bool, newActions: Int) -> Bool {
-        defer { reportJournaled() }
+        defer { reportJournal() }
         do {
             if needsStart {
                 let header = try makeHeader()
@@ -219,7 +220,7 @@ final class SessionLineSender<State, Action> {
                 if !journal.isEmpty { Thread.sleep(forTimeInterval: 0.01) }
             }
             journal.removeAll()
-            reportJournaled()
+            reportJournal()
         }
         closeTransport()
     }
@@ -230,12 +231,18 @@ final class SessionLineSender<State, Action> {
         return heldEffectLines - countedEffectLines
     }
 
-    /// Puts the journal's unsent actions in the statistics, when they changed.
-    private func reportJournaled() {
+    /// Puts in the statistics the journal's unsent actions, when they changed, and the actions it kept without
+    /// their states since the last call.
+    private func reportJournal() {
+        let kept = unconfirmed.journal?.takeActionsKeptWithoutStates() ?? []
+        heldKeptNumbers += kept
         let journaled = unconfirmed.journal?.unsentActions ?? 0
-        guard journaled != reportedJournaled else { return }
+        guard journaled != reportedJournaled || !kept.isEmpty else { return }
         reportedJournaled = journaled
-        mailbox.updateStatistics { $0.actionsJournaled = journaled }
+        mailbox.updateStatistics {
+            $0.actionsJournaled = journaled
+            $0.actionsKeptWithoutStates += kept.reduce(0) { $0 + $1.count }
+        }
     }
 
     private func closeTransport() {
