@@ -22,6 +22,23 @@ import Testing
         return path
     }
 
+    /// The samples' `counter-basic.jsonl` with steps 3-12 in a gap that keeps their actions without their states.
+    static func keptGapCounterSession() throws -> String {
+        let sample = try String(contentsOfFile: CLI.session("counter-basic.jsonl"), encoding: .utf8)
+        let lines = sample.split(separator: "\n").map(String.init)
+        let kept = try lines[3...12].map { line in
+            var action = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            action["kind"] = nil
+            action["state"] = nil
+            return String(decoding: try JSONSerialization.data(withJSONObject: action, options: .sortedKeys), as: UTF8.self)
+        }
+        let gap = #"{"actions":["# + kept.joined(separator: ",") + #"],"count":10,"from":3,"kind":"gap","reason":"bufferFull","to":12}"#
+        let path = "/tmp/skr-kept-\(UUID().uuidString.prefix(8)).jsonl"
+        try Data(([lines[0]] + lines[1...2] + [gap] + lines[13...]).map { $0 + "\n" }.joined().utf8)
+            .write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
     @Test func aDivergenceAfterAGapIsCountedOutOfTheSessionsStepsNotItsActions() async throws {
         // Given a session of 27 actions over 40 steps that diverges at step 36
         let path = try Self.gappedCounterSession()
@@ -104,5 +121,39 @@ import Testing
                 == "Error: \(path) holds no state for step 5: a gap covers steps 3-12 (bufferFull); the last step before it is 2\n")
         #expect(pastTheEnd.status == 2)
         #expect(pastTheEnd.stderr == "Error: \(path) has 40 steps; there is no step 41\n")
+    }
+
+    @Test func replayRunsThroughTheActionsAGapKeptToAStepInItAndSaysNoStateWasRecordedThere() async throws {
+        // Given the counter sample with steps 3-12 in a gap that kept their actions without their states
+        let path = try Self.keptGapCounterSession()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        // When it is replayed to step 5, inside the gap
+        let kept = try await CLI.run(["replay", path, "--step", "5", "--no-build"])
+        let whole = try await CLI.run(["replay", CLI.session("counter-basic.jsonl"), "--step", "5", "--no-build"])
+
+        // Then it prints the state the whole sample replays to at step 5, and notes that no state was recorded there
+        #expect(kept.status == 0, "\(kept.stderr)")
+        #expect(whole.status == 0, "\(whole.stderr)")
+        #expect(kept.stdout == whole.stdout)
+        let note = kept.stderr.replacingOccurrences(
+            of: #"replayed through .*"#, with: "replayed through <host>", options: .regularExpression)
+        #expect(
+            note == """
+                note: step 5 is in a gap of steps 3-12 (bufferFull) that kept its actions without their states: this state is the replay's alone, with no recorded one to compare
+                replayed through <host>
+
+                """)
+        let json = try await CLI.run(["replay", path, "--step", "5", "--json", "--no-build"])
+        let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(document?["step"] as? Int == 5)
+        #expect(document?["stateRecorded"] as? Bool == false)
+
+        // And `show`, which prints recorded states, refuses the step and points to `replay`
+        let show = try await CLI.run(["show", path, "--step", "5"])
+        #expect(show.status == 2)
+        #expect(
+            show.stderr
+                == "Error: \(path) holds no state for step 5: a gap covers steps 3-12 (bufferFull); the last step before it is 2. The gap keeps its actions without their states: 'replay-cli replay --step 5' replays them to that step\n")
     }
 }

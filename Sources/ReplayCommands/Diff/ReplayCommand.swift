@@ -25,12 +25,14 @@ enum ReplayCommand: Command {
         if let step, step > outcome.report.stepCount {
             throw MissingStep.pastTheEnd(stepCount: outcome.report.stepCount).error(step: step, in: session)
         }
-        if let step, let gap = outcome.report.gap(covering: step) {
-            throw MissingStep.inGap(gap).error(step: step, in: session)
-        }
         if case .undecodable(let failure) = outcome.report.verdict {
             throw CLIError(
                 .session, "cannot replay past step \(failure.step): \(failure.message)", file: session.displayName)
+        }
+        // A step a gap covers has a state only when replay ran through the actions the gap kept to it.
+        let keptGap = step.flatMap { step in outcome.report.gap(covering: step) }
+        if let step, let keptGap, outcome.report.lastStepReplayed != step {
+            throw MissingStep.inGap(keptGap).error(step: step, in: session)
         }
         guard let state = outcome.report.finalState else { throw CLIError(.host, "the replay host returned no state") }
         for warning in IgnoredPaths.warnings(given: parsed, in: ignoring, session: session) { context.terminal.err(warning) }
@@ -39,10 +41,17 @@ enum ReplayCommand: Command {
         }
         let reached = step ?? outcome.report.lastActionStep
         if parsed.isSet(SharedOptions.json) {
-            context.terminal.out(
-                JSONValue.object(["step": .integer(Int64(reached)), "state": state, "host": identity.jsonValue]).prettyString())
+            var document: [String: JSONValue] = ["step": .integer(Int64(reached)), "state": state, "host": identity.jsonValue]
+            if keptGap != nil { document["stateRecorded"] = .bool(false) }
+            context.terminal.out(JSONValue.object(document).prettyString())
         } else {
             // Standard output holds the state alone, so that it can be piped on; what replayed it goes to stderr.
+            if let keptGap {
+                context.terminal.err(
+                    "note: step \(reached) is in a gap of steps \(keptGap.firstSequence)-\(keptGap.lastSequence) "
+                        + "(\(keptGap.reason.rawValue)) that kept its actions without their states: this state is the "
+                        + "replay's alone, with no recorded one to compare")
+            }
             context.terminal.err(identity.summary)
             context.terminal.out(state.prettyString())
         }

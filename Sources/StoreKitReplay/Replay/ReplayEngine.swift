@@ -267,7 +267,7 @@ public struct ReplayEngine: Sendable {
                 run.fail(error, step: action.sequence, actionName: action.name)
                 return false
             }
-            run.stepsReplayed += 1
+            run.replayed(action.sequence)
             run.noteReplayedWithoutState(action.sequence)
             extras.precedingActions.append(action)
         }
@@ -281,7 +281,7 @@ public struct ReplayEngine: Sendable {
     ) -> StepOutcome {
         do {
             try replayer.apply(action.action)
-            run.stepsReplayed += 1
+            run.replayed(action.sequence)
             if let recordedStateBytes, try replayer.encodes(as: recordedStateBytes) {
                 run.stepsMatched += 1
                 return .replayedRecordedBytes
@@ -357,6 +357,8 @@ private struct ReplayRun {
     var gaps: [GapEvent] = []
     var actionCount = 0
     var stepsReplayed = 0
+    /// The step of the last action replayed.
+    var lastStepReplayed: Int?
     var stepsMatched = 0
     var end: EndEvent?
     var finalState: JSONValue?
@@ -390,6 +392,12 @@ private struct ReplayRun {
     }
 
     /// Counts `step` as replayed from a gap's kept action, without a recorded state.
+    /// Counts the action of `step` as replayed through the reducers.
+    mutating func replayed(_ step: Int) {
+        stepsReplayed += 1
+        lastStepReplayed = step
+    }
+
     mutating func noteReplayedWithoutState(_ step: Int) {
         unrecordedSteps = (unrecordedSteps?.lowerBound ?? step)...step
     }
@@ -437,7 +445,8 @@ private struct ReplayRun {
             header: header, verdict: verdict, divergences: divergences, gaps: gaps, actionCount: actionCount,
             stepsReplayed: stepsReplayed, stepsMatched: stepsMatched, end: end, finalState: finalState, ignoring: ignoring,
             ignored: ignored, effectDivergences: effectDivergences, effects: effects,
-            stepsWithoutStates: stepsWithoutStates, actionsKeptWithoutStates: actionsKeptWithoutStates)
+            stepsWithoutStates: stepsWithoutStates, actionsKeptWithoutStates: actionsKeptWithoutStates,
+            lastStepReplayed: lastStepReplayed)
         if report.verdict == .match, case let unreplayed = report.unreplayedGaps, !unreplayed.isEmpty {
             report.verdict = .incomplete(gaps: unreplayed)
         }

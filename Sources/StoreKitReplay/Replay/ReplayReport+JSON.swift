@@ -35,6 +35,7 @@ extension ReplayReport {
             members["stepsWithoutStates"] = .array(stepsWithoutStates.map(Self.rangeJSON))
         }
         if actionsKeptWithoutStates > 0 { members["actionsKeptWithoutStates"] = .integer(Int64(actionsKeptWithoutStates)) }
+        if let lastStepReplayed { members["lastStepReplayed"] = .integer(Int64(lastStepReplayed)) }
         if !effects.isEmpty { members["effects"] = effects.jsonValue }
         if !effectDivergences.isEmpty { members["effectDivergences"] = .array(effectDivergences.map(\.jsonValue)) }
         if let finalState { members["finalState"] = finalState }
@@ -126,7 +127,8 @@ extension ReplayReport {
             effects: try jsonValue["effects"].map { json throws(SessionEventDecodingError) in try EffectCoverage(jsonValue: json) }
                 ?? EffectCoverage(),
             stepsWithoutStates: stepsWithoutStates,
-            actionsKeptWithoutStates: jsonValue["actionsKeptWithoutStates"] == nil ? 0 : try integer("actionsKeptWithoutStates"))
+            actionsKeptWithoutStates: jsonValue["actionsKeptWithoutStates"] == nil ? 0 : try integer("actionsKeptWithoutStates"),
+            lastStepReplayed: jsonValue["lastStepReplayed"] == nil ? nil : try integer("lastStepReplayed"))
     }
 }
 

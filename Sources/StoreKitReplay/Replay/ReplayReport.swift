@@ -38,6 +38,9 @@ public struct ReplayReport: Sendable, Equatable {
     /// How many actions the session's gaps kept without the states after them: the session holds these beside its
     /// ``actionCount`` action lines.
     public var actionsKeptWithoutStates = 0
+    /// The step of the last action replayed through the reducers, if any: with ``ReplayEngine/Options/lastStep``,
+    /// that step once replay reached it, including a step whose action a gap kept without its state.
+    public var lastStepReplayed: Int?
 
     /// True when the verdict is ``ReplayVerdict/match``.
     public var isMatch: Bool { verdict == .match }
