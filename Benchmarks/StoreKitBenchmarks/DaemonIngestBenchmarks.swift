@@ -22,6 +22,7 @@ enum DaemonIngestBenchmarks {
             // Before the rounds, and once the earlier rounds' files are written back: writeback slows it.
             let lineCheck = clients == 8 ? lineCheckMillisecondsPerMB(payloads[0]) : nil
             var plainRuns: [Double] = []
+            var syncingRuns: [Double] = []
             var daemonRuns: [Double] = []
             var peak: Int?
             // CPU seconds over all rounds: the plain copy's (this process, all of it), the daemon's own work.
@@ -32,6 +33,7 @@ enum DaemonIngestBenchmarks {
                 plainRuns.append(try plainSocketSeconds(payloads))
                 let after = Measure.cpuSecondsOfThisProcess()
                 plainCPU += after.user + after.system - before.user - before.system
+                if clients == 8 { syncingRuns.append(try plainSocketSeconds(payloads, syncingEachFile: true)) }
                 let daemon = try BenchmarkDaemon()
                 let daemonBefore = daemon.cpuSeconds()
                 daemonRuns.append(try push(payloads, to: daemon.socket, until: daemon.sessions))
@@ -54,6 +56,14 @@ enum DaemonIngestBenchmarks {
             rows.append(Row(
                 name: name, figure: Double(lines) / seconds, unit: "lines/s", reference: Double(lines) / plain,
                 referenceName: "plain socket to file", target: ""))
+            if !syncingRuns.isEmpty {
+                // The plain copy never writes its files to the disk: they are removed before the kernel's writeback
+                // starts. The daemon syncs each session's file when it ends, so this reference does too.
+                rows.append(Row(
+                    name: name, figure: bytes / seconds / 1e6, unit: "MB/s",
+                    reference: bytes / Measure.quantile(syncingRuns, 0.5) / 1e6,
+                    referenceName: "plain copy syncing each file at its end", target: "the sync's share"))
+            }
             if let daemonUserCPU {
                 // When both are bound by the CPU, the daemon's kernel work being the plain copy's, the daemon reaches
                 // 1 / (1 + this ratio) of the plain copy's rate: 0.8x needs the ratio at 0.25x or below.
@@ -218,8 +228,9 @@ enum DaemonIngestBenchmarks {
     }
 
     /// The same payloads through a plain Unix socket: one thread per connection copies what it reads into a
-    /// file, checking nothing.
-    static func plainSocketSeconds(_ payloads: [[UInt8]]) throws -> Double {
+    /// file, checking nothing; `syncingEachFile`, it syncs the file to the disk when its client ends, as `replayd`
+    /// syncs a session's file.
+    static func plainSocketSeconds(_ payloads: [[UInt8]], syncingEachFile: Bool = false) throws -> Double {
         let folder = "/tmp/skr-plain-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -230,10 +241,14 @@ enum DaemonIngestBenchmarks {
         try Syscall.listen(listener, backlog: 64)
         let sessions = folder + "/files"
         try FileManager.default.createDirectory(atPath: sessions, withIntermediateDirectories: true)
+        // Each copying thread is waited for before the files are removed: a sync may go on after the last byte.
+        let copiers = DispatchGroup()
         let acceptor = Thread {
             for index in 0..<payloads.count {
                 guard let client = try? Syscall.accept(listener) else { return }
+                copiers.enter()
                 Thread {
+                    defer { copiers.leave() }
                     guard let file = try? Syscall.open("\(sessions)/\(index).jsonl", O_WRONLY | O_CREAT | O_APPEND) else { return }
                     var buffer = [UInt8](repeating: 0, count: 1 << 16)
                     var ready = [pollfd(fd: client, events: Int16(POLLIN), revents: 0)]
@@ -250,12 +265,18 @@ enum DaemonIngestBenchmarks {
                         guard read > 0 else { break }
                         try? buffer.withUnsafeBytes { try Syscall.writeAll(file, UnsafeRawBufferPointer(rebasing: $0[..<read])) }
                     }
-                    try? Syscall.close(file)
+                    if syncingEachFile {
+                        try? Syscall.syncAndClose(file)
+                    } else {
+                        try? Syscall.close(file)
+                    }
                     try? Syscall.close(client)
                 }.start()
             }
         }
         acceptor.start()
-        return try push(payloads, to: socket, until: sessions)
+        let seconds = try push(payloads, to: socket, until: sessions)
+        _ = copiers.wait(timeout: .now() + 120)
+        return seconds
     }
 }
