@@ -638,6 +638,44 @@ struct BoardSession {
         #expect(report.effects.actionsEqual == 2)
     }
 
+    @Test func aRunThatSentAnotherActionAndThenTakesAnInputWithoutSuspendingHoldsUpNoLaterRun() {
+        // Given three runs that each sent a receipt, then drew a UUID and finished
+        let uuids = ["D238BD0B-7BD1-41AA-AC5B-0AE19EBA194E", "9C6C557E-27D8-4160-AEF8-2B27E5E6A06C", "0160EF14-3F77-4989-B8E1-0AF52B39F930"]
+        var builder = BoardSession(effects: ["draws"])
+        for (run, uuid) in uuids.enumerated() {
+            let cause = 2 * run + 1
+            builder.action(.scored(1))
+            builder.call(cause: cause, effect: "draws", index: 0, name: "$state", input: nil, result: .value(.integer(0)))
+            builder.action(.posted(receipt: run + 1), cause: cause, effect: "draws")
+            builder.call(cause: cause, effect: "draws", index: 1, name: "$uuid", input: nil, result: .value(.string(uuid)))
+            builder.end(cause: cause, effect: "draws", calls: 2, sent: 1)
+        }
+        // and then more steps than replay keeps states for the runs to read, each changing the state
+        for _ in 0..<300 { builder.action(.tick) }
+        func draws(sending receipt: @escaping @Sendable (Board.State) -> Int) -> Effect<Board.State, Board.Action> {
+            Effect("draws", replay: .rerun) { action, context in
+                guard case .scored = action else { return }
+                context.send(.posted(receipt: receipt(context.state)))
+                _ = context.uuid()
+            }
+        }
+        #expect(replay(builder.session, [draws { $0.home + $0.ticks }]).verdict == .match)
+
+        // When each run now sends another receipt, then draws its UUID, an input taken without suspending
+        let report = replay(builder.session, [draws { $0.home * 10 + $0.ticks }])
+
+        // Then each run diverges at its own receipt, sent from the state after its cause: the first one's draw,
+        // which replay no longer feeds once the run diverged, did not hold the later runs up until the session's
+        // end, where they read the last state
+        #expect(report.effectDivergences.map(\.step) == [2, 4, 6])
+        #expect(report.effectDivergences.map(\.kind) == (1...3).map { run in
+            .actionDiffers(
+                recorded: EffectAction(name: "posted", action: json(#"{"posted":{"receipt":\#(run)}}"#), step: 2 * run),
+                sent: EffectAction(name: "posted", action: json(#"{"posted":{"receipt":\#(10 * run)}}"#)),
+                diff: StateDiff(from: json(#"{"posted":{"receipt":\#(run)}}"#), to: json(#"{"posted":{"receipt":\#(10 * run)}}"#)))
+        })
+    }
+
     @Test func aRunCutByAGapWhileItWaitsForAnInputTakenWithoutSuspendingHoldsUpNoLaterRun() {
         // Given a run that lost every line to the recorder's full queue and the action it sent to a gap, then a run
         // recorded whole

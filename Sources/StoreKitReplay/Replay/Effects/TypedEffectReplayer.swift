@@ -428,7 +428,9 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
         coverage.runsReplayed += 1
     }
 
-    /// Notes a run's first divergence and stops the run.
+    /// Notes a run's first divergence and stops the run: its task is cancelled, and so are its waits for inputs,
+    /// now and later, as replay feeds it none from here on. A run left waiting for an input taken without
+    /// suspending would hold the effects' thread, and every later run would wait behind it until the session's end.
     private func report(_ kind: EffectDivergence.Kind, in key: EffectRunKey, from run: Run?, at step: Int) {
         guard diverged.insert(key).inserted else { return }
         divergences.append(
@@ -436,5 +438,6 @@ final class TypedEffectReplayer<State: Codable & Equatable & Sendable, Action: C
                 step: step, cause: key.cause, causeName: run?.causeName ?? "", causeAction: run?.causeAction, effect: key.effect,
                 kind: kind))
         runs[key]?.task.cancel()
+        inputs.forget(key)
     }
 }
