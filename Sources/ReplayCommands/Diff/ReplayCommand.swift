@@ -29,10 +29,11 @@ enum ReplayCommand: Command {
             throw CLIError(
                 .session, "cannot replay past step \(failure.step): \(failure.message)", file: session.displayName)
         }
-        // A step a gap covers has a state only when replay ran through the actions the gap kept to it.
+        // A step a gap covers has a state only when replay ran through the actions the gap kept to it; past this
+        // check, a gap at the step is such a gap.
         let keptGap = step.flatMap { step in outcome.report.gap(covering: step) }
-        if let step, let keptGap, outcome.report.lastStepReplayed != step {
-            throw MissingStep.inGap(keptGap).error(step: step, in: session)
+        if let step, let gap = keptGap, outcome.report.lastStepReplayed != step {
+            throw MissingStep.inGap(gap).error(step: step, in: session)
         }
         guard let state = outcome.report.finalState else { throw CLIError(.host, "the replay host returned no state") }
         for warning in IgnoredPaths.warnings(given: parsed, in: ignoring, session: session) { context.terminal.err(warning) }

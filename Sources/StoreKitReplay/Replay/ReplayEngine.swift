@@ -391,13 +391,13 @@ private struct ReplayRun {
                 message: failure.message))
     }
 
-    /// Counts `step` as replayed from a gap's kept action, without a recorded state.
     /// Counts the action of `step` as replayed through the reducers.
     mutating func replayed(_ step: Int) {
         stepsReplayed += 1
         lastStepReplayed = step
     }
 
+    /// Counts `step` as replayed from a gap's kept action, without a recorded state.
     mutating func noteReplayedWithoutState(_ step: Int) {
         unrecordedSteps = (unrecordedSteps?.lowerBound ?? step)...step
     }
