@@ -33,6 +33,30 @@ import Testing
                 """)
     }
 
+    @Test func theConclusionTellsStepsAGapKeptWithoutTheirStatesFromStepsGapsLost() async throws {
+        // Given the counter sample with steps 3-12 in a gap that kept their actions, and steps 20-21 in one that lost
+        // them
+        let kept = try GappedStepsTests.keptGapCounterSession()
+        defer { try? FileManager.default.removeItem(atPath: kept) }
+        let lines = try String(contentsOfFile: kept, encoding: .utf8).split(separator: "\n").map(String.init)
+        let lostIndex = try #require(lines.firstIndex { $0.contains(#""seq":20,"#) })
+        let path = kept + ".lost.jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let withLost =
+            lines[..<lostIndex] + [#"{"count":2,"from":20,"kind":"gap","reason":"bufferFull","to":21}"#]
+            + lines[(lostIndex + 2)...]
+        try Data(withLost.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: path))
+
+        // When the history of the count is asked for
+        let outcome = try await CLI.run(["history", path, "count"])
+
+        // Then its last line names each kind of gap as what it is: kept actions are not lost ones
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(
+            outcome.stdout.split(separator: "\n").last
+                == "25 of 28 recorded steps changed count; steps 20-21 were lost in a gap and steps 3-12 were kept without their states; they may hide more")
+    }
+
     @Test func anIndexInThePathMatchesTheElementAChangeNamesByID() async throws {
         // Given the session, whose todos are identified (changes name them `todos[id: A]`) and A is always first
         let path = try TodosWithGap.write()

@@ -51,20 +51,41 @@ struct HistoryTextPresenter: StreamPresenter {
         }
     }
 
-
     /// `3 of 320 steps changed todos[*].title`, or `todos[*].title never changed in 320 steps`, then the steps
-    /// gaps lost.
+    /// gaps lost and those they kept without their states.
     private func conclusion(_ tally: HistoryTally) -> String {
         let actions = "\(tally.actions) recorded step\(tally.actions == 1 ? "" : "s")"
         var text =
             tally.changedSteps == 0
             ? "\(pattern) never changed in \(actions)"
             : "\(tally.changedSteps) of \(actions) changed \(pattern)"
-        if !tally.gaps.isEmpty {
-            let lost = tally.gaps.map { "\($0.firstSequence)-\($0.lastSequence)" }.joined(separator: ", ")
-            text += "; steps \(lost) were lost in \(tally.gaps.count == 1 ? "a gap" : "gaps") and may hide more"
+        let lost = tally.gaps.filter { !$0.keepsActions }
+        let kept = tally.gaps.filter(\.keepsActions)
+        var unseen: [String] = []
+        if !lost.isEmpty { unseen.append("steps \(Self.steps(of: lost)) were lost in \(lost.count == 1 ? "a gap" : "gaps")") }
+        if !kept.isEmpty { unseen.append("steps \(Self.steps(of: kept)) were kept without their states") }
+        if !unseen.isEmpty {
+            text += "; " + unseen.joined(separator: " and ") + (unseen.count == 1 ? " and may hide more" : "; they may hide more")
         }
         return text
+    }
+
+    /// How many runs of steps ``steps(of:)`` names before it counts the rest.
+    private static var rangesNamed: Int { 12 }
+
+    /// `4-5, 797-1781, 1790 and 372 more steps`: the steps `gaps` cover, gaps that follow each other as one, the
+    /// first ``rangesNamed`` named.
+    private static func steps(of gaps: [GapEvent]) -> String {
+        let runs = gaps.reduce(into: [ClosedRange<Int>]()) { runs, gap in
+            if let last = runs.last, last.upperBound + 1 == gap.firstSequence {
+                runs[runs.count - 1] = last.lowerBound...gap.lastSequence
+            } else {
+                runs.append(gap.firstSequence...gap.lastSequence)
+            }
+        }
+        let named = runs.prefix(rangesNamed).map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" }
+        let rest = runs.dropFirst(rangesNamed).reduce(0) { $0 + $1.count }
+        return named.joined(separator: ", ") + (rest == 0 ? "" : " and \(rest) more step\(rest == 1 ? "" : "s")")
     }
 }
 
