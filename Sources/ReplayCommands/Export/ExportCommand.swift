@@ -26,7 +26,8 @@ enum ExportCommand: Command {
         discussion: """
             redux-devtools: one entry per action, its type the action's name as log shows it and its JSON beside \
             it, and the recorded state after it; the first entry is @@INIT with the initial state, and a gap is a \
-            @@GAP entry naming the lost steps, the state unchanged. Import the file in the DevTools inspector \
+            @@GAP entry naming the lost steps (or the kept ones, with their actions), the state unchanged. Import \
+            the file in the DevTools inspector \
             (extension or standalone app). Reads the session only; no replay host runs.
             """)
 

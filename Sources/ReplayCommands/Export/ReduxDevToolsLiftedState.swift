@@ -9,7 +9,8 @@ import StoreKitJSON
 /// `PERFORM_ACTION` entry whose `action.type` is the action's name as `log` shows it, with the action's own JSON
 /// spread beside it (or under `payload` when it is not an object or has a `type` member of its own), and whose
 /// computed state is the recorded state after it. A gap becomes one synthetic `@@GAP` entry saying which steps
-/// were lost and why, with the state unchanged: DevTools shows what was recorded and never an invented state.
+/// were lost and why, or, for a gap that kept its actions, which it kept and the actions themselves, with the state
+/// unchanged: DevTools shows what was recorded and never an invented state.
 /// Timestamps are milliseconds since 1970: the session's start plus each action's recorded time.
 struct ReduxDevToolsLiftedState {
     /// One entry of the timeline: the action DevTools shows and the state after it.
@@ -50,9 +51,15 @@ struct ReduxDevToolsLiftedState {
             case .gap(let gap):
                 var members: [String: JSONValue] = [
                     "type": .string(Self.gapType), "firstStep": .integer(Int64(gap.firstSequence)),
-                    "lastStep": .integer(Int64(gap.lastSequence)), "lost": .integer(Int64(gap.count)),
-                    "reason": .string(gap.reason.rawValue),
+                    "lastStep": .integer(Int64(gap.lastSequence)), "reason": .string(gap.reason.rawValue),
                 ]
+                if gap.keepsActions {
+                    // The actions are the session's, their states are not: they stay in the gap's one entry.
+                    members["kept"] = .integer(Int64(gap.count))
+                    members["actions"] = .array(gap.actions.map { Self.action(named: $0.name, $0.action) })
+                } else {
+                    members["lost"] = .integer(Int64(gap.count))
+                }
                 if let message = gap.message { members["message"] = .string(message) }
                 entries.append(Entry(action: .object(members), timestamp: Self.timestamp(start, plus: lastTime), state: state, step: nil))
             case .header, .end, .call, .effectEnd, .note:

@@ -86,6 +86,36 @@ import Testing
         #expect(lifted["computedStates"]?.arrayValue?[3] == .object(["state": .object(["count": .integer(7)])]))
     }
 
+    @Test func aGapThatKeptItsActionsSaysSoAndHoldsThemWithTheStateUnchanged() throws {
+        // Given a session whose steps 2-3 are in a gap that kept their actions without their states
+        let kept = Session(
+            header: session.header,
+            events: [
+                session.events[0],
+                .gap(
+                    GapEvent(
+                        firstSequence: 2, lastSequence: 3, reason: .bufferFull,
+                        actions: (2...3).map { step in
+                            ActionEvent(
+                                sequence: step, time: 1, name: "increment", action: .object(["increment": .object([:])]),
+                                origin: .app, state: .null)
+                        })),
+            ])
+
+        // When it is exported
+        let lifted = try JSONParser().parse(Array(ReduxDevToolsLiftedState(kept).jsonValue.canonicalString.utf8))
+
+        // Then the gap's entry counts the steps as kept, not lost, holds their actions, and leaves the state as it was
+        #expect(
+            lifted["actionsById"]?["2"]?["action"]
+                == .object([
+                    "type": .string("@@GAP"), "firstStep": .integer(2), "lastStep": .integer(3), "kept": .integer(2),
+                    "reason": .string("bufferFull"),
+                    "actions": .array(Array(repeating: .object(["type": .string("increment"), "increment": .object([:])]), count: 2)),
+                ]))
+        #expect(lifted["computedStates"]?.arrayValue?[2] == .object(["state": .object(["count": .integer(1)])]))
+    }
+
     @Test func eachComputedStateIsTheRecordedStateAfterItsStep() throws {
         // Given the entries' steps (0 the initial state, nil the gap)
         let lifted = ReduxDevToolsLiftedState(session)
