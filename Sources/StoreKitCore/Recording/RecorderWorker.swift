@@ -212,7 +212,6 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
         sender.hold(entry)
         chunk.lines += entry.bytes
         chunk.written += kept.actions.count
-        chunk.keptWithoutStates += kept.actions.count
         kept.actions.removeAll(keepingCapacity: true)
         kept.bytes = 0
     }
@@ -277,7 +276,6 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
         let delivered = sender.send(chunk.lines, held: true, newActions: chunk.written)
         lines.forgetRuns(sender.takeRunsWithLostLines())
         mailbox.updateStatistics { statistics in
-            statistics.actionsKeptWithoutStates += chunk.keptWithoutStates
             statistics.droppedEncodingFailed += chunk.encodingFailures
             statistics.effectLinesDropped += chunk.effectLinesLeftOut
             if let lastEncodingError = chunk.lastEncodingError { statistics.lastError = lastEncodingError }
@@ -291,7 +289,6 @@ final class RecorderWorker<State: Encodable & Sendable, Action: Encodable & Send
         // lines grew past that goes back.
         chunk.lines.removeAll(keepingCapacity: chunk.lines.capacity <= 2 * chunkBytes)
         chunk.written = 0
-        chunk.keptWithoutStates = 0
         chunk.encodingFailures = 0
         chunk.effectLinesLeftOut = 0
         chunk.noteBytes = 0
@@ -329,8 +326,6 @@ private struct KeptRun {
 private struct Chunk {
     var lines: [UInt8] = []
     var written = 0
-    /// Of ``written``, the actions kept without their states.
-    var keptWithoutStates = 0
     var encodingFailures = 0
     /// Effect lines left out because their run lost a line with the transport.
     var effectLinesLeftOut = 0

@@ -28,6 +28,8 @@ final class SessionLineSender<State, Action> {
     /// action lines: counted in ``RecorderStatistics/actionsKeptWithoutStates``, so losing these lines takes them
     /// out of that count.
     private var heldKeptNumbers: [ClosedRange<Int>] = []
+    /// The actions kept without their states held since the statistics last counted them.
+    private var keptNotCounted = 0
     /// The lines sent (or tried) that the transport has not confirmed.
     private var unconfirmed: UnconfirmedLines
     /// How many effect lines were held, and how many of those are counted as written or lost: the rest are held
@@ -77,7 +79,9 @@ final class SessionLineSender<State, Action> {
         switch entry.content {
         case .effect: heldEffectLines += 1
         case .gap: heldGapNumbers.append(entry.sequences)
-        case .keptActions: heldKeptNumbers.append(entry.sequences)
+        case .keptActions:
+            heldKeptNumbers.append(entry.sequences)
+            keptNotCounted += entry.sequences.count
         case .state, .patch, .note: break
         }
         unconfirmed.append(entry)
@@ -100,7 +104,7 @@ final class SessionLineSender<State, Action> {
     /// - Parameter newActions: The action lines in `lines`, counted as written once sent.
     /// - Returns: Whether the transport took the lines, or holds them for the resend under way.
     func send(_ lines: [UInt8], held: Bool, newActions: Int) -> Bool {
-        defer { reportJournal() }
+        defer { reportCounts() }
         do {
             if needsStart {
                 let header = try makeHeader()
@@ -220,7 +224,7 @@ final class SessionLineSender<State, Action> {
                 if !journal.isEmpty { Thread.sleep(forTimeInterval: 0.01) }
             }
             journal.removeAll()
-            reportJournal()
+            reportCounts()
         }
         closeTransport()
     }
@@ -231,17 +235,21 @@ final class SessionLineSender<State, Action> {
         return heldEffectLines - countedEffectLines
     }
 
-    /// Puts in the statistics the journal's unsent actions, when they changed, and the actions it kept without
-    /// their states since the last call.
-    private func reportJournal() {
-        let kept = unconfirmed.journal?.takeActionsKeptWithoutStates() ?? []
-        heldKeptNumbers += kept
+    /// Puts in the statistics the journal's unsent actions, when they changed, and the actions kept without their
+    /// states since the last call: those held in `gap` lines that keep them, and those the journal kept so.
+    private func reportCounts() {
+        for kept in unconfirmed.journal?.takeActionsKeptWithoutStates() ?? [] {
+            heldKeptNumbers.append(kept)
+            keptNotCounted += kept.count
+        }
         let journaled = unconfirmed.journal?.unsentActions ?? 0
-        guard journaled != reportedJournaled || !kept.isEmpty else { return }
+        guard journaled != reportedJournaled || keptNotCounted > 0 else { return }
         reportedJournaled = journaled
+        let kept = keptNotCounted
+        keptNotCounted = 0
         mailbox.updateStatistics {
             $0.actionsJournaled = journaled
-            $0.actionsKeptWithoutStates += kept.reduce(0) { $0 + $1.count }
+            $0.actionsKeptWithoutStates += kept
         }
     }
 
